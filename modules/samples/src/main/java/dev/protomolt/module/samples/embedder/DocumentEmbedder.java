@@ -33,7 +33,7 @@ public final class DocumentEmbedder implements DocumentProcessor {
 
   @Override
   public ModuleOutcome process(WorkContext work) throws DocumentRejectedException {
-    int dimensions = work.config().intValue("dimensions", DEFAULT_DIMENSIONS, 8, 4096);
+    int dimensions = work.config().intValue("dimensions", DEFAULT_DIMENSIONS, 8, HashedNgramEmbedder.MAX_DIMENSIONS);
     HashedNgramEmbedder embedder = new HashedNgramEmbedder(dimensions);
     PipeDoc document = work.document();
     SearchMetadata search = document.getSearchMetadata();

@@ -17,6 +17,8 @@ public final class HashedNgramEmbedder {
 
   public static final int MIN_N = 3;
   public static final int MAX_N = 5;
+  /** Lucene's default codec indexes float vectors of at most 1024 dimensions. */
+  public static final int MAX_DIMENSIONS = 1024;
 
   private static final long FNV_OFFSET = 0xcbf29ce484222325L;
   private static final long FNV_PRIME = 0x100000001b3L;
@@ -24,8 +26,8 @@ public final class HashedNgramEmbedder {
   private final int dimensions;
 
   public HashedNgramEmbedder(int dimensions) {
-    if (dimensions < 8 || dimensions > 4096) {
-      throw new IllegalArgumentException("dimensions must be between 8 and 4096, got " + dimensions);
+    if (dimensions < 8 || dimensions > MAX_DIMENSIONS) {
+      throw new IllegalArgumentException("dimensions must be between 8 and " + MAX_DIMENSIONS + ", got " + dimensions);
     }
     this.dimensions = dimensions;
   }

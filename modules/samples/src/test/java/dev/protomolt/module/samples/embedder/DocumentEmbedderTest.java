@@ -113,7 +113,7 @@ class DocumentEmbedderTest {
     Struct tooBig = Struct.newBuilder().putFields("dimensions", Value.newBuilder().setNumberValue(1e6).build()).build();
     assertThat(run(embedder, chunked, tooBig))
         .isEqualTo(new ModuleOutcome.Reject(RejectReason.REJECT_REASON_INVALID_INPUT,
-            "custom_config.dimensions must be between 8 and 4096, got 1000000"));
+            "custom_config.dimensions must be between 8 and 1024, got 1000000"));
 
     Struct missing = Struct.newBuilder()
         .putFields("source_result_id", Value.newBuilder().setStringValue("chunks-nope").build()).build();
