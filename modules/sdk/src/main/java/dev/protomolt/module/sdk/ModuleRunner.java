@@ -74,6 +74,7 @@ public final class ModuleRunner {
                 () -> {
                   try {
                     worker.close();
+                    // The worker never closes the channel it was given: its owner does, here.
                     channel.shutdown().awaitTermination(5, TimeUnit.SECONDS);
                   } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

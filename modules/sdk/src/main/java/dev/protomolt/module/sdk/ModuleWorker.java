@@ -145,11 +145,17 @@ public final class ModuleWorker implements AutoCloseable {
 
   /** Graceful shutdown: busy processors get {@link WorkerConfig#shutdownGrace()}, then interrupts. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     shutdown();
-    if (!awaitTermination(config.shutdownGrace())) {
+    try {
+      if (!awaitTermination(config.shutdownGrace())) {
+        shutdownNow();
+        awaitTermination(Duration.ofSeconds(5));
+      }
+    } catch (InterruptedException e) {
+      // Closing from an interrupted thread: stop at once and keep the interrupt for the caller.
       shutdownNow();
-      awaitTermination(Duration.ofSeconds(5));
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -245,7 +251,7 @@ public final class ModuleWorker implements AutoCloseable {
               LOG.log(
                   Level.WARNING,
                   "{0} slot {1}: stream failed ({2}); reconnecting in {3} ms",
-                  config.moduleId(), number, failed.why(), delay.toMillis());
+                  config.moduleId(), number, failed.why(), Long.toString(delay.toMillis()));
               waitFor(delay);
             }
           }
