@@ -401,7 +401,12 @@ public final class ModuleWorker implements AutoCloseable {
         if (thrown instanceof InterruptedException) {
           Thread.currentThread().interrupt();
         }
-        LOG.log(Level.WARNING, "processor failed on " + context.workUnitId(), thrown);
+        if (thrown instanceof DocumentRejectedException rejected) {
+          // An explicit reject is an answer, not a failure: no stack trace in the log.
+          LOG.log(Level.INFO, "{0} rejected: {1}", context.workUnitId(), rejected.getMessage());
+        } else {
+          LOG.log(Level.WARNING, "processor failed on " + context.workUnitId(), thrown);
+        }
         return ProcessorFailure.outcomeOf(thrown);
       }
       if (outcome == null) {

@@ -49,13 +49,14 @@ public final class DocumentParser implements DocumentProcessor {
                         RejectReason.REJECT_REASON_UNSUPPORTED_CONTENT,
                         "blob_bag.blob.mime_type \"" + blob.getMimeType()
                             + "\" is not one this parser reads (" + DocumentFormat.supportedMimeTypes() + ")"));
+    String encoding = blob.getEncoding().isBlank() ? charsetParameter(blob.getMimeType()) : blob.getEncoding();
     ParsedText parsed =
         switch (format) {
-          case PLAIN_TEXT -> PlainText.read(TextDecoding.decode(bytes, blob.getEncoding()));
-          case MARKDOWN -> MarkdownText.read(TextDecoding.decode(bytes, blob.getEncoding()));
+          case PLAIN_TEXT -> PlainText.read(TextDecoding.decode(bytes, encoding));
+          case MARKDOWN -> MarkdownText.read(TextDecoding.decode(bytes, encoding));
           case HTML ->
               HtmlText.read(
-                  TextDecoding.decode(bytes, blob.getEncoding()),
+                  TextDecoding.decode(bytes, encoding),
                   document.getSearchMetadata().getSourceUri());
           case PDF -> PdfText.read(bytes);
         };
@@ -144,6 +145,17 @@ public final class DocumentParser implements DocumentProcessor {
               + "): the parser needs the bytes inline, so its node must declare needs_blob_content");
     }
     return blob;
+  }
+
+  /** The {@code charset=} parameter of a mime type ("text/plain; charset=ISO-8859-1"), or blank. */
+  private static String charsetParameter(String mimeType) {
+    for (String part : mimeType.split(";")) {
+      String[] pair = part.strip().split("=", 2);
+      if (pair.length == 2 && pair[0].strip().equalsIgnoreCase("charset")) {
+        return pair[1].strip().replace("\"", "");
+      }
+    }
+    return "";
   }
 
   private static String filenameTitle(String filename) {

@@ -178,6 +178,8 @@ class DocumentParserTest {
         .setBlobBag(BlobBag.newBuilder().setBlob(declared.getBlobBag().getBlob().toBuilder().setEncoding("ISO-8859-1")))
         .build();
     assertThat(updated(run(parser, declared)).getSearchMetadata().getBody()).isEqualTo("café noir");
+    PipeDoc viaMimeType = docWith(latin1, "text/plain; charset=ISO-8859-1", "menu.txt");
+    assertThat(updated(run(parser, viaMimeType)).getSearchMetadata().getBody()).isEqualTo("café noir");
   }
 
   @Test
