@@ -37,6 +37,9 @@ public final class ModuleRunner {
           default -> { /* left for the module's own options */ }
         }
       }
+      if (concurrency < 1) {
+        throw new IllegalArgumentException("--concurrency must be a whole number >= 1, got " + concurrency);
+      }
       if (!gateway.matches("[^:]+:\\d{1,5}")) {
         throw new IllegalArgumentException("--gateway must be HOST:PORT, got \"" + gateway + "\"");
       }
@@ -49,6 +52,23 @@ public final class ModuleRunner {
       }
       return args[i + 1];
     }
+  }
+
+  /**
+   * What a module's {@code main} calls: parses the common options, runs until SIGTERM / Ctrl-C, and
+   * exits with status 2 and a one-line message when an option is wrong.
+   */
+  public static void main(String moduleId, DocumentProcessor processor, String[] args, int defaultConcurrency)
+      throws InterruptedException {
+    Options options;
+    try {
+      options = Options.parse(args, defaultConcurrency);
+    } catch (IllegalArgumentException e) {
+      System.err.println(moduleId + ": " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    run(moduleId, processor, options);
   }
 
   /** Runs until SIGTERM / Ctrl-C; blocks the calling thread. */

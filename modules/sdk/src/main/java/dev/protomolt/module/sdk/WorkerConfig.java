@@ -52,7 +52,8 @@ public record WorkerConfig(
   public static WorkerConfig of(String moduleId, int maxConcurrency) {
     return new WorkerConfig(
         moduleId,
-        moduleId + "-" + UUID.randomUUID(),
+        // Readable in gateway logs (which process) and unique across restarts (the random part).
+        moduleId + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8),
         maxConcurrency,
         DEFAULT_HEARTBEAT,
         Duration.ofSeconds(1),

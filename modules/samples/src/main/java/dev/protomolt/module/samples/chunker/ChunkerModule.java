@@ -10,6 +10,6 @@ public final class ChunkerModule {
   private ChunkerModule() {}
 
   public static void main(String[] args) throws InterruptedException {
-    ModuleRunner.run(MODULE_ID, new DocumentChunker(), ModuleRunner.Options.parse(args, 4));
+    ModuleRunner.main(MODULE_ID, new DocumentChunker(), args, 4);
   }
 }

@@ -10,6 +10,6 @@ public final class EmbedderModule {
   private EmbedderModule() {}
 
   public static void main(String[] args) throws InterruptedException {
-    ModuleRunner.run(MODULE_ID, new DocumentEmbedder(), ModuleRunner.Options.parse(args, 4));
+    ModuleRunner.main(MODULE_ID, new DocumentEmbedder(), args, 4);
   }
 }

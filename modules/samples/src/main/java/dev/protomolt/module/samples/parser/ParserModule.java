@@ -11,7 +11,6 @@ public final class ParserModule {
   private ParserModule() {}
 
   public static void main(String[] args) throws InterruptedException {
-    ModuleRunner.run(
-        MODULE_ID, new DocumentParser(Clock.systemUTC()), ModuleRunner.Options.parse(args, 4));
+    ModuleRunner.main(MODULE_ID, new DocumentParser(Clock.systemUTC()), args, 4);
   }
 }

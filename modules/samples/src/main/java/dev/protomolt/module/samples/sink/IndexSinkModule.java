@@ -28,7 +28,7 @@ public final class IndexSinkModule {
               Clock.systemUTC(),
               new UlidGenerator(Clock.systemUTC(), new SecureRandom()));
       System.out.println("indexing into " + indexDir.toAbsolutePath() + ", receipts to " + receiptsFile.toAbsolutePath());
-      ModuleRunner.run(MODULE_ID, sink, ModuleRunner.Options.parse(args, 2));
+      ModuleRunner.main(MODULE_ID, sink, args, 2);
     }
   }
 
