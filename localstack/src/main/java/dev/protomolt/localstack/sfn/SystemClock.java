@@ -24,7 +24,9 @@ final class SystemClock implements Clock {
 
   @Override
   public Timer schedule(Instant at, Runnable action) {
-    long delay = Math.max(0, Duration.between(Instant.now(), at).toMillis());
+    // One millisecond late rather than early: expiry checks compare against persisted deadlines
+    // (rounded to microseconds by Postgres), and firing early would find nothing due.
+    long delay = Math.max(0, Duration.between(Instant.now(), at).toMillis() + 1);
     ScheduledFuture<?> future = scheduler.schedule(
         () -> Thread.ofVirtual().start(action), delay, TimeUnit.MILLISECONDS);
     return () -> future.cancel(false);

@@ -215,4 +215,20 @@ class InputOutputProcessingTest {
     assertThat(out.get("hash").asText())
         .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   }
+
+  /**
+   * AWS quotas: a state's output over 256 KiB fails the execution with States.DataLimitExceeded,
+   * which not even a States.ALL catcher handles.
+   */
+  @Test
+  void outputOverTheQuotaIsDataLimitExceeded() {
+    sfn.lambdas.register("big", payload -> "\"" + "x".repeat(300 * 1024) + "\"");
+    DescribeExecutionResponse r = sfn.run("""
+        {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+          "Parameters":{"FunctionName":"big"},
+          "Catch":[{"ErrorEquals":["States.ALL"],"Next":"C"}],"End":true},
+          "C":{"Type":"Pass","End":true}}}""", "{}");
+    assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
+    assertThat(r.error()).isEqualTo("States.DataLimitExceeded");
+  }
 }

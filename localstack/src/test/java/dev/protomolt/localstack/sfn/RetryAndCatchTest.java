@@ -142,7 +142,7 @@ class RetryAndCatchTest {
   void taskFailedDoesNotMatchTimeout() {
     sfn.lambdas.register("slow", payload -> {
       try {
-        Thread.sleep(Long.MAX_VALUE);
+        Thread.sleep(SfnFixture.PATIENCE.toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

@@ -92,6 +92,11 @@ public final class ExecutionEngine implements ExecutionStarter {
       roleArn = version.roleArn();
     }
     String inputText = input == null ? "{}" : input;
+    if (inputText.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+        > StateInterpreter.PAYLOAD_LIMIT_BYTES) {
+      throw new SfnApiException("InvalidExecutionInput", "Invalid State Machine Execution Input: "
+          + "larger than " + StateInterpreter.PAYLOAD_LIMIT_BYTES + " bytes");
+    }
     JsonNode parsedInput;
     try {
       parsedInput = Json.parse(inputText);
@@ -303,5 +308,6 @@ public final class ExecutionEngine implements ExecutionStarter {
       }
     }
     running.clear();
+    tokens.shutdown();
   }
 }

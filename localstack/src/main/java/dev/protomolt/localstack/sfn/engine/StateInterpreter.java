@@ -37,6 +37,12 @@ final class StateInterpreter {
     JsonNode run(int retryCount, String pendingToken) throws InterruptedException;
   }
 
+  /** AWS caps every state's input and output at 256 KiB of UTF-8 JSON. */
+  static final int PAYLOAD_LIMIT_BYTES = 256 * 1024;
+
+  /** Retry counts of the state now being attempted, for the token checkpoint. */
+  private final ThreadLocal<String> currentCounts = ThreadLocal.withInitial(() -> "[]");
+
   private final ExecutionStore store;
   private final TaskRunner tasks;
   private final Clock clock;
@@ -81,9 +87,15 @@ final class StateInterpreter {
             fail.cause() == null ? "" : fail.cause());
       };
       resume = null;
+      String printed = Json.print(step.output());
+      if (printed.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > PAYLOAD_LIMIT_BYTES) {
+        throw new StatesError(StatesError.DATA_LIMIT_EXCEEDED, "The state/task '" + name
+            + "' returned a result with a size exceeding the maximum number of bytes service "
+            + "limit (" + PAYLOAD_LIMIT_BYTES + ")");
+      }
       ObjectNode exiting = Json.object();
       exiting.put("name", name);
-      exiting.put("output", Json.print(step.output()));
+      exiting.put("output", printed);
       run.history.record(kind(state) + "StateExited", "stateExitedEventDetails", exiting);
       if (step.next() == null) {
         return step.output();
@@ -158,9 +170,6 @@ final class StateInterpreter {
           return DataFlow.select(output, task.outputPath(), context, "OutputPath");
         });
   }
-
-  /** Retry counts of the state now being attempted, for the token checkpoint. */
-  private final ThreadLocal<String> currentCounts = ThreadLocal.withInitial(() -> "[]");
 
   private Step map(RunningExecution run, State.Map map, JsonNode raw, Instant entered,
       boolean top, Resume resume) throws InterruptedException {

@@ -123,6 +123,12 @@ public final class TaskTokens {
 
   /** SendTaskSuccess. */
   public void success(String token, String output) {
+    if (output != null && output.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+        > StateInterpreter.PAYLOAD_LIMIT_BYTES) {
+      throw new SfnApiException("ValidationException", "1 validation error detected: Value at "
+          + "'output' failed to satisfy constraint: Member must have length less than or equal "
+          + "to " + StateInterpreter.PAYLOAD_LIMIT_BYTES);
+    }
     JsonNode parsed;
     try {
       parsed = Json.parse(output == null ? "" : output);
@@ -190,8 +196,15 @@ public final class TaskTokens {
     });
   }
 
+  /** Stops every timer this process armed; the tokens stay WAITING for the next start. */
+  void shutdown() {
+    pending.values().forEach(Pending::cancelTimers);
+    pending.clear();
+  }
+
   private void expire(String token, String error, String cause) {
-    if (store.closeToken(token, "TIMED_OUT", null, error, cause, clock.now())) {
+    if (store.expireToken(token, error.equals(StatesError.HEARTBEAT_TIMEOUT), error, cause,
+        clock.now())) {
       Pending p = pending.get(token);
       if (p != null) {
         p.result.completeExceptionally(new StatesError(error, cause));

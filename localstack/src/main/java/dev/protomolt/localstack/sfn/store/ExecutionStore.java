@@ -126,6 +126,20 @@ public final class ExecutionStore {
         at, token) == 1;
   }
 
+  /**
+   * Times a WAITING token out, but only if its persisted deadline has really passed: a timer
+   * armed before a heartbeat moved the deadline (or before a restart) must not close it.
+   *
+   * @param heartbeat true for the heartbeat deadline, false for the task timeout
+   */
+  public boolean expireToken(String token, boolean heartbeat, String error, String cause,
+      Instant now) {
+    String deadline = heartbeat ? "heartbeat_deadline" : "timeout_deadline";
+    return db.update("UPDATE sfn_task_tokens SET status = 'TIMED_OUT', error = ?, cause = ?, "
+        + "closed_at = ? WHERE token = ? AND status = 'WAITING' AND " + deadline + " <= ?",
+        error, cause, now, token, now) == 1;
+  }
+
   /** Moves a WAITING token's heartbeat deadline; false when it is no longer waiting. */
   public boolean heartbeat(String token, Instant deadline) {
     return db.update("UPDATE sfn_task_tokens SET heartbeat_deadline = ? WHERE token = ? "
