@@ -211,4 +211,12 @@ class ExecutionApiTest {
         .hasMessageContaining("state type 'Wait' in state 'W'")
         .hasMessageContaining("/States/W/Type");
   }
+
+  /** A port already taken is a clear start-up error naming the port. */
+  @Test
+  void portInUseIsNamed() {
+    int taken = sfn.runtime.endpoint().getPort();
+    assertThatThrownBy(() -> LocalStepFunctions.start(taken, sfn.dataSource, sfn.lambdas,
+        sfn.clock)).hasMessageContaining("port " + taken + " is already in use");
+  }
 }

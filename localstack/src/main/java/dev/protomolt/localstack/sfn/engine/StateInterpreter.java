@@ -239,6 +239,10 @@ final class StateInterpreter {
             run.history.record("MapIterationSucceeded", "mapIterationSucceededEventDetails",
                 iteration);
           } catch (StatesError e) {
+            ObjectNode iteration = Json.object();
+            iteration.put("name", map.name());
+            iteration.put("index", index);
+            run.history.record("MapIterationFailed", "mapIterationFailedEventDetails", iteration);
             if (failure.compareAndSet(null, e)) {
               firstFailure.complete(null);
             }
