@@ -15,6 +15,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionAlreadyExistsException
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 import software.amazon.awssdk.services.sfn.model.HistoryEventType;
+import software.amazon.awssdk.services.sfn.model.RoutingConfigurationListItem;
 import software.amazon.awssdk.services.sfn.model.InvalidDefinitionException;
 import software.amazon.awssdk.services.sfn.model.StartExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.StateMachineDoesNotExistException;
@@ -133,14 +134,16 @@ class ExecutionApiTest {
     assertThat(sfn.client.publishStateMachineVersion(b -> b.stateMachineArn(machine))
         .stateMachineVersionArn()).isEqualTo(v2);
     String alias = sfn.client.createStateMachineAlias(b -> b.name("active")
-        .routingConfiguration(r -> r.stateMachineVersionArn(v1).weight(100)))
+        .routingConfiguration(RoutingConfigurationListItem.builder()
+            .stateMachineVersionArn(v1).weight(100).build()))
         .stateMachineAliasArn();
     assertThat(alias).isEqualTo(machine + ":active");
 
     assertThat(Json.parse(sfn.awaitClosed(sfn.startExecution(alias, "{}")).output()).asInt())
         .isEqualTo(1);
     sfn.client.updateStateMachineAlias(b -> b.stateMachineAliasArn(alias)
-        .routingConfiguration(r -> r.stateMachineVersionArn(v2).weight(100)));
+        .routingConfiguration(RoutingConfigurationListItem.builder()
+            .stateMachineVersionArn(v2).weight(100).build()));
     DescribeExecutionResponse viaAlias = sfn.awaitClosed(sfn.startExecution(alias, "{}"));
     assertThat(Json.parse(viaAlias.output()).asInt()).isEqualTo(2);
     assertThat(viaAlias.stateMachineAliasArn()).isEqualTo(alias);

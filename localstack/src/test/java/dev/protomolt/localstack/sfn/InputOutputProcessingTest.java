@@ -231,4 +231,34 @@ class InputOutputProcessingTest {
     assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(r.error()).isEqualTo("States.DataLimitExceeded");
   }
+
+  /**
+   * AWS Choice: a comparison on a Variable that is not in the input fails the execution with
+   * States.Runtime (IsPresent is the way to test for presence).
+   */
+  @Test
+  void choiceOnAMissingVariableIsStatesRuntime() {
+    DescribeExecutionResponse r = sfn.run("""
+        {"StartAt":"C","States":{"C":{"Type":"Choice","Choices":[
+          {"Variable":"$.absent","StringEquals":"y","Next":"E"}],"Default":"E"},
+          "E":{"Type":"Succeed"}}}""", "{}");
+    assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
+    assertThat(r.error()).isEqualTo("States.Runtime");
+    assertThat(r.cause()).contains("$.absent");
+  }
+
+  /**
+   * AWS: a ResultPath that cannot be applied to the input (here: the input is an array) raises
+   * States.ResultPathMatchFailure, which a catcher can handle.
+   */
+  @Test
+  void resultPathOnANonObjectIsCatchable() {
+    DescribeExecutionResponse r = sfn.run("""
+        {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+          "Parameters":{"FunctionName":"echo","Payload":{}},"ResultPath":"$.r",
+          "Catch":[{"ErrorEquals":["States.ResultPathMatchFailure"],"ResultPath":null,
+                    "Next":"C"}],"End":true},
+          "C":{"Type":"Pass","End":true}}}""", "[1]");
+    assertThat(output(r)).isEqualTo(Json.parse("[1]"));
+  }
 }

@@ -14,6 +14,7 @@ import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 import software.amazon.awssdk.services.sfn.model.HistoryEventType;
+import software.amazon.awssdk.services.sfn.model.RoutingConfigurationListItem;
 import software.amazon.awssdk.services.sfn.model.InvalidArnException;
 import software.amazon.awssdk.services.sfn.model.InvalidDefinitionException;
 import software.amazon.awssdk.services.sfn.model.SfnException;
@@ -86,7 +87,8 @@ class SfnClientIntegrationTest {
         .roleArn("arn:aws:iam::000000000000:role/sfn").publish(true)).stateMachineArn();
     String version = machine + ":1";
     String alias = client.createStateMachineAlias(b -> b.name("active")
-        .routingConfiguration(r -> r.stateMachineVersionArn(version).weight(100)))
+        .routingConfiguration(RoutingConfigurationListItem.builder()
+            .stateMachineVersionArn(version).weight(100).build()))
         .stateMachineAliasArn();
     sfn.lambdas.register("complete", payload -> """
         {"destinations":[{"version":"%s","index":0},{"version":"%s","index":1}]}"""
