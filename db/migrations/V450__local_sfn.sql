@@ -62,6 +62,8 @@ CREATE TABLE sfn_executions (
     current_state        TEXT,
     state_input          TEXT,
     retry_counts         TEXT,
+    -- When a retry wait is in progress: the instant the next attempt is due.
+    retry_at             TIMESTAMPTZ,
     pending_token        TEXT,
     CONSTRAINT uq_sfn_execution_name UNIQUE (state_machine_arn, name)
 );

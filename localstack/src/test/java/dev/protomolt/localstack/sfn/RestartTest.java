@@ -15,8 +15,8 @@ import software.amazon.awssdk.services.sfn.model.HistoryEvent;
 
 /**
  * Durability (decision 0451): executions live in Postgres, so a restart of the runtime resumes
- * them. A waiting task token survives; a state in progress is re-entered from its checkpoint with
- * its retry counters.
+ * them. A waiting task token survives; a retry wait resumes with its due time; any other state in
+ * progress is re-entered from its checkpoint with its retry counters.
  */
 class RestartTest {
 
@@ -95,8 +95,14 @@ class RestartTest {
     sfn.awaitTimers(1);
     assertThat(sfn.lambdas.invocationsOf("broken")).hasSize(1);
 
-    // Restart during the first retry wait: the state is re-entered at once with one retry used.
+    // Restart 4 s into the first 10 s retry wait: the wait resumes with its persisted due time
+    // and the retry counter already spent.
+    sfn.clock.advance(Duration.ofSeconds(4));
     sfn.restart();
+    sfn.awaitTimers(1);
+    assertThat(sfn.clock.nextDeadline()).contains(SfnFixture.EPOCH.plusSeconds(10));
+    assertThat(sfn.lambdas.invocationsOf("broken")).hasSize(1);
+    sfn.clock.advance(Duration.ofSeconds(6));
     sfn.awaitTimers(1);
     assertThat(sfn.lambdas.invocationsOf("broken")).hasSize(2);
     assertThat(sfn.clock.nextDeadline()).as("second retry waits 10 * 2^1 s")

@@ -114,7 +114,7 @@ public final class ExecutionEngine implements ExecutionStarter {
     Instant now = clock.now();
     ExecutionStore.Execution row = new ExecutionStore.Execution(executionArn, machineArn,
         versionArn, aliasArn, executionName, definition, roleArn, Json.print(parsedInput), "RUNNING",
-        null, null, null, now, null, parentArn, null, null, null, null);
+        null, null, null, now, null, parentArn, null, null, null, null, null);
     if (!executions.insert(row)) {
       return existing(machineArn, executionName, parsedInput);
     }
@@ -189,7 +189,7 @@ public final class ExecutionEngine implements ExecutionStarter {
         for (int i = 0; i < retryCounts.length; i++) {
           retryCounts[i] = counts.get(i).asInt();
         }
-        resume = new StateInterpreter.Resume(retryCounts, e.pendingToken());
+        resume = new StateInterpreter.Resume(retryCounts, e.retryAt(), e.pendingToken());
       }
       launch(run, AslParser.parse(e.definition()), state, stateInput, resume);
     }

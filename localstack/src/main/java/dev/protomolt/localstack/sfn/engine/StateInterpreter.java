@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class StateInterpreter {
 
   /** Where a restarted execution picks up inside its checkpointed state. */
-  record Resume(int[] retryCounts, String pendingToken) {}
+  record Resume(int[] retryCounts, Instant retryAt, String pendingToken) {}
 
   private record Step(String next, JsonNode output) {}
 
@@ -70,7 +70,7 @@ final class StateInterpreter {
       entering.put("input", Json.print(data));
       run.history.record(kind(state) + "StateEntered", "stateEnteredEventDetails", entering);
       if (top && resume == null) {
-        store.checkpoint(run.arn, name, Json.print(data), "[]", null);
+        store.checkpoint(run.arn, name, Json.print(data), "[]", null, null);
       }
       Step step = switch (state) {
         case State.Task task -> task(run, task, data, entered, top, resume);
@@ -162,7 +162,7 @@ final class StateInterpreter {
               token -> {
                 if (top) {
                   store.checkpoint(run.arn, task.name(), Json.print(raw),
-                      currentCounts.get(), token);
+                      currentCounts.get(), null, token);
                 }
               });
           result = DataFlow.template(task.resultSelector(), result, context);
@@ -277,6 +277,10 @@ final class StateInterpreter {
     int[] counts = resume != null && resume.retryCounts().length == retriers.size()
         ? resume.retryCounts().clone() : new int[retriers.size()];
     String pendingToken = resume == null ? null : resume.pendingToken();
+    if (resume != null && resume.retryAt() != null) {
+      // A retry wait the restart interrupted: finish it before the next attempt.
+      sleepUntil(resume.retryAt());
+    }
     while (true) {
       int retryCount = 0;
       for (int c : counts) {
@@ -291,10 +295,11 @@ final class StateInterpreter {
         if (index >= 0 && counts[index] < retriers.get(index).maxAttempts()) {
           counts[index]++;
           Duration delay = retry.delay(retriers.get(index), counts[index]);
+          Instant due = clock.now().plus(delay);
           if (top) {
-            store.checkpoint(run.arn, stateName, Json.print(raw), countsJson(counts), null);
+            store.checkpoint(run.arn, stateName, Json.print(raw), countsJson(counts), due, null);
           }
-          sleep(delay);
+          sleepUntil(due);
           continue;
         }
         State.Catcher catcher = RetryPolicy.catcherFor(catchers, error);
@@ -318,9 +323,9 @@ final class StateInterpreter {
     return Json.print(array);
   }
 
-  private void sleep(Duration delay) throws InterruptedException {
+  private void sleepUntil(Instant due) throws InterruptedException {
     CompletableFuture<Void> woken = new CompletableFuture<>();
-    Clock.Timer timer = clock.schedule(clock.now().plus(delay), () -> woken.complete(null));
+    Clock.Timer timer = clock.schedule(due, () -> woken.complete(null));
     try {
       woken.get();
     } catch (ExecutionException e) {

@@ -18,7 +18,8 @@ public final class ExecutionStore {
   public record Execution(String arn, String stateMachineArn, String versionArn, String aliasArn,
       String name, String definition, String roleArn, String input, String status, String output,
       String error, String cause, Instant startedAt, Instant stoppedAt, String parentArn,
-      String currentState, String stateInput, String retryCounts, String pendingToken) {}
+      String currentState, String stateInput, String retryCounts, Instant retryAt,
+      String pendingToken) {}
 
   public record HistoryEvent(long id, long previousId, String type, Instant at, String details) {}
 
@@ -69,10 +70,10 @@ public final class ExecutionStore {
 
   /** Records the top-level state being run, so a restart re-enters it with the same input. */
   public void checkpoint(String arn, String state, String stateInput, String retryCounts,
-      String pendingToken) {
+      Instant retryAt, String pendingToken) {
     db.update("UPDATE sfn_executions SET current_state = ?, state_input = ?, retry_counts = ?, "
-        + "pending_token = ? WHERE arn = ? AND status = 'RUNNING'", state, stateInput,
-        retryCounts, pendingToken, arn);
+        + "retry_at = ?, pending_token = ? WHERE arn = ? AND status = 'RUNNING'", state,
+        stateInput, retryCounts, retryAt, pendingToken, arn);
   }
 
   /** Closes a RUNNING execution; false when it was already closed (first closer wins). */
@@ -160,7 +161,8 @@ public final class ExecutionStore {
         rs.getString("cause"), Database.instant(rs, "started_at"),
         Database.instant(rs, "stopped_at"), rs.getString("parent_execution_arn"),
         rs.getString("current_state"), rs.getString("state_input"),
-        rs.getString("retry_counts"), rs.getString("pending_token"));
+        rs.getString("retry_counts"), Database.instant(rs, "retry_at"),
+        rs.getString("pending_token"));
   }
 
   private static Token token(ResultSet rs) throws SQLException {
