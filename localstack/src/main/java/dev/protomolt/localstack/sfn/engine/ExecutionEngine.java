@@ -208,11 +208,10 @@ public final class ExecutionEngine implements ExecutionStarter {
       try {
         JsonNode output = interpreter.run(run, definition,
             state == null ? definition.startAt() : state, input, true, resume);
-        if (executions.close(run.arn, "SUCCEEDED", Json.print(output), null, null, clock.now())) {
-          ObjectNode details = Json.object();
-          details.put("output", Json.print(output));
-          run.history.record("ExecutionSucceeded", "executionSucceededEventDetails", details);
-        }
+        ObjectNode details = Json.object();
+        details.put("output", Json.print(output));
+        run.history.close("SUCCEEDED", Json.print(output), null, null, "ExecutionSucceeded",
+            "executionSucceededEventDetails", details);
         finish(run);
       } catch (StatesError e) {
         close(run.arn, "FAILED", null, e.error(), e.cause());
@@ -246,9 +245,6 @@ public final class ExecutionEngine implements ExecutionStarter {
 
   /** Closes a RUNNING execution with {@code status}; the first closer wins. */
   private void close(String arn, String status, String output, String error, String cause) {
-    if (!executions.close(arn, status, output, error, cause, clock.now())) {
-      return;
-    }
     RunningExecution run = running.get(arn);
     History history = run != null ? run.history
         : new History(executions, clock, arn, executions.lastEventId(arn));
@@ -259,12 +255,15 @@ public final class ExecutionEngine implements ExecutionStarter {
     if (cause != null) {
       details.put("cause", cause);
     }
-    switch (status) {
-      case "FAILED" -> history.record("ExecutionFailed", "executionFailedEventDetails", details);
-      case "ABORTED" -> history.record("ExecutionAborted", "executionAbortedEventDetails", details);
-      case "TIMED_OUT" ->
-          history.record("ExecutionTimedOut", "executionTimedOutEventDetails", details);
+    String type = switch (status) {
+      case "FAILED" -> "ExecutionFailed";
+      case "ABORTED" -> "ExecutionAborted";
+      case "TIMED_OUT" -> "ExecutionTimedOut";
       default -> throw new IllegalStateException(status);
+    };
+    String field = Character.toLowerCase(type.charAt(0)) + type.substring(1) + "EventDetails";
+    if (!history.close(status, output, error, cause, type, field, details)) {
+      return;
     }
     if (run != null) {
       finish(run);

@@ -27,13 +27,32 @@ final class History {
   /** Records an event whose details object is {@code details} under {@code detailsField}. */
   synchronized void record(String type, String detailsField, ObjectNode details) {
     long id = ++lastId;
+    store.appendHistory(executionArn, event(id, type, detailsField, details));
+  }
+
+  /**
+   * Closes the execution with {@code status} and records its terminal event atomically.
+   *
+   * @return false when the execution had already closed (nothing is recorded)
+   */
+  synchronized boolean close(String status, String output, String error, String cause,
+      String type, String detailsField, ObjectNode details) {
+    ExecutionStore.HistoryEvent event = event(lastId + 1, type, detailsField, details);
+    if (!store.closeWithEvent(executionArn, status, output, error, cause, event.at(), event)) {
+      return false;
+    }
+    lastId++;
+    return true;
+  }
+
+  private ExecutionStore.HistoryEvent event(long id, String type, String detailsField,
+      ObjectNode details) {
     String text = null;
     if (detailsField != null) {
       ObjectNode wrapper = Json.object();
       wrapper.set(detailsField, details);
       text = Json.print(wrapper);
     }
-    store.appendHistory(executionArn,
-        new ExecutionStore.HistoryEvent(id, id - 1, type, clock.now(), text));
+    return new ExecutionStore.HistoryEvent(id, id - 1, type, clock.now(), text);
   }
 }

@@ -36,6 +36,33 @@ final class Database {
     }
   }
 
+  /** Work on one connection in one transaction. */
+  interface Transaction<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  <T> T inTransaction(String what, Transaction<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T result = work.run(c);
+        c.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new StoreException(what, e);
+    }
+  }
+
+  static int update(Connection c, String sql, Object... args) throws SQLException {
+    try (PreparedStatement ps = prepare(c, sql, args)) {
+      return ps.executeUpdate();
+    }
+  }
+
   <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = prepare(c, sql, args);

@@ -76,12 +76,23 @@ public final class ExecutionStore {
         stateInput, retryCounts, retryAt, pendingToken, arn);
   }
 
-  /** Closes a RUNNING execution; false when it was already closed (first closer wins). */
-  public boolean close(String arn, String status, String output, String error, String cause,
-      Instant at) {
-    return db.update("UPDATE sfn_executions SET status = ?, output = ?, error = ?, cause = ?, "
-        + "stopped_at = ?, pending_token = NULL WHERE arn = ? AND status = 'RUNNING'", status,
-        output, error, cause, at, arn) == 1;
+  /**
+   * Closes a RUNNING execution and appends its terminal history event in one transaction, so no
+   * reader sees the final status without the event. False when it was already closed.
+   */
+  public boolean closeWithEvent(String arn, String status, String output, String error,
+      String cause, Instant at, HistoryEvent event) {
+    return db.inTransaction("close execution " + arn, c -> {
+      if (Database.update(c, "UPDATE sfn_executions SET status = ?, output = ?, error = ?, "
+          + "cause = ?, stopped_at = ?, pending_token = NULL WHERE arn = ? "
+          + "AND status = 'RUNNING'", status, output, error, cause, at, arn) != 1) {
+        return false;
+      }
+      Database.update(c, "INSERT INTO sfn_history (execution_arn, event_id, previous_event_id, "
+          + "type, occurred_at, details) VALUES (?,?,?,?,?,?)", arn, event.id(),
+          event.previousId(), event.type(), event.at(), event.details());
+      return true;
+    });
   }
 
   public void appendHistory(String executionArn, HistoryEvent event) {
