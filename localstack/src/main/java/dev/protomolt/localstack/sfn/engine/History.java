@@ -16,6 +16,8 @@ final class History {
   private final Clock clock;
   private final String executionArn;
   private long lastId;
+  /** Once the terminal event is written, a thread still unwinding records nothing more. */
+  private boolean closed;
 
   History(ExecutionStore store, Clock clock, String executionArn, long lastId) {
     this.store = store;
@@ -26,6 +28,9 @@ final class History {
 
   /** Records an event whose details object is {@code details} under {@code detailsField}. */
   synchronized void record(String type, String detailsField, ObjectNode details) {
+    if (closed) {
+      return;
+    }
     long id = ++lastId;
     store.appendHistory(executionArn, event(id, type, detailsField, details));
   }
@@ -38,10 +43,13 @@ final class History {
   synchronized boolean close(String status, String output, String error, String cause,
       String type, String detailsField, ObjectNode details) {
     ExecutionStore.HistoryEvent event = event(lastId + 1, type, detailsField, details);
-    if (!store.closeWithEvent(executionArn, status, output, error, cause, event.at(), event)) {
+    if (closed
+        || !store.closeWithEvent(executionArn, status, output, error, cause, event.at(), event)) {
+      closed = true;
       return false;
     }
     lastId++;
+    closed = true;
     return true;
   }
 
