@@ -32,7 +32,8 @@ public record DocumentLogState(
     Objects.requireNonNull(windows, "windows: must not be null");
     Objects.requireNonNull(tail, "tail: must not be null");
     if (nextPartIndex < 0) {
-      throw new IllegalArgumentException("nextPartIndex: must not be negative (got " + nextPartIndex + ")");
+      throw new IllegalArgumentException(
+          "nextPartIndex: must not be negative (got " + nextPartIndex + ")");
     }
     if (tailStart < 0) {
       throw new IllegalArgumentException("tailStart: must not be negative (got " + tailStart + ")");
@@ -44,7 +45,7 @@ public record DocumentLogState(
     return new DocumentLogState(key, windows, 0, 0, 0, "", null);
   }
 
-  /** How many chars of the original the log holds: the producer offset the next append continues at. */
+  /** How many chars of the original the log holds: the offset the next new text starts at. */
   public long length() {
     return tailStart + tail.length();
   }

@@ -38,7 +38,8 @@ public final class InMemoryLogPartIndex implements LogPartIndex {
   @Override
   public List<Hit> query(String terms, int limit) {
     if (terms == null || words(terms).isEmpty()) {
-      throw new IllegalArgumentException("terms: must contain at least one word (got \"" + terms + "\")");
+      throw new IllegalArgumentException(
+          "terms: must contain at least one word (got \"" + terms + "\")");
     }
     if (limit <= 0) {
       throw new IllegalArgumentException("limit: must be greater than 0 (got " + limit + ")");

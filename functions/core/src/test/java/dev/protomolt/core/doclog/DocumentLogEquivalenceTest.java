@@ -43,7 +43,8 @@ class DocumentLogEquivalenceTest {
       assertThat(held).isEqualTo(to);
       // Mid-stream, exactly the windows that fit in what the log holds are written: the first
       // parts of the final cut, each a full window.
-      assertThat(store.parts(KEY)).isEqualTo(expected.subList(0, completeWindows(text, held, windows)));
+      assertThat(store.parts(KEY))
+          .isEqualTo(expected.subList(0, completeWindows(text, held, windows)));
       DocumentLogState state = store.load(KEY).orElseThrow();
       assertThat(state.tail().codePointCount(0, state.tail().length()))
           .isLessThanOrEqualTo(windows.size());

@@ -20,7 +20,7 @@ public abstract class DocumentLogStoreContract {
   protected abstract DocumentLogStore newStore();
 
   @BeforeEach
-  void freshStore() {
+  protected void freshStore() {
     store = newStore();
   }
 

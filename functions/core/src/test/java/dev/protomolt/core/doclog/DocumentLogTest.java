@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.core.doclog.DocumentLogRefusal.Reason;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class DocumentLogTest {
@@ -225,11 +227,11 @@ class DocumentLogTest {
   /** A store whose conditional writes fail {@code losses} times, as if another writer won. */
   private static final class RacingStore implements DocumentLogStore {
     private final InMemoryDocumentLogStore inner = new InMemoryDocumentLogStore();
-    private final List<DocumentPart> partWrites = new java.util.ArrayList<>();
+    private final List<DocumentPart> partWrites = new ArrayList<>();
     int losses;
 
     @Override
-    public java.util.Optional<DocumentLogState> load(LogKey key) {
+    public Optional<DocumentLogState> load(LogKey key) {
       return inner.load(key);
     }
 

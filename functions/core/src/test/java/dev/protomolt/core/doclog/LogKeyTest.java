@@ -56,9 +56,11 @@ class LogKeyTest {
         .hasMessage("path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe); 'U+0020' at"
             + " index 6 is not allowed (got \"logs/a b\")");
     assertThatThrownBy(() -> new LogKey("c", "logs/é"))
-        .hasMessageStartingWith("path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe); 'é'");
+        .hasMessageStartingWith("path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe);"
+            + " 'é'");
     assertThatThrownBy(() -> new LogKey("c", "logs/a+b"))
-        .hasMessageStartingWith("path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe); '+'");
+        .hasMessageStartingWith("path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe);"
+            + " '+'");
     assertThatThrownBy(() -> new LogKey("my bucket", "logs/x"))
         .hasMessageStartingWith("collection: must use only");
   }

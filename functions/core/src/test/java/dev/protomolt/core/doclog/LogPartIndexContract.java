@@ -2,6 +2,7 @@ package dev.protomolt.core.doclog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ public abstract class LogPartIndexContract {
   protected abstract LogPartIndex newIndex();
 
   @BeforeEach
-  void freshIndex() {
+  protected void freshIndex() {
     index = newIndex();
   }
 
@@ -33,8 +34,8 @@ public abstract class LogPartIndexContract {
     assertThat(index.query("disk full", 10))
         .extracting(LogPartIndex.Hit::key, LogPartIndex.Hit::index)
         .containsExactlyInAnyOrder(
-            org.assertj.core.groups.Tuple.tuple(BUILD, 0),
-            org.assertj.core.groups.Tuple.tuple(DEPLOY, 0));
+            tuple(BUILD, 0),
+            tuple(DEPLOY, 0));
     assertThat(index.query("cleanup", 10))
         .containsExactly(new LogPartIndex.Hit(BUILD, 1, 850, "retrying after disk cleanup"));
     assertThat(index.query("nothing-like-this", 10)).isEmpty();
