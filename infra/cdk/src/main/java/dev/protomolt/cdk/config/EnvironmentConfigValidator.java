@@ -111,8 +111,8 @@ public final class EnvironmentConfigValidator {
     if (required("database.minCapacityAcu", d.minCapacityAcu())) {
       acu("database.minCapacityAcu", d.minCapacityAcu(), 0.5);
     }
-    if (required("database.maxCapacityAcu", d.maxCapacityAcu())) {
-      acu("database.maxCapacityAcu", d.maxCapacityAcu(), 1);
+    if (required("database.maxCapacityAcu", d.maxCapacityAcu())
+        && acu("database.maxCapacityAcu", d.maxCapacityAcu(), 1)) {
       if (d.minCapacityAcu() != null && d.maxCapacityAcu() < d.minCapacityAcu()) {
         fail("database.maxCapacityAcu", "must be at least database.minCapacityAcu ("
             + d.minCapacityAcu() + ")");
@@ -124,11 +124,13 @@ public final class EnvironmentConfigValidator {
     required("database.deletionProtection", d.deletionProtection());
   }
 
-  private void acu(String field, double value, double min) {
+  private boolean acu(String field, double value, double min) {
     // RDS Proxy keeps connections open, so the cluster never pauses: 0 ACU would only mislead.
     if (value < min || value > 256 || value * 2 != Math.floor(value * 2)) {
-      fail(field, "must be a multiple of 0.5 between " + min + " and 256 ACUs");
+      fail(field, "must be a multiple of 0.5 between " + min + " and 256 ACUs (got " + value + ")");
+      return false;
     }
+    return true;
   }
 
   private void messaging(EnvironmentConfig.Messaging m) {

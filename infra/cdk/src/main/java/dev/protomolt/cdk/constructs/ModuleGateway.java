@@ -153,6 +153,9 @@ public final class ModuleGateway extends Construct {
         .cluster(cluster)
         .taskDefinition(task)
         .desiredCount(props.minTasks())
+        // Modules hold long-lived Work streams: start the new task before stopping the old one.
+        .minHealthyPercent(100)
+        .maxHealthyPercent(200)
         .vpcSubnets(props.taskSubnets())
         .securityGroups(List.of(securityGroup))
         .assignPublicIp(false)

@@ -2,7 +2,6 @@ package dev.protomolt.cdk.constructs;
 
 import java.util.List;
 import java.util.Map;
-import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.services.ec2.GatewayVpcEndpointAwsService;
 import software.amazon.awscdk.services.ec2.GatewayVpcEndpointOptions;
 import software.amazon.awscdk.services.ec2.IpAddresses;
@@ -55,9 +54,6 @@ public final class Network extends Construct {
             "S3", GatewayVpcEndpointOptions.builder().service(GatewayVpcEndpointAwsService.S3).build(),
             "DynamoDb", GatewayVpcEndpointOptions.builder().service(GatewayVpcEndpointAwsService.DYNAMODB).build()))
         .build();
-    // The zones come from configuration on purpose: it keeps synth free of account lookups.
-    Annotations.of(this).acknowledgeWarning("CloudFormation-Validate::W3010",
-        "availability zones are configured per environment so that synth needs no AWS lookup");
   }
 
   public Vpc vpc() {
