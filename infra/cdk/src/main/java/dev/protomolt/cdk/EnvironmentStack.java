@@ -61,6 +61,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
         .stackName(config.prefix())
         .description("ProtoMolt environment " + config.name())
         .env(Environment.builder().account(config.account()).region(config.region()).build())
+        // An environment whose database refuses deletion refuses stack deletion as well.
         .terminationProtection(config.database().deletionProtection())
         .build(), config.availabilityZones());
     Tags.of(this).add("protomolt:environment", config.name());
@@ -167,8 +168,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
 
     new Alerting(this, "Alarms", new Alerting.Props(prefix, config.name(),
         config.alarms().emailTargets(), config.alarms().deadLetterThreshold(),
-        functions.alias(DLQ), functions.alias(PURGE), graphAdmin.stateMachinePattern()
-            .substring(0, graphAdmin.stateMachinePattern().length() - 1)));
+        functions.alias(DLQ), functions.alias(PURGE), graphAdmin.stateMachineArnPrefix()));
 
     CfnOutput.Builder.create(this, "GatewayEndpoint")
         .description("Modules dial this host on port 443 (gRPC over TLS); point the certificate's DNS name at it")

@@ -3,7 +3,11 @@ package dev.protomolt.cdk;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.cdk.config.InvalidConfigException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
@@ -19,10 +23,12 @@ class ProtoMoltAppTest {
   }
 
   @Test
-  void withoutBuiltArtifactsTheAppSaysHowToProceed() {
-    // The real zip and image do not exist in this repository yet (issues 8 and 9).
+  void withoutBuiltArtifactsTheAppSaysHowToProceed(@TempDir Path base) throws IOException {
+    // A copy of the prod configuration in an empty tree, so no build output can be found there.
+    Files.createDirectories(base.resolve("config"));
+    Files.copy(TestEnvironments.BASE_DIR.resolve("config/prod.json"), base.resolve("config/prod.json"));
     App app = new App(AppProps.builder().context(Map.of("env", "prod")).build());
-    assertThatThrownBy(() -> ProtoMoltApp.build(app, TestEnvironments.BASE_DIR))
+    assertThatThrownBy(() -> ProtoMoltApp.build(app, base))
         .isInstanceOf(InvalidConfigException.class)
         .hasMessageContaining("artifacts.lambdaCode: no file or directory at")
         .hasMessageContaining("functions/lambda/target/function.zip")

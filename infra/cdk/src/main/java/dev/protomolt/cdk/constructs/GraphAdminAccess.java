@@ -96,9 +96,14 @@ public final class GraphAdminAccess extends Construct {
    * extend that ARN, so the one pattern covers all three and nothing of another environment.
    */
   public String stateMachinePattern() {
+    return stateMachineArnPrefix() + "*";
+  }
+
+  /** {@code arn:...:stateMachine:<prefix>-}: what every ARN of this environment starts with. */
+  public String stateMachineArnPrefix() {
     Stack stack = Stack.of(this);
     return "arn:" + stack.getPartition() + ":states:" + stack.getRegion() + ":" + stack.getAccount()
-        + ":stateMachine:" + props.prefix() + "-*";
+        + ":stateMachine:" + props.prefix() + "-";
   }
 
   /** {@code ...:execution:<prefix>-*:*}: executions of this environment's state machines. */
