@@ -11,7 +11,11 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.assertions.Template;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
 
 /** Walks every IAM statement of the synthesized dev environment. */
 class IamPolicyTest {
@@ -40,13 +44,31 @@ class IamPolicyTest {
   @Test
   void noStatementGrantsADataPlaneActionOnEveryResource() {
     assertThat(statements).isNotEmpty();
-    List<String> offenders = statements.stream()
+    assertThat(wildcardOffenders(statements))
+        .as("actions granted on * that could name a resource").isEmpty();
+  }
+
+  @Test
+  void theWildcardCheckCatchesAGrantOnEverything() {
+    // The check above must be able to fail: a stack with one bad and one allowed grant.
+    Stack stack = TestEnvironments.emptyStack();
+    Role role = Role.Builder.create(stack, "Careless")
+        .assumedBy(new ServicePrincipal("lambda.amazonaws.com")).build();
+    role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("s3:GetObject", "ec2:DescribeVpcs")).resources(List.of("*")).build());
+    List<String> offenders = wildcardOffenders(
+        PolicyDocuments.identityStatements(Template.fromStack(stack)));
+    assertThat(offenders).singleElement().asString().endsWith("s3:GetObject on *");
+  }
+
+  /** Every action granted on {@code *} that AWS would have let us scope to a resource. */
+  static List<String> wildcardOffenders(List<Statement> statements) {
+    return statements.stream()
         .filter(s -> "Allow".equals(s.effect()) && s.resources().contains("*"))
         .flatMap(s -> s.actions().stream()
             .filter(a -> !ACTIONS_THAT_ONLY_ACCEPT_STAR.contains(a))
             .map(a -> s.policyId() + ": " + a + " on *"))
         .toList();
-    assertThat(offenders).as("actions granted on * that could name a resource").isEmpty();
   }
 
   @Test

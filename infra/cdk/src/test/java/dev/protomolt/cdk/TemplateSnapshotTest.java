@@ -68,7 +68,7 @@ class TemplateSnapshotTest {
     return logicalId.replaceFirst("[0-9A-F]{8}([0-9a-f]{32})?$", "");
   }
 
-  private static List<String> diff(Shape expected, Shape actual) {
+  static List<String> diff(Shape expected, Shape actual) {
     List<String> out = new ArrayList<>();
     TreeSet<String> types = new TreeSet<>(expected.resourceTypes().keySet());
     types.addAll(actual.resourceTypes().keySet());
@@ -90,6 +90,17 @@ class TemplateSnapshotTest {
       }
     }
     return out;
+  }
+
+  @Test
+  void theDiffNamesEveryAddedRemovedAndRecountedThing() {
+    Shape before = new Shape(Map.of("AWS::S3::Bucket", 2, "AWS::SNS::Topic", 1),
+        List.of("StorageIntake", "StoragePlatform", "AlarmsTopic"));
+    Shape after = new Shape(Map.of("AWS::S3::Bucket", 3),
+        List.of("StorageIntake", "StoragePlatform", "StorageArchive"));
+    assertThat(diff(before, after)).containsExactly(
+        "AWS::S3::Bucket: 2 -> 3", "AWS::SNS::Topic: 1 -> null", "- AlarmsTopic", "+ StorageArchive");
+    assertThat(diff(before, before)).isEmpty();
   }
 
   @Test
