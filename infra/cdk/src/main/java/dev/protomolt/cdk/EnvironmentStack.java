@@ -77,7 +77,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
         bucketPrefix, config.storage().cacheStagingExpirationDays(), retain));
     StateTables tables = new StateTables(this, "Tables", new StateTables.Props(prefix, retain));
     Database database = new Database(this, "Database", new Database.Props(network.vpc(),
-        network.dataSubnets(), config.database().minCapacityAcu(), config.database().maxCapacityAcu(),
+        network.dataSubnets(), network.appSubnets(), config.database().minCapacityAcu(), config.database().maxCapacityAcu(),
         config.database().readers(), config.database().backupRetentionDays(),
         config.database().deletionProtection(), retain));
     Messaging messaging = new Messaging(this, "Messaging", new Messaging.Props(prefix,

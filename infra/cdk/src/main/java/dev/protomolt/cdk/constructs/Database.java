@@ -6,6 +6,7 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.ec2.ISecurityGroup;
 import software.amazon.awscdk.services.ec2.IVpc;
+import software.amazon.awscdk.services.ec2.Peer;
 import software.amazon.awscdk.services.ec2.Port;
 import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
@@ -26,7 +27,8 @@ import software.constructs.Construct;
 
 /**
  * The ledger database: Aurora PostgreSQL 17 Serverless v2 (the major the local cloud runs), its
- * master credentials in a Secrets Manager secret, and an RDS Proxy in front. Functions connect to
+ * master credentials in a Secrets Manager secret, and an RDS Proxy in front. The cluster sits in
+ * subnets with no route out; the proxy sits where it can reach Secrets Manager. Functions connect to
  * the proxy with IAM authentication, so no function but migrate ever reads the secret; the proxy
  * pools connections so a burst of Lambdas does not exhaust the database.
  */
@@ -41,6 +43,7 @@ public final class Database extends Construct {
   public record Props(
       IVpc vpc,
       SubnetSelection subnets,
+      SubnetSelection proxySubnets,
       double minCapacityAcu,
       double maxCapacityAcu,
       int readers,
@@ -48,8 +51,8 @@ public final class Database extends Construct {
       boolean deletionProtection,
       boolean retainOnDelete) {
     public Props {
-      if (vpc == null || subnets == null) {
-        throw new IllegalArgumentException("database: vpc and subnets are required");
+      if (vpc == null || subnets == null || proxySubnets == null) {
+        throw new IllegalArgumentException("database: vpc, subnets and proxy subnets are required");
       }
       if (minCapacityAcu < 0.5 || maxCapacityAcu > 256 || maxCapacityAcu < minCapacityAcu) {
         throw new IllegalArgumentException("database capacity: need 0.5 <= min <= max <= 256 ACUs"
@@ -83,6 +86,8 @@ public final class Database extends Construct {
         .build();
     clusterSecurityGroup.addIngressRule(proxySecurityGroup, Port.tcp(PORT), "proxy to Aurora");
     proxySecurityGroup.addEgressRule(clusterSecurityGroup, Port.tcp(PORT), "proxy to Aurora");
+    // The proxy reads the credentials secret from Secrets Manager's HTTPS endpoint.
+    proxySecurityGroup.addEgressRule(Peer.anyIpv4(), Port.tcp(443), "proxy to Secrets Manager");
 
     List<IClusterInstance> readers = new ArrayList<>();
     for (int i = 1; i <= props.readers(); i++) {
@@ -111,7 +116,7 @@ public final class Database extends Construct {
         .build();
     this.proxy = cluster.addProxy("Proxy", DatabaseProxyOptions.builder()
         .vpc(props.vpc())
-        .vpcSubnets(props.subnets())
+        .vpcSubnets(props.proxySubnets())
         .secrets(List.of(cluster.getSecret()))
         .securityGroups(List.of(proxySecurityGroup))
         .iamAuth(true)

@@ -26,7 +26,7 @@ class DatabaseTest {
     network = new Network(stack, "Network",
         new Network.Props("10.1.0.0/16", 1, List.of("eu-west-1a", "eu-west-1b")));
     Database database = new Database(stack, "Database", new Database.Props(network.vpc(),
-        network.dataSubnets(), 0.5, 4, 1, 7, true, true));
+        network.dataSubnets(), network.appSubnets(), 0.5, 4, 1, 7, true, true));
     Role fn = Role.Builder.create(stack, "Fn").assumedBy(new ServicePrincipal("lambda.amazonaws.com")).build();
     database.grantConnect(fn);
     template = Template.fromStack(stack);
@@ -80,11 +80,13 @@ class DatabaseTest {
 
   @Test
   void propsRejectImpossibleCapacity() {
-    assertThatThrownBy(() -> new Database.Props(null, null, 1, 2, 0, 1, false, false))
-        .hasMessageContaining("vpc and subnets");
-    assertThatThrownBy(() -> new Database.Props(network.vpc(), network.dataSubnets(), 4, 2, 0, 1,
-        false, false)).hasMessageContaining("database capacity").hasMessageContaining("4.0..2.0");
-    assertThatThrownBy(() -> new Database.Props(network.vpc(), network.dataSubnets(), 1, 2, 0, 36,
-        false, false)).hasMessageContaining("database.backupRetentionDays");
+    assertThatThrownBy(() -> new Database.Props(null, null, null, 1, 2, 0, 1, false, false))
+        .hasMessageContaining("vpc, subnets and proxy subnets");
+    assertThatThrownBy(() -> new Database.Props(network.vpc(), network.dataSubnets(),
+        network.appSubnets(), 4, 2, 0, 1, false, false))
+        .hasMessageContaining("database capacity").hasMessageContaining("4.0..2.0");
+    assertThatThrownBy(() -> new Database.Props(network.vpc(), network.dataSubnets(),
+        network.appSubnets(), 1, 2, 0, 36, false, false))
+        .hasMessageContaining("database.backupRetentionDays");
   }
 }
