@@ -27,6 +27,7 @@ public final class TestEnvironments {
   public static final String REGION = "eu-west-1";
 
   private static Template dev;
+  private static Path devAssembly;
 
   private TestEnvironments() {}
 
@@ -45,6 +46,8 @@ public final class TestEnvironments {
   public static EnvironmentStack build(String env) {
     App app = new App(AppProps.builder()
         .context(Map.of("env", env, "lambdaCode", PLACEHOLDER_LAMBDA, "gatewayImage", PLACEHOLDER_GATEWAY))
+        // Under target/ so the assembly (and CDK's validation report) can be inspected after a run.
+        .outdir(BASE_DIR.resolve("target/cdk-test-out/" + env).toString())
         .build());
     return ProtoMoltApp.build(app, BASE_DIR);
   }
@@ -52,9 +55,17 @@ public final class TestEnvironments {
   /** The dev environment's template, synthesized once. */
   public static synchronized Template dev() {
     if (dev == null) {
-      dev = Template.fromStack(build("dev"));
+      EnvironmentStack stack = build("dev");
+      dev = Template.fromStack(stack);
+      devAssembly = Path.of(((App) stack.getNode().getRoot()).getOutdir());
     }
     return dev;
+  }
+
+  /** The cloud assembly directory the dev template was synthesized into. */
+  public static synchronized Path devAssembly() {
+    dev();
+    return devAssembly;
   }
 
   /** An empty stack in a fresh app, for testing one construct. */
