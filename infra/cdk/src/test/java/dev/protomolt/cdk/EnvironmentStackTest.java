@@ -6,7 +6,6 @@ import dev.protomolt.cdk.PolicyDocuments.Statement;
 import dev.protomolt.cdk.constructs.PipelineFunctions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

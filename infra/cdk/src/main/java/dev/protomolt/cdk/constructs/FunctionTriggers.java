@@ -1,9 +1,9 @@
 package dev.protomolt.cdk.constructs;
 
 import java.util.List;
+import software.amazon.awscdk.services.lambda.EventSourceMapping;
 import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.lambda.StartingPosition;
-import software.amazon.awscdk.services.lambda.EventSourceMapping;
 import software.amazon.awscdk.services.s3.EventType;
 import software.amazon.awscdk.services.s3.IBucket;
 import software.amazon.awscdk.services.s3.notifications.LambdaDestination;

@@ -1,10 +1,13 @@
 package dev.protomolt.cdk.constructs;
 
+import dev.protomolt.cdk.config.DeployArtifacts;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.applicationautoscaling.AdjustmentType;
+import software.amazon.awscdk.services.applicationautoscaling.BasicStepScalingPolicyProps;
+import software.amazon.awscdk.services.applicationautoscaling.EnableScalingProps;
 import software.amazon.awscdk.services.applicationautoscaling.ScalingInterval;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.ec2.IVpc;
@@ -25,8 +28,6 @@ import software.amazon.awscdk.services.ecs.LogDriver;
 import software.amazon.awscdk.services.ecs.PortMapping;
 import software.amazon.awscdk.services.ecs.Protocol;
 import software.amazon.awscdk.services.ecs.ScalableTaskCount;
-import software.amazon.awscdk.services.applicationautoscaling.EnableScalingProps;
-import software.amazon.awscdk.services.applicationautoscaling.BasicStepScalingPolicyProps;
 import software.amazon.awscdk.services.elasticloadbalancingv2.AlpnPolicy;
 import software.amazon.awscdk.services.elasticloadbalancingv2.BaseNetworkListenerProps;
 import software.amazon.awscdk.services.elasticloadbalancingv2.HealthCheck;
@@ -38,7 +39,6 @@ import software.amazon.awscdk.services.elasticloadbalancingv2.TargetType;
 import software.amazon.awscdk.services.iam.IRole;
 import software.amazon.awscdk.services.logs.LogGroup;
 import software.amazon.awscdk.services.logs.RetentionDays;
-import dev.protomolt.cdk.config.DeployArtifacts;
 import software.constructs.Construct;
 
 /**

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.CustomResource;
 import software.amazon.awscdk.RemovalPolicy;
-import software.amazon.awscdk.services.logs.LogGroup;
-import software.amazon.awscdk.services.lambda.IFunction;
-import software.amazon.awscdk.services.logs.RetentionDays;
 import software.amazon.awscdk.customresources.Provider;
+import software.amazon.awscdk.services.lambda.IFunction;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.RetentionDays;
 import software.constructs.Construct;
 
 /**
