@@ -1,0 +1,49 @@
+package dev.protomolt.engine.graphs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.protomolt.core.graph.DraftStore;
+import dev.protomolt.core.graph.DraftStoreContract;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** The shared draft behaviour against dynalite, which (like DynamoDB before its sweep) keeps expired items. */
+class DynamoDbDraftStoreTest extends DraftStoreContract {
+
+  private static Dynalite dynalite;
+  private static DynamoDbClient client;
+  private String table;
+
+  @BeforeAll
+  static void start() throws Exception {
+    dynalite = Dynalite.start();
+    client = dynalite.client();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    client.close();
+    dynalite.close();
+  }
+
+  @Override
+  protected DraftStore emptyStore() {
+    table = "graph_drafts_" + UUID.randomUUID().toString().substring(0, 8);
+    DynamoDbDraftStore.createTable(client, table);
+    return new DynamoDbDraftStore(client, table);
+  }
+
+  @Test
+  void expiresAtIsStoredAsTheTtlAttributeInEpochSeconds() {
+    store.put(dev.protomolt.proto.config.v1.GraphDraft.newBuilder().setDraftId("draft:c1:g:ann")
+        .setExpiresAt(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_900_000_000L)).build());
+    Map<String, AttributeValue> item = client.getItem(b -> b.tableName(table)
+        .key(Map.of("draft_id", AttributeValue.fromS("draft:c1:g:ann")))).item();
+    assertThat(item.get("expires_at").n()).isEqualTo("1900000000");
+  }
+}
