@@ -99,6 +99,19 @@ public final class GraphCache {
   }
 
   /**
+   * Applies a deactivation another process committed at {@code epoch}: the local epoch becomes at
+   * least that, and the active pointer is cleared. Idempotent, so a redelivered event is harmless.
+   */
+  public long observeDeactivation(String graphId, long epoch) {
+    synchronized (lockFor(graphId)) {
+      long next = Math.max(deactivationEpoch(graphId), epoch);
+      deactivationEpochs.put(graphId, next);
+      activeVersions.remove(graphId);
+      return next;
+    }
+  }
+
+  /**
    * Forgets a deleted version. The epoch is deliberately kept: it must stay monotonic across a
    * delete and a re-create of the same graph id.
    */
