@@ -3,10 +3,12 @@ package dev.protomolt.engine.graphs;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.core.graph.DraftStore;
 import dev.protomolt.proto.config.v1.GraphDraft;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -18,6 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
  * Drafts in DynamoDB, one item per draft id. {@code expires_at} (epoch seconds) is the table's TTL
@@ -47,7 +50,13 @@ public final class DynamoDbDraftStore implements DraftStore {
           .attributeDefinitions(AttributeDefinition.builder().attributeName(KEY)
               .attributeType(ScalarAttributeType.S).build())
           .billingMode(BillingMode.PAY_PER_REQUEST));
-      dynamo.waiter().waitUntilTableExists(b -> b.tableName(table));
+      // Poll briskly: the SDK's default waiter sleeps 20 s between checks, an age for a local table.
+      try (DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(dynamo)
+          .overrideConfiguration(w -> w.maxAttempts(240)
+              .backoffStrategyV2(BackoffStrategy.fixedDelay(Duration.ofMillis(250))))
+          .build()) {
+        waiter.waitUntilTableExists(b -> b.tableName(table));
+      }
     } catch (ResourceInUseException alreadyThere) {
       // Creating an existing table is the no-op the caller wanted.
     }

@@ -31,7 +31,7 @@ final class Dynalite implements AutoCloseable {
           + "; the build installs it with npm during process-test-resources");
     }
     int port = InProcessKafka.freePort();
-    Process process = new ProcessBuilder("node", cli.toString(), "--port", String.valueOf(port))
+    Process process = new ProcessBuilder("node", cli.toString(), "--port", String.valueOf(port), "--createTableMs", "0")
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     for (int i = 0; i < 100; i++) {
       try (Socket ignored = new Socket("127.0.0.1", port)) {
