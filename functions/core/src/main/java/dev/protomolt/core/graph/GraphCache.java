@@ -40,6 +40,8 @@ public final class GraphCache {
   private final Map<String, Long> activeVersions = new ConcurrentHashMap<>();
   private final Map<String, Long> deactivationEpochs = new ConcurrentHashMap<>();
   private final AtomicLong reloads = new AtomicLong();
+  // One monitor per graph: activation and deactivation of one graph serialize, different graphs do not.
+  private final Map<String, Object> locks = new ConcurrentHashMap<>();
 
   public GraphCache(GraphVersionSource source, PipelineCelEnvironment env, InstantSource clock,
       Duration idleExpiry) {
@@ -198,8 +200,6 @@ public final class GraphCache {
     }
   }
 
-  private final Map<String, Object> locks = new ConcurrentHashMap<>();
-
   private Object lockFor(String graphId) {
     return locks.computeIfAbsent(graphId, k -> new Object());
   }
@@ -209,7 +209,7 @@ public final class GraphCache {
 
   private record Entry(GraphTopology topology, Instant lastAccess) {
     boolean idleSince(Instant now, Duration expiry) {
-      return lastAccess.plus(expiry).isBefore(now) || lastAccess.plus(expiry).equals(now);
+      return !now.isBefore(lastAccess.plus(expiry));
     }
 
     Entry touchedAt(Instant now) {
