@@ -69,6 +69,47 @@ class KafkaGraphEventPublisherTest {
   }
 
   @Test
+  void anActivationReachesAnotherInstancesCacheThroughGraphUpdates() throws Exception {
+    dev.protomolt.core.graph.GraphStore store = new PostgresGraphStore(EmbeddedDatabase.emptied());
+    dev.protomolt.core.graph.FakeClock clock = new dev.protomolt.core.graph.FakeClock(java.time.Instant.EPOCH);
+    dev.protomolt.core.graph.GraphCache remote = new dev.protomolt.core.graph.GraphCache(
+        new StoredVersionSource(store), GraphAdminServiceTest.CEL, clock, Duration.ofMinutes(30));
+    dev.protomolt.core.graph.GraphUpdateApplier applier = new dev.protomolt.core.graph.GraphUpdateApplier(remote);
+    try (KafkaGraphEventPublisher publisher = KafkaGraphEventPublisher.connect(kafka.bootstrapServers(), Duration.ofSeconds(30));
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+            // Per-host group: every instance gets its own copy of every event.
+            ConsumerConfig.GROUP_ID_CONFIG, "pipestream-engine-host-b",
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
+      GraphAdminService admin = new GraphAdminService(store, new dev.protomolt.core.graph.InMemoryVersionPins(),
+          publisher, dev.protomolt.core.graph.validation.GraphValidator.standard(GraphAdminServiceTest.CEL,
+              GraphAdminServiceTest.TENANCY), clock);
+      admin.createAndActivate(dev.protomolt.core.graph.SampleGraphs.linear("wire", 0), java.util.OptionalLong.empty(), "ann");
+      admin.deactivate("wire", "c1");
+      admin.activate("wire", "c1", 1);
+
+      consumer.subscribe(List.of(KafkaGraphEventPublisher.TOPIC));
+      List<GraphUpdateEvent> forWire = new ArrayList<>();
+      for (int i = 0; i < 60 && forWire.size() < 4; i++) {
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+          if (r.key().equals("wire")) {
+            forWire.add(GraphUpdateEvent.parseFrom(r.value()));
+          }
+        }
+      }
+      assertThat(forWire).extracting(GraphUpdateEvent::getType).containsExactly(
+          GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED, GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED,
+          GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED, GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED);
+      forWire.forEach(applier::apply);
+      assertThat(remote.activeVersion("wire")).contains(1L);
+      assertThat(remote.deactivationEpoch("wire")).isEqualTo(1);
+      assertThat(remote.reloads()).as("the broadcast carried the snapshot; no reload needed").isZero();
+      // Replaying the first activation (read before the deactivation) cannot switch anything back.
+      assertThat(applier.apply(forWire.get(1))).isEqualTo(dev.protomolt.core.graph.GraphUpdateApplier.Outcome.STALE_IGNORED);
+    }
+  }
+
+  @Test
   void anUnreachableBrokerIsALoudFailure() throws Exception {
     String nowhere = "127.0.0.1:" + InProcessKafka.freePort();
     try (KafkaGraphEventPublisher publisher = KafkaGraphEventPublisher.connect(nowhere, Duration.ofMillis(1500))) {
