@@ -1,5 +1,7 @@
 package dev.protomolt.core.graph;
 
+import dev.protomolt.core.cel.CompiledExpression;
+import dev.protomolt.core.cel.ExpressionSite;
 import dev.protomolt.core.cel.GraphExpressions;
 import dev.protomolt.core.cel.PipelineCelEnvironment;
 import dev.protomolt.proto.config.v1.GraphEdge;
@@ -27,6 +29,7 @@ public final class GraphTopology {
   private final PipelineGraph graph;
   private final Map<String, GraphNode> nodesById;
   private final Map<String, List<GraphEdge>> edgesBySource;
+  private final Map<String, List<Route>> routesBySource;
   private final GraphExpressions expressions;
 
   private GraphTopology(PipelineGraph graph, Map<String, GraphNode> nodesById,
@@ -35,7 +38,21 @@ public final class GraphTopology {
     this.nodesById = nodesById;
     this.edgesBySource = edgesBySource;
     this.expressions = expressions;
+    // Pair each edge with its compiled condition once, so routing does no key building or lookup.
+    Map<String, List<Route>> routes = new HashMap<>();
+    edgesBySource.forEach((from, edges) -> routes.put(from, edges.stream()
+        .map(e -> new Route(e, e.getCondition().isBlank() ? null
+            : expressions.find(ExpressionSite.edgeKey(e.getEdgeId())).orElseThrow()))
+        .toList()));
+    this.routesBySource = Map.copyOf(routes);
   }
+
+  /**
+   * An outgoing edge ready to evaluate.
+   *
+   * @param condition the compiled condition, or null when the edge is unconditional
+   */
+  public record Route(GraphEdge edge, CompiledExpression condition) {}
 
   /** Indexes the graph and compiles all of its expressions; this is the only compile point. */
   public static GraphTopology load(PipelineGraph graph, PipelineCelEnvironment env) {
@@ -86,6 +103,11 @@ public final class GraphTopology {
   /** Outgoing edges of a node in evaluation order; empty for a leaf. */
   public List<GraphEdge> edgesFrom(String nodeId) {
     return edgesBySource.getOrDefault(nodeId, List.of());
+  }
+
+  /** Outgoing edges with their compiled conditions, in evaluation order. */
+  public List<Route> routesFrom(String nodeId) {
+    return routesBySource.getOrDefault(nodeId, List.of());
   }
 
   public GraphExpressions expressions() {

@@ -3,7 +3,6 @@ package dev.protomolt.core.routing;
 import dev.protomolt.core.cel.CelEvaluationFailure;
 import dev.protomolt.core.cel.CelInput;
 import dev.protomolt.core.cel.CompiledExpression;
-import dev.protomolt.core.cel.ExpressionSite;
 import dev.protomolt.core.graph.GraphTopology;
 import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.data.v1.StreamMetadata;
@@ -26,17 +25,15 @@ public final class EdgeRouter {
     int graphDefault = topology.graph().getSettings().getDefaultMaxHops();
     List<Destination> destinations = new ArrayList<>();
     List<String> blocked = new ArrayList<>();
-    for (GraphEdge edge : topology.edgesFrom(nodeId)) {
+    for (GraphTopology.Route route : topology.routesFrom(nodeId)) {
+      GraphEdge edge = route.edge();
       int maxHops = edge.getMaxHops() > 0 ? edge.getMaxHops() : graphDefault;
       if (maxHops > 0 && hopsMade >= maxHops) {
         blocked.add(edge.getEdgeId());
         continue;
       }
-      if (!edge.getCondition().isBlank()) {
-        CompiledExpression condition = topology.expressions()
-            .find(ExpressionSite.edgeKey(edge.getEdgeId()))
-            .orElseThrow(() -> new IllegalStateException("edge " + edge.getEdgeId()
-                + " has a condition that was not compiled at load"));
+      CompiledExpression condition = route.condition();
+      if (condition != null) {
         try {
           if (!condition.test(activation)) {
             continue;
