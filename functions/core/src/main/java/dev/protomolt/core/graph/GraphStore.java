@@ -34,6 +34,13 @@ public interface GraphStore {
   /** Clears the active version and its subscriptions and bumps the epoch. */
   Deactivation deactivate(String graphId, String clusterId);
 
+  /**
+   * Records the Step Functions state machine version a graph version was compiled and published
+   * as. Set once: a different ARN for the same version is refused with FAILED_PRECONDITION, since
+   * documents already pinned to the first one must keep running on it.
+   */
+  StoredGraph recordStateMachineVersion(String graphId, long version, String stateMachineVersionArn);
+
   /** Deletes an inactive version; refuses an active one with FAILED_PRECONDITION. */
   void delete(String graphId, String clusterId, long version);
 

@@ -57,6 +57,20 @@ public final class GraphStoreArguments {
         + " but the graph was deactivated since (epoch " + current + "). Re-read and activate again.");
   }
 
+  /** The ARN to record, or a refusal when it is blank or a different one is already recorded. */
+  public static String requireArn(String graphId, long version, String existing, String arn) {
+    if (arn == null || arn.isBlank()) {
+      throw new GraphAdminException(Reason.INVALID_ARGUMENT, "state_machine_version_arn must not be blank "
+          + "(graph '" + graphId + "' version " + version + ")");
+    }
+    if (!existing.isEmpty() && !existing.equals(arn)) {
+      throw new GraphAdminException(Reason.FAILED_PRECONDITION, "graph '" + graphId + "' version " + version
+          + " already runs on " + existing + "; it cannot be rebound to " + arn
+          + " (create a new version instead)");
+    }
+    return arn;
+  }
+
   public static GraphAdminException deleteActive(String graphId, long version) {
     return new GraphAdminException(Reason.FAILED_PRECONDITION, "graph '" + graphId + "' version "
         + version + " is active and cannot be deleted; deactivate it (or activate another version) "

@@ -83,6 +83,18 @@ public final class InMemoryGraphStore implements GraphStore {
   }
 
   @Override
+  public synchronized StoredGraph recordStateMachineVersion(String graphId, long version, String arn) {
+    StoredGraph row = versions.containsKey(graphId) ? versions.get(graphId).get(version) : null;
+    if (row == null) {
+      throw GraphStoreArguments.notFound(graphId, heads.containsKey(graphId) ? heads.get(graphId).clusterId() : "", version);
+    }
+    StoredGraph updated = new StoredGraph(row.graph(), row.active(),
+        GraphStoreArguments.requireArn(graphId, version, row.stateMachineVersionArn(), arn));
+    versions.get(graphId).put(version, updated);
+    return updated;
+  }
+
+  @Override
   public synchronized void delete(String graphId, String clusterId, long version) {
     Head head = heads.get(graphId);
     StoredGraph row = head == null ? null : versions.get(graphId).get(version);

@@ -161,6 +161,24 @@ public abstract class GraphStoreContract {
   }
 
   @Test
+  void theStateMachineVersionIsRecordedOnceAndSurvivesActivation() {
+    create(linear("g", 0));
+    String arn = "arn:aws:states:us-east-1:000000000000:stateMachine:g:1";
+    assertThat(store.recordStateMachineVersion("g", 1, arn).stateMachineVersionArn()).isEqualTo(arn);
+    assertThat(store.recordStateMachineVersion("g", 1, arn).stateMachineVersionArn()).as("idempotent").isEqualTo(arn);
+    assertThat(store.activate("g", "c1", 1, 0).stateMachineVersionArn()).isEqualTo(arn);
+    assertThat(store.get("g", 0).orElseThrow().stateMachineVersionArn()).isEqualTo(arn);
+    assertThatThrownBy(() -> store.recordStateMachineVersion("g", 1, arn + "-other"))
+        .isInstanceOfSatisfying(GraphAdminException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.FAILED_PRECONDITION))
+        .hasMessageContaining("already runs on " + arn);
+    assertThatThrownBy(() -> store.recordStateMachineVersion("g", 1, " "))
+        .hasMessageContaining("state_machine_version_arn must not be blank");
+    assertThatThrownBy(() -> store.recordStateMachineVersion("g", 5, arn))
+        .isInstanceOfSatisfying(GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.NOT_FOUND));
+  }
+
+  @Test
   void listsGraphsByClusterShowingTheActiveOrNewestVersion() {
     create(linear("a", 0));
     create(linear("a", 0));

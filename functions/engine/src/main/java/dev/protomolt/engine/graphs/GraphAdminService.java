@@ -53,7 +53,7 @@ public final class GraphAdminService {
     requireValid(graph, deployMode(graph));
     StoredGraph stored = store.create(graph, expectedVersion, createdBy, clock.instant());
     announce(GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED, stored.graph(), stored.graph().getVersion(),
-        store.deactivationEpoch(graph.getGraphId()), "created");
+        store.deactivationEpoch(graph.getGraphId()), "created", stored.stateMachineVersionArn());
     return stored;
   }
 
@@ -86,8 +86,17 @@ public final class GraphAdminService {
     StoredGraph active = store.activate(snapshot.getGraphId(), snapshot.getClusterId(),
         snapshot.getVersion(), observedEpoch);
     announce(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED, active.graph(), active.graph().getVersion(),
-        observedEpoch, "activated");
+        observedEpoch, "activated", active.stateMachineVersionArn());
     return active;
+  }
+
+  /**
+   * Records the state machine version the graph version was compiled and published as (the
+   * compile-and-publish step calls this before activation, so pinned executions have an ARN).
+   */
+  public StoredGraph recordStateMachineVersion(String graphId, long version, String stateMachineVersionArn) {
+    requireRef(graphId, "-", version);
+    return store.recordStateMachineVersion(graphId, version, stateMachineVersionArn);
   }
 
   /** Stops new admissions; the version stays stored so pinned documents drain on it. */
@@ -96,7 +105,7 @@ public final class GraphAdminService {
     Deactivation done = store.deactivate(graphId, clusterId);
     announce(GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED,
         PipelineGraph.newBuilder().setGraphId(graphId).setClusterId(clusterId).build(),
-        done.deactivatedVersion(), done.epoch(), "deactivated");
+        done.deactivatedVersion(), done.epoch(), "deactivated", "");
     return done;
   }
 
@@ -112,7 +121,7 @@ public final class GraphAdminService {
     store.delete(graphId, clusterId, version);
     announce(GraphUpdateType.GRAPH_UPDATE_TYPE_DELETED,
         PipelineGraph.newBuilder().setGraphId(graphId).setClusterId(clusterId).build(), version,
-        store.deactivationEpoch(graphId), "deleted");
+        store.deactivationEpoch(graphId), "deleted", "");
   }
 
   /** A version, or with {@code version == 0} the active one. */
@@ -179,7 +188,8 @@ public final class GraphAdminService {
     }
   }
 
-  private void announce(GraphUpdateType type, PipelineGraph graph, long version, long epoch, String what) {
+  private void announce(GraphUpdateType type, PipelineGraph graph, long version, long epoch, String what,
+      String stateMachineVersionArn) {
     Instant now = clock.instant();
     GraphUpdateEvent.Builder event = GraphUpdateEvent.newBuilder()
         .setEventId(UUID.randomUUID().toString())
@@ -188,7 +198,8 @@ public final class GraphAdminService {
         .setClusterId(graph.getClusterId())
         .setVersion(version)
         .setOccurredAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-        .setDeactivationEpoch(epoch);
+        .setDeactivationEpoch(epoch)
+        .setStateMachineVersionArn(stateMachineVersionArn);
     if (type == GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED || type == GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED) {
       event.setGraph(graph);
     }

@@ -152,6 +152,19 @@ public final class PostgresGraphStore implements GraphStore {
   }
 
   @Override
+  public StoredGraph recordStateMachineVersion(String graphId, long version, String arn) {
+    return inTransaction(c -> {
+      Head head = lockHead(c, graphId).orElseThrow(() -> GraphStoreArguments.notFound(graphId, "", version));
+      StoredGraph row = select(c, "WHERE graph_id = ? AND version = ?", graphId, version).stream().findFirst()
+          .orElseThrow(() -> GraphStoreArguments.notFound(graphId, head.clusterId(), version));
+      String recorded = GraphStoreArguments.requireArn(graphId, version, row.stateMachineVersionArn(), arn);
+      update(c, "UPDATE pipeline_graphs SET state_machine_version_arn = ? WHERE graph_id = ? AND version = ?",
+          recorded, graphId, version);
+      return new StoredGraph(row.graph(), row.active(), recorded);
+    });
+  }
+
+  @Override
   public void delete(String graphId, String clusterId, long version) {
     inTransaction(c -> {
       lockHead(c, graphId).orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, version));

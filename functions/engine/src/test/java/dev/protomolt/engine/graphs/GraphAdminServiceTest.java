@@ -141,6 +141,15 @@ class GraphAdminServiceTest {
   }
 
   @Test
+  void theActivationEventCarriesTheRecordedStateMachineVersion() {
+    create();
+    admin.recordStateMachineVersion("g", 1, "arn:aws:states:us-east-1:000000000000:stateMachine:g:1");
+    admin.activate("g", "c1", 1);
+    assertThat(events.events.getLast().getStateMachineVersionArn())
+        .isEqualTo("arn:aws:states:us-east-1:000000000000:stateMachine:g:1");
+  }
+
+  @Test
   void createAndActivateWithACallerPickedVersion() {
     create();
     var active = admin.createAndActivate(linear("g", 0), OptionalLong.of(2), "ann");
