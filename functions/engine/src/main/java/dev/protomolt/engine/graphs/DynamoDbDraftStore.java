@@ -23,16 +23,17 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.waiters.DynamoDbWaiter;
 
 /**
- * Drafts in DynamoDB, one item per draft id. {@code expires_at} (epoch seconds) is the table's TTL
+ * Drafts in DynamoDB, one item per draft id (partition key {@code pk}, as infra/cdk's StateTables
+ * declares it). {@code expiresAt} (epoch seconds) is the table's TTL
  * attribute in AWS, but DynamoDB deletes expired items lazily (and dynalite never does), so a read
  * filters on it: an item past its expiry is absent. No transactions are needed: every write is a
  * single-item put.
  */
 public final class DynamoDbDraftStore implements DraftStore {
 
-  static final String KEY = "draft_id";
+  static final String KEY = "pk";
   static final String BODY = "draft";
-  static final String EXPIRES_AT = "expires_at";
+  static final String EXPIRES_AT = "expiresAt";
 
   private final DynamoDbClient dynamo;
   private final String table;

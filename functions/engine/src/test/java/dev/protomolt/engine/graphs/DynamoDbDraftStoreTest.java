@@ -43,7 +43,7 @@ class DynamoDbDraftStoreTest extends DraftStoreContract {
     store.put(dev.protomolt.proto.config.v1.GraphDraft.newBuilder().setDraftId("draft:c1:g:ann")
         .setExpiresAt(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_900_000_000L)).build());
     Map<String, AttributeValue> item = client.getItem(b -> b.tableName(table)
-        .key(Map.of("draft_id", AttributeValue.fromS("draft:c1:g:ann")))).item();
-    assertThat(item.get("expires_at").n()).isEqualTo("1900000000");
+        .key(Map.of("pk", AttributeValue.fromS("draft:c1:g:ann")))).item();
+    assertThat(item.get("expiresAt").n()).isEqualTo("1900000000");
   }
 }
