@@ -1,0 +1,14 @@
+package dev.protomolt.core.store;
+
+/** Every account has exactly one drive of each kind. */
+public enum DriveKind {
+  /** Where intake copies land; may be a bucket the customer owns. */
+  INTAKE,
+  /** Where pipeline copies are staged between hops. */
+  PIPELINE;
+
+  /** The drive's derived name, {@code <accountId>:intake} or {@code <accountId>:pipeline}. */
+  public String driveName(String accountId) {
+    return accountId + ":" + name().toLowerCase(java.util.Locale.ROOT);
+  }
+}
