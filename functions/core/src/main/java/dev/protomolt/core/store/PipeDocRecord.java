@@ -1,5 +1,6 @@
 package dev.protomolt.core.store;
 
+import dev.protomolt.core.identity.RowKind;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import java.time.Instant;

@@ -1,10 +1,9 @@
 package dev.protomolt.repository.postgres;
 
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.store.LedgerStore;
 import dev.protomolt.core.store.PipeDocRecord;
-import dev.protomolt.core.store.RowKind;
+import dev.protomolt.core.identity.RowKind;
+import dev.protomolt.core.parts.ManifestJson;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import java.sql.Connection;
@@ -41,9 +40,6 @@ public final class PostgresLedgerStore implements LedgerStore {
       + " datasource_id = EXCLUDED.datasource_id, graph_version = EXCLUDED.graph_version,"
       + " updated_at = EXCLUDED.updated_at";
 
-  private static final JsonFormat.Printer JSON = JsonFormat.printer().omittingInsignificantWhitespace();
-  private static final JsonFormat.Parser PARSER = JsonFormat.parser();
-
   private final DataSource dataSource;
 
   public PostgresLedgerStore(DataSource dataSource) {
@@ -78,7 +74,7 @@ public final class PostgresLedgerStore implements LedgerStore {
       setNullable(s, i++, r.clusterId());
       s.setString(i++, r.driveName());
       s.setString(i++, statusColumn(r.status()));
-      s.setString(i++, JSON.print(r.manifest()));
+      s.setString(i++, ManifestJson.toJson(r.manifest()));
       s.setString(i++, r.checksum());
       s.setLong(i++, r.sizeBytes());
       s.setBoolean(i++, r.keep());
@@ -88,7 +84,7 @@ public final class PostgresLedgerStore implements LedgerStore {
       s.setTimestamp(i++, Timestamp.from(r.createdAt()));
       s.setTimestamp(i, Timestamp.from(r.updatedAt()));
       s.executeUpdate();
-    } catch (SQLException | InvalidProtocolBufferException e) {
+    } catch (SQLException e) {
       throw new LedgerException("writing pipedocs row " + r.nodeId(), e);
     }
   }
@@ -107,10 +103,10 @@ public final class PostgresLedgerStore implements LedgerStore {
   }
 
   private static PipeDocRecord read(ResultSet rs) throws SQLException {
-    PipeDocManifest.Builder manifest = PipeDocManifest.newBuilder();
+    PipeDocManifest manifest;
     try {
-      PARSER.merge(rs.getString("manifest"), manifest);
-    } catch (InvalidProtocolBufferException e) {
+      manifest = ManifestJson.fromJson(rs.getString("manifest"));
+    } catch (IllegalArgumentException e) {
       throw new SQLException("pipedocs.manifest of " + rs.getObject("node_id")
           + " is not a PipeDocManifest", e);
     }
@@ -124,7 +120,7 @@ public final class PostgresLedgerStore implements LedgerStore {
         rs.getString("cluster_id"),
         rs.getString("drive_name"),
         DocumentStatus.valueOf("DOCUMENT_STATUS_" + rs.getString("status")),
-        manifest.build(),
+        manifest,
         rs.getString("checksum"),
         rs.getLong("size_bytes"),
         rs.getBoolean("keep"),

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.core.store.PipeDocRecord;
-import dev.protomolt.core.store.RowKind;
+import dev.protomolt.core.identity.RowKind;
 import dev.protomolt.proto.events.v1.AccountEvent;
 import dev.protomolt.proto.events.v1.AccountEventType;
 import dev.protomolt.proto.events.v1.DriveBinding;
