@@ -318,13 +318,13 @@ public final class PipeDocStore {
         .build();
     long size = entries.stream().filter(e -> e.getState() == PartState.PART_STATE_PRESENT)
         .mapToLong(PartManifestEntry::getSizeBytes).sum();
-    Instant createdAt = ledger.find(target.nodeId()).map(PipeDocRecord::createdAt).orElse(now);
     NodeCoordinates c = target.coordinates();
     ledger.upsert(new PipeDocRecord(target.nodeId(), target.rowKind(), c.accountId(), c.docId(),
         c.graphId(), c.graphAddressId(), target.clusterId(), drive.name(),
         DocumentStatus.DOCUMENT_STATUS_ACTIVE, manifest, manifest.getChecksum(), size,
         request.getKeep(), target.crawlId(), target.datasourceId(), request.getGraphVersion(),
-        createdAt, now));
+        // A re-save of an existing row keeps the row's created_at (the upsert never updates it).
+        now, now));
     Set<PipeDocPart> partsWritten = EnumSet.noneOf(PipeDocPart.class);
     long bytesWritten = 0;
     for (PartFragment f : written) {
