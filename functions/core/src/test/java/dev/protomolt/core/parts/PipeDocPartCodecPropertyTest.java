@@ -32,7 +32,7 @@ import net.jqwik.api.statistics.Statistics;
  * The codec's central property: for any document, split then assemble gives back the same bytes
  * (compared by SHA-256), and every fragment parses alone and carries only its own part.
  */
-class PipeDocPartCodecProperties {
+class PipeDocPartCodecPropertyTest {
     private static final UUID NODE = UUID.fromString("2b1f0e0a-6a0c-3c55-9d43-0c0de0c0de00");
     private static final Set<String> CORE_FIELDS = Set.of("doc_id", "search_metadata", "structured_data", "ownership");
 
@@ -50,6 +50,9 @@ class PipeDocPartCodecProperties {
         for (PartFragment fragment : split.fragments()) {
             assertCarriesOnlyItsPart(fragment, doc.getDocId());
         }
+        PartMask mask = maskFrom(doc.getDocId().hashCode() ^ original.length, split);
+        assertThat(codec.assembleBytes(split.manifest(), split.bytesByObjectKey(), mask))
+                .isEqualTo(codec.assemble(split.manifest(), split.bytesByObjectKey(), mask).toByteArray());
         assertManifestMatchesFragments(split, doc);
         Statistics.label("chunk sets").collect(bucket(split.fragments().stream()
                 .filter(f -> f.part() == PipeDocPart.PIPE_DOC_PART_CHUNKS).count()));
@@ -175,6 +178,24 @@ class PipeDocPartCodecProperties {
         assertThat(split.fragment(PipeDocPart.PIPE_DOC_PART_PARSED).isPresent())
                 .isEqualTo(doc.getParsedMetadataCount() > 0);
         assertThat(split.manifest().getChecksum()).isEqualTo(ManifestChecksum.of(split.manifest()));
+    }
+
+    /** A varied mask derived from the document, so masked assembly is exercised on every shape. */
+    private static PartMask maskFrom(int bits, SplitDocument split) {
+        Set<PipeDocPart> parts = new java.util.HashSet<>();
+        PipeDocPart[] all = {PipeDocPart.PIPE_DOC_PART_CORE, PipeDocPart.PIPE_DOC_PART_BLOBS,
+            PipeDocPart.PIPE_DOC_PART_CHUNKS, PipeDocPart.PIPE_DOC_PART_PARSED};
+        for (int i = 0; i < all.length; i++) {
+            if ((bits >>> i & 1) == 1) {
+                parts.add(all[i]);
+            }
+        }
+        Set<String> chunkSets = new java.util.HashSet<>();
+        if (parts.contains(PipeDocPart.PIPE_DOC_PART_CHUNKS) && (bits >>> 4 & 1) == 1) {
+            split.fragments().stream().filter(f -> f.part() == PipeDocPart.PIPE_DOC_PART_CHUNKS)
+                    .filter(f -> (f.ordinal() & 1) == 0).forEach(f -> chunkSets.add(f.subKey()));
+        }
+        return new PartMask(parts, chunkSets);
     }
 
     private static String bucket(long count) {
