@@ -195,9 +195,22 @@ public final class PipeDocPartCodec {
     /**
      * Assembles the parts the mask includes. Only the included PRESENT entries need bytes; EMPTY
      * entries contribute nothing and DELETED entries are skipped (their bytes are gone by design).
+     * Each fragment is parsed on its own and merged field by field, so a fragment that is malformed
+     * at any depth is refused naming its part.
      */
     public PipeDoc assemble(PipeDocManifest manifest, Map<String, byte[]> bytesByObjectKey, PartMask mask) {
-        return merge(manifest, bytesByObjectKey, mask, false).build();
+        PipeDoc.Builder builder = PipeDoc.newBuilder().setDocId(manifest.getDocId());
+        for (VerifiedFragment verified : verify(manifest, bytesByObjectKey, mask)) {
+            PipeDoc fragment;
+            try {
+                fragment = PipeDoc.parseFrom(verified.bytes());
+            } catch (InvalidProtocolBufferException e) {
+                throw reject(verified.entry(), Reason.UNPARSEABLE, "bytes are not a valid PipeDoc: " + e.getMessage(), e);
+            }
+            checkContent(verified.entry(), fragment, manifest.getDocId());
+            builder.mergeFrom(fragment);
+        }
+        return builder.build();
     }
 
     /** Assembles every part straight to bytes: the original bytes for a canonical document. */
@@ -205,15 +218,26 @@ public final class PipeDocPartCodec {
         return assembleBytes(manifest, bytesByObjectKey, PartMask.ALL);
     }
 
-    /** Assembles the masked parts straight to bytes. */
+    /**
+     * Assembles the masked parts straight to bytes. The fragments are verified (size, SHA-256, the
+     * levels the split cut, doc_id, part membership) and spliced without decoding their values (see
+     * {@link FragmentSplicer}), giving the same bytes as {@link #assemble} followed by serialization.
+     */
     public byte[] assembleBytes(PipeDocManifest manifest, Map<String, byte[]> bytesByObjectKey, PartMask mask) {
-        // The assembled message lives only inside this call, so it may alias the fragment arrays.
-        return merge(manifest, bytesByObjectKey, mask, true).build().toByteArray();
+        FragmentSplicer splicer = new FragmentSplicer(manifest.getDocId());
+        for (VerifiedFragment verified : verify(manifest, bytesByObjectKey, mask)) {
+            splicer.add(verified.entry(), verified.bytes());
+        }
+        return splicer.bytes();
     }
 
-    private PipeDoc.Builder merge(PipeDocManifest manifest, Map<String, byte[]> bytesByObjectKey, PartMask mask,
-            boolean alias) {
-        PipeDoc.Builder builder = PipeDoc.newBuilder().setDocId(manifest.getDocId());
+    /** A fragment whose size and SHA-256 match its manifest entry. */
+    private record VerifiedFragment(PartManifestEntry entry, byte[] bytes) {
+    }
+
+    private static List<VerifiedFragment> verify(PipeDocManifest manifest, Map<String, byte[]> bytesByObjectKey,
+            PartMask mask) {
+        List<VerifiedFragment> verified = new ArrayList<>();
         MessageDigest digest = Sha256Hex.newDigest();
         int lastOrdinal = -1;
         for (PartManifestEntry entry : manifest.getEntriesList()) {
@@ -231,7 +255,7 @@ public final class PipeDocPartCodec {
                     continue;
                 }
                 case PART_STATE_PRESENT -> {
-                    // handled below
+                    // verified below
                 }
                 case PART_STATE_UNSPECIFIED, UNRECOGNIZED ->
                     throw reject(entry, Reason.BAD_ENTRY, "manifest entry has no state", null);
@@ -259,16 +283,9 @@ public final class PipeDocPartCodec {
                 throw reject(entry, Reason.DIGEST_MISMATCH, "SHA-256 is " + sha256 + " but the manifest records "
                         + entry.getSha256() + " (corrupt object)", null);
             }
-            PipeDoc fragment;
-            try {
-                fragment = alias ? parseAliasing(bytes) : PipeDoc.parseFrom(bytes);
-            } catch (InvalidProtocolBufferException e) {
-                throw reject(entry, Reason.UNPARSEABLE, "bytes are not a valid PipeDoc: " + e.getMessage(), e);
-            }
-            checkContent(entry, fragment, manifest.getDocId());
-            builder.mergeFrom(fragment);
+            verified.add(new VerifiedFragment(entry, bytes));
         }
-        return builder;
+        return verified;
     }
 
     private static void checkContent(PartManifestEntry entry, PipeDoc fragment, String docId) {

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class PipeDocPartCodecTest {
     private static final UUID NODE = UUID.fromString("6f543de9-66ea-3bd2-8000-000000000001");
@@ -163,14 +165,15 @@ class PipeDocPartCodecTest {
                 .hasMessageContaining("not a valid PipeDoc");
     }
 
-    @Test
-    void truncatedFragmentIsRefusedNamingThePart() {
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void truncatedFragmentIsRefusedNamingThePart(AssemblyPath path) {
         SplitDocument split = codec.split(NODE, SampleDocuments.full());
         PartFragment blobs = split.fragment(PipeDocPart.PIPE_DOC_PART_BLOBS).orElseThrow();
         Map<String, byte[]> bytes = new HashMap<>(split.bytesByObjectKey());
         bytes.put(blobs.objectKey(), Arrays.copyOf(blobs.bytes(), blobs.bytes().length - 1));
 
-        assertThatThrownBy(() -> codec.assemble(split.manifest(), bytes))
+        assertThatThrownBy(() -> path.assemble(codec, split.manifest(), bytes))
                 .isInstanceOfSatisfying(FragmentRejectedException.class, e -> {
                     assertThat(e.part()).isEqualTo(PipeDocPart.PIPE_DOC_PART_BLOBS);
                     assertThat(e.reason()).isEqualTo(FragmentRejectedException.Reason.DIGEST_MISMATCH);
@@ -179,8 +182,9 @@ class PipeDocPartCodecTest {
                 .hasMessageContaining("truncated");
     }
 
-    @Test
-    void corruptChunkFragmentIsRefusedNamingThePartAndChunkSet() {
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void corruptChunkFragmentIsRefusedNamingThePartAndChunkSet(AssemblyPath path) {
         SplitDocument split = codec.split(NODE, SampleDocuments.full());
         PartFragment set = split.chunkSet("paragraphs").orElseThrow();
         byte[] flipped = set.bytes().clone();
@@ -188,61 +192,66 @@ class PipeDocPartCodecTest {
         Map<String, byte[]> bytes = new HashMap<>(split.bytesByObjectKey());
         bytes.put(set.objectKey(), flipped);
 
-        assertThatThrownBy(() -> codec.assemble(split.manifest(), bytes))
+        assertThatThrownBy(() -> path.assemble(codec, split.manifest(), bytes))
                 .isInstanceOf(FragmentRejectedException.class)
                 .hasMessageContaining("part CHUNKS chunk set \"paragraphs\"")
                 .hasMessageContaining("SHA-256");
     }
 
-    @Test
-    void missingFragmentIsRefusedNamingThePart() {
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void missingFragmentIsRefusedNamingThePart(AssemblyPath path) {
         SplitDocument split = codec.split(NODE, SampleDocuments.full());
         Map<String, byte[]> bytes = new HashMap<>(split.bytesByObjectKey());
         bytes.remove(split.fragment(PipeDocPart.PIPE_DOC_PART_PARSED).orElseThrow().objectKey());
 
-        assertThatThrownBy(() -> codec.assemble(split.manifest(), bytes))
+        assertThatThrownBy(() -> path.assemble(codec, split.manifest(), bytes))
                 .isInstanceOfSatisfying(FragmentRejectedException.class,
                         e -> assertThat(e.reason()).isEqualTo(FragmentRejectedException.Reason.MISSING))
                 .hasMessageContaining("part PARSED");
     }
 
-    @Test
-    void unparseableFragmentWithMatchingDigestIsRefused() {
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void unparseableFragmentWithMatchingDigestIsRefused(AssemblyPath path) {
         // A manifest entry that vouches for garbage (e.g. written by a broken writer) still fails loudly.
         byte[] garbage = {0x0a, 0x7f, 0x01};
         PipeDocManifest manifest = manifestWithCoreBytes(garbage);
 
-        assertThatThrownBy(() -> codec.assemble(manifest, Map.of("n/core.pb", garbage)))
+        assertThatThrownBy(() -> path.assemble(codec, manifest, Map.of("n/core.pb", garbage)))
                 .isInstanceOfSatisfying(FragmentRejectedException.class,
                         e -> assertThat(e.reason()).isEqualTo(FragmentRejectedException.Reason.UNPARSEABLE))
                 .hasMessageContaining("part CORE");
     }
 
-    @Test
-    void fragmentCarryingAnotherPartsFieldsIsRefused() {
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void fragmentCarryingAnotherPartsFieldsIsRefused(AssemblyPath path) {
         byte[] coreWithBlob = PipeDoc.newBuilder().setDocId("d")
                 .setBlobBag(BlobBag.getDefaultInstance()).build().toByteArray();
         PipeDocManifest manifest = manifestWithCoreBytes(coreWithBlob);
 
-        assertThatThrownBy(() -> codec.assemble(manifest, Map.of("n/core.pb", coreWithBlob)))
+        assertThatThrownBy(() -> path.assemble(codec, manifest, Map.of("n/core.pb", coreWithBlob)))
                 .isInstanceOfSatisfying(FragmentRejectedException.class,
                         e -> assertThat(e.reason()).isEqualTo(FragmentRejectedException.Reason.WRONG_CONTENT))
                 .hasMessageContaining("part CORE")
                 .hasMessageContaining("blob_bag");
     }
 
-    @Test
-    void fragmentOfAnotherDocumentIsRefused() {
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void fragmentOfAnotherDocumentIsRefused(AssemblyPath path) {
         byte[] other = PipeDoc.newBuilder().setDocId("someone-else").build().toByteArray();
         PipeDocManifest manifest = manifestWithCoreBytes(other);
 
-        assertThatThrownBy(() -> codec.assemble(manifest, Map.of("n/core.pb", other)))
+        assertThatThrownBy(() -> path.assemble(codec, manifest, Map.of("n/core.pb", other)))
                 .isInstanceOf(FragmentRejectedException.class)
                 .hasMessageContaining("doc_id \"someone-else\"");
     }
 
-    @Test
-    void chunkFragmentWithForeignResultIdIsRefused() {
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void chunkFragmentWithForeignResultIdIsRefused(AssemblyPath path) {
         SplitDocument split = codec.split(NODE, SampleDocuments.full());
         PartFragment paragraphs = split.chunkSet("paragraphs").orElseThrow();
         PartFragment sentences = split.chunkSet("sentences-v1").orElseThrow();
@@ -257,19 +266,20 @@ class PipeDocPartCodecTest {
         Map<String, byte[]> bytes = new HashMap<>(split.bytesByObjectKey());
         bytes.put(paragraphs.objectKey(), sentences.bytes());
 
-        assertThatThrownBy(() -> codec.assemble(manifest.build(), bytes))
+        assertThatThrownBy(() -> path.assemble(codec, manifest.build(), bytes))
                 .isInstanceOf(FragmentRejectedException.class)
                 .hasMessageContaining("chunk set \"paragraphs\"")
                 .hasMessageContaining("result_id \"sentences-v1\"");
     }
 
-    @Test
-    void presentEntryWithBlankObjectKeyIsRefused() {
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void presentEntryWithBlankObjectKeyIsRefused(AssemblyPath path) {
         PipeDocManifest manifest = manifestWithCoreBytes(new byte[0]).toBuilder()
                 .setEntries(0, manifestWithCoreBytes(new byte[0]).getEntries(0).toBuilder().setObjectKey(""))
                 .build();
 
-        assertThatThrownBy(() -> codec.assemble(manifest, Map.of()))
+        assertThatThrownBy(() -> path.assemble(codec, manifest, Map.of()))
                 .isInstanceOfSatisfying(FragmentRejectedException.class,
                         e -> assertThat(e.reason()).isEqualTo(FragmentRejectedException.Reason.BAD_ENTRY))
                 .hasMessageContaining("blank object_key");
@@ -311,6 +321,78 @@ class PipeDocPartCodecTest {
 
         assertThat(Sha256Hex.of(codec.assembleBytes(split.manifest(), split.bytesByObjectKey())))
                 .isEqualTo(Sha256Hex.of(doc.toByteArray()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void coreFragmentCarryingChunksIsRefused(AssemblyPath path) {
+        byte[] coreWithChunks = PipeDoc.newBuilder().setDocId("d").setSearchMetadata(SearchMetadata.newBuilder()
+                .setTitle("t").addSemanticResults(SampleDocuments.result("r", 1))).build().toByteArray();
+        PipeDocManifest manifest = manifestWithCoreBytes(coreWithChunks);
+
+        assertThatThrownBy(() -> path.assemble(codec, manifest, Map.of("n/core.pb", coreWithChunks)))
+                .isInstanceOf(FragmentRejectedException.class)
+                .hasMessageContaining("part CORE")
+                .hasMessageContaining("search_metadata.semantic_results");
+    }
+
+    @ParameterizedTest
+    @EnumSource(AssemblyPath.class)
+    void blobsFragmentCarryingUnknownFieldsIsRefused(AssemblyPath path) {
+        SplitDocument split = codec.split(NODE, SampleDocuments.full());
+        PartFragment blobs = split.fragment(PipeDocPart.PIPE_DOC_PART_BLOBS).orElseThrow();
+        byte[] tampered = PipeDoc.newBuilder(parse(blobs.bytes())).setUnknownFields(UnknownFieldSet.newBuilder()
+                .addField(500, UnknownFieldSet.Field.newBuilder().addVarint(1).build()).build()).build().toByteArray();
+        PipeDocManifest.Builder manifest = split.manifest().toBuilder();
+        manifest.setEntries(1, manifest.getEntries(1).toBuilder().setSizeBytes(tampered.length)
+                .setSha256(Sha256Hex.of(tampered)));
+        Map<String, byte[]> bytes = new HashMap<>(split.bytesByObjectKey());
+        bytes.put(blobs.objectKey(), tampered);
+
+        assertThatThrownBy(() -> path.assemble(codec, manifest.build(), bytes))
+                .isInstanceOf(FragmentRejectedException.class)
+                .hasMessageContaining("part BLOBS")
+                .hasMessageContaining("unknown field");
+    }
+
+    @Test
+    void maskedByteAssemblyEqualsTheMaskedDocumentSerialized() {
+        SplitDocument split = codec.split(NODE, SampleDocuments.full());
+        for (PartMask mask : List.of(PartMask.of(PipeDocPart.PIPE_DOC_PART_CORE),
+                PartMask.of(PipeDocPart.PIPE_DOC_PART_CHUNKS, PipeDocPart.PIPE_DOC_PART_PARSED),
+                PartMask.of(PipeDocPart.PIPE_DOC_PART_BLOBS),
+                new PartMask(java.util.Set.of(PipeDocPart.PIPE_DOC_PART_CHUNKS, PipeDocPart.PIPE_DOC_PART_CORE),
+                        java.util.Set.of("#blank#2", "sentences-v1")))) {
+            assertThat(codec.assembleBytes(split.manifest(), split.bytesByObjectKey(), mask))
+                    .as("mask %s", mask)
+                    .isEqualTo(codec.assemble(split.manifest(), split.bytesByObjectKey(), mask).toByteArray());
+        }
+    }
+
+    private static PipeDoc parse(byte[] bytes) {
+        try {
+            return PipeDoc.parseFrom(bytes);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Both assembly paths must refuse the same input the same way. */
+    enum AssemblyPath {
+        MESSAGE_MERGE {
+            @Override
+            Object assemble(PipeDocPartCodec codec, PipeDocManifest manifest, Map<String, byte[]> bytes) {
+                return codec.assemble(manifest, bytes);
+            }
+        },
+        BYTE_SPLICE {
+            @Override
+            Object assemble(PipeDocPartCodec codec, PipeDocManifest manifest, Map<String, byte[]> bytes) {
+                return codec.assembleBytes(manifest, bytes);
+            }
+        };
+
+        abstract Object assemble(PipeDocPartCodec codec, PipeDocManifest manifest, Map<String, byte[]> bytes);
     }
 
     private static PipeDocManifest manifestWithCoreBytes(byte[] bytes) {

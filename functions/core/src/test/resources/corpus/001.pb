@@ -1,0 +1,3 @@
+
+
+only-an-id
