@@ -1,15 +1,16 @@
 package dev.protomolt.repository.postgres;
 
+import dev.protomolt.core.store.AccountDrives;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.DriveDirectory;
 import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.proto.events.v1.AccountEvent;
-import dev.protomolt.proto.events.v1.DriveBinding;
 import dev.protomolt.proto.events.v1.DriveProvider;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -34,15 +35,10 @@ public final class PostgresDriveDirectory implements DriveDirectory {
 
   @Override
   public void apply(AccountEvent event) {
-    String accountId = event.getAccountId();
-    if (accountId.isBlank()) {
-      throw new IllegalArgumentException("account_id: must not be blank");
-    }
-    if (accountId.contains(":")) {
-      throw new IllegalArgumentException("account_id: must not contain ':' (drive names use it)");
-    }
+    String accountId = AccountDrives.accountId(event);
     switch (event.getType()) {
-      case ACCOUNT_EVENT_TYPE_CREATED, ACCOUNT_EVENT_TYPE_UPDATED -> provision(event);
+      case ACCOUNT_EVENT_TYPE_CREATED, ACCOUNT_EVENT_TYPE_UPDATED ->
+          provision(accountId, AccountDrives.of(event));
       case ACCOUNT_EVENT_TYPE_DEACTIVATED -> setActive(accountId, false);
       case ACCOUNT_EVENT_TYPE_REACTIVATED -> setActive(accountId, true);
       case ACCOUNT_EVENT_TYPE_UNSPECIFIED, UNRECOGNIZED ->
@@ -51,13 +47,7 @@ public final class PostgresDriveDirectory implements DriveDirectory {
     }
   }
 
-  private void provision(AccountEvent event) {
-    String accountId = event.getAccountId();
-    // Validate both drives before writing either: an account with one drive is not provisioned.
-    Drive intake = toDrive(accountId, DriveKind.INTAKE, "intake_drive",
-        event.hasIntakeDrive() ? event.getIntakeDrive() : null);
-    Drive pipeline = toDrive(accountId, DriveKind.PIPELINE, "pipeline_drive",
-        event.hasPipelineDrive() ? event.getPipelineDrive() : null);
+  private void provision(String accountId, AccountDrives drives) {
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {
@@ -66,7 +56,7 @@ public final class PostgresDriveDirectory implements DriveDirectory {
           s.executeUpdate();
         }
         try (PreparedStatement s = c.prepareStatement(UPSERT_DRIVE)) {
-          for (Drive d : new Drive[] {intake, pipeline}) {
+          for (Drive d : List.of(drives.intake(), drives.pipeline())) {
             s.setString(1, d.name());
             s.setString(2, d.accountId());
             s.setString(3, d.kind().name());
@@ -87,29 +77,6 @@ public final class PostgresDriveDirectory implements DriveDirectory {
     } catch (SQLException e) {
       throw new LedgerException("provisioning account " + accountId, e);
     }
-  }
-
-  private static Drive toDrive(String accountId, DriveKind kind, String field, DriveBinding b) {
-    if (b == null) {
-      throw new IllegalArgumentException(field + ": required; every account gets both drives");
-    }
-    String expected = kind.driveName(accountId);
-    if (!b.getDriveName().isEmpty() && !b.getDriveName().equals(expected)) {
-      throw new IllegalArgumentException(field + ".drive_name: must be " + expected + " but was "
-          + b.getDriveName());
-    }
-    if (b.getBucket().isBlank()) {
-      throw new IllegalArgumentException(field + ".bucket: must not be blank");
-    }
-    if (b.getRegion().isBlank()) {
-      throw new IllegalArgumentException(field + ".region: must not be blank");
-    }
-    if (b.getProvider() != DriveProvider.DRIVE_PROVIDER_CLIENT
-        && b.getProvider() != DriveProvider.DRIVE_PROVIDER_PROTOMOLT) {
-      throw new IllegalArgumentException(field + ".provider: must be CLIENT or PROTOMOLT");
-    }
-    return new Drive(expected, accountId, kind, b.getBucket(), b.getPrefix(), b.getRegion(),
-        b.getCredentialsRef(), b.getProvider());
   }
 
   private void setActive(String accountId, boolean active) {

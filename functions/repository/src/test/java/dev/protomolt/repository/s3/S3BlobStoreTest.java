@@ -3,7 +3,9 @@ package dev.protomolt.repository.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.protomolt.core.store.BlobStore;
 import dev.protomolt.core.store.BlobStore.CopyMode;
+import dev.protomolt.core.store.BlobStoreContract;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.core.store.ObjectAddress;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class S3BlobStoreTest {
+class S3BlobStoreTest extends BlobStoreContract {
 
   private static S3ProxyFixture platform;
   private static S3ProxyFixture customer;
@@ -54,6 +56,21 @@ class S3BlobStoreTest {
     clients.close();
     platform.close();
     customer.close();
+  }
+
+  @Override
+  protected BlobStore store() {
+    return store;
+  }
+
+  @Override
+  protected Drive drive() {
+    return PIPELINE;
+  }
+
+  @Override
+  protected Drive sibling() {
+    return PIPELINE_TOO;
   }
 
   @BeforeEach
