@@ -352,6 +352,29 @@ class PipeDocStoreTest {
         .getDocId()).isEqualTo(doc.getDocId());
   }
 
+  @Test
+  void noLedgerConnectionIsHeldWhileObjectStorageIsCalled() throws java.sql.SQLException {
+    // Nothing else runs in this class concurrently, so any checked-out connection seen while an
+    // S3 request is on the wire would be one the store holds across the round trip.
+    h.connectionsHeldDuringS3.set(0);
+    PipeDoc doc = SampleDocs.document(uniqueId(), 16, 4096, "chunker-a");
+    SavePipeDocResponse first = store.save(Saves.intake(ACME, "crawler-9", doc).build());
+    SavePipeDocResponse second = store.save(Saves.partial(
+        Saves.pipeline(ACME, GRAPH, "parser", doc), first.getDocumentRef(),
+        PIPE_DOC_PART_PARSED).build());
+    store.get(Saves.read(second.getDocumentRef()));
+
+    assertThat(counter.calls("PutObject") + counter.calls("CopyObject")
+        + counter.calls("GetObject")).as("object storage was called").isGreaterThan(8);
+    assertThat(h.connectionsHeldDuringS3).hasValue(0);
+
+    // The probe does see a connection that is held: hold one ourselves and read again.
+    try (java.sql.Connection held = h.postgres.dataSource().getConnection()) {
+      store.get(Saves.read(second.getDocumentRef()));
+    }
+    assertThat(h.connectionsHeldDuringS3.get()).isGreaterThanOrEqualTo(1);
+  }
+
   // -------------------------------------------------------------------------------------- accounts
 
   @Test

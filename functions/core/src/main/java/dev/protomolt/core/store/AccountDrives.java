@@ -44,6 +44,11 @@ public record AccountDrives(Drive intake, Drive pipeline) {
     if (b.getBucket().isBlank()) {
       throw new IllegalArgumentException(field + ".bucket: must not be blank");
     }
+    if (!b.getPrefix().chars().allMatch(AccountDrives::isKeySafe)) {
+      // Object keys must need no escaping in a SigV4 canonical request (see ObjectKeys).
+      throw new IllegalArgumentException(field + ".prefix: may hold only A-Z a-z 0-9 - _ . /"
+          + " but was '" + b.getPrefix() + "'");
+    }
     if (b.getRegion().isBlank()) {
       throw new IllegalArgumentException(field + ".region: must not be blank");
     }
@@ -53,5 +58,10 @@ public record AccountDrives(Drive intake, Drive pipeline) {
     }
     return new Drive(expected, accountId, kind, b.getBucket(), b.getPrefix(), b.getRegion(),
         b.getCredentialsRef(), b.getProvider());
+  }
+
+  private static boolean isKeySafe(int c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+        || c == '-' || c == '_' || c == '.' || c == '/';
   }
 }

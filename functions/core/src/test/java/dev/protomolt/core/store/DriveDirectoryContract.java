@@ -58,6 +58,17 @@ public abstract class DriveDirectoryContract {
   }
 
   @Test
+  void aPrefixThatWouldNeedEscapingInAKeyIsRefused() {
+    String a = account();
+    AccountEvent event = created(a);
+    AccountEvent bad = event.toBuilder().setIntakeDrive(event.getIntakeDrive().toBuilder()
+        .setPrefix("in box/")).build();
+
+    assertThatThrownBy(() -> directory().apply(bad)).hasMessageContaining("intake_drive.prefix");
+    assertThat(directory().find(a, DriveKind.INTAKE)).isEmpty();
+  }
+
+  @Test
   void deactivationAndReactivationFlipActivity() {
     String a = account();
     directory().apply(created(a));
