@@ -106,7 +106,10 @@ public final class PipeDocStore {
     SplitDocument split = codec.split(keys, request.getPipedoc());
     Instant now = clock.instant();
     WriteProvenance written = provenance(request, now);
-    if (partsWritten.isEmpty() && chunkSetsWritten.isEmpty()) {
+    boolean writesEverything = partsWritten.containsAll(PartMask.ALL.parts())
+        && chunkSetsWritten.isEmpty();
+    if (partsWritten.isEmpty() && chunkSetsWritten.isEmpty() || writesEverything) {
+      // Listing every part leaves nothing to carry, so the copy source is not consulted at all.
       return fullSave(request, target, drive, split, written, now);
     }
     return partialSave(request, target, drive, keys, split, partsWritten, chunkSetsWritten,

@@ -190,6 +190,21 @@ class PipeDocStoreTest {
   }
 
   @Test
+  void listingEveryPartNeedsNoCopySource() {
+    PipeDoc doc = SampleDocs.document(uniqueId(), 17, 512, "chunker-a");
+    DocumentReference neverStored = PipeDocStore.reference(
+        new dev.protomolt.core.identity.NodeCoordinates(doc.getDocId(), "nowhere", ACME, GRAPH),
+        false);
+
+    SavePipeDocResponse saved = store.save(Saves.partial(Saves.pipeline(ACME, GRAPH, "all", doc),
+        neverStored, PIPE_DOC_PART_CORE, PIPE_DOC_PART_BLOBS, PIPE_DOC_PART_PARSED,
+        PIPE_DOC_PART_CHUNKS).build());
+
+    assertThat(counter.calls("CopyObject")).isZero();
+    assertThat(store.get(Saves.read(saved.getDocumentRef())).getPipedoc()).isEqualTo(doc);
+  }
+
+  @Test
   void aSourceEntryClaimingPresentWithABlankKeyIsACopySourceGone() {
     PipeDoc doc = SampleDocs.document(uniqueId(), 5, 512, "chunker-a");
     SavePipeDocResponse first = store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build());
