@@ -187,9 +187,11 @@ public final class PipeDocStore {
         .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
         .orElseThrow(() -> new PipeDocStoreException.CopySourceGone(
             "no live stored state " + sourceId, null));
-    Drive sourceDrive = drives.findByName(source.driveName())
-        .orElseThrow(() -> new PipeDocStoreException.CopySourceGone(
-            "the source's drive " + source.driveName() + " is not provisioned", null));
+    // Most carries stay on one drive; only a cross-drive carry needs the other drive looked up.
+    Drive sourceDrive = source.driveName().equals(drive.name()) ? drive
+        : drives.findByName(source.driveName())
+            .orElseThrow(() -> new PipeDocStoreException.CopySourceGone(
+                "the source's drive " + source.driveName() + " is not provisioned", null));
 
     Map<String, PartFragment> fragmentsByKey = new LinkedHashMap<>();
     for (PartFragment f : split.fragments()) {
