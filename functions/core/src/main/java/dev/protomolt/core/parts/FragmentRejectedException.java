@@ -24,7 +24,7 @@ public final class FragmentRejectedException extends RuntimeException {
         BAD_ENTRY
     }
 
-    private final transient PipeDocPart part;
+    private final PipeDocPart part;
     private final String subKey;
     private final String objectKey;
     private final Reason reason;

@@ -46,6 +46,7 @@ final class FragmentSplicer {
     private byte[] core;
     private List<Field> coreFields = List.of();
     private Field coreSearchMetadata;
+    private List<Field> coreSearchMetadataFields = List.of();
     private final List<Slice> blobs = new ArrayList<>();
     private final List<Slice> parsed = new ArrayList<>();
     private final List<Slice> results = new ArrayList<>();
@@ -84,7 +85,8 @@ final class FragmentSplicer {
                     throw reject(entry, Reason.UNPARSEABLE, "search_metadata occurs twice; not a fragment the codec wrote");
                 }
                 coreSearchMetadata = field;
-                for (Field inner : scan(entry, bytes, field.payloadStart(), field.end())) {
+                coreSearchMetadataFields = scan(entry, bytes, field.payloadStart(), field.end());
+                for (Field inner : coreSearchMetadataFields) {
                     if (inner.number() == SEMANTIC_RESULTS && WireFields.isKnown(SearchMetadata.getDescriptor(), inner)) {
                         throw reject(entry, Reason.WRONG_CONTENT,
                                 "fragment must carry only its own part, found search_metadata.semantic_results");
@@ -193,7 +195,7 @@ final class FragmentSplicer {
         List<Slice> searchMetadata = new ArrayList<>();
         boolean hasSearchMetadata = coreSearchMetadata != null || !results.isEmpty();
         if (coreSearchMetadata != null) {
-            List<Field> inner = WireFields.of(core, coreSearchMetadata.payloadStart(), coreSearchMetadata.end());
+            List<Field> inner = coreSearchMetadataFields;
             int split = 0;
             while (split < inner.size() && inner.get(split).number() < SEMANTIC_RESULTS
                     && WireFields.isKnown(SearchMetadata.getDescriptor(), inner.get(split))) {

@@ -29,10 +29,12 @@ import java.util.UUID;
  * {@code doc_id}. CORE is always written, even when it holds nothing but {@code doc_id}, so a stored
  * state always has an object that names its document; the other parts write no object when empty.
  *
- * <p>Assembly merges the fragments field by field in manifest order and serializes the result.
- * Protobuf-java writes known fields in field-number order, unknown fields after them, and map
- * entries in the order they were parsed, so the assembled bytes equal the original bytes for every
- * document in canonical form, which is every byte string protobuf-java itself writes. See
+ * <p>Assembly is a field-level merge of the fragments in manifest order: {@link #assemble} parses
+ * and merges them into a PipeDoc; {@link #assembleBytes} places their fields where that merge would
+ * serialize them without decoding the values ({@link FragmentSplicer}). Protobuf-java writes known
+ * fields in field-number order, unknown fields after them, and map entries in the order they were
+ * parsed, so the assembled bytes equal the original bytes for every document in canonical form,
+ * which is every byte string protobuf-java itself writes. See
  * {@code docs/decisions/0101-codec-byte-exactness-contract.md} for documents that arrive in another
  * byte order.
  *
@@ -173,8 +175,9 @@ public final class PipeDocPartCodec {
 
     /**
      * The parts and chunk sets a save of {@code doc} must write over the stored state described by
-     * {@code stored}, given the mask the writer read it with. Splits the document under the stored
-     * node's keys; the split is returned with the changes so its fragments can be written.
+     * {@code stored}, given the mask the writer read it with. Splits the document under
+     * {@code keys} (the new state's keys); the split is returned with the changes so the fragments
+     * of the written parts can be stored.
      */
     public ObservedSave observe(PipeDocManifest stored, PipeDoc doc, ObjectKeys keys, PartMask observed) {
         SplitDocument split = split(keys, doc);

@@ -50,6 +50,33 @@ public final class FixtureCorpus {
         return docs;
     }
 
+    /** Number of documents in the corpus. */
+    public static int size() {
+        return 4 + GENERATED;
+    }
+
+    /**
+     * The committed bytes of document {@code index}, read from the classpath so other modules'
+     * tests (through the test jar) can run the same corpus through real storage.
+     */
+    public static byte[] committedBytes(int index) throws IOException {
+        return resource(name(index) + ".pb");
+    }
+
+    /** The committed manifest JSON of document {@code index}, from the classpath. */
+    public static String committedManifestJson(int index) throws IOException {
+        return new String(resource(name(index) + ".manifest.json"), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] resource(String file) throws IOException {
+        try (var in = FixtureCorpus.class.getResourceAsStream("/corpus/" + file)) {
+            if (in == null) {
+                throw new IOException("corpus file " + file + " is not on the classpath");
+            }
+            return in.readAllBytes();
+        }
+    }
+
     /** The node id document {@code index} is split under. */
     public static UUID nodeId(int index) {
         return UUID.nameUUIDFromBytes(("protomolt-corpus-" + index).getBytes(StandardCharsets.UTF_8));

@@ -290,6 +290,11 @@ class PipeDocPartCodecTest {
         UnknownFieldSet unknown = UnknownFieldSet.newBuilder()
                 .addField(1000, UnknownFieldSet.Field.newBuilder().addFixed64(42).addVarint(3).build())
                 .addField(77, UnknownFieldSet.Field.newBuilder().addFixed32(9).build())
+                // A proto2-style group, which a scanner must skip as one field.
+                .addField(88, UnknownFieldSet.Field.newBuilder().addGroup(UnknownFieldSet.newBuilder()
+                        .addField(1, UnknownFieldSet.Field.newBuilder().addVarint(5).build()).build()).build())
+                // A known number (ownership, 6) with the wrong wire type stays unknown and last.
+                .addField(6, UnknownFieldSet.Field.newBuilder().addVarint(1).build())
                 .build();
         PipeDoc base = SampleDocuments.full();
         PipeDoc doc = base.toBuilder()
