@@ -45,9 +45,44 @@ class PipeDocStoreTest {
   private static PipeDocStore store;
   private static TransferCounter counter;
 
+  /**
+   * When armed, holds each GetObject until {@code parties} of them are in flight together, so a
+   * read that fetched its parts one after another would never see them all at once.
+   */
+  private static final class GetRendezvous
+      implements software.amazon.awssdk.core.interceptor.ExecutionInterceptor {
+    volatile java.util.concurrent.CountDownLatch armed;
+    final java.util.concurrent.atomic.AtomicInteger inFlight =
+        new java.util.concurrent.atomic.AtomicInteger();
+    final java.util.concurrent.atomic.AtomicInteger maxInFlight =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public void beforeTransmission(
+        software.amazon.awssdk.core.interceptor.Context.BeforeTransmission context,
+        software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+      java.util.concurrent.CountDownLatch latch = armed;
+      if (latch == null || !"GetObject".equals(attributes.getAttribute(
+          software.amazon.awssdk.core.interceptor.SdkExecutionAttribute.OPERATION_NAME))) {
+        return;
+      }
+      maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      latch.countDown();
+      try {
+        // A generous guard, not a timing assertion: a serial read waits it out and then fails.
+        latch.await(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      inFlight.decrementAndGet();
+    }
+  }
+
+  private static final GetRendezvous rendezvous = new GetRendezvous();
+
   @BeforeAll
   static void start() {
-    h = StoreHarness.start();
+    h = StoreHarness.start(java.util.List.of(rendezvous));
     store = h.store;
     counter = h.counter;
     store.onAccountEvent(StoreHarness.platformAccount(ACME));
@@ -330,6 +365,22 @@ class PipeDocStoreTest {
     assertThat(counter.calls("GetObject")).isEqualTo(1);
     assertThat(oneChunkSet.getPipedoc().getSearchMetadata().getSemanticResultsList())
         .extracting(SemanticProcessingResult::getResultId).containsExactly("embedder-b");
+  }
+
+  @Test
+  void aFullReadFetchesItsPartsAllAtOnce() {
+    PipeDoc doc = SampleDocs.document(uniqueId(), 18, 4096, "chunker-a");
+    DocumentReference ref = store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build())
+        .getDocumentRef();
+    rendezvous.maxInFlight.set(0);
+    rendezvous.armed = new java.util.concurrent.CountDownLatch(4);
+    try {
+      assertThat(store.get(Saves.read(ref)).getPipedoc()).isEqualTo(doc);
+    } finally {
+      rendezvous.armed = null;
+    }
+
+    assertThat(rendezvous.maxInFlight).as("GETs in flight together").hasValue(4);
   }
 
   @Test
