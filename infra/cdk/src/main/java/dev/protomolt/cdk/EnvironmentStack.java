@@ -1,0 +1,306 @@
+package dev.protomolt.cdk;
+
+import static dev.protomolt.cdk.PlatformFunction.ACCOUNT_EVENTS;
+import static dev.protomolt.cdk.PlatformFunction.COMPLETE;
+import static dev.protomolt.cdk.PlatformFunction.DISPATCH;
+import static dev.protomolt.cdk.PlatformFunction.DLQ;
+import static dev.protomolt.cdk.PlatformFunction.GRAPH_ADMIN;
+import static dev.protomolt.cdk.PlatformFunction.INDEXING_LEDGER;
+import static dev.protomolt.cdk.PlatformFunction.INTAKE;
+import static dev.protomolt.cdk.PlatformFunction.MIGRATE;
+import static dev.protomolt.cdk.PlatformFunction.PREPARE;
+import static dev.protomolt.cdk.PlatformFunction.PURGE;
+import static dev.protomolt.cdk.PlatformFunction.RECLAIM;
+import static dev.protomolt.cdk.PlatformFunction.RECONCILER;
+import static dev.protomolt.cdk.PlatformFunction.RETENTION;
+import static dev.protomolt.cdk.PlatformFunction.SETTLEMENT;
+
+import dev.protomolt.cdk.config.DeployArtifacts;
+import dev.protomolt.cdk.config.EnvironmentConfig;
+import dev.protomolt.cdk.config.MigrationSet;
+import dev.protomolt.cdk.constructs.Alerting;
+import dev.protomolt.cdk.constructs.Database;
+import dev.protomolt.cdk.constructs.FunctionTriggers;
+import dev.protomolt.cdk.constructs.FunctionTriggers.KafkaTrigger;
+import dev.protomolt.cdk.constructs.FunctionTriggers.ScheduledTrigger;
+import dev.protomolt.cdk.constructs.GraphAdminAccess;
+import dev.protomolt.cdk.constructs.Messaging;
+import dev.protomolt.cdk.constructs.ModuleGateway;
+import dev.protomolt.cdk.constructs.Network;
+import dev.protomolt.cdk.constructs.PipelineFunctions;
+import dev.protomolt.cdk.constructs.PlatformStorage;
+import dev.protomolt.cdk.constructs.Provisioning;
+import dev.protomolt.cdk.constructs.StateTables;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Environment;
+import software.amazon.awscdk.StackProps;
+import software.amazon.awscdk.Tags;
+import software.amazon.awscdk.services.iam.IGrantable;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.lambda.Code;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.constructs.Construct;
+
+/**
+ * One ProtoMolt environment: every construct wired together and each function granted what it
+ * needs and nothing else. Everything environment-specific comes from {@link EnvironmentConfig}.
+ */
+public final class EnvironmentStack extends ZonePinnedStack {
+
+  private final PipelineFunctions functions;
+  private final ModuleGateway gateway;
+  private final GraphAdminAccess graphAdmin;
+
+  public EnvironmentStack(Construct scope, EnvironmentConfig config, DeployArtifacts artifacts,
+      MigrationSet migrations) {
+    super(scope, config.prefix(), StackProps.builder()
+        .stackName(config.prefix())
+        .description("ProtoMolt environment " + config.name())
+        .env(Environment.builder().account(config.account()).region(config.region()).build())
+        // An environment whose database refuses deletion refuses stack deletion as well.
+        .terminationProtection(config.database().deletionProtection())
+        .build(), config.availabilityZones());
+    Tags.of(this).add("protomolt:environment", config.name());
+    String prefix = config.prefix();
+    // Globally unique S3 names: the account keeps two accounts' environments from colliding.
+    String bucketPrefix = prefix + "-" + config.account();
+    boolean retain = config.storage().retainOnDelete();
+    RetentionDays logRetention = logRetention(config.functions().logRetentionDays());
+
+    Network network = new Network(this, "Network", new Network.Props(config.network().cidr(),
+        config.network().natGateways(), config.availabilityZones()));
+    PlatformStorage storage = new PlatformStorage(this, "Storage", new PlatformStorage.Props(
+        bucketPrefix, config.storage().cacheStagingExpirationDays(), retain));
+    StateTables tables = new StateTables(this, "Tables", new StateTables.Props(prefix, retain));
+    Database database = new Database(this, "Database", new Database.Props(network.vpc(),
+        network.dataSubnets(), network.appSubnets(), config.database().minCapacityAcu(), config.database().maxCapacityAcu(),
+        config.database().readers(), config.database().backupRetentionDays(),
+        config.database().deletionProtection(), retain));
+    Messaging messaging = new Messaging(this, "Messaging", new Messaging.Props(prefix,
+        network.vpc(), network.appSubnets(), config.messaging().topicPartitions(),
+        config.messaging().moduleServices()));
+
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put("PROTOMOLT_ENV", config.name());
+    environment.put("PROTOMOLT_INTAKE_BUCKET", storage.intake().getBucketName());
+    environment.put("PROTOMOLT_PLATFORM_BUCKET", storage.platform().getBucketName());
+    environment.put("PROTOMOLT_CACHE_PREFIX", PlatformStorage.CACHE_PREFIX);
+    environment.put("PROTOMOLT_DRIVE_BUCKET_PREFIX", storage.driveBucketPrefix());
+    environment.put("PROTOMOLT_DRAFTS_TABLE", tables.drafts().getTableName());
+    environment.put("PROTOMOLT_WORK_LEDGER_TABLE", tables.workLedger().getTableName());
+    environment.put("PROTOMOLT_DB_HOST", database.proxyEndpoint());
+    environment.put("PROTOMOLT_DB_PORT", Integer.toString(Database.PORT));
+    environment.put("PROTOMOLT_DB_NAME", Database.DATABASE_NAME);
+    environment.put("PROTOMOLT_DB_USER", Database.USER);
+    environment.put("PROTOMOLT_KAFKA_CLUSTER_ARN", messaging.clusterArn());
+    environment.put("PROTOMOLT_STATE_MACHINE_PREFIX", prefix + "-");
+    environment.put("PROTOMOLT_METRICS_NAMESPACE", Alerting.NAMESPACE);
+
+    Map<PlatformFunction, Integer> memory = new EnumMap<>(PlatformFunction.class);
+    if (config.functions().memoryMbOverrides() != null) {
+      config.functions().memoryMbOverrides().forEach((name, mb) ->
+          memory.put(PlatformFunction.byId(name).orElseThrow(), mb));
+    }
+    this.functions = new PipelineFunctions(this, "Functions", new PipelineFunctions.Props(prefix,
+        Code.fromAsset(artifacts.lambdaCode().toString()), network.vpc(), network.appSubnets(),
+        config.functions().memoryMb(), memory, config.functions().timeoutSeconds(), logRetention,
+        environment));
+    database.allowFrom(functions.securityGroup(), "functions to the proxy");
+    messaging.allowFrom(functions.securityGroup(), "functions to MSK");
+
+    this.graphAdmin = new GraphAdminAccess(this, "GraphAdmin", new GraphAdminAccess.Props(prefix,
+        functions.alias(GRAPH_ADMIN), List.of(functions.alias(PREPARE), functions.alias(DISPATCH),
+            functions.alias(COMPLETE), functions.alias(DLQ))));
+    functions.setEnvironment(GRAPH_ADMIN, "PROTOMOLT_EXECUTION_ROLE_ARN",
+        graphAdmin.executionRole().getRoleArn());
+    for (PlatformFunction hop : List.of(PREPARE, DISPATCH, COMPLETE, DLQ)) {
+      functions.setEnvironment(GRAPH_ADMIN, "PROTOMOLT_" + hop.name() + "_FUNCTION_ARN",
+          functions.alias(hop).getFunctionArn());
+    }
+    functions.setEnvironment(MIGRATE, "PROTOMOLT_DB_SECRET_ARN", database.secret().getSecretArn());
+
+    grantFunctions(storage, tables, database, messaging, prefix);
+
+    Provisioning provisioning = new Provisioning(this, "Provisioning", new Provisioning.Props(
+        functions.alias(MIGRATE), migrations.fingerprint(), messaging.topics(), logRetention));
+    // The schema must exist before anything that reads the ledger can be invoked.
+    provisioning.schema().getNode().addDependency(database.cluster());
+
+    new FunctionTriggers(this, "Triggers", new FunctionTriggers.Props(
+        storage.intake(), functions.alias(INTAKE), messaging.clusterArn(),
+        config.functions().kafkaBatchSize(),
+        List.of(
+            new KafkaTrigger(functions.alias(PURGE), "storage-purge", group(prefix, PURGE)),
+            new KafkaTrigger(functions.alias(RECLAIM), "reclaim-requests", group(prefix, RECLAIM)),
+            new KafkaTrigger(functions.alias(RECLAIM), "document-deleted", group(prefix, RECLAIM)),
+            new KafkaTrigger(functions.alias(INDEXING_LEDGER), "indexing-receipts",
+                group(prefix, INDEXING_LEDGER)),
+            new KafkaTrigger(functions.alias(SETTLEMENT), "indexing-receipts", group(prefix, SETTLEMENT)),
+            new KafkaTrigger(functions.alias(ACCOUNT_EVENTS), "account-events",
+                group(prefix, ACCOUNT_EVENTS))),
+        List.of(
+            new ScheduledTrigger("Reconciler", functions.alias(RECONCILER), config.schedules().reconciler()),
+            new ScheduledTrigger("Retention", functions.alias(RETENTION), config.schedules().retention())),
+        List.of(provisioning.topics(), provisioning.schema())));
+
+    Map<String, String> gatewayEnvironment = new LinkedHashMap<>(environment);
+    this.gateway = new ModuleGateway(this, "Gateway", new ModuleGateway.Props(prefix, config.name(),
+        network.vpc(), network.appSubnets(),
+        config.gateway().internetFacing() ? network.publicSubnets() : network.appSubnets(),
+        artifacts.gatewayImage(), config.gateway().certificateArn(), config.gateway().internetFacing(),
+        config.gateway().cpuUnits(), config.gateway().memoryMiB(), config.gateway().minTasks(),
+        config.gateway().maxTasks(), config.gateway().scaleOutBacklog(), logRetention,
+        gatewayEnvironment));
+    database.allowFrom(gateway.securityGroup(), "gateway to the proxy");
+    messaging.allowFrom(gateway.securityGroup(), "gateway to MSK");
+    IGrantable gatewayRole = gateway.taskRole();
+    messaging.grantConsume(gatewayRole, prefix + "-gateway",
+        messaging.moduleTopics().toArray(String[]::new));
+    graphAdmin.grantTaskResponse(gatewayRole);
+    tables.workLedger().grantReadWriteData(gatewayRole);
+    database.grantConnect(gatewayRole);
+    storage.grantDocumentReadWrite(gatewayRole);
+    messaging.grantProduce(gatewayRole, "pipeline-events");
+
+    new Alerting(this, "Alarms", new Alerting.Props(prefix, config.name(),
+        config.alarms().emailTargets(), config.alarms().deadLetterThreshold(),
+        functions.alias(DLQ), functions.alias(PURGE), graphAdmin.stateMachineArnPrefix()));
+
+    CfnOutput.Builder.create(this, "GatewayEndpoint")
+        .description("Modules dial this host on port 443 (gRPC over TLS); point the certificate's DNS name at it")
+        .value(gateway.loadBalancer().getLoadBalancerDnsName())
+        .build();
+    CfnOutput.Builder.create(this, "IntakeBucket")
+        .description("Uploads here start executions")
+        .value(storage.intake().getBucketName())
+        .build();
+  }
+
+  /**
+   * Who may do what. Each line is a need of the function's application service; a function absent
+   * from a line cannot do that thing. Resources are always named (a bucket, a table, a topic, a
+   * consumer group, the environment's state machine prefix), never {@code *}.
+   */
+  private void grantFunctions(PlatformStorage storage, StateTables tables, Database database,
+      Messaging messaging, String prefix) {
+    // Every function but migrate reads and writes the ledger through the proxy with IAM auth.
+    for (PlatformFunction pf : PlatformFunction.values()) {
+      database.grantConnect(functions.alias(pf));
+    }
+
+    IGrantable graphAdminFn = functions.alias(GRAPH_ADMIN);
+    tables.drafts().grantReadWriteData(graphAdminFn);
+    messaging.grantProduce(graphAdminFn, "graph-updates");
+    // Dead-letter topics are per graph node, so graph admin creates them at activation.
+    messaging.grantTopicAdmin(graphAdminFn, Messaging.DLQ_TOPIC_PATTERN);
+
+    IGrantable intake = functions.alias(INTAKE);
+    storage.intake().grantRead(intake);
+    storage.grantDocumentReadWrite(intake);
+    graphAdmin.grantStartExecution(intake);
+    messaging.grantProduce(intake, "pipeline-events");
+
+    storage.grantDocumentRead(functions.alias(PREPARE));
+
+    messaging.grantProduce(functions.alias(DISPATCH),
+        Messaging.MODULE_TOPIC_PREFIX + "*");
+
+    IGrantable complete = functions.alias(COMPLETE);
+    storage.grantDocumentReadWrite(complete);
+    messaging.grantProduce(complete, "pipeline-events", "reclaim-requests");
+
+    IGrantable dlq = functions.alias(DLQ);
+    storage.grantDocumentReadWrite(dlq);
+    messaging.grantProduce(dlq, Messaging.DLQ_TOPIC_PATTERN);
+
+    IGrantable purge = functions.alias(PURGE);
+    consume(messaging, purge, prefix, PURGE, "storage-purge");
+    storage.grantDocumentReadWrite(purge);
+
+    IGrantable reclaim = functions.alias(RECLAIM);
+    consume(messaging, reclaim, prefix, RECLAIM, "reclaim-requests", "document-deleted");
+    messaging.grantProduce(reclaim, "storage-purge");
+
+    consume(messaging, functions.alias(INDEXING_LEDGER), prefix, INDEXING_LEDGER, "indexing-receipts");
+
+    IGrantable settlement = functions.alias(SETTLEMENT);
+    consume(messaging, settlement, prefix, SETTLEMENT, "indexing-receipts");
+    storage.grantDocumentReadWrite(settlement);
+    messaging.grantProduce(settlement, "storage-purge");
+
+    IGrantable accountEvents = functions.alias(ACCOUNT_EVENTS);
+    consume(messaging, accountEvents, prefix, ACCOUNT_EVENTS, "account-events");
+    storage.grantDriveProvisioning(accountEvents);
+
+    IGrantable reconciler = functions.alias(RECONCILER);
+    storage.grantDocumentRead(reconciler);
+    messaging.grantProduce(reconciler, "storage-purge");
+
+    messaging.grantProduce(functions.alias(RETENTION), "storage-purge");
+
+    IGrantable migrate = functions.alias(MIGRATE);
+    database.grantSecretRead(migrate);
+    List<String> topics = messaging.topics().stream().map(Messaging.TopicSpec::name).toList();
+    messaging.grantTopicAdmin(migrate, topics.toArray(String[]::new));
+  }
+
+  /** MSK-triggered: read the topics in the function's own group, plus what the poller needs. */
+  private static void consume(Messaging messaging, IGrantable fn, String prefix, PlatformFunction pf,
+      String... topics) {
+    messaging.grantConsume(fn, group(prefix, pf), topics);
+    // Lambda's MSK poller describes the VPC the cluster is in; EC2 Describe* accepts only "*".
+    fn.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("ec2:DescribeVpcs", "ec2:DescribeSubnets", "ec2:DescribeSecurityGroups"))
+        .resources(List.of("*"))
+        .build());
+  }
+
+  private static String group(String prefix, PlatformFunction pf) {
+    return prefix + "-" + pf.id();
+  }
+
+  private static RetentionDays logRetention(int days) {
+    return switch (days) {
+      case 1 -> RetentionDays.ONE_DAY;
+      case 3 -> RetentionDays.THREE_DAYS;
+      case 5 -> RetentionDays.FIVE_DAYS;
+      case 7 -> RetentionDays.ONE_WEEK;
+      case 14 -> RetentionDays.TWO_WEEKS;
+      case 30 -> RetentionDays.ONE_MONTH;
+      case 60 -> RetentionDays.TWO_MONTHS;
+      case 90 -> RetentionDays.THREE_MONTHS;
+      case 120 -> RetentionDays.FOUR_MONTHS;
+      case 150 -> RetentionDays.FIVE_MONTHS;
+      case 180 -> RetentionDays.SIX_MONTHS;
+      case 365 -> RetentionDays.ONE_YEAR;
+      case 400 -> RetentionDays.THIRTEEN_MONTHS;
+      case 545 -> RetentionDays.EIGHTEEN_MONTHS;
+      case 731 -> RetentionDays.TWO_YEARS;
+      case 1096 -> RetentionDays.THREE_YEARS;
+      case 1827 -> RetentionDays.FIVE_YEARS;
+      case 2192 -> RetentionDays.SIX_YEARS;
+      case 2557 -> RetentionDays.SEVEN_YEARS;
+      case 2922 -> RetentionDays.EIGHT_YEARS;
+      case 3288 -> RetentionDays.NINE_YEARS;
+      case 3653 -> RetentionDays.TEN_YEARS;
+      default -> throw new IllegalArgumentException("functions.logRetentionDays: " + days
+          + " is not a CloudWatch Logs retention period");
+    };
+  }
+
+  public PipelineFunctions functions() {
+    return functions;
+  }
+
+  public ModuleGateway gateway() {
+    return gateway;
+  }
+
+  public GraphAdminAccess graphAdmin() {
+    return graphAdmin;
+  }
+}

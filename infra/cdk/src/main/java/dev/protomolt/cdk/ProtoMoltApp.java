@@ -1,0 +1,52 @@
+package dev.protomolt.cdk;
+
+import dev.protomolt.cdk.config.DeployArtifacts;
+import dev.protomolt.cdk.config.EnvironmentConfig;
+import dev.protomolt.cdk.config.EnvironmentConfigLoader;
+import dev.protomolt.cdk.config.InvalidConfigException;
+import dev.protomolt.cdk.config.MigrationSet;
+import java.nio.file.Path;
+import software.amazon.awscdk.App;
+
+/**
+ * The CDK app: {@code cdk synth -c env=dev} builds the {@code protomolt-dev} stack from
+ * {@code config/dev.json}. Run from {@code infra/cdk} (cdk.json does this); relative paths in the
+ * configuration are resolved from there.
+ *
+ * <p>Context keys: {@code env} (required), {@code lambdaCode} and {@code gatewayImage} (optional
+ * overrides of the configured artifacts).
+ */
+public final class ProtoMoltApp {
+
+  /** The Flyway scripts, relative to {@code infra/cdk}. */
+  static final String MIGRATIONS_DIR = "../../db/migrations";
+
+  private ProtoMoltApp() {}
+
+  public static void main(String[] args) {
+    App app = new App();
+    try {
+      build(app, Path.of("").toAbsolutePath());
+    } catch (InvalidConfigException e) {
+      // A clear list of what to fix, not a stack trace through jsii.
+      System.err.println(e.getMessage());
+      System.exit(2);
+    }
+    app.synth();
+  }
+
+  /** Builds the stack of the environment named by context {@code env} into {@code app}. */
+  static EnvironmentStack build(App app, Path baseDir) {
+    String env = context(app, "env");
+    EnvironmentConfig config = EnvironmentConfigLoader.load(baseDir.resolve("config"), env);
+    DeployArtifacts artifacts = DeployArtifacts.resolve(config.artifacts(), baseDir,
+        context(app, "lambdaCode"), context(app, "gatewayImage"));
+    MigrationSet migrations = MigrationSet.read(baseDir.resolve(MIGRATIONS_DIR));
+    return new EnvironmentStack(app, config, artifacts, migrations);
+  }
+
+  private static String context(App app, String key) {
+    Object value = app.getNode().tryGetContext(key);
+    return value == null ? null : value.toString();
+  }
+}

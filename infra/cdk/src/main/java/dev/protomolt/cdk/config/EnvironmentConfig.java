@@ -1,0 +1,86 @@
+package dev.protomolt.cdk.config;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything that differs between dev, staging and prod, as read from {@code config/<env>.json}.
+ * The stack code holds no environment-specific value: a new environment is a new file.
+ *
+ * <p>Numbers are boxed so that a field missing from the file reads as {@code null} and
+ * {@link EnvironmentConfigValidator} can name it, instead of silently becoming zero.
+ */
+public record EnvironmentConfig(
+    String name,
+    String account,
+    String region,
+    List<String> availabilityZones,
+    Network network,
+    Artifacts artifacts,
+    Storage storage,
+    Database database,
+    Messaging messaging,
+    Functions functions,
+    Gateway gateway,
+    Schedules schedules,
+    Alarms alarms) {
+
+  /** The VPC: its address range and how many NAT gateways (the largest fixed network cost). */
+  public record Network(String cidr, Integer natGateways) {}
+
+  /**
+   * Where the deployables come from. {@code lambdaCode} is the Quarkus function zip (or a directory
+   * CDK zips); {@code gatewayImage} is either a directory holding a Dockerfile or an ECR image URI.
+   * Relative paths are resolved against {@code infra/cdk}, the directory the CDK app runs in.
+   */
+  public record Artifacts(String lambdaCode, String gatewayImage) {}
+
+  /**
+   * Platform buckets. CACHE bodies are reclaimed when their destination hop settles; the
+   * lifecycle rule is the backstop that removes staging objects a crash left behind.
+   */
+  public record Storage(Integer cacheStagingExpirationDays, Boolean retainOnDelete) {}
+
+  /** Aurora PostgreSQL Serverless v2 capacity (ACUs), backups and protection. */
+  public record Database(
+      Double minCapacityAcu,
+      Double maxCapacityAcu,
+      Integer readers,
+      Integer backupRetentionDays,
+      Boolean deletionProtection) {}
+
+  /**
+   * MSK Serverless topics: the partition count for every platform topic and the module services,
+   * each of which gets a {@code pipestream.module.<service>} topic.
+   */
+  public record Messaging(Integer topicPartitions, List<String> moduleServices) {}
+
+  /** Lambda sizing shared by every function, with per-function memory overrides by name. */
+  public record Functions(
+      Integer memoryMb,
+      Integer timeoutSeconds,
+      Integer logRetentionDays,
+      Integer kafkaBatchSize,
+      Map<String, Integer> memoryMbOverrides) {}
+
+  /** The module gateway on Fargate behind a TLS network load balancer. */
+  public record Gateway(
+      String certificateArn,
+      Boolean internetFacing,
+      Integer cpuUnits,
+      Integer memoryMiB,
+      Integer minTasks,
+      Integer maxTasks,
+      Integer scaleOutBacklog) {}
+
+  /** EventBridge Scheduler expressions, e.g. {@code rate(1 hour)} or {@code cron(0 3 * * ? *)}. */
+  public record Schedules(String reconciler, String retention) {}
+
+  /** Who hears about trouble, and how many dead letters in five minutes count as trouble. */
+  public record Alarms(List<String> emailTargets, Integer deadLetterThreshold) {}
+
+  /** The prefix every named resource of this environment carries, e.g. {@code protomolt-dev}. */
+  public String prefix() {
+    return "protomolt-" + name;
+  }
+}

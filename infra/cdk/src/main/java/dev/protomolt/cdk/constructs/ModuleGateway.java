@@ -1,0 +1,249 @@
+package dev.protomolt.cdk.constructs;
+
+import dev.protomolt.cdk.config.DeployArtifacts;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.applicationautoscaling.AdjustmentType;
+import software.amazon.awscdk.services.applicationautoscaling.BasicStepScalingPolicyProps;
+import software.amazon.awscdk.services.applicationautoscaling.EnableScalingProps;
+import software.amazon.awscdk.services.applicationautoscaling.ScalingInterval;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.ec2.IVpc;
+import software.amazon.awscdk.services.ec2.Peer;
+import software.amazon.awscdk.services.ec2.Port;
+import software.amazon.awscdk.services.ec2.SecurityGroup;
+import software.amazon.awscdk.services.ec2.SubnetSelection;
+import software.amazon.awscdk.services.ecr.Repository;
+import software.amazon.awscdk.services.ecr.RepositoryAttributes;
+import software.amazon.awscdk.services.ecs.AwsLogDriverProps;
+import software.amazon.awscdk.services.ecs.Cluster;
+import software.amazon.awscdk.services.ecs.ContainerDefinitionOptions;
+import software.amazon.awscdk.services.ecs.ContainerImage;
+import software.amazon.awscdk.services.ecs.DeploymentCircuitBreaker;
+import software.amazon.awscdk.services.ecs.FargateService;
+import software.amazon.awscdk.services.ecs.FargateTaskDefinition;
+import software.amazon.awscdk.services.ecs.LogDriver;
+import software.amazon.awscdk.services.ecs.PortMapping;
+import software.amazon.awscdk.services.ecs.Protocol;
+import software.amazon.awscdk.services.ecs.ScalableTaskCount;
+import software.amazon.awscdk.services.elasticloadbalancingv2.AlpnPolicy;
+import software.amazon.awscdk.services.elasticloadbalancingv2.BaseNetworkListenerProps;
+import software.amazon.awscdk.services.elasticloadbalancingv2.HealthCheck;
+import software.amazon.awscdk.services.elasticloadbalancingv2.ListenerCertificate;
+import software.amazon.awscdk.services.elasticloadbalancingv2.NetworkLoadBalancer;
+import software.amazon.awscdk.services.elasticloadbalancingv2.NetworkTargetGroup;
+import software.amazon.awscdk.services.elasticloadbalancingv2.SslPolicy;
+import software.amazon.awscdk.services.elasticloadbalancingv2.TargetType;
+import software.amazon.awscdk.services.iam.IRole;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.constructs.Construct;
+
+/**
+ * The module gateway: gRPC ({@code ModuleWorkService} and the services' gRPC doors) on ECS Fargate
+ * behind a network load balancer that terminates TLS with the configured ACM certificate and
+ * forwards HTTP/2 to the tasks ({@value #CONTAINER_PORT}, the same port as the local cloud).
+ *
+ * <p>Scaling follows module-topic backlog: the gateway publishes {@value #BACKLOG_METRIC} (records
+ * waiting in {@code pipestream.module.*} for its consumer group, summed) every minute as a
+ * CloudWatch embedded-metric-format line on stdout, which the awslogs driver ships to CloudWatch
+ * Logs, where it becomes a metric in namespace {@code ProtoMolt} with dimension
+ * {@code Environment}. No PutMetricData permission is needed.
+ */
+public final class ModuleGateway extends Construct {
+
+  public static final int CONTAINER_PORT = 18100;
+  public static final int LISTENER_PORT = 443;
+  public static final String BACKLOG_METRIC = "ModuleTopicBacklog";
+
+  /** Validated settings. */
+  public record Props(
+      String namePrefix,
+      String environmentName,
+      IVpc vpc,
+      SubnetSelection taskSubnets,
+      SubnetSelection loadBalancerSubnets,
+      DeployArtifacts.GatewayImage image,
+      String certificateArn,
+      boolean internetFacing,
+      int cpuUnits,
+      int memoryMiB,
+      int minTasks,
+      int maxTasks,
+      int scaleOutBacklog,
+      RetentionDays logRetention,
+      Map<String, String> environment) {
+    public Props {
+      if (namePrefix == null || environmentName == null || vpc == null || taskSubnets == null
+          || loadBalancerSubnets == null || image == null || logRetention == null) {
+        throw new IllegalArgumentException("gateway: name, vpc, subnets, image and log retention are required");
+      }
+      if (certificateArn == null || !certificateArn.matches("arn:aws[a-z-]*:acm:[a-z0-9-]+:\\d{12}:certificate/.+")) {
+        throw new IllegalArgumentException("gateway.certificateArn: must be an ACM certificate ARN"
+            + " (got " + certificateArn + ")");
+      }
+      if (minTasks < 1 || maxTasks < minTasks) {
+        throw new IllegalArgumentException("gateway: need 1 <= minTasks <= maxTasks (got "
+            + minTasks + ".." + maxTasks + ")");
+      }
+      if (scaleOutBacklog < 1) {
+        throw new IllegalArgumentException("gateway.scaleOutBacklog: must be positive (got "
+            + scaleOutBacklog + ")");
+      }
+      environment = environment == null ? Map.of() : Map.copyOf(environment);
+    }
+  }
+
+  private final FargateService service;
+  private final NetworkLoadBalancer loadBalancer;
+  private final SecurityGroup securityGroup;
+
+  public ModuleGateway(Construct scope, String id, Props props) {
+    super(scope, id);
+    Cluster cluster = Cluster.Builder.create(this, "Cluster")
+        .clusterName(props.namePrefix() + "-gateway")
+        .vpc(props.vpc())
+        .build();
+    FargateTaskDefinition task = FargateTaskDefinition.Builder.create(this, "Task")
+        .cpu(props.cpuUnits())
+        .memoryLimitMiB(props.memoryMiB())
+        .build();
+    LogGroup logs = LogGroup.Builder.create(this, "Logs")
+        .logGroupName("/ecs/" + props.namePrefix() + "-gateway")
+        .retention(props.logRetention())
+        .removalPolicy(RemovalPolicy.DESTROY)
+        .build();
+    Map<String, String> environment = new java.util.HashMap<>(props.environment());
+    environment.put("PROTOMOLT_GATEWAY_PORT", Integer.toString(CONTAINER_PORT));
+    environment.put("PROTOMOLT_BACKLOG_METRIC", BACKLOG_METRIC);
+    task.addContainer("Gateway", ContainerDefinitionOptions.builder()
+        .image(image(props.image()))
+        .essential(true)
+        .portMappings(List.of(PortMapping.builder()
+            .containerPort(CONTAINER_PORT)
+            .protocol(Protocol.TCP)
+            .build()))
+        .logging(LogDriver.awsLogs(AwsLogDriverProps.builder()
+            .logGroup(logs)
+            .streamPrefix("gateway")
+            .build()))
+        .environment(environment)
+        .build());
+
+    SecurityGroup lbSecurityGroup = SecurityGroup.Builder.create(this, "LoadBalancerSecurityGroup")
+        .vpc(props.vpc())
+        .description("Gateway NLB: gRPC over TLS from module clients")
+        .allowAllOutbound(false)
+        .build();
+    lbSecurityGroup.addIngressRule(
+        props.internetFacing() ? Peer.anyIpv4() : Peer.ipv4(props.vpc().getVpcCidrBlock()),
+        Port.tcp(LISTENER_PORT), "gRPC over TLS");
+    this.securityGroup = SecurityGroup.Builder.create(this, "TaskSecurityGroup")
+        .vpc(props.vpc())
+        .description("Gateway tasks: from the NLB; outbound to MSK, the proxy and AWS APIs")
+        .allowAllOutbound(true)
+        .build();
+    securityGroup.addIngressRule(lbSecurityGroup, Port.tcp(CONTAINER_PORT), "NLB to gateway");
+    lbSecurityGroup.addEgressRule(securityGroup, Port.tcp(CONTAINER_PORT), "NLB to gateway");
+
+    this.service = FargateService.Builder.create(this, "Service")
+        .serviceName(props.namePrefix() + "-gateway")
+        .cluster(cluster)
+        .taskDefinition(task)
+        .desiredCount(props.minTasks())
+        // Modules hold long-lived Work streams: start the new task before stopping the old one.
+        .minHealthyPercent(100)
+        .maxHealthyPercent(200)
+        .vpcSubnets(props.taskSubnets())
+        .securityGroups(List.of(securityGroup))
+        .assignPublicIp(false)
+        .circuitBreaker(DeploymentCircuitBreaker.builder().rollback(true).build())
+        .build();
+
+    this.loadBalancer = NetworkLoadBalancer.Builder.create(this, "LoadBalancer")
+        .vpc(props.vpc())
+        .internetFacing(props.internetFacing())
+        .vpcSubnets(props.loadBalancerSubnets())
+        .securityGroups(List.of(lbSecurityGroup))
+        .build();
+    NetworkTargetGroup targets = NetworkTargetGroup.Builder.create(this, "Targets")
+        .vpc(props.vpc())
+        .port(CONTAINER_PORT)
+        .protocol(software.amazon.awscdk.services.elasticloadbalancingv2.Protocol.TCP)
+        .targetType(TargetType.IP)
+        .healthCheck(HealthCheck.builder()
+            .protocol(software.amazon.awscdk.services.elasticloadbalancingv2.Protocol.TCP)
+            .interval(Duration.seconds(10))
+            .build())
+        .deregistrationDelay(Duration.seconds(30))
+        .build();
+    service.attachToNetworkTargetGroup(targets);
+    loadBalancer.addListener("Tls", BaseNetworkListenerProps.builder()
+        .port(LISTENER_PORT)
+        .protocol(software.amazon.awscdk.services.elasticloadbalancingv2.Protocol.TLS)
+        .certificates(List.of(ListenerCertificate.fromArn(props.certificateArn())))
+        .sslPolicy(SslPolicy.RECOMMENDED_TLS)
+        .alpnPolicy(AlpnPolicy.HTTP2_ONLY)
+        .defaultTargetGroups(List.of(targets))
+        .build());
+
+    ScalableTaskCount scaling = service.autoScaleTaskCount(EnableScalingProps.builder()
+        .minCapacity(props.minTasks())
+        .maxCapacity(props.maxTasks())
+        .build());
+    int step = props.scaleOutBacklog();
+    scaling.scaleOnMetric("BacklogScaling", BasicStepScalingPolicyProps.builder()
+        .metric(backlogMetric(props.environmentName()))
+        .adjustmentType(AdjustmentType.CHANGE_IN_CAPACITY)
+        .scalingSteps(List.of(
+            // Nearly drained: give one task back.
+            ScalingInterval.builder().upper(Math.max(1, step / 10)).change(-1).build(),
+            // A task's worth waiting: add one; four tasks' worth: add three.
+            ScalingInterval.builder().lower(step).change(1).build(),
+            ScalingInterval.builder().lower(step * 4).change(3).build()))
+        .cooldown(Duration.minutes(2))
+        .build());
+  }
+
+  /** The backlog metric the gateway publishes (see the class comment for how). */
+  public static Metric backlogMetric(String environmentName) {
+    return Metric.Builder.create()
+        .namespace(Alerting.NAMESPACE)
+        .metricName(BACKLOG_METRIC)
+        .dimensionsMap(Map.of("Environment", environmentName))
+        .statistic("Maximum")
+        .period(Duration.minutes(1))
+        .build();
+  }
+
+  private ContainerImage image(DeployArtifacts.GatewayImage image) {
+    return switch (image) {
+      case DeployArtifacts.ImageDirectory dir -> ContainerImage.fromAsset(dir.directory().toString());
+      case DeployArtifacts.EcrImage ecr -> ContainerImage.fromEcrRepository(
+          Repository.fromRepositoryAttributes(this, "Repository", RepositoryAttributes.builder()
+              .repositoryName(ecr.repository())
+              .repositoryArn("arn:aws:ecr:" + ecr.region() + ":" + ecr.account() + ":repository/"
+                  + ecr.repository())
+              .build()),
+          ecr.tagOrDigest());
+    };
+  }
+
+  public IRole taskRole() {
+    return service.getTaskDefinition().getTaskRole();
+  }
+
+  public FargateService service() {
+    return service;
+  }
+
+  public SecurityGroup securityGroup() {
+    return securityGroup;
+  }
+
+  public NetworkLoadBalancer loadBalancer() {
+    return loadBalancer;
+  }
+}

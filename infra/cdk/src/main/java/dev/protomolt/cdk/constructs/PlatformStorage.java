@@ -1,0 +1,137 @@
+package dev.protomolt.cdk.constructs;
+
+import java.util.List;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.iam.IGrantable;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.s3.BlockPublicAccess;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.LifecycleRule;
+import software.amazon.awscdk.services.s3.ObjectOwnership;
+import software.constructs.Construct;
+
+/**
+ * The platform's own buckets. Per-account drive buckets are created at run time by account
+ * provisioning (the account-events function), inside the name space {@link #driveBucketPrefix()}
+ * that the stack grants; this construct creates only what exists once per environment:
+ * <ul>
+ *   <li>{@code intake}: uploads land here and the bucket notification starts intake;
+ *   <li>{@code platform}: the platform-provided pipeline drives and, under {@link #CACHE_PREFIX},
+ *       CACHE-edge staging whose objects the lifecycle rule expires as a backstop.
+ * </ul>
+ */
+public final class PlatformStorage extends Construct {
+
+  /** Key prefix under which CACHE edges stage bodies; functions get it as an environment variable. */
+  public static final String CACHE_PREFIX = "cache/";
+
+  /** Validated settings; {@code namePrefix} is e.g. {@code protomolt-dev-123456789012}. */
+  public record Props(String namePrefix, int cacheStagingExpirationDays, boolean retainOnDelete) {
+    public Props {
+      if (namePrefix == null || !namePrefix.matches("[a-z0-9][a-z0-9-]{2,40}")) {
+        throw new IllegalArgumentException("storage name prefix: must be 3-41 lowercase letters,"
+            + " digits or dashes so every bucket name stays within S3's 63 characters (got "
+            + namePrefix + ")");
+      }
+      if (cacheStagingExpirationDays < 1) {
+        throw new IllegalArgumentException("storage.cacheStagingExpirationDays: must be at least 1"
+            + " (got " + cacheStagingExpirationDays + ")");
+      }
+    }
+  }
+
+  private final Props props;
+  private final Bucket intake;
+  private final Bucket platform;
+
+  public PlatformStorage(Construct scope, String id, Props props) {
+    super(scope, id);
+    this.props = props;
+    RemovalPolicy removal = props.retainOnDelete() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    LifecycleRule abortUploads = LifecycleRule.builder()
+        .id("abort-incomplete-multipart-uploads")
+        .abortIncompleteMultipartUploadAfter(Duration.days(7))
+        .build();
+    this.intake = bucket("Intake", props.namePrefix() + "-intake", removal, List.of(abortUploads));
+    this.platform = bucket("Platform", props.namePrefix() + "-platform", removal, List.of(
+        abortUploads,
+        LifecycleRule.builder()
+            .id("expire-cache-staging")
+            .prefix(CACHE_PREFIX)
+            .expiration(Duration.days(props.cacheStagingExpirationDays()))
+            .build()));
+  }
+
+  private Bucket bucket(String id, String name, RemovalPolicy removal, List<LifecycleRule> rules) {
+    return Bucket.Builder.create(this, id)
+        .bucketName(name)
+        .encryption(BucketEncryption.S3_MANAGED)
+        .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
+        .enforceSsl(true)
+        .objectOwnership(ObjectOwnership.BUCKET_OWNER_ENFORCED)
+        .lifecycleRules(rules)
+        .removalPolicy(removal)
+        .build();
+  }
+
+  public Bucket intake() {
+    return intake;
+  }
+
+  public Bucket platform() {
+    return platform;
+  }
+
+  /** Names of drive buckets account provisioning may create: {@code <prefix>-drive-<account>}. */
+  public String driveBucketPrefix() {
+    return props.namePrefix() + "-drive-";
+  }
+
+  /** ARN pattern of every drive bucket's objects (a name space, never all of S3). */
+  private String driveObjects() {
+    return "arn:aws:s3:::" + driveBucketPrefix() + "*/*";
+  }
+
+  private String driveBuckets() {
+    return "arn:aws:s3:::" + driveBucketPrefix() + "*";
+  }
+
+  /** Read, write and delete document parts in the platform bucket and every drive bucket. */
+  public void grantDocumentReadWrite(IGrantable grantee) {
+    platform.grantReadWrite(grantee);
+    platform.grantDelete(grantee);
+    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"))
+        .resources(List.of(driveObjects()))
+        .build());
+    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("s3:ListBucket", "s3:GetBucketLocation"))
+        .resources(List.of(driveBuckets()))
+        .build());
+  }
+
+  /** Read document parts (platform and drives) without changing them. */
+  public void grantDocumentRead(IGrantable grantee) {
+    platform.grantRead(grantee);
+    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("s3:GetObject"))
+        .resources(List.of(driveObjects()))
+        .build());
+    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("s3:ListBucket", "s3:GetBucketLocation"))
+        .resources(List.of(driveBuckets()))
+        .build());
+  }
+
+  /** Create and configure drive buckets inside the drive name space (account provisioning). */
+  public void grantDriveProvisioning(IGrantable grantee) {
+    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("s3:CreateBucket", "s3:PutBucketPublicAccessBlock",
+            "s3:PutEncryptionConfiguration", "s3:PutBucketPolicy", "s3:PutBucketOwnershipControls",
+            "s3:PutLifecycleConfiguration", "s3:PutBucketTagging", "s3:GetBucketLocation"))
+        .resources(List.of(driveBuckets()))
+        .build());
+  }
+}

@@ -1,0 +1,37 @@
+package dev.protomolt.cdk;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.protomolt.cdk.config.InvalidConfigException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.App;
+import software.amazon.awscdk.AppProps;
+
+/** What the app says when it is run wrong; these fail before any construct is built. */
+class ProtoMoltAppTest {
+
+  @Test
+  void withoutAnEnvironmentTheAppListsTheKnownOnes() {
+    assertThatThrownBy(() -> ProtoMoltApp.build(new App(), TestEnvironments.BASE_DIR))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageContaining("-c env=<name>, one of [dev, prod, staging]");
+  }
+
+  @Test
+  void withoutBuiltArtifactsTheAppSaysHowToProceed(@TempDir Path base) throws IOException {
+    // A copy of the prod configuration in an empty tree, so no build output can be found there.
+    Files.createDirectories(base.resolve("config"));
+    Files.copy(TestEnvironments.BASE_DIR.resolve("config/prod.json"), base.resolve("config/prod.json"));
+    App app = new App(AppProps.builder().context(Map.of("env", "prod")).build());
+    assertThatThrownBy(() -> ProtoMoltApp.build(app, base))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageContaining("artifacts.lambdaCode: no file or directory at")
+        .hasMessageContaining("functions/lambda/target/function.zip")
+        .hasMessageContaining("artifacts.gatewayImage");
+  }
+}

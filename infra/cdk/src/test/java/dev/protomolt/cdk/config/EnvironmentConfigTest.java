@@ -1,0 +1,105 @@
+package dev.protomolt.cdk.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class EnvironmentConfigTest {
+
+  private static final Path CONFIG = Path.of("config");
+
+  @TempDir
+  Path dir;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"dev", "staging", "prod"})
+  void everyCommittedEnvironmentIsValid(String env) {
+    EnvironmentConfig config = EnvironmentConfigLoader.load(CONFIG, env);
+    assertThat(config.name()).isEqualTo(env);
+    assertThat(config.prefix()).isEqualTo("protomolt-" + env);
+    assertThat(EnvironmentConfigValidator.problems(config)).isEmpty();
+  }
+
+  @Test
+  void everyProblemIsReportedWithItsFieldAndRule() throws IOException {
+    String dev = Files.readString(CONFIG.resolve("dev.json"))
+        .replace("\"account\": \"111111111111\"", "\"account\": \"12345\"")
+        .replace("\"maxCapacityAcu\": 4", "\"maxCapacityAcu\": 0.25")
+        .replace("\"logRetentionDays\": 14", "\"logRetentionDays\": 10")
+        .replace("\"reconciler\": \"rate(6 hours)\"", "\"reconciler\": \"hourly\"")
+        .replace("[\"protomolt-dev-alarms@example.com\"]", "[]")
+        .replace("\"migrate\": 1536", "\"migrator\": 1536");
+    Path file = write("dev.json", dev);
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
+        .isInstanceOfSatisfying(InvalidConfigException.class, e -> {
+          assertThat(e.problems()).extracting(ConfigProblem::field).containsExactlyInAnyOrder(
+              "account", "database.maxCapacityAcu", "functions.logRetentionDays",
+              "schedules.reconciler", "alarms.emailTargets", "functions.memoryMbOverrides.migrator",
+              // The certificate is checked against the (now wrong) account as well.
+              "gateway.certificateArn");
+          assertThat(e.getMessage()).contains("account: must be a 12-digit AWS account id (got '12345')")
+              .contains("schedules.reconciler: must be rate(...) or cron(...)")
+              .contains("functions.memoryMbOverrides.migrator: names no function");
+        });
+  }
+
+  @Test
+  void aMissingSectionIsNamedNotDefaulted() throws IOException {
+    String dev = Files.readString(CONFIG.resolve("dev.json"))
+        .replace("\"readers\": 0,", "");
+    Path file = write("dev.json", dev);
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
+        .hasMessageContaining("database.readers: is required");
+  }
+
+  @Test
+  void aMisspeltSettingIsRejectedWithWhereItWas() throws IOException {
+    String dev = Files.readString(CONFIG.resolve("dev.json"))
+        .replace("\"natGateways\"", "\"natGateway\"");
+    Path file = write("dev.json", dev);
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
+        .hasMessageContaining("network.natGateway: is not a known setting");
+  }
+
+  @Test
+  void theCertificateMustBelongToTheEnvironmentsRegionAndAccount() throws IOException {
+    String dev = Files.readString(CONFIG.resolve("dev.json"))
+        .replace("arn:aws:acm:eu-west-1:111111111111", "arn:aws:acm:us-east-1:111111111111");
+    Path file = write("dev.json", dev);
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
+        .hasMessageContaining("gateway.certificateArn: must be an ACM certificate ARN in this"
+            + " environment's region and account");
+  }
+
+  @Test
+  void zonesMustBelongToTheRegion() throws IOException {
+    String dev = Files.readString(CONFIG.resolve("dev.json")).replace("\"eu-west-1b\"", "\"us-east-1b\"");
+    Path file = write("dev.json", dev);
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
+        .hasMessageContaining("availabilityZones[1]: must be a zone of region eu-west-1");
+  }
+
+  @Test
+  void theEnvironmentMustBeNamedAndKnown() throws IOException {
+    assertThatThrownBy(() -> EnvironmentConfigLoader.load(CONFIG, null))
+        .hasMessageContaining("env: is required: run cdk with -c env=<name>, one of [dev, prod, staging]");
+    assertThatThrownBy(() -> EnvironmentConfigLoader.load(CONFIG, "qa"))
+        .hasMessageContaining("no file").hasMessageContaining("known: [dev, prod, staging]");
+    write("qa.json", Files.readString(CONFIG.resolve("dev.json")));
+    assertThatThrownBy(() -> EnvironmentConfigLoader.load(dir, "qa"))
+        .hasMessageContaining("name: must equal the file's environment 'qa' (got 'dev')");
+  }
+
+  private Path write(String name, String content) throws IOException {
+    Path file = dir.resolve(name);
+    Files.writeString(file, content);
+    return file;
+  }
+}
