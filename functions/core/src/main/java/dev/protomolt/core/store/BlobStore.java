@@ -1,0 +1,34 @@
+package dev.protomolt.core.store;
+
+/**
+ * Object storage for part bytes. Implementations are safe to call from many threads at once: the
+ * document store fans part reads and writes out on virtual threads.
+ */
+public interface BlobStore {
+
+  /**
+   * Writes {@code bytes} at {@code to}, replacing any object there.
+   *
+   * @param verifyChecksum when true the store itself verifies the landed bytes by SHA-256
+   */
+  void put(ObjectAddress to, byte[] bytes, boolean verifyChecksum);
+
+  /** The object's bytes; {@link ObjectMissingException} when there is none. */
+  byte[] get(ObjectAddress from);
+
+  /**
+   * Copies {@code from} to {@code to}. When both drives are reached with the same credentials the
+   * copy happens inside the object store and no byte passes through the caller; otherwise the
+   * bytes are read with the source drive's credentials and written with the target's.
+   *
+   * @return how the copy was made
+   * @throws ObjectMissingException when the source object does not exist
+   */
+  CopyMode copy(ObjectAddress from, ObjectAddress to);
+
+  /** Whether a copy stayed inside the object store. */
+  enum CopyMode {
+    SERVER_SIDE,
+    THROUGH_CALLER
+  }
+}

@@ -1,0 +1,58 @@
+package dev.protomolt.core.store;
+
+import dev.protomolt.core.identity.RowKind;
+import dev.protomolt.proto.repository.v1.DocumentStatus;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The ledger in a map, refusing the rows the database's row_kind constraint refuses, so code
+ * tested against it cannot rely on storing what Postgres would not.
+ */
+public final class InMemoryLedgerStore implements LedgerStore {
+
+  private final Map<UUID, PipeDocRecord> rows = new ConcurrentHashMap<>();
+
+  @Override
+  public Optional<PipeDocRecord> find(UUID nodeId) {
+    return Optional.ofNullable(rows.get(nodeId));
+  }
+
+  @Override
+  public void upsert(PipeDocRecord r) {
+    boolean intakeGraph = r.graphId().startsWith("intake:");
+    boolean ok = r.rowKind() == RowKind.INTAKE
+        ? r.graphId().equals("intake:" + r.accountId()) && r.clusterId() == null
+            && r.datasourceId() != null && r.graphAddressId().equals(r.datasourceId())
+        : !intakeGraph;
+    if (!ok) {
+      throw new IllegalArgumentException("violates chk_pipedocs_row_kind: " + r.rowKind()
+          + " row with graph_id " + r.graphId());
+    }
+    rows.merge(r.nodeId(), r, (old, neu) -> new PipeDocRecord(neu.nodeId(), neu.rowKind(),
+        neu.accountId(), neu.docId(), neu.graphId(), neu.graphAddressId(), neu.clusterId(),
+        neu.driveName(), neu.status(), neu.manifest(), neu.checksum(), neu.sizeBytes(),
+        neu.keep(), neu.crawlId(), neu.datasourceId(), neu.graphVersion(), old.createdAt(),
+        neu.updatedAt()));
+  }
+
+  @Override
+  public boolean tombstone(UUID nodeId, Instant at) {
+    boolean[] done = {false};
+    rows.computeIfPresent(nodeId, (id, r) -> {
+      if (r.status() != DocumentStatus.DOCUMENT_STATUS_ACTIVE) {
+        return r;
+      }
+      done[0] = true;
+      return new PipeDocRecord(r.nodeId(), r.rowKind(), r.accountId(), r.docId(), r.graphId(),
+          r.graphAddressId(), r.clusterId(), r.driveName(),
+          DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE, r.manifest(), r.checksum(),
+          r.sizeBytes(), r.keep(), r.crawlId(), r.datasourceId(), r.graphVersion(),
+          r.createdAt(), at);
+    });
+    return done[0];
+  }
+}
