@@ -1,0 +1,120 @@
+package dev.protomolt.statemachines;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes the compiler's JSON values (insertion-ordered maps, lists, strings, integers, doubles,
+ * booleans, null) with two-space indentation and a trailing newline. The output depends only on
+ * the value: no locale, no platform line separator, no hash order, so the same graph always gives
+ * the same bytes.
+ */
+final class JsonWriter {
+
+  private final StringBuilder out = new StringBuilder(4096);
+
+  private JsonWriter() {}
+
+  static String write(Object value) {
+    JsonWriter writer = new JsonWriter();
+    writer.value(value, 0);
+    writer.out.append('\n');
+    return writer.out.toString();
+  }
+
+  private void value(Object value, int depth) {
+    switch (value) {
+      case null -> out.append("null");
+      case String s -> string(s);
+      case Boolean b -> out.append(b ? "true" : "false");
+      case Integer i -> out.append(i.intValue());
+      case Long l -> out.append(l.longValue());
+      case Double d -> number(d);
+      case Map<?, ?> map -> object(map, depth);
+      case List<?> list -> array(list, depth);
+      default ->
+          throw new IllegalArgumentException(
+              "the ASL writer has no JSON form for " + value.getClass().getName());
+    }
+  }
+
+  private void number(double d) {
+    if (!Double.isFinite(d)) {
+      throw new IllegalArgumentException("JSON has no representation for " + d);
+    }
+    // Double.toString is specified exactly by the JLS, so it is stable across JVMs; integral
+    // values keep their ".0" so a BackoffRate always reads as a rate.
+    out.append(Double.toString(d));
+  }
+
+  private void object(Map<?, ?> map, int depth) {
+    if (map.isEmpty()) {
+      out.append("{}");
+      return;
+    }
+    out.append('{');
+    boolean first = true;
+    for (Map.Entry<?, ?> entry : map.entrySet()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      newline(depth + 1);
+      string((String) entry.getKey());
+      out.append(": ");
+      value(entry.getValue(), depth + 1);
+    }
+    newline(depth);
+    out.append('}');
+  }
+
+  private void array(List<?> list, int depth) {
+    if (list.isEmpty()) {
+      out.append("[]");
+      return;
+    }
+    out.append('[');
+    boolean first = true;
+    for (Object item : list) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      newline(depth + 1);
+      value(item, depth + 1);
+    }
+    newline(depth);
+    out.append(']');
+  }
+
+  private void newline(int depth) {
+    out.append('\n');
+    out.repeat("  ", depth);
+  }
+
+  private void string(String s) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        default -> {
+          // Control characters and the two JavaScript line separators are escaped so the file
+          // stays one JSON document in every reader; everything else is written as UTF-8.
+          if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+            out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+  }
+}

@@ -1,0 +1,91 @@
+package dev.protomolt.statemachines;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Compiles every {@code golden/<case>/graph.json} and compares the bytes with the committed
+ * {@code expected.asl.json}. A mismatch prints a diff, writes the new output to
+ * {@code target/golden-actual/<case>/expected.asl.json} for review and fails; run with
+ * {@code -Dgolden.update=true} to accept it. The committed file was written by an earlier JVM, so
+ * every passing run is also a cross-JVM byte-identity check (see {@link ForkedCompileTest} for
+ * the same within one build).
+ *
+ * <p>Each case also leaves a copy with the definition substitutions replaced by placeholder ARNs
+ * under {@code target/asl-validate/}, which the verify phase hands to {@code asl-validator}.
+ */
+class GoldenGraphTest {
+
+  static final Path GOLDEN = Path.of("golden");
+  static final Path ACTUAL = Path.of("target", "golden-actual");
+  static final Path VALIDATE = Path.of("target", "asl-validate");
+
+  static Stream<String> cases() throws IOException {
+    try (Stream<Path> dirs = Files.list(GOLDEN)) {
+      return dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()).sorted().toList().stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void compiledDefinitionMatchesTheCommittedGolden(String name) throws IOException {
+    Path dir = GOLDEN.resolve(name);
+    Path expectedFile = dir.resolve("expected.asl.json");
+    String actual = StateMachineCompiler.compile(CompileGraph.read(dir.resolve("graph.json"))).definition();
+
+    if (Boolean.getBoolean("golden.update")) {
+      Files.writeString(expectedFile, actual, StandardCharsets.UTF_8);
+    }
+    String expected = Files.exists(expectedFile) ? Files.readString(expectedFile, StandardCharsets.UTF_8) : "";
+    writeValidatorCopy(name, expected.isEmpty() ? actual : expected);
+    if (!expected.equals(actual)) {
+      Path review = ACTUAL.resolve(name).resolve("expected.asl.json");
+      Files.createDirectories(review.getParent());
+      Files.writeString(review, actual, StandardCharsets.UTF_8);
+      fail("golden " + expectedFile + " is stale; the new output is in " + review.toAbsolutePath()
+          + "\nreview it, then run: ./mvnw -B -pl statemachines -am verify -Dgolden.update=true\n"
+          + GoldenDiff.describe(expected, actual));
+    }
+  }
+
+  @Test
+  void everyGoldenCaseHasAGraphAndACompiledDefinition() throws IOException {
+    List<String> names = cases().toList();
+    assertThat(names).contains(
+        "linear", "conditional-routes", "fan-out-mixed-edges", "drop-and-skip-filters",
+        "dlq-save-on-error", "intake-two-datasources", "largest-realistic");
+    for (String name : names) {
+      assertThat(GOLDEN.resolve(name).resolve("graph.json")).as(name).isRegularFile();
+      assertThat(GOLDEN.resolve(name).resolve("expected.asl.json")).as(name).isRegularFile();
+    }
+  }
+
+  /** Replaces every {@code ${Name}} with a well-formed ARN so the validator checks real syntax. */
+  static String withPlaceholderArns(String definition) {
+    String result = definition;
+    for (String name : StateMachineCompiler.SUBSTITUTIONS) {
+      String arn = name.equals(StateMachineCompiler.STATE_MACHINE_VERSION_ARN)
+          ? "arn:aws:states:eu-west-1:123456789012:stateMachine:protomolt-golden:1"
+          : "arn:aws:lambda:eu-west-1:123456789012:function:protomolt-" + name.replace("FunctionArn", "").toLowerCase(java.util.Locale.ROOT);
+      result = result.replace("${" + name + "}", arn);
+    }
+    return result;
+  }
+
+  private static void writeValidatorCopy(String name, String definition) throws IOException {
+    String substituted = withPlaceholderArns(definition);
+    assertThat(substituted).as("every ${...} in " + name + " is a known substitution").doesNotContain("${");
+    Files.createDirectories(VALIDATE);
+    Files.writeString(VALIDATE.resolve(name + ".asl.json"), substituted, StandardCharsets.UTF_8);
+  }
+}
