@@ -12,6 +12,9 @@ final class GoldenDiff {
   static String describe(String expected, String actual) {
     List<String> a = expected.lines().toList();
     List<String> b = actual.lines().toList();
+    if (a.size() == b.size() && !a.equals(b)) {
+      return lineByLine(a, b);
+    }
     int prefix = 0;
     while (prefix < a.size() && prefix < b.size() && a.get(prefix).equals(b.get(prefix))) {
       prefix++;
@@ -26,6 +29,19 @@ final class GoldenDiff {
     append(out, "+ ", b.subList(prefix, b.size() - suffix));
     if (a.equals(b)) {
       out.append("(the texts differ only in their final newline)\n");
+    }
+    return out.toString();
+  }
+
+  /** Same line count (a value changed in place): each changed line with its number. */
+  private static String lineByLine(List<String> a, List<String> b) {
+    StringBuilder out = new StringBuilder();
+    int shown = 0;
+    for (int i = 0; i < a.size() && shown < MAX_LINES; i++) {
+      if (!a.get(i).equals(b.get(i))) {
+        out.append("@@ line ").append(i + 1).append(" @@\n- ").append(a.get(i)).append("\n+ ").append(b.get(i)).append('\n');
+        shown++;
+      }
     }
     return out.toString();
   }
