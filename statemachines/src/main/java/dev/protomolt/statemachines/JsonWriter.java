@@ -11,7 +11,7 @@ import java.util.Map;
  */
 final class JsonWriter {
 
-  private final StringBuilder out = new StringBuilder(4096);
+  private final StringBuilder out = new StringBuilder(1 << 16);
 
   private JsonWriter() {}
 
@@ -94,27 +94,33 @@ final class JsonWriter {
 
   private void string(String s) {
     out.append('"');
+    // Plain runs are copied in one append; only the characters JSON needs escaped are handled one
+    // at a time.
+    int run = 0;
     for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        case '\b' -> out.append("\\b");
-        case '\f' -> out.append("\\f");
-        default -> {
-          // Control characters and the two JavaScript line separators are escaped so the file
-          // stays one JSON document in every reader; everything else is written as UTF-8.
-          if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-            out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
+      String escape = escape(s.charAt(i));
+      if (escape != null) {
+        out.append(s, run, i).append(escape);
+        run = i + 1;
       }
     }
-    out.append('"');
+    out.append(s, run, s.length()).append('"');
+  }
+
+  private static String escape(char c) {
+    return switch (c) {
+      case '"' -> "\\\"";
+      case '\\' -> "\\\\";
+      case '\n' -> "\\n";
+      case '\r' -> "\\r";
+      case '\t' -> "\\t";
+      case '\b' -> "\\b";
+      case '\f' -> "\\f";
+      // Control characters and the two JavaScript line separators are escaped so the file stays
+      // one JSON document in every reader; everything else is written as UTF-8.
+      default -> c < 0x20 || c == '\u2028' || c == '\u2029'
+          ? String.format(java.util.Locale.ROOT, "\\u%04x", (int) c)
+          : null;
+    };
   }
 }

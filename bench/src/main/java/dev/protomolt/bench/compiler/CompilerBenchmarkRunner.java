@@ -1,0 +1,60 @@
+package dev.protomolt.bench.compiler;
+
+import dev.protomolt.statemachines.CompiledStateMachine;
+import dev.protomolt.statemachines.StateMachineCompiler;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs {@link CompilerBenchmark} and prints each compile time with its ratio to serializing the
+ * same graph's proto, measured in the same run.
+ */
+public final class CompilerBenchmarkRunner {
+
+  private CompilerBenchmarkRunner() {}
+
+  public static void main(String[] args) throws Exception {
+    describe();
+    Options options = new OptionsBuilder()
+        .include(CompilerBenchmark.class.getName() + ".*")
+        .forks(1)
+        .warmupIterations(3)
+        .warmupTime(TimeValue.seconds(2))
+        .measurementIterations(5)
+        .measurementTime(TimeValue.seconds(2))
+        .jvmArgsAppend("-Xmx512m", "-Dbench.compiler.golden=" + CompilerBenchmark.GOLDEN)
+        .build();
+    Collection<RunResult> results = new Runner(options).run();
+    Map<String, Double> micros = new HashMap<>();
+    for (RunResult r : results) {
+      String name = r.getParams().getBenchmark();
+      micros.put(name.substring(name.lastIndexOf('.') + 1), r.getPrimaryResult().getScore());
+    }
+    System.out.println();
+    System.out.println("compiler benchmark (average time per operation, same JVM fork):");
+    ratio("largest golden (24 nodes, 30 edges)", micros.get("compileLargestGolden"), micros.get("serializeLargestGoldenProto"));
+    ratio("generated 200 nodes", micros.get("compileGenerated200"), micros.get("serializeGenerated200Proto"));
+  }
+
+  private static void describe() throws Exception {
+    CompiledStateMachine generated = StateMachineCompiler.compile(GeneratedGraphs.layered(200, 20_261_130L));
+    System.out.printf(Locale.ROOT, "generated 200-node graph: %d bytes of ASL, worst path %d hops, %d events estimated%n",
+        generated.definition().length(), generated.worstPath().size(), generated.worstPathEvents());
+  }
+
+  private static void ratio(String what, Double compile, Double serialize) throws RunnerException {
+    if (compile == null || serialize == null) {
+      throw new RunnerException("a benchmark of the pair '" + what + "' did not run");
+    }
+    System.out.printf(Locale.ROOT, "  %-38s compile %10.1f us   proto serialize %8.2f us   ratio %8.0fx%n",
+        what, compile, serialize, compile / serialize);
+  }
+}
