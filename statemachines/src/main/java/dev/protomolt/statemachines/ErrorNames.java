@@ -1,25 +1,25 @@
 package dev.protomolt.statemachines;
 
-import dev.protomolt.proto.module.v1.RejectReason;
-import dev.protomolt.proto.module.v1.RetryReason;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * Error names the compiled state machine retries and catches. They are a contract with the
  * gateway (which fails a waiting Work task with {@code SendTaskFailure}) and the engine Lambdas.
- * Module outcome names are derived from the proto enums, so a new reason in the contract shows up
- * in every compiled definition (and makes the golden files stale, which is the point).
+ *
+ * <p>A module outcome has one error name per disposition; the reason ({@code RejectReason},
+ * {@code RetryReason}) and detail travel in the {@code Cause} as JSON. One name per disposition
+ * keeps every Work state small (a definition must stay under the 1 MB request limit) and lets a
+ * new reason be added to the contract without recompiling every graph version.
  */
 public final class ErrorNames {
 
   private ErrorNames() {}
 
-  /** The gateway fails a Work task with {@code Module.Reject.<REASON>} for a module Reject. */
-  public static final String MODULE_REJECT_PREFIX = "Module.Reject.";
+  /** The gateway fails a Work task with this for a module Reject (terminal, recorded). */
+  public static final String MODULE_REJECT = "Module.Reject";
 
-  /** The gateway fails a Work task with {@code Module.Retry.<REASON>} for a RetryableFailure. */
-  public static final String MODULE_RETRY_PREFIX = "Module.Retry.";
+  /** The gateway fails a Work task with this for a RetryableFailure (retried with backoff). */
+  public static final String MODULE_RETRYABLE = "Module.Retryable";
 
   /** An engine Lambda signals a transient infrastructure failure (store or broker unavailable). */
   public static final String ENGINE_TRANSIENT = "ProtoMolt.Transient";
@@ -52,20 +52,4 @@ public final class ErrorNames {
           "Lambda.SdkClientException",
           "Lambda.TooManyRequestsException",
           ENGINE_TRANSIENT);
-
-  /** {@code Module.Reject.<REASON>} for every reject reason of the module contract. */
-  public static List<String> moduleRejects() {
-    return Arrays.stream(RejectReason.values())
-        .filter(r -> r != RejectReason.UNRECOGNIZED)
-        .map(r -> MODULE_REJECT_PREFIX + r.name().substring("REJECT_REASON_".length()))
-        .toList();
-  }
-
-  /** {@code Module.Retry.<REASON>} for every retry reason of the module contract. */
-  public static List<String> moduleRetries() {
-    return Arrays.stream(RetryReason.values())
-        .filter(r -> r != RetryReason.UNRECOGNIZED)
-        .map(r -> MODULE_RETRY_PREFIX + r.name().substring("RETRY_REASON_".length()))
-        .toList();
-  }
 }

@@ -12,13 +12,24 @@ import java.util.Map;
 final class JsonWriter {
 
   private final StringBuilder out = new StringBuilder(1 << 16);
+  private final boolean pretty;
 
-  private JsonWriter() {}
+  private JsonWriter(boolean pretty) {
+    this.pretty = pretty;
+  }
 
+  /** The reviewable form: two-space indentation, one value per line, a trailing newline. */
   static String write(Object value) {
-    JsonWriter writer = new JsonWriter();
+    JsonWriter writer = new JsonWriter(true);
     writer.value(value, 0);
     writer.out.append('\n');
+    return writer.out.toString();
+  }
+
+  /** The deployable form: no whitespace at all, since a definition must fit a 1 MB request. */
+  static String writeCompact(Object value) {
+    JsonWriter writer = new JsonWriter(false);
+    writer.value(value, 0);
     return writer.out.toString();
   }
 
@@ -61,7 +72,7 @@ final class JsonWriter {
       first = false;
       newline(depth + 1);
       string((String) entry.getKey());
-      out.append(": ");
+      out.append(pretty ? ": " : ":");
       value(entry.getValue(), depth + 1);
     }
     newline(depth);
@@ -88,6 +99,9 @@ final class JsonWriter {
   }
 
   private void newline(int depth) {
+    if (!pretty) {
+      return;
+    }
     out.append('\n');
     out.repeat("  ", depth);
   }

@@ -75,10 +75,12 @@ public final class StateMachineCompiler {
       problems.add(new CompileProblem(emitter.describe(p.location()), p.rule(), p.message()));
     }
     HistoryBudget.Estimate estimate = HistoryBudget.estimate(emitter.costs(), shape.budgetEdges(graph), problems);
+    String compact = JsonWriter.writeCompact(definition);
+    DeployLimits.check(definition, compact, graph.getNodesCount(), problems);
     if (!problems.isEmpty()) {
       throw new GraphCompileException(graphName, problems);
     }
-    return new CompiledStateMachine(JsonWriter.write(definition), estimate.path(), estimate.events());
+    return new CompiledStateMachine(JsonWriter.write(definition), compact, estimate.path(), estimate.events());
   }
 
   /** Writes the states of every node; one instance per compilation. */
@@ -180,7 +182,7 @@ public final class StateMachineCompiler {
         block.with(name(node, "Skip"), skip(node));
       }
       if (drops) {
-        block.with(name(node, "Dropped"), disposition(node, Disposition.DROPPED, "The node's filter dropped the document; Prepare recorded the disposition."));
+        block.with(name(node, "Dropped"), disposition(node, Disposition.DROPPED));
       }
       block.with(name(node, "Work"), work(node, policy));
       block.with(name(node, "Complete"), complete(node, JsonObject.of().with("outcome.$", "$.outcome").with("workUnitId.$", "$.workUnitId")));
@@ -283,7 +285,6 @@ public final class StateMachineCompiler {
     private JsonObject skip(GraphNode node) {
       return JsonObject.of()
           .with("Type", "Pass")
-          .with("Comment", "Filter SKIP: the module is bypassed and the document goes on unchanged.")
           .with("Parameters", JsonObject.of()
               .with("node", node.getNodeId())
               .with("workUnitId.$", "$.workUnitId")
@@ -304,7 +305,6 @@ public final class StateMachineCompiler {
       HopPolicy.Backoff b = policy.retry();
       return JsonObject.of()
           .with("Type", "Task")
-          .with("Comment", "Hand the work unit to module " + node.getModuleId() + " and wait for the gateway to complete the task token.")
           .with("Resource", LAMBDA_WAIT_FOR_TOKEN)
           .with("Parameters", JsonObject.of().with("FunctionName", substitution(DISPATCH_FUNCTION_ARN)).with("Payload", payload))
           .with("HeartbeatSeconds", policy.heartbeatSeconds())
@@ -318,9 +318,9 @@ public final class StateMachineCompiler {
           .with("Retry", List.of(
               lambdaRetrier(),
               retrier(List.of(ErrorNames.HEARTBEAT_TIMEOUT, ErrorNames.TIMEOUT), b, false),
-              retrier(ErrorNames.moduleRetries(), b, true)))
+              retrier(List.of(ErrorNames.MODULE_RETRYABLE), b, true)))
           .with("Catch", List.of(
-              JsonObject.of().with("ErrorEquals", ErrorNames.moduleRejects()).with("ResultPath", "$.error").with("Next", name(node, "Rejected")),
+              JsonObject.of().with("ErrorEquals", List.of(ErrorNames.MODULE_REJECT)).with("ResultPath", "$.error").with("Next", name(node, "Rejected")),
               catchAll(name(node, "Dlq"))))
           .with("Next", name(node, "Complete"));
     }
@@ -330,7 +330,7 @@ public final class StateMachineCompiler {
       outcome.forEach(payload::with);
       payload.with("stream.$", "$.stream");
       return lambdaTask(
-              "Post-mappings, hop record, CEL routing by edge priority; stages each destination by its edge behaviour.",
+              null,
               COMPLETE_FUNCTION_ARN,
               payload)
           .with("ResultSelector", JsonObject.of()
@@ -365,13 +365,11 @@ public final class StateMachineCompiler {
           .with("Comment", routingComment(edges))
           .with("Choices", choices)
           .with("Default", UNKNOWN_DESTINATION));
-      block.with(none, disposition(node, sink ? Disposition.SINK_REACHED : Disposition.ROUTING_ENDED,
-          sink ? "The sink routed the document to no further node." : "No outgoing edge was taken; Complete recorded why."));
+      block.with(none, disposition(node, sink ? Disposition.SINK_REACHED : Disposition.ROUTING_ENDED));
       if (edges.size() > 1) {
         block.with(name(node, "FanOut"), fanOut(node));
         block.with(name(node, "FannedOut"), JsonObject.of()
             .with("Type", "Pass")
-            .with("Comment", "Each destination continues in its own child execution on this state machine version.")
             .with("Parameters", JsonObject.of()
                 .with("disposition", Disposition.FANNED_OUT.name())
                 .with("node", node.getNodeId())
@@ -415,7 +413,6 @@ public final class StateMachineCompiler {
       JsonObject childStates = JsonObject.of()
           .with(startChild, JsonObject.of()
               .with("Type", "Task")
-              .with("Comment", "Start the child on the pinned version ARN; the name is deterministic, so a retried fan-out converges.")
               .with("Resource", START_EXECUTION)
               .with("Parameters", JsonObject.of()
                   .with("StateMachineArn", substitution(STATE_MACHINE_VERSION_ARN))
@@ -439,14 +436,12 @@ public final class StateMachineCompiler {
               .with("End", true))
           .with(alreadyStarted, JsonObject.of()
               .with("Type", "Pass")
-              .with("Comment", "A child of this name already ran: an earlier attempt of this fan-out started it.")
               .with("Parameters", JsonObject.of().with("executionName.$", "$.executionName").with("alreadyStarted", true))
               .with("End", true));
       stateToNode.put(startChild, node.getNodeId());
       stateToNode.put(alreadyStarted, node.getNodeId());
       return JsonObject.of()
           .with("Type", "Map")
-          .with("Comment", "Several destinations: one child execution each, named hash(parent work unit id, destination index) by Complete.")
           .with("ItemsPath", "$.destinations")
           .with("ItemSelector", JsonObject.of()
               .with("node.$", "$$.Map.Item.Value.node")
@@ -464,7 +459,7 @@ public final class StateMachineCompiler {
           .with("workUnitId.$", "$.workUnitId")
           .with("error.$", "$.error")
           .with("stream.$", "$.stream");
-      return lambdaTask("The module rejected the document: record it (terminal, not an error).", COMPLETE_FUNCTION_ARN, payload)
+      return lambdaTask(null, COMPLETE_FUNCTION_ARN, payload)
           .with("ResultSelector", JsonObject.of()
               .with("disposition", Disposition.REJECTED.name())
               .with("node", node.getNodeId())
@@ -489,7 +484,7 @@ public final class StateMachineCompiler {
           .with("maxReprocessCount", maxReprocess)
           .with("failed.$", "$");
       block.with(name(node, "Dlq"), lambdaTask(
-              "Write the DlqMessage with replay coordinates" + (node.getSaveOnError() ? ", persisting the failing body first (save_on_error)." : "."),
+              null,
               DLQ_FUNCTION_ARN,
               payload)
           .with("ResultSelector", JsonObject.of().with("dlqId.$", "$.Payload.dlqId"))
@@ -500,10 +495,9 @@ public final class StateMachineCompiler {
           fail(ErrorNames.DEAD_LETTERED, "Node '" + node.getNodeId() + "' dead-lettered the document to " + topic + (publish ? "" : " (recorded, not published)") + "."));
     }
 
-    private JsonObject disposition(GraphNode node, Disposition disposition, String comment) {
+    private JsonObject disposition(GraphNode node, Disposition disposition) {
       return JsonObject.of()
           .with("Type", "Pass")
-          .with("Comment", comment)
           .with("Parameters", JsonObject.of()
               .with("disposition", disposition.name())
               .with("node", node.getNodeId())
@@ -516,9 +510,11 @@ public final class StateMachineCompiler {
     }
 
     private static JsonObject lambdaTask(String comment, String function, JsonObject payload) {
-      return JsonObject.of()
-          .with("Type", "Task")
-          .with("Comment", comment)
+      JsonObject task = JsonObject.of().with("Type", "Task");
+      if (comment != null) {
+        task.with("Comment", comment);
+      }
+      return task
           .with("Resource", LAMBDA_INVOKE)
           .with("Parameters", JsonObject.of().with("FunctionName", substitution(function)).with("Payload", payload));
     }

@@ -71,7 +71,7 @@ class StateMachineCompilerTest {
     assertThat(work.get("TimeoutSeconds").asInt()).isEqualTo(900);
     assertThat(work.get("Next").asText()).isEqualTo("p1.Complete");
     assertThat(work.get("Catch").get(0).get("Next").asText()).isEqualTo("p1.Rejected");
-    assertThat(work.get("Catch").get(0).get("ErrorEquals").get(0).asText()).startsWith("Module.Reject.");
+    assertThat(work.get("Catch").get(0).get("ErrorEquals").toString()).isEqualTo("[\"Module.Reject\"]");
     assertThat(work.get("Catch").get(1).get("ErrorEquals").get(0).asText()).isEqualTo("States.ALL");
     assertThat(work.get("Catch").get(1).get("Next").asText()).isEqualTo("p1.Dlq");
     assertThat(states.get("p1.Complete").get("Next").asText()).isEqualTo("p1.Next");
@@ -90,7 +90,8 @@ class StateMachineCompilerTest {
     assertThat(first.get(2).get("MaxAttempts").asInt()).isEqualTo(5);
     assertThat(first.get(2).get("IntervalSeconds").asInt()).isEqualTo(2);
     assertThat(first.get(2).get("MaxDelaySeconds").asInt()).isEqualTo(60);
-    assertThat(first.get(2).get("ErrorEquals").get(0).asText()).startsWith("Module.Retry.");
+    assertThat(first.get(2).get("ErrorEquals").toString()).isEqualTo("[\"Module.Retryable\"]");
+    assertThat(first.get(2).get("JitterStrategy").asText()).isEqualTo("FULL");
     assertThat(states.get("p2.Work").get("Retry").get(2).get("MaxAttempts").asInt()).isEqualTo(3);
   }
 
@@ -304,6 +305,53 @@ class StateMachineCompilerTest {
       assertThat(p.location()).isEqualTo("document path looping among nodes a, b (up to max_hops 1000 hops)");
       assertThat(p.message()).contains("lower max_hops on the cycle's edges");
     });
+  }
+
+  @Test
+  void refusesTextThatDefinitionSubstitutionWouldRewrite() {
+    GraphCompileException e = refusal(graph().addNodes(processor("p").setName("cost ${Budget}")).build());
+    assertThat(e.problems()).singleElement().hasToString(
+        "state 'p.Prepare': the text 'Node 'cost ${Budget}' (module module-p): hydrate the document, evaluate the filter, apply pre-mappings.' contains '${', "
+            + "which definition substitution reserves for [${PrepareFunctionArn}, ${DispatchFunctionArn}, ${CompleteFunctionArn}, ${DlqFunctionArn}, ${StateMachineVersionArn}]; "
+            + "remove it from node ids, names and conditions [substitution-syntax]");
+  }
+
+  @Test
+  void refusesADefinitionTooLargeForOneStepFunctionsRequest() {
+    PipelineGraph.Builder wide = graph().addNodes(intake("in"));
+    for (int i = 0; i < 220; i++) {
+      wide.addNodes(processor("node-" + i)).addEdges(edge("in", "node-" + i));
+    }
+    GraphCompileException e = refusal(wide.build());
+    assertThat(e.problems()).singleElement().satisfies(p -> {
+      assertThat(p.rule()).isEqualTo("definition-size");
+      assertThat(p.location()).isEqualTo("definition");
+      assertThat(p.message()).contains("bytes in a Step Functions request").contains("over the 1032192 bytes that fit the 1 MB request limit");
+    });
+  }
+
+  @Test
+  void theDeployableDefinitionIsCompactWithEverySubstitutionFilled() throws Exception {
+    CompiledStateMachine compiled = StateMachineCompiler.compile(chain(1));
+    java.util.Map<String, String> arns = new java.util.LinkedHashMap<>();
+    for (String name : StateMachineCompiler.SUBSTITUTIONS) {
+      arns.put(name, "arn:aws:lambda:eu-west-1:123456789012:function:" + name);
+    }
+    String deployable = compiled.deployableDefinition(arns);
+    assertThat(deployable).doesNotContain("${").doesNotContain("\n").doesNotContain("\": ");
+    assertThat(JSON.readTree(deployable).get("States").get("p1.Work").get("Parameters").get("FunctionName").asText())
+        .isEqualTo("arn:aws:lambda:eu-west-1:123456789012:function:DispatchFunctionArn");
+    assertThat(JSON.readTree(compiled.compactDefinition())).isEqualTo(JSON.readTree(compiled.definition()));
+
+    arns.remove(StateMachineCompiler.DLQ_FUNCTION_ARN);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
+        .hasMessageStartingWith("substitution 'DlqFunctionArn' has no value");
+    arns.put(StateMachineCompiler.DLQ_FUNCTION_ARN, "a\"b");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
+        .hasMessage("substitution 'DlqFunctionArn' value 'a\"b' must be a plain ARN (no quotes, backslashes or '${')");
+    arns.put("Other", "x");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
+        .hasMessageStartingWith("substitution 'Other' is not used by compiled definitions");
   }
 
   @Test
