@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -39,23 +40,29 @@ class GoldenGraphTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void compiledDefinitionMatchesTheCommittedGolden(String name) throws IOException {
-    Path dir = GOLDEN.resolve(name);
-    Path expectedFile = dir.resolve("expected.asl.json");
-    String actual = StateMachineCompiler.compile(CompileGraph.read(dir.resolve("graph.json"))).definition();
+    GoldenCase golden = new GoldenCase(name, GOLDEN.resolve(name));
+    java.util.Optional<String> stale = golden.check(ACTUAL, Boolean.getBoolean("golden.update"));
+    stale.ifPresent(message -> fail(message));
+    writeValidatorCopy(name, Files.readString(GOLDEN.resolve(name).resolve(GoldenCase.EXPECTED), StandardCharsets.UTF_8));
+  }
 
-    if (Boolean.getBoolean("golden.update")) {
-      Files.writeString(expectedFile, actual, StandardCharsets.UTF_8);
-    }
-    String expected = Files.exists(expectedFile) ? Files.readString(expectedFile, StandardCharsets.UTF_8) : "";
-    writeValidatorCopy(name, expected.isEmpty() ? actual : expected);
-    if (!expected.equals(actual)) {
-      Path review = ACTUAL.resolve(name).resolve("expected.asl.json");
-      Files.createDirectories(review.getParent());
-      Files.writeString(review, actual, StandardCharsets.UTF_8);
-      fail("golden " + expectedFile + " is stale; the new output is in " + review.toAbsolutePath()
-          + "\nreview it, then run: ./mvnw -B -pl statemachines -am verify -Dgolden.update=true\n"
-          + GoldenDiff.describe(expected, actual));
-    }
+  @Test
+  void aStaleGoldenFailsWithADiffAndLeavesTheNewOutputForReview(@TempDir Path temp) throws IOException {
+    Path dir = temp.resolve("golden").resolve("linear");
+    Files.createDirectories(dir);
+    Files.copy(GOLDEN.resolve("linear").resolve(GoldenCase.GRAPH), dir.resolve(GoldenCase.GRAPH));
+    String current = Files.readString(GOLDEN.resolve("linear").resolve(GoldenCase.EXPECTED), StandardCharsets.UTF_8);
+    Files.writeString(dir.resolve(GoldenCase.EXPECTED), current.replace("\"HeartbeatSeconds\": 30", "\"HeartbeatSeconds\": 31"));
+    Path actualRoot = temp.resolve("actual");
+
+    String message = new GoldenCase("linear", dir).check(actualRoot, false).orElseThrow();
+    assertThat(message).contains("is stale").contains("-Dgolden.update=true")
+        .contains("-       \"HeartbeatSeconds\": 31,").contains("+       \"HeartbeatSeconds\": 30,");
+    assertThat(actualRoot.resolve("linear").resolve(GoldenCase.EXPECTED)).content(StandardCharsets.UTF_8).isEqualTo(current);
+
+    assertThat(new GoldenCase("linear", dir).check(actualRoot, true)).as("update mode rewrites the golden").isEmpty();
+    assertThat(dir.resolve(GoldenCase.EXPECTED)).content(StandardCharsets.UTF_8).isEqualTo(current);
+    assertThat(new GoldenCase("linear", dir).check(actualRoot, false)).isEmpty();
   }
 
   @Test
