@@ -75,7 +75,7 @@ final class DeployLimits {
 
   private static void substitutions(String where, Object value, List<CompileProblem> problems) {
     switch (value) {
-      case String s -> {
+      case String s when s.contains("${") -> {
         Matcher m = SUBSTITUTION.matcher(s);
         while (m.find()) {
           if (!m.group().endsWith("}") || !StateMachineCompiler.SUBSTITUTIONS.contains(m.group(1))) {

@@ -108,17 +108,17 @@ final class JsonWriter {
 
   private void string(String s) {
     out.append('"');
-    // Plain runs are copied in one append; only the characters JSON needs escaped are handled one
-    // at a time.
+    // Most strings need no escaping and are copied in one bulk append (append(CharSequence, int,
+    // int) copies char by char, so plain runs between escapes go through substring).
     int run = 0;
     for (int i = 0; i < s.length(); i++) {
       String escape = escape(s.charAt(i));
       if (escape != null) {
-        out.append(s, run, i).append(escape);
+        out.append(s.substring(run, i)).append(escape);
         run = i + 1;
       }
     }
-    out.append(s, run, s.length()).append('"');
+    out.append(run == 0 ? s : s.substring(run)).append('"');
   }
 
   private static String escape(char c) {

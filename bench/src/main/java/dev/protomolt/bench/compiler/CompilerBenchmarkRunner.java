@@ -28,9 +28,9 @@ public final class CompilerBenchmarkRunner {
         .include(CompilerBenchmark.class.getName() + ".*")
         .forks(1)
         .warmupIterations(3)
-        .warmupTime(TimeValue.seconds(2))
+        .warmupTime(TimeValue.seconds(1))
         .measurementIterations(5)
-        .measurementTime(TimeValue.seconds(2))
+        .measurementTime(TimeValue.seconds(1))
         .jvmArgsAppend("-Xmx512m", "-Dbench.compiler.golden=" + CompilerBenchmark.GOLDEN)
         .build();
     Collection<RunResult> results = new Runner(options).run();
