@@ -44,6 +44,48 @@ public final class CompilerBenchmarkRunner {
     ratio("largest golden (24 nodes, 30 edges)", micros.get("compileLargestGolden"), micros.get("serializeLargestGoldenProto"));
     ratio("generated 120 nodes", micros.get("compileGenerated120"), micros.get("serializeGenerated120Proto"));
     ratio("generated 200 nodes (refused: 1 MB)", micros.get("compileGenerated200"), micros.get("serializeGenerated200Proto"));
+    cpuTime();
+  }
+
+  /**
+   * The same pairs measured as thread CPU time in this JVM: on a shared machine wall-clock
+   * averages swing with other processes' load, while CPU time spent by this thread does not.
+   */
+  private static void cpuTime() {
+    CompilerBenchmark state = new CompilerBenchmark();
+    try {
+      state.load();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    System.out.println("same pairs as thread CPU time (warmed up, this JVM):");
+    cpuRatio("largest golden (24 nodes, 30 edges)", state::compileLargestGolden, state::serializeLargestGoldenProto);
+    cpuRatio("generated 120 nodes", state::compileGenerated120, state::serializeGenerated120Proto);
+    cpuRatio("generated 200 nodes (refused: 1 MB)", state::compileGenerated200, state::serializeGenerated200Proto);
+  }
+
+  private static void cpuRatio(String what, java.util.function.Supplier<?> compile, java.util.function.Supplier<?> serialize) {
+    double compileMicros = cpuMicros(compile, 150);
+    double serializeMicros = cpuMicros(serialize, 20_000);
+    System.out.printf(Locale.ROOT, "  %-38s compile %10.1f us   proto serialize %8.2f us   ratio %8.0fx%n",
+        what, compileMicros, serializeMicros, compileMicros / serializeMicros);
+  }
+
+  private static double cpuMicros(java.util.function.Supplier<?> operation, int iterations) {
+    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    int sink = 0;
+    for (int i = 0; i < iterations; i++) {
+      sink += operation.get().hashCode() & 1;
+    }
+    long start = threads.getCurrentThreadCpuTime();
+    for (int i = 0; i < iterations; i++) {
+      sink += operation.get().hashCode() & 1;
+    }
+    long used = threads.getCurrentThreadCpuTime() - start;
+    if (sink < 0) {
+      System.out.println(sink); // keeps the results alive so the JIT cannot drop the work
+    }
+    return used / 1000.0 / iterations;
   }
 
   private static void describe() {
