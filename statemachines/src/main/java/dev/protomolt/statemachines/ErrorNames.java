@@ -1,0 +1,55 @@
+package dev.protomolt.statemachines;
+
+import java.util.List;
+
+/**
+ * Error names the compiled state machine retries and catches. They are a contract with the
+ * gateway (which fails a waiting Work task with {@code SendTaskFailure}) and the engine Lambdas.
+ *
+ * <p>A module outcome has one error name per disposition; the reason ({@code RejectReason},
+ * {@code RetryReason}) and detail travel in the {@code Cause} as JSON. One name per disposition
+ * keeps every Work state small (a definition must stay under the 1 MB request limit) and lets a
+ * new reason be added to the contract without recompiling every graph version.
+ */
+public final class ErrorNames {
+
+  private ErrorNames() {}
+
+  /** The gateway fails a Work task with this for a module Reject (terminal, recorded). */
+  public static final String MODULE_REJECT = "Module.Reject";
+
+  /** The gateway fails a Work task with this for a RetryableFailure (retried with backoff). */
+  public static final String MODULE_RETRYABLE = "Module.Retryable";
+
+  /** An engine Lambda signals a transient infrastructure failure (store or broker unavailable). */
+  public static final String ENGINE_TRANSIENT = "ProtoMolt.Transient";
+
+  /** Start found no node with the execution input's {@code node}. */
+  public static final String UNKNOWN_NODE = "ProtoMolt.UnknownNode";
+
+  /** Complete named a destination that is not a target of the node's outgoing edges. */
+  public static final String UNKNOWN_DESTINATION = "ProtoMolt.UnknownDestination";
+
+  /** The hop was dead-lettered; the execution ends failed so it is visible as a failure. */
+  public static final String DEAD_LETTERED = "ProtoMolt.DeadLettered";
+
+  public static final String STATES_ALL = "States.ALL";
+  public static final String HEARTBEAT_TIMEOUT = "States.HeartbeatTimeout";
+  public static final String TIMEOUT = "States.Timeout";
+
+  /** Raised by the startExecution integration when the name is taken by a different input. */
+  public static final String EXECUTION_ALREADY_EXISTS = "StepFunctions.ExecutionAlreadyExistsException";
+
+  /** Transient errors of the startExecution integration. */
+  public static final List<String> START_EXECUTION_TRANSIENT =
+      List.of("StepFunctions.ExecutionLimitExceededException", "StepFunctions.SdkClientException");
+
+  /** Transient invocation errors of the Lambda integration that AWS recommends retrying. */
+  public static final List<String> LAMBDA_TRANSIENT =
+      List.of(
+          "Lambda.ServiceException",
+          "Lambda.AWSLambdaException",
+          "Lambda.SdkClientException",
+          "Lambda.TooManyRequestsException",
+          ENGINE_TRANSIENT);
+}
