@@ -11,9 +11,6 @@ package dev.protomolt.core.identity;
  * @param graphId        the graph, or {@code intake:<accountId>} for intake ({@code graph_id})
  */
 public record NodeCoordinates(String docId, String graphAddressId, String accountId, String graphId) {
-    /** The graph address intake rows use inside the synthetic intake graph. */
-    public static final String INTAKE_ADDRESS = "intake";
-
     public NodeCoordinates {
         NodeIds.requireCoordinate(docId, "doc_id");
         NodeIds.requireCoordinate(graphAddressId, "graph_address_id");
@@ -25,9 +22,13 @@ public record NodeCoordinates(String docId, String graphAddressId, String accoun
         }
     }
 
-    /** Coordinates of an intake staging copy of a document for an account. */
-    public static NodeCoordinates intake(String docId, String accountId) {
-        return new NodeCoordinates(docId, INTAKE_ADDRESS, accountId, GraphIds.intakeGraphId(accountId));
+    /**
+     * Coordinates of an intake copy: it lives at its datasource's address in the account's
+     * synthetic intake graph, so one document arriving from two datasources is two intake copies
+     * (the contracts' {@code graph_address_id} and the ledger's CHECK constraint say the same).
+     */
+    public static NodeCoordinates intake(String docId, String datasourceId, String accountId) {
+        return new NodeCoordinates(docId, datasourceId, accountId, GraphIds.intakeGraphId(accountId));
     }
 
     /** Whether these coordinates name an intake row or a pipeline row. */

@@ -17,8 +17,8 @@ class NodeIdsTest {
         // (anything that would strand every stored row under a new id) fails here.
         assertThat(NodeIds.nodeId(DOC, "opensearch-sink", "acct-1", "graph-a"))
                 .isEqualTo(UUID.fromString("f8aa4bc1-5b24-327e-a25c-389753bc8747"));
-        assertThat(NodeIds.nodeId(NodeCoordinates.intake(DOC, "acct-1")))
-                .isEqualTo(UUID.fromString("1439948a-e22d-3f03-a97e-001f421f9096"));
+        assertThat(NodeIds.nodeId(NodeCoordinates.intake(DOC, "crawler-1", "acct-1")))
+                .isEqualTo(UUID.fromString("97f4b446-e7f7-363e-8cd8-5162b09b1d70"));
     }
 
     @Test
@@ -82,11 +82,12 @@ class NodeIdsTest {
 
     @Test
     void intakeAndPipelineCopiesOfOneDocumentDiffer() {
-        NodeCoordinates intake = NodeCoordinates.intake(DOC, "acct-1");
+        NodeCoordinates intake = NodeCoordinates.intake(DOC, "crawler-1", "acct-1");
 
         assertThat(intake.graphId()).isEqualTo("intake:acct-1");
         assertThat(intake.rowKind()).isEqualTo(RowKind.INTAKE);
-        assertThat(new NodeCoordinates(DOC, "intake", "acct-1", "graph-a").rowKind()).isEqualTo(RowKind.PIPELINE);
-        assertThat(NodeIds.nodeId(intake)).isNotEqualTo(NodeIds.nodeId(DOC, "intake", "acct-1", "graph-a"));
+        assertThat(intake.graphAddressId()).isEqualTo("crawler-1");
+        assertThat(new NodeCoordinates(DOC, "crawler-1", "acct-1", "graph-a").rowKind()).isEqualTo(RowKind.PIPELINE);
+        assertThat(NodeIds.nodeId(intake)).isNotEqualTo(NodeIds.nodeId(DOC, "crawler-1", "acct-1", "graph-a"));
     }
 }
