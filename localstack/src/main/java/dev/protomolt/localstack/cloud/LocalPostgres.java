@@ -1,0 +1,120 @@
+package dev.protomolt.localstack.cloud;
+
+import dev.protomolt.db.Migrations;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.OptionalLong;
+import javax.sql.DataSource;
+
+/**
+ * PostgreSQL 17 on loopback: the real server binaries (zonky) as a child process with its data
+ * directory under the data folder, kept between runs, and the project's migrations applied on
+ * every start so an old data folder is brought up to the current schema.
+ */
+public final class LocalPostgres implements AutoCloseable {
+
+  public static final String COMPONENT = "PostgreSQL";
+  public static final String USER = "postgres";
+  public static final String DATABASE = "postgres";
+
+  private final EmbeddedPostgres postgres;
+  private final Path dataDir;
+  private final Migrations.MigrationReport migrations;
+
+  private LocalPostgres(EmbeddedPostgres postgres, Path dataDir,
+      Migrations.MigrationReport migrations) {
+    this.postgres = postgres;
+    this.dataDir = dataDir;
+    this.migrations = migrations;
+  }
+
+  /** Starts PostgreSQL on {@code port} (0 for a free one) with its cluster in {@code dataDir}. */
+  public static LocalPostgres start(Path dataDir, int port) {
+    int chosen = LoopbackPort.claim(port, COMPONENT, LocalCloudSettings.POSTGRES_PORT_SETTING);
+    try {
+      Files.createDirectories(dataDir.getParent());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the PostgreSQL data folder " + dataDir, e);
+    }
+    EmbeddedPostgres postgres;
+    try {
+      postgres = EmbeddedPostgres.builder()
+          .setDataDirectory(dataDir)
+          // zonky wipes the data directory by default; the local cloud keeps data across restarts.
+          .setCleanDataDirectory(false)
+          .setPort(chosen)
+          // Small enough for a laptop running everything at once; plenty for local workloads.
+          .setServerConfig("shared_buffers", "32MB")
+          .setServerConfig("max_connections", "60")
+          .setPGStartupWait(Duration.ofSeconds(30))
+          .start();
+    } catch (IOException e) {
+      throw new IllegalStateException(COMPONENT + " failed to start on port " + chosen
+          + " with data in " + dataDir + ": " + e.getMessage(), e);
+    }
+    try {
+      Migrations.MigrationReport report = Migrations.apply(postgres.getPostgresDatabase());
+      return new LocalPostgres(postgres, dataDir, report);
+    } catch (RuntimeException e) {
+      closeQuietly(postgres);
+      throw e;
+    }
+  }
+
+  public int port() {
+    return postgres.getPort();
+  }
+
+  public String jdbcUrl() {
+    return "jdbc:postgresql://" + LoopbackPort.HOST + ":" + port() + "/" + DATABASE;
+  }
+
+  /** A connection source for the {@code postgres} user, which owns the migrated schema. */
+  public DataSource dataSource() {
+    return postgres.getPostgresDatabase();
+  }
+
+  /** What the migrations did on this start (0 applied when the data folder was current). */
+  public Migrations.MigrationReport migrations() {
+    return migrations;
+  }
+
+  /** The postmaster's process id, read from the pid file PostgreSQL keeps while it runs. */
+  public OptionalLong postmasterPid() {
+    return postmasterPid(dataDir);
+  }
+
+  static OptionalLong postmasterPid(Path dataDir) {
+    Path pidFile = dataDir.resolve("postmaster.pid");
+    try {
+      if (!Files.exists(pidFile)) {
+        return OptionalLong.empty();
+      }
+      String first = Files.readAllLines(pidFile).getFirst().trim();
+      return OptionalLong.of(Long.parseLong(first));
+    } catch (IOException | RuntimeException e) {
+      return OptionalLong.empty();
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      postgres.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot stop " + COMPONENT + " on port " + port(), e);
+    }
+  }
+
+  private static void closeQuietly(EmbeddedPostgres postgres) {
+    try {
+      postgres.close();
+    } catch (IOException | RuntimeException suppressed) {
+      // The start already failed; that failure is the one worth reporting.
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package dev.protomolt.localstack.cloud;
+
+import dev.protomolt.localstack.s3.NotifyingBlobStore;
+import dev.protomolt.localstack.s3.ObjectCreatedListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
+
+/**
+ * S3 on loopback: S3Proxy in this JVM over a filesystem store, one folder per bucket under the
+ * data folder, so objects survive a restart. Requests must be signed with the configured key.
+ */
+public final class LocalS3 implements AutoCloseable {
+
+  public static final String COMPONENT = "S3 (S3Proxy)";
+
+  private final S3Proxy proxy;
+  private final BlobStore store;
+  private final URI endpoint;
+
+  private LocalS3(S3Proxy proxy, BlobStore store, URI endpoint) {
+    this.proxy = proxy;
+    this.store = store;
+    this.endpoint = endpoint;
+  }
+
+  /**
+   * Starts S3Proxy on {@code port} (0 for a free one) with objects under {@code dataDir}, creates
+   * {@code buckets} when missing, and reports every created object to {@code listener}.
+   */
+  public static LocalS3 start(Path dataDir, int port, String accessKeyId, String secretAccessKey,
+      List<String> buckets, ObjectCreatedListener listener) {
+    int chosen = LoopbackPort.claim(port, COMPONENT, LocalCloudSettings.S3_PORT_SETTING);
+    try {
+      Files.createDirectories(dataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the S3 data folder " + dataDir, e);
+    }
+    BlobStore store = new NotifyingBlobStore(
+        new FilesystemNio2BlobStore(dataDir.toAbsolutePath().toString()), listener);
+    URI endpoint = URI.create("http://" + LoopbackPort.HOST + ":" + chosen);
+    S3Proxy proxy = S3Proxy.builder()
+        .blobStore(store)
+        .endpoint(endpoint)
+        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKeyId, secretAccessKey)
+        // SDKs add headers S3Proxy does not know (checksums, SDK retry info); AWS ignores them too.
+        .ignoreUnknownHeaders(true)
+        .jettyMaxThreads(16)
+        .build();
+    try {
+      proxy.start();
+      while (!"STARTED".equals(proxy.getState())) {
+        if ("FAILED".equals(proxy.getState())) {
+          throw new IllegalStateException(COMPONENT + " failed to start on " + endpoint);
+        }
+        Thread.sleep(10);
+      }
+    } catch (java.net.BindException e) {
+      throw new PortInUseException(COMPONENT, chosen, LocalCloudSettings.S3_PORT_SETTING, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting " + COMPONENT, e);
+    } catch (Exception e) {
+      if (e.getCause() instanceof java.net.BindException bind) {
+        throw new PortInUseException(COMPONENT, chosen, LocalCloudSettings.S3_PORT_SETTING, bind);
+      }
+      throw new IllegalStateException(COMPONENT + " failed to start on " + endpoint, e);
+    }
+    LocalS3 s3 = new LocalS3(proxy, store, endpoint);
+    for (String bucket : buckets) {
+      if (!store.containerExists(bucket)) {
+        store.createContainer(bucket);
+      }
+    }
+    return s3;
+  }
+
+  public URI endpoint() {
+    return endpoint;
+  }
+
+  public int port() {
+    return endpoint.getPort();
+  }
+
+  @Override
+  public void close() {
+    try {
+      proxy.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot stop " + COMPONENT + " on " + endpoint, e);
+    } finally {
+      store.close();
+    }
+  }
+}
