@@ -19,6 +19,12 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
  */
 public final class NotifyingBlobStore extends ForwardingBlobStore {
 
+  /**
+   * S3Proxy keeps a stub object per open multipart upload through the same store; it is
+   * bookkeeping, not an object any client created, so it is never reported.
+   */
+  static final String S3PROXY_INTERNAL_PREFIX = ".s3proxy-";
+
   private final ObjectCreatedListener listener;
 
   public NotifyingBlobStore(BlobStore delegate, ObjectCreatedListener listener) {
@@ -51,6 +57,9 @@ public final class NotifyingBlobStore extends ForwardingBlobStore {
   }
 
   private void report(String eventName, String bucket, String key, String eTag) {
+    if (key.startsWith(S3PROXY_INTERNAL_PREFIX)) {
+      return;
+    }
     // The size is read back from the store: chunked uploads do not declare it up front.
     HeadObjectResponse head = delegate().blobMetadataIfPresent(bucket, key);
     long size = head == null || head.contentLength() == null ? 0L : head.contentLength();

@@ -1,0 +1,228 @@
+package dev.protomolt.localstack.cloud;
+
+import dev.protomolt.localstack.kafka.MskEventSourceMapping;
+import dev.protomolt.localstack.kafka.MskPoller;
+import dev.protomolt.localstack.lambda.LocalLambdaRunner;
+import dev.protomolt.localstack.lambda.Pause;
+import dev.protomolt.localstack.s3.S3NotificationRule;
+import dev.protomolt.localstack.s3.S3Notifier;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javax.sql.DataSource;
+
+/**
+ * The whole local cloud in one JVM: S3, PostgreSQL, Kafka and DynamoDB on loopback ports with
+ * their data under one folder, the Lambda runner, S3 notifications, MSK event-source mappings and
+ * (when plugged in) the local Step Functions runtime. Starting again on the same folder finds the
+ * same data; {@link #close()} (or JVM exit) stops every server and child process it started.
+ */
+public final class LocalCloud implements AutoCloseable {
+
+  public static final String ACCOUNT_ID = "000000000000";
+  /** Locally a failed event is retried after a second, not the minute AWS waits. */
+  private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
+
+  private final LocalCloudSettings settings;
+  private final LocalS3 s3;
+  private final LocalPostgres postgres;
+  private final LocalKafka kafka;
+  private final LocalDynamoDb dynamoDb;
+  private final LocalLambdaRunner lambdas;
+  private final S3Notifier notifier;
+  private final StepFunctionsRuntime stepFunctions;
+  private final List<MskPoller> pollers = new ArrayList<>();
+  private final Thread shutdownHook;
+  private boolean closed;
+
+  private LocalCloud(LocalCloudSettings settings, Started started, LocalLambdaRunner lambdas,
+      S3Notifier notifier, StepFunctionsRuntime stepFunctions) {
+    this.settings = settings;
+    this.s3 = started.s3;
+    this.postgres = started.postgres;
+    this.kafka = started.kafka;
+    this.dynamoDb = started.dynamoDb;
+    this.lambdas = lambdas;
+    this.notifier = notifier;
+    this.stepFunctions = stepFunctions;
+    this.shutdownHook = new Thread(this::closeFromHook, "protomolt-local-cloud-shutdown");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  /** Starts everything but Step Functions. */
+  public static LocalCloud start(LocalCloudSettings settings) {
+    return start(settings, null);
+  }
+
+  /**
+   * Starts the four servers in parallel, then the Step Functions runtime through
+   * {@code stepFunctions} (null: none yet), then the notification dispatcher.
+   */
+  public static LocalCloud start(LocalCloudSettings settings, StepFunctionsLauncher stepFunctions) {
+    Path data = settings.dataDir().toAbsolutePath();
+    LocalLambdaRunner lambdas = new LocalLambdaRunner(settings.region(), ACCOUNT_ID);
+    S3Notifier notifier = new S3Notifier(data.resolve("s3-notifications"), lambdas,
+        settings.region(), Clock.systemUTC(), Pause.SLEEP, FIRST_RETRY_DELAY);
+    Started started = new Started();
+    try (ExecutorService starters = Executors.newVirtualThreadPerTaskExecutor()) {
+      CompletableFuture<Void> all = CompletableFuture.allOf(
+          CompletableFuture.runAsync(() -> started.postgres =
+              LocalPostgres.start(data.resolve("postgres/data"), settings.postgresPort()),
+              starters),
+          CompletableFuture.runAsync(() -> started.kafka = LocalKafka.start(
+              data.resolve("kafka"), settings.kafkaPort(), settings.kafkaControllerPort()),
+              starters),
+          CompletableFuture.runAsync(() -> started.s3 = LocalS3.start(data.resolve("s3"),
+              settings.s3Port(), settings.accessKeyId(), settings.secretAccessKey(),
+              settings.buckets(), notifier), starters),
+          CompletableFuture.runAsync(() -> started.dynamoDb =
+              LocalDynamoDb.start(data.resolve("dynamodb"), settings.dynamoDbPort()), starters));
+      all.join();
+    } catch (CompletionException e) {
+      started.closeAll();
+      notifier.close();
+      throw asRuntime(e.getCause());
+    }
+    StepFunctionsRuntime sfn = null;
+    if (stepFunctions != null) {
+      try {
+        sfn = stepFunctions.start(new StepFunctionsEnvironment(settings.stepFunctionsPort(),
+            data.resolve("stepfunctions"), started.postgres.dataSource(),
+            started.postgres.jdbcUrl(), lambdas, settings.region(), ACCOUNT_ID,
+            Clock.systemUTC()));
+      } catch (Exception e) {
+        started.closeAll();
+        notifier.close();
+        throw asRuntime(e);
+      }
+    }
+    notifier.start();
+    return new LocalCloud(settings, started, lambdas, notifier, sfn);
+  }
+
+  public LocalCloudEndpoints endpoints() {
+    return new LocalCloudEndpoints(settings.dataDir().toAbsolutePath(), settings.region(),
+        settings.accessKeyId(), settings.secretAccessKey(), s3.endpoint(), settings.buckets(),
+        dynamoDb.endpoint(), kafka.bootstrapServers(), postgres.jdbcUrl(), LocalPostgres.USER,
+        LocalPostgres.USER, Optional.ofNullable(stepFunctions).map(StepFunctionsRuntime::endpoint));
+  }
+
+  /** Register handlers here; Step Functions tasks, S3 rules and MSK mappings invoke them. */
+  public LocalLambdaRunner lambdas() {
+    return lambdas;
+  }
+
+  /** The migrated database, for code that runs in the same JVM. */
+  public DataSource database() {
+    return postgres.dataSource();
+  }
+
+  /** Objects created from now on that {@code rule} matches invoke its function. */
+  public void addS3Notification(S3NotificationRule rule) {
+    notifier.addRule(rule);
+  }
+
+  /** Starts polling the mapping's topics for its function. */
+  public synchronized MskPoller addMskEventSource(MskEventSourceMapping mapping) {
+    MskPoller poller = new MskPoller(mapping, kafka.bootstrapServers(), settings.region(),
+        lambdas, Pause.SLEEP, FIRST_RETRY_DELAY);
+    pollers.add(poller);
+    poller.start();
+    return poller;
+  }
+
+  /** The child processes this cloud started (PostgreSQL's postmaster and dynalite's node). */
+  public List<ProcessHandle> childProcesses() {
+    List<ProcessHandle> children = new ArrayList<>();
+    OptionalLong postmaster = postgres.postmasterPid();
+    if (postmaster.isPresent()) {
+      ProcessHandle.of(postmaster.getAsLong()).ifPresent(children::add);
+    }
+    children.add(dynamoDb.processHandle());
+    return children;
+  }
+
+  /** Stops everything, dependants first; the first failure is thrown after all were tried. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException alreadyShuttingDown) {
+      // Called from the hook itself, or during JVM exit: nothing to remove.
+    }
+    Deque<AutoCloseable> order = new ArrayDeque<>();
+    pollers.forEach(order::add);
+    order.add(notifier);
+    if (stepFunctions != null) {
+      order.add(stepFunctions);
+    }
+    order.add(kafka);
+    order.add(dynamoDb);
+    order.add(s3);
+    order.add(postgres);
+    closeInOrder(order);
+  }
+
+  private void closeFromHook() {
+    close();
+  }
+
+  private static void closeInOrder(Deque<AutoCloseable> order) {
+    RuntimeException first = null;
+    for (AutoCloseable component : order) {
+      try {
+        component.close();
+      } catch (Exception e) {
+        if (first == null) {
+          first = asRuntime(e);
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  private static RuntimeException asRuntime(Throwable e) {
+    return e instanceof RuntimeException runtime ? runtime
+        : new IllegalStateException(e.getMessage(), e);
+  }
+
+  /** What came up before a failure, so a failed start still stops every piece it started. */
+  private static final class Started {
+    volatile LocalPostgres postgres;
+    volatile LocalKafka kafka;
+    volatile LocalS3 s3;
+    volatile LocalDynamoDb dynamoDb;
+
+    void closeAll() {
+      Deque<AutoCloseable> order = new ArrayDeque<>();
+      for (AutoCloseable c : new AutoCloseable[] {kafka, dynamoDb, s3, postgres}) {
+        if (c != null) {
+          order.add(c);
+        }
+      }
+      try {
+        closeInOrder(order);
+      } catch (RuntimeException suppressed) {
+        // The start failure is the error worth reporting.
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package dev.protomolt.localstack.cloud;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where each local service answers, and the credentials to use. Production code is pointed at
+ * the local cloud with these values alone; {@link #environment()} gives them as the environment
+ * variables the AWS SDKs and the AWS CLI read.
+ *
+ * @param stepFunctions empty until the local Step Functions runtime is plugged in
+ */
+public record LocalCloudEndpoints(
+    Path dataDir,
+    String region,
+    String accessKeyId,
+    String secretAccessKey,
+    URI s3,
+    List<String> buckets,
+    URI dynamoDb,
+    String kafkaBootstrapServers,
+    String postgresJdbcUrl,
+    String postgresUser,
+    String postgresPassword,
+    Optional<URI> stepFunctions) {
+
+  public LocalCloudEndpoints {
+    buckets = List.copyOf(buckets);
+  }
+
+  /**
+   * The variables that point an unmodified AWS SDK or AWS CLI at the local cloud
+   * ({@code AWS_ENDPOINT_URL_<SERVICE>} is read by both), plus ours for Kafka and PostgreSQL.
+   */
+  public Map<String, String> environment() {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("AWS_REGION", region);
+    env.put("AWS_DEFAULT_REGION", region);
+    env.put("AWS_ACCESS_KEY_ID", accessKeyId);
+    env.put("AWS_SECRET_ACCESS_KEY", secretAccessKey);
+    env.put("AWS_ENDPOINT_URL_S3", s3.toString());
+    env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.toString());
+    stepFunctions.ifPresent(uri -> env.put("AWS_ENDPOINT_URL_SFN", uri.toString()));
+    env.put("PROTOMOLT_KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers);
+    env.put("PROTOMOLT_JDBC_URL", postgresJdbcUrl);
+    env.put("PROTOMOLT_JDBC_USER", postgresUser);
+    env.put("PROTOMOLT_JDBC_PASSWORD", postgresPassword);
+    return env;
+  }
+}
