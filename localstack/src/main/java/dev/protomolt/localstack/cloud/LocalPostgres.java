@@ -7,7 +7,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 
 /**
@@ -103,11 +107,25 @@ public final class LocalPostgres implements AutoCloseable {
 
   @Override
   public void close() {
+    Optional<ProcessHandle> postmaster = postmasterPid().isPresent()
+        ? ProcessHandle.of(postmasterPid().getAsLong()) : Optional.empty();
     try {
       postgres.close();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot stop " + COMPONENT + " on port " + port(), e);
     }
+    // pg_ctl returns once the pid file is gone, a moment before the postmaster has exited; wait
+    // for the exit so "stopped" means no PostgreSQL process is left.
+    postmaster.ifPresent(process -> {
+      try {
+        process.onExit().get(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (ExecutionException | TimeoutException e) {
+        throw new IllegalStateException(COMPONENT + " postmaster " + process.pid()
+            + " did not exit within 10 s of pg_ctl stop", e);
+      }
+    });
   }
 
   private static void closeQuietly(EmbeddedPostgres postgres) {
