@@ -13,10 +13,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import javax.sql.DataSource;
@@ -42,6 +44,7 @@ public final class LocalCloud implements AutoCloseable {
   private final S3Notifier notifier;
   private final StepFunctionsRuntime stepFunctions;
   private final List<MskPoller> pollers = new ArrayList<>();
+  private final Map<String, Duration> startTimes;
   private final Thread shutdownHook;
   private boolean closed;
 
@@ -55,6 +58,7 @@ public final class LocalCloud implements AutoCloseable {
     this.lambdas = lambdas;
     this.notifier = notifier;
     this.stepFunctions = stepFunctions;
+    this.startTimes = Map.copyOf(started.startTimes);
     this.shutdownHook = new Thread(this::closeFromHook, "protomolt-local-cloud-shutdown");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -76,17 +80,15 @@ public final class LocalCloud implements AutoCloseable {
     Started started = new Started();
     try (ExecutorService starters = Executors.newVirtualThreadPerTaskExecutor()) {
       CompletableFuture<Void> all = CompletableFuture.allOf(
-          CompletableFuture.runAsync(() -> started.postgres =
-              LocalPostgres.start(data.resolve("postgres/data"), settings.postgresPort()),
-              starters),
-          CompletableFuture.runAsync(() -> started.kafka = LocalKafka.start(
-              data.resolve("kafka"), settings.kafkaPort(), settings.kafkaControllerPort()),
-              starters),
-          CompletableFuture.runAsync(() -> started.s3 = LocalS3.start(data.resolve("s3"),
-              settings.s3Port(), settings.accessKeyId(), settings.secretAccessKey(),
-              settings.buckets(), notifier), starters),
-          CompletableFuture.runAsync(() -> started.dynamoDb =
-              LocalDynamoDb.start(data.resolve("dynamodb"), settings.dynamoDbPort()), starters));
+          started.timed(LocalPostgres.COMPONENT, starters, () -> started.postgres =
+              LocalPostgres.start(data.resolve("postgres/data"), settings.postgresPort())),
+          started.timed(LocalKafka.COMPONENT, starters, () -> started.kafka = LocalKafka.start(
+              data.resolve("kafka"), settings.kafkaPort(), settings.kafkaControllerPort())),
+          started.timed(LocalS3.COMPONENT, starters, () -> started.s3 = LocalS3.start(
+              data.resolve("s3"), settings.s3Port(), settings.accessKeyId(),
+              settings.secretAccessKey(), settings.buckets(), notifier)),
+          started.timed(LocalDynamoDb.COMPONENT, starters, () -> started.dynamoDb =
+              LocalDynamoDb.start(data.resolve("dynamodb"), settings.dynamoDbPort())));
       all.join();
     } catch (CompletionException e) {
       started.closeAll();
@@ -95,6 +97,7 @@ public final class LocalCloud implements AutoCloseable {
     }
     StepFunctionsRuntime sfn = null;
     if (stepFunctions != null) {
+      long sfnStart = System.nanoTime();
       try {
         sfn = stepFunctions.start(new StepFunctionsEnvironment(settings.stepFunctionsPort(),
             data.resolve("stepfunctions"), started.postgres.dataSource(),
@@ -105,6 +108,8 @@ public final class LocalCloud implements AutoCloseable {
         notifier.close();
         throw asRuntime(e);
       }
+      started.startTimes.put(StepFunctionsEnvironment.COMPONENT,
+          Duration.ofNanos(System.nanoTime() - sfnStart));
     }
     notifier.start();
     return new LocalCloud(settings, started, lambdas, notifier, sfn);
@@ -139,6 +144,11 @@ public final class LocalCloud implements AutoCloseable {
     pollers.add(poller);
     poller.start();
     return poller;
+  }
+
+  /** How long each component took to start (they start in parallel), for the benchmark. */
+  public Map<String, Duration> startTimes() {
+    return startTimes;
   }
 
   /** The child processes this cloud started (PostgreSQL's postmaster and dynalite's node). */
@@ -210,6 +220,15 @@ public final class LocalCloud implements AutoCloseable {
     volatile LocalKafka kafka;
     volatile LocalS3 s3;
     volatile LocalDynamoDb dynamoDb;
+    final Map<String, Duration> startTimes = new ConcurrentHashMap<>();
+
+    CompletableFuture<Void> timed(String component, ExecutorService executor, Runnable start) {
+      return CompletableFuture.runAsync(() -> {
+        long begin = System.nanoTime();
+        start.run();
+        startTimes.put(component, Duration.ofNanos(System.nanoTime() - begin));
+      }, executor);
+    }
 
     void closeAll() {
       Deque<AutoCloseable> order = new ArrayDeque<>();
