@@ -1,6 +1,7 @@
 package dev.protomolt.localstack.cloud;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -208,6 +209,25 @@ class LocalCloudTest {
 
   @Test
   @Order(6)
+  void aStartThatFailsOnATakenPortStopsWhatItAlreadyStarted() throws Exception {
+    int taken = cloud.endpoints().s3().getPort();
+    LocalCloudSettings clash = LocalCloudSettings.ephemeral(data.resolve("clash"));
+    clash = new LocalCloudSettings(clash.dataDir(), clash.region(), clash.accessKeyId(),
+        clash.secretAccessKey(), clash.buckets(), taken, 0, 0, 0, 0, 0);
+    List<Long> before = postgresAndNodeProcesses();
+
+    LocalCloudSettings settings = clash;
+    assertThatThrownBy(() -> LocalCloud.start(settings))
+        .isInstanceOf(PortInUseException.class)
+        .hasMessageContaining("S3 (S3Proxy) cannot listen on 127.0.0.1:" + taken)
+        .hasMessageContaining("-Dprotomolt.local.s3.port=PORT");
+
+    assertThat(postgresAndNodeProcesses()).as("PostgreSQL and dynalite of the failed start")
+        .isSubsetOf(before);
+  }
+
+  @Test
+  @Order(7)
   void restartKeepsEveryComponentsDataAndStopLeavesNoChildProcess() throws Exception {
     LocalCloudEndpoints before = cloud.endpoints();
     try (S3Client s3 = s3(before)) {
@@ -267,6 +287,14 @@ class LocalCloudTest {
         new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
       producer.send(new ProducerRecord<>(topic, key, value)).get();
     }
+  }
+
+  /** Processes of this JVM's children and PostgreSQL servers whose data is under this test. */
+  private static List<Long> postgresAndNodeProcesses() {
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().map(cmd -> cmd.contains(data.toString())).orElse(false))
+        .map(ProcessHandle::pid)
+        .toList();
   }
 
   private static String findOnPath(String command) {
