@@ -132,18 +132,38 @@ public final class LocalCloud implements AutoCloseable {
     return postgres.dataSource();
   }
 
-  /** Objects created from now on that {@code rule} matches invoke its function. */
+  /**
+   * Objects created from now on that {@code rule} matches invoke its function. As S3 validates a
+   * notification's destination when it is configured, the function must already be registered.
+   */
   public void addS3Notification(S3NotificationRule rule) {
+    requireRegistered(rule.functionName(), "S3 notification on bucket " + rule.bucket());
+    if (!settings.buckets().contains(rule.bucket())) {
+      throw new IllegalArgumentException("bucket: '" + rule.bucket() + "' is not one of the local"
+          + " cloud's buckets " + settings.buckets());
+    }
     notifier.addRule(rule);
   }
 
-  /** Starts polling the mapping's topics for its function. */
+  /**
+   * Starts polling the mapping's topics for its function, which must already be registered (as
+   * CreateEventSourceMapping requires).
+   */
   public synchronized MskPoller addMskEventSource(MskEventSourceMapping mapping) {
+    requireRegistered(mapping.functionName(), "MSK event source on " + mapping.topics());
     MskPoller poller = new MskPoller(mapping, kafka.bootstrapServers(), settings.region(),
         lambdas, Pause.SLEEP, FIRST_RETRY_DELAY);
     pollers.add(poller);
     poller.start();
     return poller;
+  }
+
+  private void requireRegistered(String function, String what) {
+    if (!lambdas.functionNames().contains(function)) {
+      throw new IllegalArgumentException("functionName: " + what + " names '" + function
+          + "', which is not registered; register it with lambdas().register first (registered: "
+          + lambdas.functionNames() + ")");
+    }
   }
 
   /** How long each component took to start (they start in parallel), for the benchmark. */

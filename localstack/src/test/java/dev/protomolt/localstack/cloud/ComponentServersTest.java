@@ -110,6 +110,27 @@ class ComponentServersTest {
   }
 
   @Test
+  void aMissingNodeOrDynaliteNamesTheSettingThatPointsAtIt() {
+    System.setProperty(LocalDynamoDb.NODE_SETTING, data.resolve("no-node").toString());
+    try {
+      assertThatThrownBy(() -> LocalDynamoDb.start(data.resolve("dynamodb"), 0))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("install Node.js 20+ or set -Dprotomolt.local.node=");
+    } finally {
+      System.clearProperty(LocalDynamoDb.NODE_SETTING);
+    }
+    System.setProperty(LocalDynamoDb.DYNALITE_HOME_SETTING, data.toString());
+    try {
+      assertThatThrownBy(() -> LocalDynamoDb.start(data.resolve("dynamodb"), 0))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("protomolt.local.dynalite.home points at " + data)
+          .hasMessageContaining("not the dynalite package folder");
+    } finally {
+      System.clearProperty(LocalDynamoDb.DYNALITE_HOME_SETTING);
+    }
+  }
+
+  @Test
   void anOutOfRangePortNamesTheSetting() {
     assertThatThrownBy(() -> LoopbackPort.claim(70_000, "S3", LocalCloudSettings.S3_PORT_SETTING))
         .isInstanceOf(IllegalArgumentException.class)

@@ -209,6 +209,24 @@ class LocalCloudTest {
 
   @Test
   @Order(6)
+  void notificationsAndEventSourcesMustNameARegisteredFunctionAndAKnownBucket() {
+    assertThatThrownBy(() -> cloud.addS3Notification(
+            S3NotificationRule.allObjects("protomolt-intake", "not-registered")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("functionName")
+        .hasMessageContaining("'not-registered', which is not registered");
+    assertThatThrownBy(() -> cloud.addS3Notification(
+            S3NotificationRule.allObjects("no-such-bucket", "intake")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bucket: 'no-such-bucket' is not one of the local cloud's buckets");
+    assertThatThrownBy(() -> cloud.addMskEventSource(
+            MskEventSourceMapping.of("not-registered", "some-topic")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("MSK event source on [some-topic] names 'not-registered'");
+  }
+
+  @Test
+  @Order(6)
   void aStartThatFailsOnATakenPortStopsWhatItAlreadyStarted() throws Exception {
     int taken = cloud.endpoints().s3().getPort();
     LocalCloudSettings clash = LocalCloudSettings.ephemeral(data.resolve("clash"));
