@@ -74,10 +74,16 @@ public final class LocalS3 implements AutoCloseable {
       throw new IllegalStateException(COMPONENT + " failed to start on " + endpoint, e);
     }
     LocalS3 s3 = new LocalS3(proxy, store, endpoint);
-    for (String bucket : buckets) {
-      if (!store.containerExists(bucket)) {
-        store.createContainer(bucket);
+    try {
+      for (String bucket : buckets) {
+        if (!store.containerExists(bucket)) {
+          store.createContainer(bucket);
+        }
       }
+    } catch (RuntimeException e) {
+      s3.close();
+      throw new IllegalStateException(COMPONENT + " started but could not create the buckets "
+          + buckets + " under " + dataDir + ": " + e.getMessage(), e);
     }
     return s3;
   }
