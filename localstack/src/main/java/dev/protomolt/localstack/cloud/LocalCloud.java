@@ -146,6 +146,14 @@ public final class LocalCloud implements AutoCloseable {
   }
 
   /**
+   * Object creations journalled but not yet delivered to their functions; integration tests wait
+   * for this to reach 0 after an upload instead of sleeping.
+   */
+  public int pendingS3Notifications() {
+    return notifier.pendingCount();
+  }
+
+  /**
    * Starts polling the mapping's topics for its function, which must already be registered (as
    * CreateEventSourceMapping requires).
    */

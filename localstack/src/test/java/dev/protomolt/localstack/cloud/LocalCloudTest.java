@@ -161,6 +161,11 @@ class LocalCloudTest {
     }
 
     JsonNode record = nextEvent(S3_EVENTS).get("Records").get(0);
+    for (int i = 0; i < 100 && cloud.pendingS3Notifications() > 0; i++) {
+      Thread.sleep(100);
+    }
+    assertThat(cloud.pendingS3Notifications()).as("marked delivered once the function returned")
+        .isZero();
     assertThat(record.get("eventName").asText()).isEqualTo("ObjectCreated:Put");
     assertThat(record.at("/s3/object/key").asText()).isEqualTo("sdk/doc.txt");
   }

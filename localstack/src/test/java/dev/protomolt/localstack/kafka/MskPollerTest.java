@@ -86,7 +86,7 @@ class MskPollerTest {
 
   private static MskPoller.PollOutcome pollUntilRecords(MskPoller poller) throws Exception {
     // The first polls only join the group; records arrive once partitions are assigned.
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 60; i++) {
       MskPoller.PollOutcome outcome = poller.pollOnce(Duration.ofMillis(500));
       if (outcome != MskPoller.PollOutcome.EMPTY) {
         return outcome;
