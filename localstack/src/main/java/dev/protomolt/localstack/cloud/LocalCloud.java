@@ -74,6 +74,7 @@ public final class LocalCloud implements AutoCloseable {
    */
   public static LocalCloud start(LocalCloudSettings settings, StepFunctionsLauncher stepFunctions) {
     Path data = settings.dataDir().toAbsolutePath();
+    claimFixedPorts(settings);
     LocalLambdaRunner lambdas = new LocalLambdaRunner(settings.region(), ACCOUNT_ID);
     S3Notifier notifier = new S3Notifier(data.resolve("s3-notifications"), lambdas,
         settings.region(), Clock.systemUTC(), Pause.SLEEP, FIRST_RETRY_DELAY);
@@ -113,6 +114,30 @@ public final class LocalCloud implements AutoCloseable {
     }
     notifier.start();
     return new LocalCloud(settings, started, lambdas, notifier, sfn);
+  }
+
+  /**
+   * A taken fixed port fails the start before any server or child process exists; each component
+   * claims its port again when it starts, which also covers ports chosen as 0.
+   */
+  private static void claimFixedPorts(LocalCloudSettings settings) {
+    record Claim(int port, String component, String setting) {}
+    for (Claim claim : List.of(
+        new Claim(settings.s3Port(), LocalS3.COMPONENT, LocalCloudSettings.S3_PORT_SETTING),
+        new Claim(settings.postgresPort(), LocalPostgres.COMPONENT,
+            LocalCloudSettings.POSTGRES_PORT_SETTING),
+        new Claim(settings.kafkaPort(), LocalKafka.COMPONENT,
+            LocalCloudSettings.KAFKA_PORT_SETTING),
+        new Claim(settings.kafkaControllerPort(), LocalKafka.CONTROLLER_COMPONENT,
+            LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING),
+        new Claim(settings.dynamoDbPort(), LocalDynamoDb.COMPONENT,
+            LocalCloudSettings.DYNAMODB_PORT_SETTING),
+        new Claim(settings.stepFunctionsPort(), StepFunctionsEnvironment.COMPONENT,
+            LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING))) {
+      if (claim.port() != 0) {
+        LoopbackPort.claim(claim.port(), claim.component(), claim.setting());
+      }
+    }
   }
 
   public LocalCloudEndpoints endpoints() {

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.localstack.kafka.MskEventSourceMapping;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import java.io.File;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -232,21 +233,49 @@ class LocalCloudTest {
 
   @Test
   @Order(6)
-  void aStartThatFailsOnATakenPortStopsWhatItAlreadyStarted() throws Exception {
+  void aTakenPortFailsTheStartBeforeAnythingStarts() {
     int taken = cloud.endpoints().s3().getPort();
-    LocalCloudSettings clash = LocalCloudSettings.ephemeral(data.resolve("clash"));
-    clash = new LocalCloudSettings(clash.dataDir(), clash.region(), clash.accessKeyId(),
-        clash.secretAccessKey(), clash.buckets(), taken, 0, 0, 0, 0, 0);
-    List<Long> before = postgresAndNodeProcesses();
+    LocalCloudSettings free = LocalCloudSettings.ephemeral(data.resolve("clash"));
+    LocalCloudSettings clash = new LocalCloudSettings(free.dataDir(), free.region(),
+        free.accessKeyId(), free.secretAccessKey(), free.buckets(), taken, 0, 0, 0, 0, 0);
 
-    LocalCloudSettings settings = clash;
-    assertThatThrownBy(() -> LocalCloud.start(settings))
+    assertThatThrownBy(() -> LocalCloud.start(clash))
         .isInstanceOf(PortInUseException.class)
         .hasMessageContaining("S3 (S3Proxy) cannot listen on 127.0.0.1:" + taken)
         .hasMessageContaining("-Dprotomolt.local.s3.port=PORT");
+    assertThat(data.resolve("clash")).doesNotExist();
+  }
 
-    assertThat(postgresAndNodeProcesses()).as("PostgreSQL and dynalite of the failed start")
+  @Test
+  @Order(6)
+  void aStepFunctionsRuntimeThatFailsToStartStopsEverythingElse() {
+    List<Long> before = processesUnder(data);
+
+    assertThatThrownBy(() -> LocalCloud.start(
+            LocalCloudSettings.ephemeral(data.resolve("sfn-fails")), environment -> {
+              throw new IllegalStateException("runtime refused to start");
+            }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("runtime refused to start");
+
+    assertThat(processesUnder(data)).as("PostgreSQL and dynalite of the failed start")
         .isSubsetOf(before);
+  }
+
+  /** Stands in for the local Step Functions runtime to check what the hook hands over. */
+  static final class RecordingRuntime implements StepFunctionsRuntime {
+    volatile StepFunctionsEnvironment environment;
+    volatile boolean closed;
+
+    @Override
+    public URI endpoint() {
+      return URI.create("http://127.0.0.1:18150");
+    }
+
+    @Override
+    public void close() {
+      closed = true;
+    }
   }
 
   @Test
@@ -275,9 +304,26 @@ class LocalCloudTest {
 
     cloud.close();
     assertThat(children).noneMatch(ProcessHandle::isAlive);
-    cloud = LocalCloud.start(LocalCloudSettings.ephemeral(data.resolve("cloud")));
+    RecordingRuntime stepFunctions = new RecordingRuntime();
+    cloud = LocalCloud.start(LocalCloudSettings.ephemeral(data.resolve("cloud")), environment -> {
+      stepFunctions.environment = environment;
+      return stepFunctions;
+    });
     registerFunctions(cloud);
     LocalCloudEndpoints after = cloud.endpoints();
+
+    assertThat(after.stepFunctions()).contains(URI.create("http://127.0.0.1:18150"));
+    assertThat(after.environment()).containsEntry("AWS_ENDPOINT_URL_SFN",
+        "http://127.0.0.1:18150");
+    assertThat(stepFunctions.environment.lambdas()).isSameAs(cloud.lambdas());
+    assertThat(stepFunctions.environment.requestedPort()).isZero();
+    try (Connection c = stepFunctions.environment.database().getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM accounts")) {
+      rs.next();
+      assertThat(rs.getInt(1)).as("the runtime gets the migrated, persistent database")
+          .isEqualTo(1);
+    }
 
     try (S3Client s3 = s3(after)) {
       assertThat(s3.getObjectAsBytes(b -> b.bucket("protomolt-store").key("kept"))
@@ -300,6 +346,9 @@ class LocalCloudTest {
     JsonNode record = nextEvent(KAFKA_EVENTS).get("records").get("kept-topic-0").get(0);
     assertThat(new String(Base64.getDecoder().decode(record.get("value").asText()),
         StandardCharsets.UTF_8)).isEqualTo("kept-record");
+
+    cloud.close();
+    assertThat(stepFunctions.closed).as("close stops the Step Functions runtime").isTrue();
   }
 
   private static void produce(LocalCloudEndpoints endpoints, String topic, String key,
@@ -312,10 +361,10 @@ class LocalCloudTest {
     }
   }
 
-  /** Processes of this JVM's children and PostgreSQL servers whose data is under this test. */
-  private static List<Long> postgresAndNodeProcesses() {
+  /** Processes (PostgreSQL servers, dynalite) whose command line names a folder under {@code dir}. */
+  private static List<Long> processesUnder(Path dir) {
     return ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().map(cmd -> cmd.contains(data.toString())).orElse(false))
+        .filter(p -> p.info().commandLine().map(cmd -> cmd.contains(dir.toString())).orElse(false))
         .map(ProcessHandle::pid)
         .toList();
   }
