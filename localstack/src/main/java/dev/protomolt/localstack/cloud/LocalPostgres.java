@@ -12,6 +12,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -20,6 +21,8 @@ import javax.sql.DataSource;
  * every start so an old data folder is brought up to the current schema.
  */
 public final class LocalPostgres implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(LocalPostgres.class.getName());
 
   public static final String COMPONENT = "PostgreSQL";
   public static final String USER = "postgres";
@@ -38,6 +41,8 @@ public final class LocalPostgres implements AutoCloseable {
 
   /** Starts PostgreSQL on {@code port} (0 for a free one) with its cluster in {@code dataDir}. */
   public static LocalPostgres start(Path dataDir, int port) {
+    dataDir = dataDir.toAbsolutePath();
+    stopLeftoverFromEarlierRun(dataDir);
     int chosen = LoopbackPort.claim(port, COMPONENT, LocalCloudSettings.POSTGRES_PORT_SETTING);
     try {
       Files.createDirectories(dataDir.getParent());
@@ -90,6 +95,42 @@ public final class LocalPostgres implements AutoCloseable {
   /** The postmaster's process id, read from the pid file PostgreSQL keeps while it runs. */
   public OptionalLong postmasterPid() {
     return postmasterPid(dataDir);
+  }
+
+  /**
+   * A local cloud killed without running its shutdown hook (SIGKILL, a crash) leaves its
+   * postmaster running, detached from the dead JVM and still owning the data folder, so PostgreSQL
+   * would refuse to start on it again. Such a leftover — alive, and started on this very folder —
+   * is asked to shut down (SIGTERM: its clients died with the old JVM) before this start.
+   */
+  static void stopLeftoverFromEarlierRun(Path dataDir) {
+    OptionalLong pid = postmasterPid(dataDir);
+    if (pid.isEmpty()) {
+      return;
+    }
+    Optional<ProcessHandle> leftover = ProcessHandle.of(pid.getAsLong())
+        .filter(ProcessHandle::isAlive)
+        .filter(p -> p.info().commandLine()
+            .map(cmd -> cmd.contains("postgres") && cmd.contains(dataDir.toString()))
+            .orElse(false));
+    if (leftover.isEmpty()) {
+      // A stale pid file of a process long gone: PostgreSQL itself recovers from that.
+      return;
+    }
+    ProcessHandle postmaster = leftover.get();
+    LOG.warning(() -> "stopping PostgreSQL (pid " + postmaster.pid() + ") left running on "
+        + dataDir + " by a local cloud that did not shut down");
+    postmaster.destroy();
+    try {
+      postmaster.onExit().get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while stopping a leftover PostgreSQL", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("PostgreSQL (pid " + postmaster.pid() + ") left running on "
+          + dataDir + " by an earlier local cloud did not stop within 30 s; stop it with"
+          + " `kill " + postmaster.pid() + "` and start again", e);
+    }
   }
 
   static OptionalLong postmasterPid(Path dataDir) {

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A local cloud whose JVM is told to terminate (SIGTERM, as Ctrl-C or a service manager does)
- * stops its child processes through its shutdown hook: nothing of it is left running.
+ * The local cloud in its own JVM: told to terminate (SIGTERM, as Ctrl-C or a service manager
+ * does) it stops its child processes through its shutdown hook; killed outright (SIGKILL, no hook)
+ * it leaves PostgreSQL behind, and the next start on the same folder stops that leftover.
  */
 class LocalCloudShutdownHookTest {
 
@@ -24,34 +25,8 @@ class LocalCloudShutdownHookTest {
 
   @Test
   void terminatingTheJvmStopsPostgresAndDynalite() throws Exception {
-    String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path")));
-    for (String setting : List.of(LocalCloudSettings.S3_PORT_SETTING,
-        LocalCloudSettings.POSTGRES_PORT_SETTING, LocalCloudSettings.KAFKA_PORT_SETTING,
-        LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING, LocalCloudSettings.DYNAMODB_PORT_SETTING,
-        LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING)) {
-      command.add("-D" + setting + "=0");
-    }
-    command.addAll(List.of(LocalCloudMain.class.getName(), "--data", data.toString()));
-    Process cloud = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Process cloud = startInChildJvm(data);
     try {
-      CompletableFuture<Boolean> up = CompletableFuture.supplyAsync(() -> {
-        try (BufferedReader out = new BufferedReader(
-            new InputStreamReader(cloud.getInputStream(), StandardCharsets.UTF_8))) {
-          String line;
-          while ((line = out.readLine()) != null) {
-            if (line.startsWith("# local cloud up")) {
-              Thread.ofVirtual().start(() -> out.lines().forEach(ignored -> { }));
-              return true;
-            }
-          }
-          return false;
-        } catch (java.io.IOException e) {
-          return false;
-        }
-      });
-      assertThat(up.get(180, TimeUnit.SECONDS)).as("the local cloud came up").isTrue();
       List<ProcessHandle> servers = processesUnder(data);
       assertThat(servers).as("PostgreSQL and dynalite are running").hasSizeGreaterThanOrEqualTo(2);
 
@@ -65,6 +40,76 @@ class LocalCloudShutdownHookTest {
     } finally {
       cloud.destroyForcibly();
     }
+  }
+
+  @Test
+  void aCloudKilledWithoutItsHookStartsAgainOnTheSameFolder() throws Exception {
+    Process killed = startInChildJvm(data);
+    List<ProcessHandle> leftovers;
+    try {
+      killed.destroyForcibly();
+      assertThat(killed.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      leftovers = processesUnder(data).stream()
+          .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false))
+          .toList();
+      assertThat(leftovers).as("SIGKILL skips the hook: the postmaster outlives its JVM")
+          .isNotEmpty();
+    } finally {
+      killed.destroyForcibly();
+    }
+
+    try (LocalCloud restarted = LocalCloud.start(LocalCloudSettings.ephemeral(data))) {
+      assertThat(leftovers).noneMatch(ProcessHandle::isAlive);
+      try (var connection = restarted.database().getConnection();
+          var statement = connection.createStatement();
+          var rows = statement.executeQuery("SELECT count(*) FROM flyway_schema_history")) {
+        rows.next();
+        assertThat(rows.getInt(1)).isPositive();
+      }
+    }
+  }
+
+  /** Runs LocalCloudMain on {@code dir} with free ports and waits until it reports it is up. */
+  private static Process startInChildJvm(Path dir) throws Exception {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path")));
+    for (String setting : List.of(LocalCloudSettings.S3_PORT_SETTING,
+        LocalCloudSettings.POSTGRES_PORT_SETTING, LocalCloudSettings.KAFKA_PORT_SETTING,
+        LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING, LocalCloudSettings.DYNAMODB_PORT_SETTING,
+        LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING)) {
+      command.add("-D" + setting + "=0");
+    }
+    command.addAll(List.of(LocalCloudMain.class.getName(), "--data", dir.toString()));
+    Process cloud = new ProcessBuilder(command).redirectErrorStream(true).start();
+    CompletableFuture<Boolean> up = CompletableFuture.supplyAsync(() -> {
+      BufferedReader out = new BufferedReader(
+          new InputStreamReader(cloud.getInputStream(), StandardCharsets.UTF_8));
+      try {
+        String line;
+        while ((line = out.readLine()) != null) {
+          if (line.startsWith("# local cloud up")) {
+            // Keep reading so the child never blocks on a full pipe.
+            Thread.ofVirtual().start(() -> {
+              try {
+                out.lines().forEach(ignored -> { });
+              } catch (java.io.UncheckedIOException closedWhenTheChildDied) {
+                // Nothing more to read.
+              }
+            });
+            return true;
+          }
+        }
+        return false;
+      } catch (java.io.IOException e) {
+        return false;
+      }
+    });
+    if (!up.get(180, TimeUnit.SECONDS)) {
+      cloud.destroyForcibly();
+      throw new AssertionError("the local cloud in the child JVM did not come up");
+    }
+    return cloud;
   }
 
   private static List<ProcessHandle> processesUnder(Path dir) {
