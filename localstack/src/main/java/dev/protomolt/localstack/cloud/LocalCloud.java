@@ -63,14 +63,14 @@ public final class LocalCloud implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
 
-  /** Starts everything but Step Functions. */
+  /** Starts everything, with the local Step Functions runtime. */
   public static LocalCloud start(LocalCloudSettings settings) {
-    return start(settings, null);
+    return start(settings, new LocalStepFunctionsLauncher());
   }
 
   /**
    * Starts the four servers in parallel, then the Step Functions runtime through
-   * {@code stepFunctions} (null: none yet), then the notification dispatcher.
+   * {@code stepFunctions} (null: no Step Functions at all), then the notification dispatcher.
    */
   public static LocalCloud start(LocalCloudSettings settings, StepFunctionsLauncher stepFunctions) {
     Path data = settings.dataDir().toAbsolutePath();

@@ -49,6 +49,9 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * The whole local cloud, started once: every endpoint answers its AWS client, an upload by the
@@ -132,7 +135,8 @@ class LocalCloudTest {
     assertThat(endpoints.postgresJdbcUrl()).startsWith("jdbc:postgresql://127.0.0.1:");
     assertThat(endpoints.region()).isEqualTo("us-east-1");
     assertThat(endpoints.buckets()).containsExactly("protomolt-intake", "protomolt-store");
-    assertThat(endpoints.stepFunctions()).as("no runtime plugged in").isEmpty();
+    assertThat(endpoints.stepFunctions()).hasValueSatisfying(
+        uri -> assertThat(uri.getHost()).isEqualTo("127.0.0.1"));
     assertThat(endpoints.environment())
         .containsEntry("AWS_ENDPOINT_URL_S3", endpoints.s3().toString())
         .containsEntry("AWS_ENDPOINT_URL_DYNAMODB", endpoints.dynamoDb().toString())
@@ -211,6 +215,63 @@ class LocalCloudTest {
     JsonNode record = event.get("records").get("document-indexed-0").get(0);
     assertThat(new String(Base64.getDecoder().decode(record.get("value").asText()),
         StandardCharsets.UTF_8)).isEqualTo("indexed");
+  }
+
+  /** Thrown by a function so a state machine can catch it by its class name, as in AWS. */
+  static final class DocumentRejected extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    DocumentRejected(String message) {
+      super(message);
+    }
+  }
+
+  @Test
+  @Order(5)
+  void aStateMachineRunsItsLambdaTasksOnTheRegisteredFunctions() throws Exception {
+    cloud.lambdas().register("sfn-answer", (event, context) ->
+        "{\"answer\":" + JSON.readTree(event).get("n").asInt() * 2 + "}");
+    cloud.lambdas().register("sfn-reject", (event, context) -> {
+      throw new DocumentRejected("not a document");
+    });
+    String definition = """
+        {"StartAt":"Answer","States":{
+          "Answer":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+            "Parameters":{"FunctionName":"sfn-answer","Payload.$":"$"},
+            "ResultSelector":{"answer.$":"$.Payload.answer"},"ResultPath":"$.result",
+            "Next":"Reject"},
+          "Reject":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+            "Parameters":{"FunctionName":"sfn-reject","Payload.$":"$"},
+            "Catch":[{"ErrorEquals":["%s"],"ResultPath":"$.rejected","Next":"Rejected"}],
+            "End":true},
+          "Rejected":{"Type":"Succeed"}}}""".formatted(DocumentRejected.class.getName());
+    LocalCloudEndpoints endpoints = cloud.endpoints();
+    try (SfnClient sfn = SfnClient.builder()
+        .endpointOverride(endpoints.stepFunctions().orElseThrow())
+        .region(Region.of(endpoints.region()))
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+            endpoints.accessKeyId(), endpoints.secretAccessKey())))
+        .httpClient(UrlConnectionHttpClient.create())
+        .build()) {
+      String machine = sfn.createStateMachine(b -> b.name("local-cloud-smoke")
+          .roleArn("arn:aws:iam::000000000000:role/sfn").definition(definition))
+          .stateMachineArn();
+      String execution = sfn.startExecution(b -> b.stateMachineArn(machine).name("run-1")
+          .input("{\"n\":21}")).executionArn();
+
+      DescribeExecutionResponse done = sfn.describeExecution(b -> b.executionArn(execution));
+      for (int i = 0; i < 600 && done.status() == ExecutionStatus.RUNNING; i++) {
+        Thread.sleep(100);
+        done = sfn.describeExecution(b -> b.executionArn(execution));
+      }
+
+      assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+      JsonNode output = JSON.readTree(done.output());
+      assertThat(output.at("/result/answer").asInt()).isEqualTo(42);
+      assertThat(output.at("/rejected/Error").asText())
+          .isEqualTo(DocumentRejected.class.getName());
+      assertThat(output.at("/rejected/Cause").asText()).contains("not a document");
+    }
   }
 
   @Test
