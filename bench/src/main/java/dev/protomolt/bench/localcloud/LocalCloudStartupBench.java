@@ -81,8 +81,10 @@ public final class LocalCloudStartupBench {
         + " %d idle cores is at least %.2f s)%n", coldCpu,
         Runtime.getRuntime().availableProcessors(),
         coldCpu / Runtime.getRuntime().availableProcessors());
+    System.out.println("    per component (the servers start in parallel, Step Functions after"
+        + " them):");
     coldParts.forEach((component, took) -> System.out.printf(
-        "    of which %-28s %6.2f s (in parallel)%n", component, took.toNanos() / 1e9));
+        "      %-43s %6.2f s%n", component, took.toNanos() / 1e9));
     System.out.printf("  whole local cloud, warm restart               %6.2f s  (%.2fx baseline)%n",
         warmSeconds, warmSeconds / postgresSeconds);
     System.out.printf("  baseline: this JVM idle, PSS                  %8s%n",
