@@ -8,6 +8,7 @@ import dev.protomolt.core.graph.GraphAdminException.Reason;
 import dev.protomolt.core.graph.GraphStore;
 import dev.protomolt.core.graph.GraphStoreArguments;
 import dev.protomolt.core.graph.SubscriptionIds;
+import dev.protomolt.db.Transactions;
 import dev.protomolt.proto.config.v1.DatasourceSubscription;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import java.sql.Connection;
@@ -281,12 +282,7 @@ public final class PostgresGraphStore implements GraphStore {
     }
   }
 
-  @FunctionalInterface
-  private interface Work<T> {
-    T run(Connection c) throws SQLException;
-  }
-
-  private <T> T read(Work<T> work) {
+  private <T> T read(Transactions.Work<T> work) {
     try (Connection c = dataSource.getConnection()) {
       return work.run(c);
     } catch (SQLException e) {
@@ -294,19 +290,9 @@ public final class PostgresGraphStore implements GraphStore {
     }
   }
 
-  private <T> T inTransaction(Work<T> work) {
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        T result = work.run(c);
-        c.commit();
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
+  private <T> T inTransaction(Transactions.Work<T> work) {
+    try {
+      return Transactions.inTransaction(dataSource, work);
     } catch (SQLException e) {
       throw unavailable(e);
     }

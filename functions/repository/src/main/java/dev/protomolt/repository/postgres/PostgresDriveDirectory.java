@@ -4,6 +4,7 @@ import dev.protomolt.core.store.AccountDrives;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.DriveDirectory;
 import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.db.Transactions;
 import dev.protomolt.proto.events.v1.AccountEvent;
 import dev.protomolt.proto.events.v1.DriveProvider;
 import java.sql.Connection;
@@ -48,9 +49,8 @@ public final class PostgresDriveDirectory implements DriveDirectory {
   }
 
   private void provision(String accountId, AccountDrives drives) {
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
+    try {
+      Transactions.inTransaction(dataSource, c -> {
         try (PreparedStatement s = c.prepareStatement(UPSERT_ACCOUNT)) {
           s.setString(1, accountId);
           s.executeUpdate();
@@ -67,17 +67,14 @@ public final class PostgresDriveDirectory implements DriveDirectory {
             s.setString(8, providerColumn(d.provider()));
             s.addBatch();
           }
-          s.executeBatch();
+          return s.executeBatch();
         }
-        c.commit();
-      } catch (SQLException e) {
-        c.rollback();
-        throw e;
-      }
+      });
     } catch (SQLException e) {
       throw new LedgerException("provisioning account " + accountId, e);
     }
   }
+
 
   private void setActive(String accountId, boolean active) {
     try (Connection c = dataSource.getConnection();

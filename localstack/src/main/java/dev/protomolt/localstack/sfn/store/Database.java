@@ -1,5 +1,6 @@
 package dev.protomolt.localstack.sfn.store;
 
+import dev.protomolt.db.Transactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -42,16 +43,8 @@ final class Database {
   }
 
   <T> T inTransaction(String what, Transaction<T> work) {
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        T result = work.run(c);
-        c.commit();
-        return result;
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      }
+    try {
+      return Transactions.inTransaction(dataSource, work::run);
     } catch (SQLException e) {
       throw new StoreException(what, e);
     }
