@@ -80,7 +80,7 @@ class PostgresGraphStoreTest extends GraphStoreContract {
 
   @Test
   void aDatabaseFailureIsUnavailableNeverAnEmptyAnswer() {
-    GraphStore broken = new PostgresGraphStore(new BrokenDataSource());
+    GraphStore broken = new PostgresGraphStore(FlakyDataSource.alwaysDown());
     assertThatThrownBy(() -> broken.subscriptions("ds-1"))
         .isInstanceOfSatisfying(GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(GraphAdminException.Reason.UNAVAILABLE))

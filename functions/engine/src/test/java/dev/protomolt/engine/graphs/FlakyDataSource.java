@@ -3,20 +3,38 @@ package dev.protomolt.engine.graphs;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
-/** A database that is down: every connection attempt fails, as during a failover. */
-final class BrokenDataSource implements DataSource {
+/**
+ * A database that can be switched off and on, as during a failover: while down, every connection
+ * attempt fails the way a refused connection does.
+ */
+final class FlakyDataSource implements DataSource {
+  private final DataSource real;
+  volatile boolean down;
 
-  @Override
-  public Connection getConnection() throws SQLException {
-    throw new SQLException("connection refused (database is restarting)");
+  FlakyDataSource(DataSource real) {
+    this.real = real;
+  }
+
+  /** A database that stays down for good. */
+  static FlakyDataSource alwaysDown() {
+    FlakyDataSource ds = new FlakyDataSource(null);
+    ds.down = true;
+    return ds;
   }
 
   @Override
-  public Connection getConnection(String username, String password) throws SQLException {
+  public Connection getConnection() throws SQLException {
+    if (down) {
+      throw new SQLException("connection refused (failover in progress)");
+    }
+    return real.getConnection();
+  }
+
+  @Override
+  public Connection getConnection(String u, String p) throws SQLException {
     return getConnection();
   }
 
@@ -37,8 +55,8 @@ final class BrokenDataSource implements DataSource {
   }
 
   @Override
-  public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-    throw new SQLFeatureNotSupportedException();
+  public Logger getParentLogger() {
+    return Logger.getGlobal();
   }
 
   @Override
