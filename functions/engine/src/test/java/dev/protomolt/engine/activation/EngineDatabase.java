@@ -1,0 +1,60 @@
+package dev.protomolt.engine.activation;
+
+import dev.protomolt.core.cel.PipelineCelEnvironment;
+import dev.protomolt.core.graph.validation.TenancyDirectory;
+import dev.protomolt.db.Migrations;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+
+/**
+ * One embedded PostgreSQL 17 per test JVM for the engine's activation, admission and hop tests;
+ * each test gets its own freshly migrated database, so the local Step Functions runtime's tables
+ * and the graph tables start empty.
+ */
+public final class EngineDatabase {
+
+  public static final PipelineCelEnvironment CEL = PipelineCelEnvironment.create();
+  /** Both test datasources belong to account "acme", as the sample graphs declare. */
+  public static final TenancyDirectory TENANCY =
+      id -> Optional.ofNullable(Map.of("ds-1", "acme", "ds-2", "acme").get(id));
+
+  private static EmbeddedPostgres postgres;
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  private EngineDatabase() {}
+
+  public static synchronized DataSource fresh() {
+    try {
+      if (postgres == null) {
+        postgres = EmbeddedPostgres.builder().start();
+        EmbeddedPostgres started = postgres;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+          try {
+            started.close();
+          } catch (IOException ignored) {
+            // The JVM is exiting; the data directory is temporary either way.
+          }
+        }));
+      }
+      String name = "engine_" + DATABASES.incrementAndGet();
+      try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+        s.execute("CREATE DATABASE " + name);
+      }
+      DataSource ds = postgres.getDatabase("postgres", name);
+      Migrations.apply(ds);
+      return ds;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
