@@ -32,12 +32,15 @@ public interface StateMachines {
 
   /** What a named start did. */
   sealed interface StartOutcome {
-    /** A new execution started. */
+    /**
+     * A new execution started, or (as Step Functions answers a repeated start with the same name
+     * and input while the first still runs) the running one, under the same ARN.
+     */
     record Started(String executionArn) implements StartOutcome {}
 
     /**
-     * An execution with this name already exists (running or finished): a repeated request has
-     * converged on it.
+     * An execution with this name already exists and has finished, or runs with another input: a
+     * repeated request has converged on it.
      */
     record AlreadyExists(String executionName, String detail) implements StartOutcome {}
   }
