@@ -1,0 +1,36 @@
+package dev.protomolt.core.orchestration;
+
+import dev.protomolt.proto.data.v1.DocumentReference;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeDocPart;
+import java.util.Set;
+
+/**
+ * The document store as the hop services see it: claim-check hydration and staging. The adapter
+ * over the repository's {@code PipeDocStore} lives with the repository; a transient failure is
+ * thrown as {@link TransientStoreFailure} so the hop is retried rather than dead-lettered.
+ */
+public interface DocumentStaging {
+
+  /**
+   * Level 1 and 2 hydration: the stored document with only the {@code parts} asked for (empty =
+   * every part), and its blob bytes only when {@code withBlobBytes}.
+   */
+  PipeDoc hydrate(DocumentReference reference, Set<PipeDocPart> parts, boolean withBlobBytes);
+
+  /**
+   * Saves {@code document} at the address of node {@code nodeId} of {@code graphId} for account
+   * {@code accountId}; {@code keep} is true for PERSIST (a replay point) and false for CACHE.
+   */
+  DocumentReference stage(PipeDoc document, String accountId, String graphId, String nodeId, boolean keep);
+
+  /** Reclaims a CACHE copy (keep=false) once the hop that consumed it has settled. */
+  void reclaim(DocumentReference reference);
+
+  /** The store could not answer now; retrying may succeed. */
+  final class TransientStoreFailure extends RuntimeException {
+    public TransientStoreFailure(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package dev.protomolt.engine.hop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.Timestamp;
+import dev.protomolt.core.cel.CelEvaluationFailure;
+import dev.protomolt.core.cel.CelInput;
+import dev.protomolt.core.cel.MappingPhase;
+import dev.protomolt.core.graph.GraphCache.PinnedNode;
+import dev.protomolt.core.orchestration.DocumentStaging;
+import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.core.routing.Destination;
+import dev.protomolt.core.routing.EdgeBehavior;
+import dev.protomolt.core.routing.EdgeRouter;
+import dev.protomolt.core.routing.FieldMappings;
+import dev.protomolt.core.routing.RoutingDecision;
+import dev.protomolt.proto.data.v1.DocumentReference;
+import dev.protomolt.proto.data.v1.ErrorInfo;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.StepExecutionRecord;
+import dev.protomolt.proto.data.v1.StepStatus;
+import dev.protomolt.proto.data.v1.StreamMetadata;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code N.Complete} and {@code N.Rejected}: post-mappings, hop count, processing path, the
+ * {@code StepExecutionRecord}, routing by priority and staging of each destination by its edge
+ * behaviour. Returns {@code { node, workUnitId, destinationCount, stream, destinations }} exactly as
+ * the state contract says; for {@code outcome: REJECTED} it records the reject and returns
+ * {@code { workUnitId }}.
+ */
+public final class CompleteService {
+
+  /** Context parameter recording why a MEMORY edge ducked to CACHE, keyed by target node. */
+  public static final String MEMORY_DUCK_PREFIX = "protomolt.memoryDucked.";
+
+  private final HopContext hop;
+
+  public CompleteService(HopContext hop) {
+    this.hop = hop;
+  }
+
+  public String handle(String payloadJson) {
+    JsonNode payload = HopJson.parse(payloadJson);
+    HopIdentity id = HopIdentity.of(payload);
+    String outcome = HopJson.text(payload, "outcome");
+    PipeStream input = HopJson.stream(payload, "stream");
+    PinnedNode pinned = hop.pinned(id);
+    String workUnitId = "INTAKE".equals(outcome)
+        ? HopContext.workUnitId(id, input)
+        : HopJson.text(payload, "workUnitId");
+
+    StepStatus status = switch (outcome) {
+      case "CONTINUE", "INTAKE" -> StepStatus.STEP_STATUS_SUCCESS;
+      case "NO_OP" -> StepStatus.STEP_STATUS_NO_OP;
+      case "SKIPPED" -> StepStatus.STEP_STATUS_SKIPPED;
+      case "REJECTED" -> StepStatus.STEP_STATUS_REJECTED;
+      default -> throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload field 'outcome' must be one of CONTINUE,"
+          + " NO_OP, SKIPPED, INTAKE, REJECTED; was '" + outcome + "'");
+    };
+    if (status == StepStatus.STEP_STATUS_REJECTED) {
+      JsonNode error = payload.path("error");
+      hop.recordStep(id, input, pinned.node(), status, workUnitId, List.of(), ErrorInfo.newBuilder()
+          .setCode(error.path("Error").asText("Module.Reject"))
+          .setDetail(error.path("Cause").asText(""))
+          .build());
+      ObjectNode out = HopJson.object();
+      out.put("workUnitId", workUnitId);
+      return HopJson.print(out);
+    }
+
+    PipeDoc document = hop.body(input, pinned.node());
+    if (status == StepStatus.STEP_STATUS_SUCCESS && !"INTAKE".equals(outcome)
+        || status == StepStatus.STEP_STATUS_NO_OP) {
+      try {
+        document = FieldMappings.apply(pinned.topology(), pinned.node(), MappingPhase.POST, document, input);
+      } catch (FieldMappings.MappingFailure e) {
+        throw new HopFailure(HopFailure.MAPPING_FAILED, e.getMessage(), e);
+      }
+    }
+    PipeStream stamped = stamp(input, id, status, workUnitId);
+
+    RoutingDecision decision;
+    try {
+      decision = EdgeRouter.route(pinned.topology(), id.nodeId(), new CelInput(document, stamped));
+    } catch (CelEvaluationFailure e) {
+      throw new HopFailure(HopFailure.ROUTING_FAILED, "routing out of node '" + id.nodeId() + "' failed: "
+          + e.getMessage(), e);
+    }
+    List<Destination> destinations = switch (decision) {
+      case RoutingDecision.Routed routed -> routed.destinations();
+      case RoutingDecision.Terminal terminal -> List.of();
+      case RoutingDecision.Failed failed -> throw new HopFailure(HopFailure.ROUTING_FAILED, "edge '"
+          + failed.edgeId() + "' out of node '" + id.nodeId() + "' failed: " + failed.reason());
+    };
+
+    List<PipeStream> staged = new ArrayList<>();
+    for (Destination destination : destinations) {
+      staged.add(stage(id, stamped, document, destination, workUnitId, destinations.size() > 1));
+    }
+    StepExecutionRecord record = hop.recordStep(id, input, pinned.node(), status, workUnitId,
+        destinations.stream().map(Destination::toNodeId).toList(), null);
+    // Each destination's stream carries this hop in its history.
+    for (int i = 0; i < staged.size(); i++) {
+      PipeStream s = staged.get(i);
+      staged.set(i, s.toBuilder().setMetadata(s.getMetadata().toBuilder().addHistory(record)).build());
+    }
+    reclaimConsumedCache(input);
+    return answer(workUnitId, destinations, staged);
+  }
+
+  private PipeStream stamp(PipeStream input, HopIdentity id, StepStatus status, String workUnitId) {
+    Instant now = hop.clock.instant();
+    StreamMetadata metadata = input.getMetadata().toBuilder()
+        .setHopCount(input.getMetadata().getHopCount() + 1)
+        .addProcessingPath(id.nodeId())
+        .setLastProcessedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .build();
+    return input.toBuilder().setMetadata(metadata).build();
+  }
+
+  /**
+   * Stages one destination's own body: siblings never share one. MEMORY travels inline unless the
+   * stream would pass the inline limit, where it ducks to CACHE with the reason recorded, except for a
+   * right-to-be-forgotten document, which is refused rather than written down.
+   */
+  private PipeStream stage(HopIdentity id, PipeStream stamped, PipeDoc document, Destination destination,
+      String workUnitId, boolean child) {
+    StreamMetadata.Builder metadata = stamped.getMetadata().toBuilder();
+    if (child) {
+      metadata.setParentWorkUnitId(workUnitId);
+    }
+    PipeStream.Builder out = stamped.toBuilder().setCurrentNodeId(destination.toNodeId());
+    EdgeBehavior behavior = EdgeBehavior.of(destination.edge(), document);
+    boolean forgettable = document.getOwnership().getRightToBeForgotten();
+    if (behavior == EdgeBehavior.MEMORY) {
+      PipeStream inline = out.setMetadata(metadata).setDocument(document).build();
+      int size = HopJson.print(HopJson.tree(inline)).getBytes(StandardCharsets.UTF_8).length;
+      if (size <= hop.inlineLimitBytes) {
+        return inline;
+      }
+      if (forgettable) {
+        throw new HopFailure(HopFailure.RTBF_TOO_LARGE, "doc '" + document.getDocId() + "' is right-to-be-forgotten"
+            + " and its stream is " + size + " bytes, over the inline limit of " + hop.inlineLimitBytes
+            + " for edge '" + destination.edge().getEdgeId() + "'; it is refused and never stored");
+      }
+      metadata.putContextParams(MEMORY_DUCK_PREFIX + destination.toNodeId(), "stream of " + size
+          + " bytes over the inline limit of " + hop.inlineLimitBytes + " on MEMORY edge '"
+          + destination.edge().getEdgeId() + "'; staged as CACHE");
+      behavior = EdgeBehavior.CACHE;
+    }
+    try {
+      DocumentReference ref = hop.staging.stage(document, stamped.getMetadata().getAccountId(), id.graphId(),
+          destination.toNodeId(), behavior == EdgeBehavior.PERSIST);
+      return out.setMetadata(metadata).setDocumentRef(ref).build();
+    } catch (DocumentStaging.TransientStoreFailure e) {
+      throw new HopFailure(HopFailure.TRANSIENT, "staging doc '" + document.getDocId() + "' for node '"
+          + destination.toNodeId() + "' failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** A CACHE input (keep=false) was only for this hop; once its destinations are staged it goes. */
+  private void reclaimConsumedCache(PipeStream input) {
+    if (input.hasDocumentRef() && !input.getDocumentRef().getKeep()) {
+      try {
+        hop.staging.reclaim(input.getDocumentRef());
+      } catch (DocumentStaging.TransientStoreFailure e) {
+        throw new HopFailure(HopFailure.TRANSIENT, "reclaiming the consumed CACHE copy of doc '"
+            + input.getDocumentRef().getDocId() + "' failed: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private static String answer(String workUnitId, List<Destination> destinations, List<PipeStream> staged) {
+    ObjectNode out = HopJson.object();
+    boolean single = destinations.size() == 1;
+    out.put("node", single ? destinations.getFirst().toNodeId() : "");
+    out.put("workUnitId", workUnitId);
+    out.put("destinationCount", destinations.size());
+    if (single) {
+      out.set("stream", HopJson.tree(staged.getFirst()));
+    } else {
+      out.putNull("stream");
+    }
+    ArrayNode list = out.putArray("destinations");
+    if (destinations.size() > 1) {
+      for (int i = 0; i < destinations.size(); i++) {
+        ObjectNode d = list.addObject();
+        d.put("node", destinations.get(i).toNodeId());
+        d.set("stream", HopJson.tree(staged.get(i)));
+        d.put("executionName", StateMachineNames.childExecutionName(workUnitId, i));
+      }
+    }
+    return HopJson.print(out);
+  }
+}

@@ -1,0 +1,74 @@
+package dev.protomolt.engine.hop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.Timestamp;
+import dev.protomolt.core.graph.GraphCache.PinnedNode;
+import dev.protomolt.core.orchestration.EventBus;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.module.v1.WorkDispatch;
+import java.time.Instant;
+
+/**
+ * {@code N.Work} ({@code waitForTaskToken}): produces the {@code WorkDispatch} pointer on
+ * {@code pipestream.module.<moduleId>}, keyed by the hop's work unit id so a re-dispatch after a
+ * heartbeat loss carries the same id with a new task token. Its return value is ignored: the
+ * gateway completes the token.
+ */
+public final class DispatchService {
+
+  private final HopContext hop;
+
+  public DispatchService(HopContext hop) {
+    this.hop = hop;
+  }
+
+  public String handle(String payloadJson) {
+    JsonNode payload = HopJson.parse(payloadJson);
+    HopIdentity id = HopIdentity.of(payload);
+    String moduleId = HopJson.text(payload, "moduleId");
+    String taskToken = HopJson.text(payload, "taskToken");
+    String workUnitId = HopJson.text(payload, "workUnitId");
+    PipeStream stream = HopJson.stream(payload, "stream");
+    PinnedNode pinned = hop.pinned(id);
+    if (!pinned.node().getModuleId().equals(moduleId)) {
+      throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload field 'moduleId' is '" + moduleId + "' but node '"
+          + id.nodeId() + "' of graph '" + id.graphId() + "' version " + id.graphVersion() + " runs '"
+          + pinned.node().getModuleId() + "'");
+    }
+    Instant now = hop.clock.instant();
+    int timeoutSeconds = payload.path("timeoutSeconds").asInt(0);
+    WorkDispatch.Builder dispatch = WorkDispatch.newBuilder()
+        .setWorkUnitId(workUnitId)
+        .setTaskToken(taskToken)
+        .setStream(stream)
+        .setModuleId(moduleId)
+        .setNodeId(id.nodeId())
+        .setGraphId(id.graphId())
+        .setGraphVersion(id.graphVersion())
+        .setClusterId(id.clusterId())
+        .addAllRequiredParts(pinned.node().getCapabilities().getRequiredPartsList())
+        .addAllRequiredChunkSets(pinned.node().getCapabilities().getRequiredChunkSetsList())
+        .setNeedsBlobContent(pinned.node().getCapabilities().getNeedsBlobContent())
+        .setDispatchedAt(timestamp(now))
+        .setAttempt(payload.path("attempt").asInt(0))
+        .setExecutionArn(id.executionId())
+        .setHeartbeatSeconds(payload.path("heartbeatSeconds").asInt(0));
+    if (timeoutSeconds > 0) {
+      dispatch.setDeadline(timestamp(now.plusSeconds(timeoutSeconds)));
+    }
+    if (pinned.node().hasCustomConfig()) {
+      dispatch.setCustomConfig(pinned.node().getCustomConfig());
+    }
+    try {
+      hop.events.publish(EventBus.moduleTopic(moduleId), workUnitId, dispatch.build().toByteArray());
+    } catch (RuntimeException e) {
+      throw new HopFailure(HopFailure.TRANSIENT, "producing the dispatch of work unit " + workUnitId + " on "
+          + EventBus.moduleTopic(moduleId) + " failed: " + e.getMessage(), e);
+    }
+    return "{}";
+  }
+
+  private static Timestamp timestamp(Instant at) {
+    return Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()).build();
+  }
+}

@@ -1,0 +1,117 @@
+package dev.protomolt.engine.hop;
+
+import com.google.protobuf.Timestamp;
+import dev.protomolt.core.graph.GraphCache;
+import dev.protomolt.core.graph.GraphCache.PinnedNode;
+import dev.protomolt.core.graph.OrphanedPinException;
+import dev.protomolt.core.orchestration.DocumentStaging;
+import dev.protomolt.core.orchestration.EventBus;
+import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.proto.config.v1.GraphNode;
+import dev.protomolt.proto.data.v1.ErrorInfo;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.StepExecutionRecord;
+import dev.protomolt.proto.data.v1.StepStatus;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What every hop service shares: the pinned graph versions, the document store, the event bus, the
+ * clock and the inline size limit. One instance per Lambda container.
+ */
+public final class HopContext {
+
+  /**
+   * Inline bodies are held to this many bytes of stream JSON, below Step Functions' 256 KB state
+   * limit with room for the envelope (node, work unit id, destinations) around one copy.
+   */
+  public static final int DEFAULT_INLINE_LIMIT = 200 * 1024;
+
+  final GraphCache graphs;
+  final DocumentStaging staging;
+  final EventBus events;
+  final InstantSource clock;
+  final int inlineLimitBytes;
+
+  public HopContext(GraphCache graphs, DocumentStaging staging, EventBus events, InstantSource clock,
+      int inlineLimitBytes) {
+    this.graphs = Objects.requireNonNull(graphs, "graphs");
+    this.staging = Objects.requireNonNull(staging, "staging");
+    this.events = Objects.requireNonNull(events, "events");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    if (inlineLimitBytes <= 0) {
+      throw new IllegalArgumentException("inlineLimitBytes must be positive, was " + inlineLimitBytes);
+    }
+    this.inlineLimitBytes = inlineLimitBytes;
+  }
+
+  PinnedNode pinned(HopIdentity id) {
+    try {
+      return graphs.nodePinned(id.graphId(), id.graphVersion(), id.nodeId());
+    } catch (OrphanedPinException e) {
+      throw new HopFailure("ProtoMolt.OrphanedPin", e.getMessage(), e);
+    }
+  }
+
+  /** Level 1 (and, if the module's capabilities say so, level 2) hydration of the stream's body. */
+  PipeDoc body(PipeStream stream, GraphNode node) {
+    return switch (stream.getPayloadCase()) {
+      case DOCUMENT -> stream.getDocument();
+      case DOCUMENT_REF -> {
+        var caps = node.getCapabilities();
+        var parts = caps.getRequiredPartsList().isEmpty()
+            ? EnumSet.noneOf(dev.protomolt.proto.data.v1.PipeDocPart.class)
+            : EnumSet.copyOf(caps.getRequiredPartsList());
+        try {
+          yield staging.hydrate(stream.getDocumentRef(), parts, caps.getNeedsBlobContent());
+        } catch (DocumentStaging.TransientStoreFailure e) {
+          throw new HopFailure(HopFailure.TRANSIENT, "hydrating doc '" + stream.getDocumentRef().getDocId()
+              + "' for node '" + node.getNodeId() + "' failed: " + e.getMessage(), e);
+        }
+      }
+      case PAYLOAD_NOT_SET -> throw new HopFailure(HopFailure.BAD_PAYLOAD,
+          "stream '" + stream.getStreamId() + "' carries neither document nor documentRef");
+    };
+  }
+
+  /**
+   * The hop's work unit id: stable for one hop of one execution (a heartbeat re-dispatch or a
+   * retried Lambda computes the same one), distinct for a later visit of the same node in a cycle.
+   */
+  static String workUnitId(HopIdentity id, PipeStream stream) {
+    return StateMachineNames.hashOf("work-unit", id.clusterId(), id.graphId(), Long.toString(id.graphVersion()),
+        id.nodeId(), id.executionId(), Integer.toString(stream.getMetadata().getHopCount()));
+  }
+
+  /** Builds a step record, produces it on pipeline-events (keyed by work unit id) and returns it. */
+  StepExecutionRecord recordStep(HopIdentity id, PipeStream stream, GraphNode node, StepStatus status,
+      String workUnitId, List<String> destinations, ErrorInfo error) {
+    Instant now = clock.instant();
+    StepExecutionRecord.Builder record = StepExecutionRecord.newBuilder()
+        .setStreamId(stream.getStreamId())
+        .setDocId(docId(stream))
+        .setGraphId(id.graphId())
+        .setGraphVersion(id.graphVersion())
+        .setNodeId(id.nodeId())
+        .setModuleId(node.getModuleId())
+        .setHopNumber(stream.getMetadata().getHopCount() + 1)
+        .setFinishedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .setStatus(status)
+        .setWorkUnitId(workUnitId)
+        .addAllDestinations(destinations);
+    if (error != null) {
+      record.setError(error);
+    }
+    StepExecutionRecord built = record.build();
+    events.publish(EventBus.PIPELINE_EVENTS, workUnitId + ":" + status.name(), built.toByteArray());
+    return built;
+  }
+
+  static String docId(PipeStream stream) {
+    return stream.hasDocumentRef() ? stream.getDocumentRef().getDocId() : stream.getDocument().getDocId();
+  }
+}

@@ -1,0 +1,91 @@
+package dev.protomolt.engine.hop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.protomolt.core.cel.CelEvaluationFailure;
+import dev.protomolt.core.cel.CelInput;
+import dev.protomolt.core.cel.MappingPhase;
+import dev.protomolt.core.graph.GraphCache.PinnedNode;
+import dev.protomolt.core.orchestration.DocumentStaging;
+import dev.protomolt.core.routing.FieldMappings;
+import dev.protomolt.core.routing.FilterOutcome;
+import dev.protomolt.core.routing.NodeFilter;
+import dev.protomolt.proto.data.v1.ErrorInfo;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.StepStatus;
+import java.util.List;
+
+/**
+ * {@code N.Prepare}: resolves the pinned node, hydrates the body, evaluates the node's filter and
+ * applies its pre-mappings, and names the hop's work unit. Returns
+ * {@code { action: RUN | SKIP | DROP, workUnitId, stream }}; DROP only after the DROPPED step record
+ * was produced.
+ */
+public final class PrepareService {
+
+  private final HopContext hop;
+
+  public PrepareService(HopContext hop) {
+    this.hop = hop;
+  }
+
+  public String handle(String payloadJson) {
+    JsonNode payload = HopJson.parse(payloadJson);
+    HopIdentity id = HopIdentity.of(payload);
+    PipeStream stream = HopJson.stream(payload, "stream");
+    PinnedNode pinned = hop.pinned(id);
+    String workUnitId = HopContext.workUnitId(id, stream);
+    PipeDoc document = hop.body(stream, pinned.node());
+
+    FilterOutcome filter;
+    try {
+      filter = NodeFilter.evaluate(pinned.topology(), pinned.node(), new CelInput(document, stream));
+    } catch (CelEvaluationFailure e) {
+      throw new HopFailure("ProtoMolt.FilterFailed", "filter of node '" + id.nodeId() + "' failed: "
+          + e.getMessage(), e);
+    }
+    return switch (filter) {
+      case FilterOutcome.Drop drop -> {
+        hop.recordStep(id, stream, pinned.node(), StepStatus.STEP_STATUS_DROPPED, workUnitId, List.of(),
+            ErrorInfo.newBuilder().setCode("Filter.Drop").setMessage(drop.description()).build());
+        yield answer("DROP", workUnitId, stream);
+      }
+      case FilterOutcome.Skip skip -> answer("SKIP", workUnitId, stream);
+      case FilterOutcome.Run run -> answer("RUN", workUnitId, withPreMappings(id, pinned, stream, document));
+    };
+  }
+
+  private PipeStream withPreMappings(HopIdentity id, PinnedNode pinned, PipeStream stream, PipeDoc document) {
+    PipeDoc mapped;
+    try {
+      mapped = FieldMappings.apply(pinned.topology(), pinned.node(), MappingPhase.PRE, document, stream);
+    } catch (FieldMappings.MappingFailure e) {
+      throw new HopFailure(HopFailure.MAPPING_FAILED, e.getMessage(), e);
+    }
+    if (mapped.equals(document)) {
+      // Unchanged: a referenced body stays a reference, the module hydrates it itself.
+      return stream;
+    }
+    if (stream.hasDocument()) {
+      return stream.toBuilder().setDocument(mapped).build();
+    }
+    // A changed referenced body is staged for this hop only (CACHE), never written over the input.
+    try {
+      var ref = hop.staging.stage(mapped, stream.getMetadata().getAccountId(), id.graphId(),
+          id.nodeId() + ".pre", false);
+      return stream.toBuilder().setDocumentRef(ref).build();
+    } catch (DocumentStaging.TransientStoreFailure e) {
+      throw new HopFailure(HopFailure.TRANSIENT, "staging the pre-mapped body of node '" + id.nodeId()
+          + "' failed: " + e.getMessage(), e);
+    }
+  }
+
+  private static String answer(String action, String workUnitId, PipeStream stream) {
+    ObjectNode out = HopJson.object();
+    out.put("action", action);
+    out.put("workUnitId", workUnitId);
+    out.set("stream", HopJson.tree(stream));
+    return HopJson.print(out);
+  }
+}

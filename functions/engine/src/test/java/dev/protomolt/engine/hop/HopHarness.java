@@ -1,0 +1,157 @@
+package dev.protomolt.engine.hop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import dev.protomolt.core.graph.FakeClock;
+import dev.protomolt.core.graph.GraphCache;
+import dev.protomolt.core.graph.SubscriptionLookup;
+import dev.protomolt.core.graph.validation.GraphValidator;
+import dev.protomolt.engine.activation.EngineDatabase;
+import dev.protomolt.engine.activation.EngineTestClients;
+import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.engine.activation.SfnStateMachines;
+import dev.protomolt.engine.admission.AdmissionService;
+import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.graphs.GraphAdminService;
+import dev.protomolt.engine.graphs.PostgresGraphStore;
+import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
+import dev.protomolt.engine.graphs.StoredVersionSource;
+import dev.protomolt.localstack.sfn.LambdaInvoker;
+import dev.protomolt.localstack.sfn.LocalStepFunctions;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.module.v1.WorkDispatch;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * The engine's hop services wired to the local Step Functions runtime through its
+ * {@link LambdaInvoker}, exactly as the Lambda handlers will call them (JSON in, JSON out, a
+ * {@link HopFailure}'s name as the Lambda errorType), plus activation and admission over embedded
+ * PostgreSQL. The test plays the module: it takes WorkDispatch records and completes their task
+ * tokens through {@link SfnClient}.
+ */
+final class HopHarness implements AutoCloseable {
+
+  static final Duration PATIENCE = Duration.ofSeconds(30);
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  final FakeClock clock = new FakeClock(Instant.parse("2026-03-01T12:00:00Z"));
+  final RecordingStaging staging = new RecordingStaging();
+  final RecordingEventBus events = new RecordingEventBus();
+  final PostgresGraphStore store;
+  final HopContext context;
+  final PrepareService prepare;
+  final DispatchService dispatch;
+  final CompleteService complete;
+  final DlqService dlq;
+  final LocalStepFunctions runtime;
+  final SfnClient sfn;
+  final GraphAdminService admin;
+  final GraphActivationService activation;
+  final AdmissionService admission;
+
+  HopHarness() {
+    DataSource ds = EngineDatabase.fresh();
+    store = new PostgresGraphStore(ds);
+    context = new HopContext(new GraphCache(new StoredVersionSource(store), EngineDatabase.CEL, clock,
+        Duration.ofMinutes(30)), staging, events, clock, HopContext.DEFAULT_INLINE_LIMIT);
+    prepare = new PrepareService(context);
+    dispatch = new DispatchService(context);
+    complete = new CompleteService(context);
+    dlq = new DlqService(context);
+    runtime = LocalStepFunctions.start(0, ds, this::invoke,
+        new dev.protomolt.localstack.sfn.FakeClock(Instant.parse("2026-03-01T12:00:00Z")));
+    sfn = EngineTestClients.sfn(runtime.endpoint());
+    admin = new GraphAdminService(store, new StepFunctionsVersionPins(sfn, store), event -> { },
+        GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY), clock);
+    SfnStateMachines machines = new SfnStateMachines(sfn, EngineTestClients.ROLE);
+    activation = new GraphActivationService(admin, machines, EngineTestClients.FUNCTIONS);
+    admission = new AdmissionService(new SubscriptionLookup(store::subscriptions, clock, Duration.ZERO), store,
+        machines, new PostgresAdmissionLog(ds), clock);
+  }
+
+  /** What a Lambda handler does: one service call, its HopFailure name as the errorType. */
+  private String invoke(String function, String payload) throws LambdaInvoker.FunctionError {
+    try {
+      return switch (LambdaInvoker.functionNameOf(function)) {
+        case "prepare" -> prepare.handle(payload);
+        case "dispatch" -> dispatch.handle(payload);
+        case "complete" -> complete.handle(payload);
+        case "dlq" -> dlq.handle(payload);
+        default -> throw new LambdaInvoker.FunctionError("Lambda.ResourceNotFoundException", function);
+      };
+    } catch (HopFailure e) {
+      throw new LambdaInvoker.FunctionError(e.errorType(), e.getMessage());
+    } catch (RuntimeException e) {
+      throw new LambdaInvoker.FunctionError(e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** The next work dispatch the engine produced, as a module worker would receive it. */
+  WorkDispatch nextDispatch() throws Exception {
+    RecordingEventBus.Produced record = events.dispatches.poll(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    if (record == null) {
+      throw new AssertionError("no work dispatched within " + PATIENCE);
+    }
+    WorkDispatch work = WorkDispatch.parseFrom(record.value());
+    if (!record.key().equals(work.getWorkUnitId())) {
+      throw new AssertionError("dispatch keyed " + record.key() + " but carries " + work.getWorkUnitId());
+    }
+    return work;
+  }
+
+  /** The module's CONTINUE ack, as the gateway sends it. */
+  void succeed(WorkDispatch work, PipeStream updated) throws InvalidProtocolBufferException {
+    ObjectNode ack = JSON.createObjectNode();
+    ack.put("workUnitId", work.getWorkUnitId());
+    ack.put("outcome", "CONTINUE");
+    ack.set("stream", tree(updated));
+    sfn.sendTaskSuccess(b -> b.taskToken(work.getTaskToken()).output(ack.toString()));
+  }
+
+  void reject(WorkDispatch work, String reason, String detail) {
+    sfn.sendTaskFailure(b -> b.taskToken(work.getTaskToken()).error("Module.Reject")
+        .cause("{\"reason\":\"" + reason + "\",\"detail\":\"" + detail + "\"}"));
+  }
+
+  DescribeExecutionResponse awaitClosed(String executionArn) throws InterruptedException {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (sfn.describeExecution(b -> b.executionArn(executionArn)).status() == ExecutionStatus.RUNNING) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("execution " + executionArn + " did not close within " + PATIENCE);
+      }
+      Thread.sleep(5);
+    }
+    return sfn.describeExecution(b -> b.executionArn(executionArn));
+  }
+
+  static JsonNode tree(PipeStream stream) throws InvalidProtocolBufferException {
+    try {
+      return JSON.readTree(JsonFormat.printer().print(stream));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static JsonNode parse(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    sfn.close();
+    runtime.close();
+  }
+}
