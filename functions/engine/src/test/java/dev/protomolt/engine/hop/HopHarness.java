@@ -58,17 +58,24 @@ final class HopHarness implements AutoCloseable {
   final GraphActivationService activation;
   final AdmissionService admission;
 
+  /** The runtime's clock: heartbeats, timeouts and retry waits happen only when a test advances it. */
+  final dev.protomolt.localstack.sfn.FakeClock sfnClock =
+      new dev.protomolt.localstack.sfn.FakeClock(Instant.parse("2026-03-01T12:00:00Z"));
+
   HopHarness() {
+    this(HopContext.DEFAULT_INLINE_LIMIT);
+  }
+
+  HopHarness(int inlineLimitBytes) {
     DataSource ds = EngineDatabase.fresh();
     store = new PostgresGraphStore(ds);
     context = new HopContext(new GraphCache(new StoredVersionSource(store), EngineDatabase.CEL, clock,
-        Duration.ofMinutes(30)), staging, events, clock, HopContext.DEFAULT_INLINE_LIMIT);
+        Duration.ofMinutes(30)), staging, events, clock, inlineLimitBytes);
     prepare = new PrepareService(context);
     dispatch = new DispatchService(context);
     complete = new CompleteService(context);
     dlq = new DlqService(context);
-    runtime = LocalStepFunctions.start(0, ds, this::invoke,
-        new dev.protomolt.localstack.sfn.FakeClock(Instant.parse("2026-03-01T12:00:00Z")));
+    runtime = LocalStepFunctions.start(0, ds, this::invoke, sfnClock);
     sfn = EngineTestClients.sfn(runtime.endpoint());
     admin = new GraphAdminService(store, new StepFunctionsVersionPins(sfn, store), event -> { },
         GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY), clock);

@@ -1,0 +1,132 @@
+package dev.protomolt.engine.hop;
+
+import static dev.protomolt.core.graph.SampleGraphs.linear;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
+import dev.protomolt.core.orchestration.EventBus;
+import dev.protomolt.engine.admission.Intake;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.SearchMetadata;
+import dev.protomolt.proto.data.v1.StepExecutionRecord;
+import dev.protomolt.proto.data.v1.StepStatus;
+import dev.protomolt.proto.events.v1.DlqMessage;
+import dev.protomolt.proto.module.v1.WorkDispatch;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/** Pinning across activations, heartbeat loss and dead letters, on the local runtime. */
+class HopRecoveryTest {
+
+  private HopHarness h;
+
+  @BeforeEach
+  void start() {
+    h = new HopHarness();
+  }
+
+  @AfterEach
+  void stop() {
+    h.close();
+  }
+
+  @Test
+  void aDocumentFinishesOnVersionOneAfterVersionTwoIsActivatedMidFlight() throws Exception {
+    h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    String v1 = h.activation.activate("g1", "c1", 1).versionArn();
+    String execution = admit("doc-1");
+    WorkDispatch parse = h.nextDispatch();
+
+    h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    String v2 = h.activation.activate("g1", "c1", 2).versionArn();
+    assertThat(v2).isNotEqualTo(v1);
+    h.succeed(parse, parse.getStream());
+    WorkDispatch chunk = h.nextDispatch();
+    assertThat(chunk.getGraphVersion()).as("still pinned").isEqualTo(1);
+    h.succeed(chunk, chunk.getStream());
+    WorkDispatch index = h.nextDispatch();
+    assertThat(index.getGraphVersion()).isEqualTo(1);
+    h.succeed(index, index.getStream());
+
+    DescribeExecutionResponse done = h.awaitClosed(execution);
+    assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+    assertThat(done.stateMachineVersionArn()).isEqualTo(v1);
+    // A document arriving now runs version 2.
+    String later = admit("doc-2");
+    assertThat(h.sfn.describeExecution(b -> b.executionArn(later)).stateMachineVersionArn()).isEqualTo(v2);
+  }
+
+  @Test
+  void aLostHeartbeatReDispatchesTheSameWorkUnitWithANewToken() throws Exception {
+    h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    h.activation.activate("g1", "c1", 1);
+    String execution = admit("doc-1");
+    WorkDispatch first = h.nextDispatch();
+    assertThat(first.getHeartbeatSeconds()).isEqualTo(30);
+
+    // The module goes silent: past the heartbeat, then through the retry wait.
+    WorkDispatch again = null;
+    for (int step = 0; step < 20 && again == null; step++) {
+      h.sfnClock.advance(Duration.ofSeconds(31));
+      RecordingEventBus.Produced record = h.events.dispatches.poll(200, TimeUnit.MILLISECONDS);
+      again = record == null ? null : WorkDispatch.parseFrom(record.value());
+    }
+    assertThat(again).as("re-dispatched after the heartbeat loss").isNotNull();
+    assertThat(again.getWorkUnitId()).isEqualTo(first.getWorkUnitId());
+    assertThat(again.getTaskToken()).isNotEqualTo(first.getTaskToken());
+    assertThat(again.getAttempt()).isEqualTo(1);
+
+    h.succeed(again, again.getStream());
+    WorkDispatch chunk = h.nextDispatch();
+    assertThat(chunk.getNodeId()).isEqualTo("chunk");
+    assertThat(h.sfn.describeExecution(b -> b.executionArn(execution)).status()).isEqualTo(ExecutionStatus.RUNNING);
+  }
+
+  @Test
+  void aHopThatCannotCompleteIsDeadLetteredWithReplayCoordinates() throws Exception {
+    h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    h.activation.activate("g1", "c1", 1);
+    String execution = admit("doc-1");
+    WorkDispatch parse = h.nextDispatch();
+    // A module answering with a stream that has no body: Complete refuses it, not retryable.
+    h.succeed(parse, parse.getStream().toBuilder().clearDocumentRef().build());
+
+    DescribeExecutionResponse done = h.awaitClosed(execution);
+    assertThat(done.status()).isEqualTo(ExecutionStatus.FAILED);
+    assertThat(done.error()).isEqualTo("ProtoMolt.DeadLettered");
+    List<RecordingEventBus.Produced> dead = h.events.on(EventBus.dlqTopic("c1", "g1", "parse"));
+    assertThat(dead).hasSize(1);
+    DlqMessage message = DlqMessage.parseFrom(dead.getFirst().value());
+    assertThat(message.getExecutionArn()).isEqualTo(execution);
+    assertThat(message.getNodeId()).isEqualTo("parse");
+    assertThat(message.getWorkUnitId()).isEqualTo(parse.getWorkUnitId());
+    assertThat(message.getGraphVersion()).isEqualTo(1);
+    assertThat(message.getError().getCode()).isEqualTo(HopFailure.BAD_PAYLOAD);
+    assertThat(message.getError().getMessage()).contains("carries neither document nor documentRef");
+    assertThat(dead.getFirst().key()).isEqualTo(message.getDlqId());
+    StepExecutionRecord last = h.events.on(EventBus.PIPELINE_EVENTS).stream().map(p -> {
+      try {
+        return StepExecutionRecord.parseFrom(p.value());
+      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        throw new IllegalStateException(e);
+      }
+    }).toList().getLast();
+    assertThat(last.getStatus()).isEqualTo(StepStatus.STEP_STATUS_DEAD_LETTERED);
+  }
+
+  private String admit(String docId) {
+    PipeDoc doc = PipeDoc.newBuilder().setDocId(docId).setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en"))
+        .build();
+    List<AdmissionRecord> admitted = h.admission.admit(new Intake("acme", "ds-1", docId,
+        PipeStream.newBuilder().setStreamId("s-" + docId).setDocument(doc).build()));
+    return admitted.getFirst().executionArn();
+  }
+}
