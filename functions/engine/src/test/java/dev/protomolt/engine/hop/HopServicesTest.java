@@ -1,0 +1,189 @@
+package dev.protomolt.engine.hop;
+
+import static dev.protomolt.core.graph.SampleGraphs.edge;
+import static dev.protomolt.core.graph.SampleGraphs.intake;
+import static dev.protomolt.core.graph.SampleGraphs.processor;
+import static dev.protomolt.core.graph.SampleGraphs.sink;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.protomolt.proto.config.v1.ModuleCapabilities;
+import dev.protomolt.proto.config.v1.PipelineGraph;
+import dev.protomolt.proto.config.v1.TransportType;
+import dev.protomolt.proto.data.v1.DocumentReference;
+import dev.protomolt.proto.data.v1.OwnershipContext;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.SearchMetadata;
+import dev.protomolt.proto.data.v1.StreamMetadata;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hop services called directly with state-contract payloads: MEMORY staging and its 256 KB
+ * duck rule (here with a 2 KB limit), right-to-be-forgotten refusal, level 2 hydration, work unit
+ * determinism and bad payloads.
+ */
+class HopServicesTest {
+
+  private static final int LIMIT = 2048;
+  private HopHarness h;
+
+  @BeforeEach
+  void start() {
+    h = new HopHarness(LIMIT);
+    PipelineGraph graph = PipelineGraph.newBuilder().setGraphId("g3").setClusterId("c1").setAccountId("acme")
+        .setName("memory")
+        .addNodes(intake("in", "ds-1"))
+        .addNodes(processor("parse", "parser").toBuilder()
+            .setCapabilities(ModuleCapabilities.newBuilder().setNeedsBlobContent(true)))
+        .addNodes(sink("index", "plan-1"))
+        .addEdges(edge("e1", "in", "parse"))
+        .addEdges(edge("e2", "parse", "index").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
+        .build();
+    h.admin.create(graph, OptionalLong.empty(), "ann");
+  }
+
+  @AfterEach
+  void stop() {
+    h.close();
+  }
+
+  @Test
+  void aSmallMemoryBodyTravelsInlineAndIsNeverStaged() {
+    JsonNode out = HopHarness.parse(h.complete.handle(completePayload("parse", stream(doc("small", 10, false)))));
+
+    assertThat(out.get("destinationCount").asInt()).isEqualTo(1);
+    assertThat(out.get("node").asText()).isEqualTo("index");
+    assertThat(out.at("/stream/document/docId").asText()).isEqualTo("small");
+    assertThat(out.at("/stream/currentNodeId").asText()).isEqualTo("index");
+    assertThat(out.at("/stream/metadata/hopCount").asInt()).isEqualTo(1);
+    assertThat(out.get("destinations")).isEmpty();
+    assertThat(h.staging.staged).isEmpty();
+  }
+
+  @Test
+  void aMemoryBodyOverTheLimitDucksToCacheWithTheReasonRecorded() {
+    JsonNode out = HopHarness.parse(h.complete.handle(completePayload("parse", stream(doc("big", 5000, false)))));
+
+    assertThat(out.at("/stream/documentRef/docId").asText()).isEqualTo("big");
+    // keep=false is the proto default, which protobuf JSON leaves out.
+    assertThat(out.at("/stream/documentRef").has("keep")).isFalse();
+    assertThat(out.at("/stream").has("document")).isFalse();
+    assertThat(out.at("/stream/documentRef/graphAddressId").asText()).isEqualTo("index");
+    assertThat(out.at("/stream/metadata/contextParams/" + CompleteService.MEMORY_DUCK_PREFIX.replace("/", "~1") + "index")
+        .asText()).contains("over the inline limit of 2048").contains("staged as CACHE");
+    assertThat(h.staging.staged).singleElement().satisfies(s -> {
+      assertThat(s.nodeId()).isEqualTo("index");
+      assertThat(s.keep()).isFalse();
+    });
+  }
+
+  @Test
+  void aRightToBeForgottenBodyOverTheLimitIsRefusedAndNeverStored() {
+    assertThatThrownBy(() -> h.complete.handle(completePayload("parse", stream(doc("rtbf", 5000, true)))))
+        .isInstanceOfSatisfying(HopFailure.class, e -> assertThat(e.errorType()).isEqualTo(HopFailure.RTBF_TOO_LARGE))
+        .hasMessageContaining("right-to-be-forgotten").hasMessageContaining("never stored");
+    assertThat(h.staging.staged).isEmpty();
+  }
+
+  @Test
+  void aRightToBeForgottenDocumentTakesAPersistEdgeInline() {
+    ObjectNode payload = (ObjectNode) HopHarness.parse(completePayload("in", stream(doc("rtbf", 10, true))));
+    payload.put("outcome", "INTAKE");
+    payload.remove("workUnitId");
+
+    JsonNode out = HopHarness.parse(h.complete.handle(payload.toString()));
+    assertThat(out.at("/stream/document/docId").asText()).isEqualTo("rtbf");
+    assertThat(out.get("workUnitId").asText()).hasSize(64);
+    assertThat(h.staging.staged).isEmpty();
+  }
+
+  @Test
+  void prepareHydratesBlobBytesOnlyForModulesThatNeedThemAndNamesTheHopDeterministically() {
+    DocumentReference ref = h.staging.stage(doc("d", 10, false), "acme", "g3", "parse", true);
+    PipeStream byRef = PipeStream.newBuilder().setStreamId("s").setDocumentRef(ref).build();
+    String payload = payload("parse").set("stream", tree(byRef)).toString();
+
+    JsonNode first = HopHarness.parse(h.prepare.handle(payload));
+    JsonNode again = HopHarness.parse(h.prepare.handle(payload));
+
+    assertThat(first.get("action").asText()).isEqualTo("RUN");
+    assertThat(first.at("/stream/documentRef/docId").asText()).as("unchanged body stays a reference").isEqualTo("d");
+    assertThat(h.staging.blobRequests).containsExactly(true, true);
+    assertThat(again.get("workUnitId").asText()).isEqualTo(first.get("workUnitId").asText());
+    PipeStream nextHop = byRef.toBuilder().setMetadata(StreamMetadata.newBuilder().setHopCount(5)).build();
+    JsonNode later = HopHarness.parse(h.prepare.handle(payload("parse").set("stream", tree(nextHop)).toString()));
+    assertThat(later.get("workUnitId").asText()).isNotEqualTo(first.get("workUnitId").asText());
+  }
+
+  @Test
+  void badPayloadsAreRefusedNamingTheField() {
+    assertThatThrownBy(() -> h.prepare.handle("[]")).hasMessage("payload must be a JSON object");
+    assertThatThrownBy(() -> h.prepare.handle("{not json")).hasMessageStartingWith("payload is not JSON");
+    ObjectNode noGraph = payload("parse");
+    noGraph.remove("graphId");
+    assertThatThrownBy(() -> h.prepare.handle(noGraph.toString()))
+        .hasMessage("payload field 'graphId' must be a non-blank string");
+    assertThatThrownBy(() -> h.prepare.handle(payload("parse").put("graphVersion", 0).toString()))
+        .hasMessage("payload field 'graphVersion' must be a positive integer");
+    assertThatThrownBy(() -> h.prepare.handle(payload("parse").put("stream", "x").toString()))
+        .hasMessage("payload field 'stream' must be a PipeStream object");
+    ObjectNode unknownField = payload("parse");
+    unknownField.putObject("stream").put("noSuchField", 1);
+    assertThatThrownBy(() -> h.prepare.handle(unknownField.toString()))
+        .hasMessageStartingWith("payload field 'stream' is not a valid PipeStream");
+    ObjectNode badOutcome = (ObjectNode) HopHarness.parse(completePayload("parse", stream(doc("d", 1, false))));
+    badOutcome.put("outcome", "MAYBE");
+    assertThatThrownBy(() -> h.complete.handle(badOutcome.toString()))
+        .hasMessageContaining("payload field 'outcome' must be one of").hasMessageContaining("'MAYBE'");
+    ObjectNode wrongModule = payload("parse").put("moduleId", "chunker").put("taskToken", "t").put("workUnitId", "w");
+    wrongModule.set("stream", tree(stream(doc("d", 1, false))));
+    assertThatThrownBy(() -> h.dispatch.handle(wrongModule.toString()))
+        .hasMessageContaining("payload field 'moduleId' is 'chunker' but node 'parse'");
+    assertThatThrownBy(() -> h.prepare.handle(payload("ghost").set("stream", tree(stream(doc("d", 1, false)))).toString()))
+        .isInstanceOfSatisfying(HopFailure.class, e -> assertThat(e.errorType()).isEqualTo("ProtoMolt.OrphanedPin"));
+    assertThat(h.events.produced).as("nothing produced for refused payloads").isEmpty();
+  }
+
+  private static ObjectNode payload(String node) {
+    ObjectNode p = HopHarness.JSON.createObjectNode();
+    p.put("graphId", "g3");
+    p.put("graphVersion", 1);
+    p.put("clusterId", "c1");
+    p.put("nodeId", node);
+    p.put("executionId", "arn:aws:states:us-east-1:000000000000:execution:protomolt-test-g3:e1");
+    return p;
+  }
+
+  private static String completePayload(String node, PipeStream stream) {
+    ObjectNode p = payload(node);
+    p.put("outcome", "CONTINUE");
+    p.put("workUnitId", "wu-1");
+    p.set("stream", tree(stream));
+    return p.toString();
+  }
+
+  private static JsonNode tree(PipeStream stream) {
+    try {
+      return HopHarness.tree(stream);
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static PipeStream stream(PipeDoc doc) {
+    return PipeStream.newBuilder().setStreamId("s-" + doc.getDocId()).setDocument(doc)
+        .setMetadata(StreamMetadata.newBuilder().setAccountId("acme")).build();
+  }
+
+  private static PipeDoc doc(String id, int bodyChars, boolean rightToBeForgotten) {
+    return PipeDoc.newBuilder().setDocId(id)
+        .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en").setBody("x".repeat(bodyChars)))
+        .setOwnership(OwnershipContext.newBuilder().setRightToBeForgotten(rightToBeForgotten)).build();
+  }
+}
