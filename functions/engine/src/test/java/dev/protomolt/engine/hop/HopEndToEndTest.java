@@ -149,16 +149,7 @@ class HopEndToEndTest {
 
   @Test
   void aFanOutStartsChildrenWithDeterministicNamesOnThePinnedVersion() throws Exception {
-    PipelineGraph graph = PipelineGraph.newBuilder().setGraphId("g2").setClusterId("c1").setAccountId("acme")
-        .setName("fan-out")
-        .addNodes(intake("in", "ds-1")).addNodes(processor("parse", "parser"))
-        .addNodes(sink("archive", "plan-1")).addNodes(sink("side", "plan-2"))
-        .addEdges(edge("e1", "in", "parse"))
-        .addEdges(edge("e2", "parse", "archive"))
-        .addEdges(edge("e3", "parse", "side").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_CACHE)
-            .setPriority(1))
-        .build();
-    String execution = admitAndGetExecution(graph, document("doc-f", "en"));
+    String execution = admitAndGetExecution(fanOutGraph(), document("doc-f", "en"));
     WorkDispatch parse = h.nextDispatch();
     h.succeed(parse, parse.getStream());
 
@@ -187,6 +178,39 @@ class HopEndToEndTest {
         .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("archive", true),
             org.assertj.core.groups.Tuple.tuple("side", false));
     assertThat(h.staging.reclaimed).extracting(r -> r.getGraphAddressId()).containsExactly("side");
+  }
+
+  @Test
+  void aRetriedFanOutConvergesOnChildrenThatAlreadyStarted() throws Exception {
+    PipelineGraph graph = fanOutGraph();
+    String execution = admitAndGetExecution(graph, document("doc-r", "en"));
+    WorkDispatch parse = h.nextDispatch();
+    // As if an earlier attempt of this fan-out had already started child 0 before failing.
+    String child0 = StateMachineNames.childExecutionName(parse.getWorkUnitId(), 0);
+    String versionArn = h.sfn.describeExecution(b -> b.executionArn(execution)).stateMachineVersionArn();
+    String childInput = "{\"node\":\"archive\",\"stream\":" + HopHarness.tree(parse.getStream()) + "}";
+    h.sfn.startExecution(b -> b.stateMachineArn(versionArn).name(child0).input(childInput));
+    h.succeed(parse, parse.getStream());
+
+    DescribeExecutionResponse parent = h.awaitClosed(execution);
+    assertThat(HopHarness.parse(parent.output()).get("disposition").asText()).isEqualTo("FANNED_OUT");
+    String machine = versionArn.substring(0, versionArn.lastIndexOf(':'));
+    List<String> names = h.sfn.listExecutions(b -> b.stateMachineArn(machine)).executions().stream()
+        .map(ExecutionListItem::name).toList();
+    assertThat(names).filteredOn(child0::equals).as("no duplicate child").hasSize(1);
+    assertThat(names).contains(StateMachineNames.childExecutionName(parse.getWorkUnitId(), 1));
+  }
+
+  private static PipelineGraph fanOutGraph() {
+    return PipelineGraph.newBuilder().setGraphId("g2").setClusterId("c1").setAccountId("acme")
+        .setName("fan-out")
+        .addNodes(intake("in", "ds-1")).addNodes(processor("parse", "parser"))
+        .addNodes(sink("archive", "plan-1")).addNodes(sink("side", "plan-2"))
+        .addEdges(edge("e1", "in", "parse"))
+        .addEdges(edge("e2", "parse", "archive"))
+        .addEdges(edge("e3", "parse", "side").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_CACHE)
+            .setPriority(1))
+        .build();
   }
 
   private String admitAndGetExecution(PipelineGraph graph, PipeDoc doc) {

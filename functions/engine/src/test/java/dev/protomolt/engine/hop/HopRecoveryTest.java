@@ -2,7 +2,9 @@ package dev.protomolt.engine.hop;
 
 import static dev.protomolt.core.graph.SampleGraphs.linear;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.protomolt.core.graph.GraphAdminException;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.engine.admission.Intake;
@@ -48,6 +50,10 @@ class HopRecoveryTest {
     h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
     String v2 = h.activation.activate("g1", "c1", 2).versionArn();
     assertThat(v2).isNotEqualTo(v1);
+    assertThatThrownBy(() -> h.admin.delete("g1", "c1", 1))
+        .as("version 1 is inactive but a document is still pinned to it")
+        .isInstanceOfSatisfying(GraphAdminException.class,
+            e -> assertThat(e.reason()).isEqualTo(GraphAdminException.Reason.FAILED_PRECONDITION));
     h.succeed(parse, parse.getStream());
     WorkDispatch chunk = h.nextDispatch();
     assertThat(chunk.getGraphVersion()).as("still pinned").isEqualTo(1);
@@ -62,6 +68,9 @@ class HopRecoveryTest {
     // A document arriving now runs version 2.
     String later = admit("doc-2");
     assertThat(h.sfn.describeExecution(b -> b.executionArn(later)).stateMachineVersionArn()).isEqualTo(v2);
+    // Drained: version 1 can go now.
+    h.admin.delete("g1", "c1", 1);
+    assertThat(h.store.get("g1", 1)).isEmpty();
   }
 
   @Test

@@ -122,6 +122,28 @@ class HopServicesTest {
   }
 
   @Test
+  void aDeadLetterWithSaveOnErrorPersistsTheFailingBodyFirstButNeverAForgettableOne() throws Exception {
+    JsonNode out = HopHarness.parse(h.dlq.handle(dlqPayload(doc("failing", 10, false), true, true).toString()));
+    String topic = "pipestream.c1.g3.parse.dlq";
+    assertThat(h.events.on(topic)).singleElement().satisfies(p -> {
+      dev.protomolt.proto.events.v1.DlqMessage m = dev.protomolt.proto.events.v1.DlqMessage.parseFrom(p.value());
+      assertThat(m.getDlqId()).isEqualTo(out.get("dlqId").asText());
+      assertThat(m.getSavedBodyRef().getKeep()).isTrue();
+      assertThat(m.getSavedBodyRef().getDocId()).isEqualTo("failing");
+      assertThat(m.getError().getCode()).isEqualTo("States.TaskFailed");
+      assertThat(m.getWorkUnitId()).isEqualTo("wu-9");
+    });
+    assertThat(h.staging.staged).extracting(RecordingStaging.Staged::keep).containsExactly(true);
+    // Again for the same hop: the same dlq id, so a retried DLQ write converges.
+    JsonNode again = HopHarness.parse(h.dlq.handle(dlqPayload(doc("failing", 10, false), true, true).toString()));
+    assertThat(again.get("dlqId").asText()).isEqualTo(out.get("dlqId").asText());
+
+    h.dlq.handle(dlqPayload(doc("forgettable", 10, true), true, false).toString());
+    assertThat(h.staging.staged).as("never stored").hasSize(2);
+    assertThat(h.events.on(topic)).as("publish=false writes no record").hasSize(2);
+  }
+
+  @Test
   void badPayloadsAreRefusedNamingTheField() {
     assertThatThrownBy(() -> h.prepare.handle("[]")).hasMessage("payload must be a JSON object");
     assertThatThrownBy(() -> h.prepare.handle("{not json")).hasMessageStartingWith("payload is not JSON");
@@ -157,6 +179,20 @@ class HopServicesTest {
     p.put("clusterId", "c1");
     p.put("nodeId", node);
     p.put("executionId", "arn:aws:states:us-east-1:000000000000:execution:protomolt-test-g3:e1");
+    return p;
+  }
+
+  private static ObjectNode dlqPayload(PipeDoc doc, boolean saveOnError, boolean publish) {
+    ObjectNode p = payload("parse");
+    p.put("topic", "pipestream.c1.g3.parse.dlq");
+    p.put("publish", publish);
+    p.put("saveOnError", saveOnError);
+    p.put("maxReprocessCount", 3);
+    ObjectNode failed = p.putObject("failed");
+    failed.put("node", "parse");
+    failed.put("workUnitId", "wu-9");
+    failed.set("stream", tree(stream(doc)));
+    failed.putObject("error").put("Error", "States.TaskFailed").put("Cause", "boom");
     return p;
   }
 
