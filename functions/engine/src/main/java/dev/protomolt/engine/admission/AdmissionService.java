@@ -56,15 +56,14 @@ public final class AdmissionService {
    */
   public List<AdmissionRecord> admit(Intake intake) {
     Map<String, List<DatasourceSubscription>> byGraph = new LinkedHashMap<>();
+    // One datasource may feed many graphs, other accounts' included (seed 001): no account filter.
     for (DatasourceSubscription s : subscriptions.forDatasource(intake.datasourceId())) {
-      if (s.getAccountId().equals(intake.accountId())) {
-        byGraph.computeIfAbsent(s.getGraphId(), g -> new ArrayList<>()).add(s);
-      }
+      byGraph.computeIfAbsent(s.getGraphId(), g -> new ArrayList<>()).add(s);
     }
     List<AdmissionRecord> recorded = new ArrayList<>();
     if (byGraph.isEmpty()) {
       recorded.add(record(intake, "", 0, Outcome.UNBOUND, "", "", "datasource '" + intake.datasourceId()
-          + "' of account '" + intake.accountId() + "' feeds no active graph"));
+          + "' feeds no active graph"));
       return recorded;
     }
     List<String> undeployed = new ArrayList<>();

@@ -144,7 +144,7 @@ class AdmissionServiceTest {
     assertThat(recorded).singleElement().satisfies(r -> {
       assertThat(r.outcome()).isEqualTo(Outcome.UNBOUND);
       assertThat(r.graphId()).isEmpty();
-      assertThat(r.detail()).contains("datasource 'ds-2' of account 'acme' feeds no active graph");
+      assertThat(r.detail()).contains("datasource 'ds-2' feeds no active graph");
     });
     assertThat(log.forDocument("acme", "ds-2", "doc-9")).containsExactlyElementsOf(recorded);
   }

@@ -57,6 +57,7 @@ final class HopHarness implements AutoCloseable {
   final GraphAdminService admin;
   final GraphActivationService activation;
   final AdmissionService admission;
+  final dev.protomolt.engine.admission.IntakeService intake;
 
   /** The runtime's clock: heartbeats, timeouts and retry waits happen only when a test advances it. */
   final dev.protomolt.localstack.sfn.FakeClock sfnClock =
@@ -83,6 +84,7 @@ final class HopHarness implements AutoCloseable {
     activation = new GraphActivationService(admin, machines, EngineTestClients.FUNCTIONS);
     admission = new AdmissionService(new SubscriptionLookup(store::subscriptions, clock, Duration.ZERO), store,
         machines, new PostgresAdmissionLog(ds), clock);
+    intake = new dev.protomolt.engine.admission.IntakeService(RecordingStaging.store(), admission, clock);
   }
 
   /** What a Lambda handler does: one service call, its HopFailure name as the errorType. */

@@ -25,6 +25,11 @@ final class RecordingStaging implements DocumentStaging {
   final List<Boolean> blobRequests = new CopyOnWriteArrayList<>();
   private final DocumentStaging store = new PipeDocStoreStaging(harness().store);
 
+  /** The shared real store, for tests that save intake copies directly. */
+  static dev.protomolt.repository.PipeDocStore store() {
+    return harness().store;
+  }
+
   private static synchronized StoreHarness harness() {
     if (shared == null) {
       shared = StoreHarness.start();
