@@ -83,7 +83,7 @@ public final class CompleteService {
         throw new HopFailure(HopFailure.MAPPING_FAILED, e.getMessage(), e);
       }
     }
-    PipeStream stamped = stamp(input, id, status, workUnitId);
+    PipeStream stamped = stamp(input, id);
 
     RoutingDecision decision;
     try {
@@ -100,8 +100,14 @@ public final class CompleteService {
     };
 
     List<PipeStream> staged = new ArrayList<>();
+    int inlineBudget = hop.inlineLimitBytes;
     for (Destination destination : destinations) {
-      staged.add(stage(id, stamped, document, destination, workUnitId, destinations.size() > 1));
+      PipeStream s = stage(id, stamped, document, destination, workUnitId, destinations.size() > 1, inlineBudget);
+      if (s.hasDocument()) {
+        // Every inline sibling rides in the same state: they share one budget, not one each.
+        inlineBudget -= jsonSize(s);
+      }
+      staged.add(s);
     }
     StepExecutionRecord record = hop.recordStep(id, input, pinned.node(), status, workUnitId,
         destinations.stream().map(Destination::toNodeId).toList(), null);
@@ -114,7 +120,7 @@ public final class CompleteService {
     return answer(workUnitId, destinations, staged);
   }
 
-  private PipeStream stamp(PipeStream input, HopIdentity id, StepStatus status, String workUnitId) {
+  private PipeStream stamp(PipeStream input, HopIdentity id) {
     Instant now = hop.clock.instant();
     StreamMetadata metadata = input.getMetadata().toBuilder()
         .setHopCount(input.getMetadata().getHopCount() + 1)
@@ -130,7 +136,7 @@ public final class CompleteService {
    * right-to-be-forgotten document, which is refused rather than written down.
    */
   private PipeStream stage(HopIdentity id, PipeStream stamped, PipeDoc document, Destination destination,
-      String workUnitId, boolean child) {
+      String workUnitId, boolean child, int inlineBudget) {
     StreamMetadata.Builder metadata = stamped.getMetadata().toBuilder();
     if (child) {
       metadata.setParentWorkUnitId(workUnitId);
@@ -140,18 +146,17 @@ public final class CompleteService {
     boolean forgettable = document.getOwnership().getRightToBeForgotten();
     if (behavior == EdgeBehavior.MEMORY) {
       PipeStream inline = out.setMetadata(metadata).setDocument(document).build();
-      int size = HopJson.print(HopJson.tree(inline)).getBytes(StandardCharsets.UTF_8).length;
-      if (size <= hop.inlineLimitBytes) {
+      int size = jsonSize(inline);
+      if (size <= inlineBudget) {
         return inline;
       }
+      String over = "its stream is " + size + " bytes and " + Math.max(0, inlineBudget) + " of the inline limit of "
+          + hop.inlineLimitBytes + " are left on MEMORY edge '" + destination.edge().getEdgeId() + "'";
       if (forgettable) {
         throw new HopFailure(HopFailure.RTBF_TOO_LARGE, "doc '" + document.getDocId() + "' is right-to-be-forgotten"
-            + " and its stream is " + size + " bytes, over the inline limit of " + hop.inlineLimitBytes
-            + " for edge '" + destination.edge().getEdgeId() + "'; it is refused and never stored");
+            + " and " + over + "; it is refused and never stored");
       }
-      metadata.putContextParams(MEMORY_DUCK_PREFIX + destination.toNodeId(), "stream of " + size
-          + " bytes over the inline limit of " + hop.inlineLimitBytes + " on MEMORY edge '"
-          + destination.edge().getEdgeId() + "'; staged as CACHE");
+      metadata.putContextParams(MEMORY_DUCK_PREFIX + destination.toNodeId(), over + "; staged as CACHE");
       behavior = EdgeBehavior.CACHE;
     }
     try {
@@ -162,6 +167,10 @@ public final class CompleteService {
       throw new HopFailure(HopFailure.TRANSIENT, "staging doc '" + document.getDocId() + "' for node '"
           + destination.toNodeId() + "' failed: " + e.getMessage(), e);
     }
+  }
+
+  private static int jsonSize(PipeStream stream) {
+    return HopJson.print(HopJson.tree(stream)).getBytes(StandardCharsets.UTF_8).length;
   }
 
   /** A CACHE input (keep=false) was only for this hop; once its destinations are staged it goes. */

@@ -162,6 +162,16 @@ class AdmissionServiceTest {
   }
 
   @Test
+  void aDeactivatedGraphAdmitsNothingAndTheIntakeIsRecordedUnbound() {
+    admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    activation.activate("g1", "c1", 1);
+    admin.deactivate("g1", "c1");
+
+    assertThat(admission.admit(inline("doc-late"))).singleElement()
+        .satisfies(r -> assertThat(r.outcome()).isEqualTo(Outcome.UNBOUND));
+  }
+
+  @Test
   void badIntakesAreRefusedNamingTheField() {
     PipeStream body = inline("d").stream();
     assertThatThrownBy(() -> new Intake(" ", "ds-1", "d", body)).hasMessage("accountId must not be blank");

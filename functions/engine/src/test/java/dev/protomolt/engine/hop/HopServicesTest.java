@@ -46,6 +46,32 @@ class HopServicesTest {
         .addEdges(edge("e2", "parse", "index").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
         .build();
     h.admin.create(graph, OptionalLong.empty(), "ann");
+    h.admin.create(PipelineGraph.newBuilder().setGraphId("g4").setClusterId("c1").setAccountId("acme")
+        .setName("memory fan-out")
+        .addNodes(intake("in", "ds-2")).addNodes(processor("parse", "parser"))
+        .addNodes(sink("a", "plan-1")).addNodes(sink("b", "plan-2"))
+        .addEdges(edge("e1", "in", "parse"))
+        .addEdges(edge("e2", "parse", "a").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
+        .addEdges(edge("e3", "parse", "b").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_MEMORY)
+            .setPriority(1))
+        .build(), OptionalLong.empty(), "ann");
+  }
+
+  @Test
+  void inlineSiblingsShareOneBudgetSoTheSecondDucksToCache() {
+    ObjectNode payload = (ObjectNode) HopHarness.parse(completePayload("parse", stream(doc("twins", 1100, false))));
+    payload.put("graphId", "g4");
+
+    JsonNode out = HopHarness.parse(h.complete.handle(payload.toString()));
+
+    assertThat(out.get("destinationCount").asInt()).isEqualTo(2);
+    JsonNode first = out.get("destinations").get(0);
+    JsonNode second = out.get("destinations").get(1);
+    assertThat(first.get("node").asText()).isEqualTo("a");
+    assertThat(first.at("/stream/document/docId").asText()).as("fits alone").isEqualTo("twins");
+    assertThat(second.at("/stream/documentRef/graphAddressId").asText()).isEqualTo("b");
+    assertThat(second.at("/stream/metadata/contextParams").toString()).contains("staged as CACHE");
+    assertThat(first.get("executionName").asText()).hasSize(64).isNotEqualTo(second.get("executionName").asText());
   }
 
   @AfterEach
@@ -76,7 +102,7 @@ class HopServicesTest {
     assertThat(out.at("/stream").has("document")).isFalse();
     assertThat(out.at("/stream/documentRef/graphAddressId").asText()).isEqualTo("index");
     assertThat(out.at("/stream/metadata/contextParams/" + CompleteService.MEMORY_DUCK_PREFIX.replace("/", "~1") + "index")
-        .asText()).contains("over the inline limit of 2048").contains("staged as CACHE");
+        .asText()).contains("of the inline limit of 2048 are left").contains("staged as CACHE");
     assertThat(h.staging.staged).singleElement().satisfies(s -> {
       assertThat(s.nodeId()).isEqualTo("index");
       assertThat(s.keep()).isFalse();
