@@ -24,7 +24,10 @@ public interface DocumentStaging {
    */
   DocumentReference stage(PipeDoc document, String accountId, String graphId, String nodeId, boolean keep);
 
-  /** Reclaims a CACHE copy (keep=false) once the hop that consumed it has settled. */
+  /**
+   * Reclaims a CACHE copy (keep=false). The hop services only request it (a {@code ReclaimRequest}
+   * on {@code reclaim-requests}); the reclaim consumer calls this once the hop has settled.
+   */
   void reclaim(DocumentReference reference);
 
   /** The store could not answer now; retrying may succeed. */

@@ -22,6 +22,7 @@ import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.data.v1.StepStatus;
 import dev.protomolt.proto.data.v1.StreamMetadata;
+import dev.protomolt.proto.events.v1.ReclaimRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,6 +39,8 @@ public final class CompleteService {
 
   /** Context parameter recording why a MEMORY edge ducked to CACHE, keyed by target node. */
   public static final String MEMORY_DUCK_PREFIX = "protomolt.memoryDucked.";
+  /** The topic the reclaim consumer reads CACHE copies to delete from. */
+  public static final String RECLAIM_REQUESTS = "reclaim-requests";
 
   private final HopContext hop;
 
@@ -116,7 +119,7 @@ public final class CompleteService {
       PipeStream s = staged.get(i);
       staged.set(i, s.toBuilder().setMetadata(s.getMetadata().toBuilder().addHistory(record)).build());
     }
-    reclaimConsumedCache(input);
+    reclaimConsumedCache(input, workUnitId);
     return answer(workUnitId, destinations, staged);
   }
 
@@ -173,13 +176,24 @@ public final class CompleteService {
     return HopJson.print(HopJson.tree(stream)).getBytes(StandardCharsets.UTF_8).length;
   }
 
-  /** A CACHE input (keep=false) was only for this hop; once its destinations are staged it goes. */
-  private void reclaimConsumedCache(PipeStream input) {
+  /**
+   * A CACHE input (keep=false) was only for this hop. Its reclaim is requested on
+   * {@code reclaim-requests} rather than done here: the reclaim consumer deletes it after this
+   * hop's result is in the execution, so a retried Complete can still hydrate its input.
+   */
+  private void reclaimConsumedCache(PipeStream input, String workUnitId) {
     if (input.hasDocumentRef() && !input.getDocumentRef().getKeep()) {
+      Instant now = hop.clock.instant();
+      ReclaimRequest request = ReclaimRequest.newBuilder()
+          .setDocumentRef(input.getDocumentRef())
+          .setReason("CACHE input consumed by work unit " + workUnitId)
+          .setWorkUnitId(workUnitId)
+          .setRequestedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+          .build();
       try {
-        hop.staging.reclaim(input.getDocumentRef());
-      } catch (DocumentStaging.TransientStoreFailure e) {
-        throw new HopFailure(HopFailure.TRANSIENT, "reclaiming the consumed CACHE copy of doc '"
+        hop.events.publish(RECLAIM_REQUESTS, workUnitId, request.toByteArray());
+      } catch (RuntimeException e) {
+        throw new HopFailure(HopFailure.TRANSIENT, "requesting the reclaim of the consumed CACHE copy of doc '"
             + input.getDocumentRef().getDocId() + "' failed: " + e.getMessage(), e);
       }
     }

@@ -88,7 +88,7 @@ class HopEndToEndTest {
     assertThat(h.staging.staged).extracting(RecordingStaging.Staged::nodeId, RecordingStaging.Staged::keep)
         .containsExactly(org.assertj.core.groups.Tuple.tuple("parse", true),
             org.assertj.core.groups.Tuple.tuple("chunk", true), org.assertj.core.groups.Tuple.tuple("index", true));
-    assertThat(h.staging.reclaimed).as("PERSIST copies are kept").isEmpty();
+    assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS)).as("PERSIST copies are kept").isEmpty();
     assertThat(index.getStream().getMetadata().getProcessingPathList()).containsExactly("in", "parse", "chunk");
   }
 
@@ -172,12 +172,17 @@ class HopEndToEndTest {
       assertThat(closed.stateMachineVersionArn()).isEqualTo(parent.stateMachineVersionArn());
       assertThat(HopHarness.parse(closed.output()).get("disposition").asText()).isEqualTo("SINK_REACHED");
     }
-    // Each sibling got its own body at its own address; the CACHE copy is reclaimed once consumed.
+    // Each sibling got its own body at its own address; the consumed CACHE copy gets a reclaim request.
     assertThat(h.staging.staged).filteredOn(s -> !s.nodeId().equals("parse"))
         .extracting(RecordingStaging.Staged::nodeId, RecordingStaging.Staged::keep)
         .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("archive", true),
             org.assertj.core.groups.Tuple.tuple("side", false));
-    assertThat(h.staging.reclaimed).extracting(r -> r.getGraphAddressId()).containsExactly("side");
+    assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS)).singleElement().satisfies(p -> {
+      dev.protomolt.proto.events.v1.ReclaimRequest r = dev.protomolt.proto.events.v1.ReclaimRequest.parseFrom(p.value());
+      assertThat(r.getDocumentRef().getGraphAddressId()).isEqualTo("side");
+      assertThat(r.getDocumentRef().getKeep()).isFalse();
+      assertThat(r.getWorkUnitId()).isEqualTo(p.key());
+    });
   }
 
   @Test

@@ -11,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The real document store ({@link PipeDocStoreStaging} over the repository's store on S3Proxy and
- * embedded PostgreSQL, one per test JVM) with every stage, reclaim and level 2 request recorded,
+ * embedded PostgreSQL, one per test JVM) with every stage and level 2 request recorded,
  * so the hop tests can check which edge behaviour staged what with which keep flag.
  */
 final class RecordingStaging implements DocumentStaging {
@@ -21,7 +21,6 @@ final class RecordingStaging implements DocumentStaging {
   private static StoreHarness shared;
 
   final List<Staged> staged = new CopyOnWriteArrayList<>();
-  final List<DocumentReference> reclaimed = new CopyOnWriteArrayList<>();
   final List<Boolean> blobRequests = new CopyOnWriteArrayList<>();
   private final DocumentStaging store = new PipeDocStoreStaging(harness().store);
 
@@ -62,6 +61,5 @@ final class RecordingStaging implements DocumentStaging {
   @Override
   public void reclaim(DocumentReference reference) {
     store.reclaim(reference);
-    reclaimed.add(reference);
   }
 }
