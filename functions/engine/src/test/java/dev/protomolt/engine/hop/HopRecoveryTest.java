@@ -131,6 +131,35 @@ class HopRecoveryTest {
     assertThat(last.getStatus()).isEqualTo(StepStatus.STEP_STATUS_DEAD_LETTERED);
   }
 
+  @Test
+  void reprocessingADeadLetterIsCappedAtThree() throws Exception {
+    h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    String v1 = h.activation.activate("g1", "c1", 1).versionArn();
+    String execution = admit("doc-1");
+    WorkDispatch parse = h.nextDispatch();
+    // The module answers without a body: the hop dead-letters, and every reprocess fails the same way.
+    h.succeed(parse, parse.getStream().toBuilder().clearDocumentRef().build());
+    h.awaitClosed(execution);
+    DlqReprocessService reprocess = new DlqReprocessService(h.store,
+        new dev.protomolt.engine.activation.SfnStateMachines(h.sfn, dev.protomolt.engine.activation.EngineTestClients.ROLE));
+    String topic = EventBus.dlqTopic("c1", "g1", "parse");
+
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      DlqMessage latest = DlqMessage.parseFrom(h.events.on(topic).getLast().value());
+      assertThat(latest.getReprocessCount()).isEqualTo(attempt - 1);
+      String name = reprocess.reprocess(latest);
+      String arn = v1.substring(0, v1.lastIndexOf(':')).replace(":stateMachine:", ":execution:") + ":" + name;
+      DescribeExecutionResponse rerun = h.awaitClosed(arn);
+      assertThat(rerun.stateMachineVersionArn()).as("reprocessed on the pinned version").isEqualTo(v1);
+      assertThat(rerun.error()).isEqualTo("ProtoMolt.DeadLettered");
+      assertThat(h.events.on(topic)).hasSize(attempt + 1);
+    }
+    DlqMessage capped = DlqMessage.parseFrom(h.events.on(topic).getLast().value());
+    assertThat(capped.getReprocessCount()).isEqualTo(3);
+    assertThatThrownBy(() -> reprocess.reprocess(capped))
+        .hasMessageContaining("was reprocessed 3 times, the cap of node 'parse' is 3");
+  }
+
   private String admit(String docId) {
     PipeDoc doc = PipeDoc.newBuilder().setDocId(docId).setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en"))
         .build();
