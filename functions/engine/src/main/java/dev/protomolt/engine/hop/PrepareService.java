@@ -14,6 +14,7 @@ import dev.protomolt.proto.data.v1.ErrorInfo;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StepStatus;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -23,6 +24,9 @@ import java.util.List;
  * was produced.
  */
 public final class PrepareService {
+
+  /** The address suffix of a pre-mapped body staged beside its node's input copy. */
+  public static final String PRE_MAPPED_SUFFIX = ".pre";
 
   private final HopContext hop;
 
@@ -67,13 +71,16 @@ public final class PrepareService {
       // Unchanged: a referenced body stays a reference, the module hydrates it itself.
       return stream;
     }
-    if (stream.hasDocument()) {
-      return stream.toBuilder().setDocument(mapped).build();
+    PipeStream inline = stream.toBuilder().setDocument(mapped).build();
+    if (stream.hasDocument()
+        || HopJson.print(HopJson.tree(inline)).getBytes(StandardCharsets.UTF_8).length <= hop.inlineLimitBytes) {
+      return inline;
     }
-    // A changed referenced body is staged for this hop only (CACHE), never written over the input.
+    // A changed referenced body too large to ride inline is staged for this hop only (CACHE) at
+    // its own address beside the node's, never over the node's input copy.
     try {
       var ref = hop.staging.stage(mapped, stream.getMetadata().getAccountId(), id.graphId(),
-          id.nodeId() + ".pre", false);
+          id.nodeId() + PRE_MAPPED_SUFFIX, false);
       return stream.toBuilder().setDocumentRef(ref).build();
     } catch (DocumentStaging.TransientStoreFailure e) {
       throw new HopFailure(HopFailure.TRANSIENT, "staging the pre-mapped body of node '" + id.nodeId()

@@ -9,7 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.protomolt.proto.config.v1.MappingType;
 import dev.protomolt.proto.config.v1.ModuleCapabilities;
+import dev.protomolt.proto.config.v1.ProcessingMapping;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.TransportType;
 import dev.protomolt.proto.data.v1.DocumentReference;
@@ -48,13 +50,31 @@ class HopServicesTest {
     h.admin.create(graph, OptionalLong.empty(), "ann");
     h.admin.create(PipelineGraph.newBuilder().setGraphId("g4").setClusterId("c1").setAccountId("acme")
         .setName("memory fan-out")
-        .addNodes(intake("in", "ds-2")).addNodes(processor("parse", "parser"))
+        .addNodes(intake("in", "ds-2")).addNodes(processor("parse", "parser").toBuilder()
+            .addPreMappings(ProcessingMapping.newBuilder().setMappingId("title-to-body")
+                .setMappingType(MappingType.MAPPING_TYPE_DIRECT).addSourceFieldPaths("search_metadata.title")
+                .setTargetFieldPath("search_metadata.body")))
         .addNodes(sink("a", "plan-1")).addNodes(sink("b", "plan-2"))
         .addEdges(edge("e1", "in", "parse"))
         .addEdges(edge("e2", "parse", "a").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
         .addEdges(edge("e3", "parse", "b").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_MEMORY)
             .setPriority(1))
         .build(), OptionalLong.empty(), "ann");
+  }
+
+  @Test
+  void preMappingsChangeAReferencedBodyWhichThenRidesInline() {
+    PipeDoc stored = doc("m", 10, false).toBuilder()
+        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("Quarterly").setBody("old")).build();
+    DocumentReference ref = h.staging.stage(stored, "acme", "g4", "parse", true);
+    ObjectNode payload = payload("parse").put("graphId", "g4");
+    payload.set("stream", tree(PipeStream.newBuilder().setStreamId("s").setDocumentRef(ref).build()));
+
+    JsonNode out = HopHarness.parse(h.prepare.handle(payload.toString()));
+
+    assertThat(out.get("action").asText()).isEqualTo("RUN");
+    assertThat(out.at("/stream/document/searchMetadata/body").asText()).isEqualTo("Quarterly");
+    assertThat(out.at("/stream").has("documentRef")).isFalse();
   }
 
   @Test
