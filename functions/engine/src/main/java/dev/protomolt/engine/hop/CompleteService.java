@@ -77,7 +77,7 @@ public final class CompleteService {
       return HopJson.print(out);
     }
 
-    PipeDoc document = hop.body(input, pinned.node());
+    PipeDoc document = hop.fullBody(input, id.nodeId());
     if (status == StepStatus.STEP_STATUS_SUCCESS && !"INTAKE".equals(outcome)
         || status == StepStatus.STEP_STATUS_NO_OP) {
       try {

@@ -79,6 +79,24 @@ public final class HopContext {
   }
 
   /**
+   * Every part of the stream's body, blobs included: what Complete carries forward to the
+   * destinations. Level 1 / level 2 masks are about what a module is handed, not about what the
+   * engine keeps, so nothing is lost between hops.
+   */
+  PipeDoc fullBody(PipeStream stream, String nodeId) {
+    if (!stream.hasDocumentRef()) {
+      return body(stream, GraphNode.newBuilder().setNodeId(nodeId).build());
+    }
+    try {
+      return staging.hydrate(stream.getDocumentRef(), EnumSet.noneOf(dev.protomolt.proto.data.v1.PipeDocPart.class),
+          true);
+    } catch (DocumentStaging.TransientStoreFailure e) {
+      throw new HopFailure(HopFailure.TRANSIENT, "hydrating doc '" + stream.getDocumentRef().getDocId()
+          + "' at node '" + nodeId + "' failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
    * The hop's work unit id: stable for one hop of one execution (a heartbeat re-dispatch or a
    * retried Lambda computes the same one), distinct for a later visit of the same node in a cycle.
    */

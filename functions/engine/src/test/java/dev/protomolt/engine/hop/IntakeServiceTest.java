@@ -65,6 +65,9 @@ class IntakeServiceTest {
     WorkDispatch parse = h.nextDispatch();
     assertThat(parse.getStream().getDocumentRef().getGraphId()).isEqualTo("g1");
     assertThat(parse.getStream().getDocumentRef().getGraphAddressId()).isEqualTo("parse");
+    // The intake node's module-free hop carries the blob reference forward to the parser's copy.
+    assertThat(h.staging.hydrate(parse.getStream().getDocumentRef(), Set.of(), true).getBlobBag().getBlob()
+        .getStorageRef().getObjectKey()).isEqualTo("acme/ds-1/reports/q3 report(2).pdf");
 
     // The same notification again names the same document and the same execution.
     List<AdmissionRecord> again = h.intake.handle(fixture("events/s3-object-created.json"));
