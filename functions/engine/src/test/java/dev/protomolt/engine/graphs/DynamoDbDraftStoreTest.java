@@ -4,25 +4,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.protomolt.core.graph.DraftStore;
 import dev.protomolt.core.graph.DraftStoreContract;
+import dev.protomolt.localstack.cloud.LocalDynamoDb;
+import java.nio.file.Files;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The shared draft behaviour against dynalite, which (like DynamoDB before its sweep) keeps expired items. */
 class DynamoDbDraftStoreTest extends DraftStoreContract {
 
-  private static Dynalite dynalite;
+  private static LocalDynamoDb dynalite;
   private static DynamoDbClient client;
   private String table;
 
   @BeforeAll
   static void start() throws Exception {
-    dynalite = Dynalite.start();
-    client = dynalite.client();
+    dynalite = LocalDynamoDb.start(Files.createTempDirectory("dynalite"), 0);
+    client = DynamoDbClient.builder()
+        .endpointOverride(dynalite.endpoint())
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClient(UrlConnectionHttpClient.create())
+        .build();
   }
 
   @AfterAll

@@ -3,9 +3,12 @@ package dev.protomolt.engine.graphs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.protomolt.localstack.cloud.LocalKafka;
+import dev.protomolt.localstack.cloud.LoopbackPort;
 import dev.protomolt.proto.events.v1.GraphUpdateEvent;
 import dev.protomolt.proto.events.v1.GraphUpdateType;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,11 +25,11 @@ import org.junit.jupiter.api.Test;
 /** The graph-updates adapter against a real in-process KRaft broker. */
 class KafkaGraphEventPublisherTest {
 
-  private static InProcessKafka kafka;
+  private static LocalKafka kafka;
 
   @BeforeAll
   static void start() throws Exception {
-    kafka = InProcessKafka.start();
+    kafka = LocalKafka.start(Files.createTempDirectory("kafka"), 0, 0);
   }
 
   @AfterAll
@@ -111,7 +114,7 @@ class KafkaGraphEventPublisherTest {
 
   @Test
   void anUnreachableBrokerIsALoudFailure() throws Exception {
-    String nowhere = "127.0.0.1:" + InProcessKafka.freePort();
+    String nowhere = "127.0.0.1:" + LoopbackPort.claim(0, "unused port", "none");
     try (KafkaGraphEventPublisher publisher = KafkaGraphEventPublisher.connect(nowhere, Duration.ofMillis(1500))) {
       assertThatThrownBy(() -> publisher.publish(GraphUpdateEvent.newBuilder()
           .setType(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED).setGraphId("g").setVersion(2).build()))

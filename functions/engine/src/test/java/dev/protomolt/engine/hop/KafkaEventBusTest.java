@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.core.orchestration.EventBus;
+import dev.protomolt.localstack.cloud.LocalKafka;
+import dev.protomolt.localstack.cloud.LoopbackPort;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +23,11 @@ import org.junit.jupiter.api.Test;
 /** The Kafka event bus against an in-process KRaft broker. */
 class KafkaEventBusTest {
 
-  private static InProcessKafka kafka;
+  private static LocalKafka kafka;
 
   @BeforeAll
   static void start() throws Exception {
-    kafka = InProcessKafka.start();
+    kafka = LocalKafka.start(Files.createTempDirectory("kafka"), 0, 0);
   }
 
   @AfterAll
@@ -56,7 +59,7 @@ class KafkaEventBusTest {
 
   @Test
   void anUnreachableBrokerIsATransientHopFailure() throws Exception {
-    int closedPort = InProcessKafka.freePort();
+    int closedPort = LoopbackPort.claim(0, "unused port", "none");
     try (KafkaEventBus bus = KafkaEventBus.connect("127.0.0.1:" + closedPort, Duration.ofSeconds(2))) {
       assertThatThrownBy(() -> bus.publish("pipeline-events", "k", new byte[] {1}))
           .isInstanceOfSatisfying(HopFailure.class, e -> assertThat(e.errorType()).isEqualTo(HopFailure.TRANSIENT))
