@@ -6,7 +6,7 @@ import dev.protomolt.proto.data.v1.DocumentReference;
 import java.util.UUID;
 
 /** Turns a {@link DocumentReference} into the node id it addresses, refusing blank or crossed ones. */
-final class DocumentReferences {
+public final class DocumentReferences {
 
   private DocumentReferences() {}
 
@@ -15,7 +15,7 @@ final class DocumentReferences {
    *
    * @param field how the reference is spelled in the request, e.g. {@code document_ref}
    */
-  static NodeCoordinates coordinates(DocumentReference ref, String field) {
+  public static NodeCoordinates coordinates(DocumentReference ref, String field) {
     String prefix = field + ".";
     SaveTarget.requireNotBlank(ref.getAccountId(), prefix + "account_id");
     SaveTarget.requireNotBlank(ref.getDocId(), prefix + "doc_id");
@@ -34,7 +34,7 @@ final class DocumentReferences {
   }
 
   /** The reference to a stored state. */
-  static DocumentReference of(NodeCoordinates c, UUID nodeId, boolean keep) {
+  public static DocumentReference of(NodeCoordinates c, UUID nodeId, boolean keep) {
     return DocumentReference.newBuilder()
         .setDocId(c.docId())
         .setGraphAddressId(c.graphAddressId())

@@ -19,6 +19,9 @@ import dev.protomolt.core.store.LedgerStore;
 import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.core.store.ObjectMissingException;
 import dev.protomolt.core.store.PipeDocRecord;
+import dev.protomolt.core.store.PurgeEventSink;
+import dev.protomolt.proto.events.v1.StoragePurgeEvent;
+import java.util.Optional;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
@@ -68,10 +71,12 @@ public final class PipeDocStore {
   private final DriveDirectory drives;
   private final AccountStatus accounts;
   private final Clock clock;
+  private final PurgeEventSink purgeEvents;
   private final PipeDocPartCodec codec = new PipeDocPartCodec();
 
   public PipeDocStore(LedgerStore ledger, BlobStore blobs, DriveDirectory drives,
-      AccountStatus accounts, Clock clock) {
+      AccountStatus accounts, PurgeEventSink purgeEvents, Clock clock) {
+    this.purgeEvents = Objects.requireNonNull(purgeEvents, "purgeEvents");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.blobs = Objects.requireNonNull(blobs, "blobs");
     this.drives = Objects.requireNonNull(drives, "drives");
@@ -281,9 +286,13 @@ public final class PipeDocStore {
       String targetKey, List<Callable<Void>> calls, Instant now) {
     String what = partName(sourceEntry);
     switch (sourceEntry.getState()) {
-      case PART_STATE_EMPTY, PART_STATE_DELETED -> {
-        // Nothing to copy: the entry itself (with a deletion's retained hash and size) carries.
+      case PART_STATE_EMPTY -> {
         return sourceEntry;
+      }
+      case PART_STATE_DELETED -> {
+        // Nothing to copy: the entry itself (with a deletion's retained hash and size) carries.
+        // A settled source's husk object belongs to the source row, so its key does not carry.
+        return sourceEntry.toBuilder().clearObjectKey().build();
       }
       case PART_STATE_PRESENT -> {
         if (sourceEntry.getObjectKey().isBlank()) {
@@ -429,8 +438,9 @@ public final class PipeDocStore {
   }
 
   /**
-   * Tombstones a stored state: it disappears from reads at once. Deleting its objects is the
-   * purger's job, which this service does not do.
+   * Tombstones a stored state: it disappears from reads at once, and a {@link StoragePurgeEvent}
+   * asks the purger to delete its objects. Deleting a row that is not ACTIVE changes nothing and
+   * emits nothing.
    */
   public DeletePipeDocResponse delete(DeletePipeDocRequest request) {
     if (!request.hasDocumentRef()) {
@@ -438,8 +448,57 @@ public final class PipeDocStore {
     }
     NodeCoordinates coordinates = DocumentReferences.coordinates(request.getDocumentRef(),
         "document_ref");
-    boolean tombstoned = ledger.tombstone(NodeIds.nodeId(coordinates), clock.instant());
-    return DeletePipeDocResponse.newBuilder().setTombstoned(tombstoned).build();
+    String reason = request.getReason().isBlank() ? "DELETE" : request.getReason();
+    return tombstone(coordinates, reason, false)
+        .map(e -> DeletePipeDocResponse.newBuilder().setTombstoned(true)
+            .setPurgeEventId(e.getPurgeEventId()).build())
+        .orElseGet(() -> DeletePipeDocResponse.newBuilder().setTombstoned(false).build());
+  }
+
+  /**
+   * Tombstones the ACTIVE row at {@code coordinates} and publishes its purge event.
+   *
+   * @param cacheOnly when true a PERSIST ({@code keep}) row is left alone: a reclaim only frees
+   *     inter-step bodies the engine no longer needs
+   * @return the published event, or empty when no ACTIVE row (of the right staging) was there
+   */
+  public Optional<StoragePurgeEvent> tombstone(NodeCoordinates coordinates, String reason,
+      boolean cacheOnly) {
+    UUID nodeId = NodeIds.nodeId(coordinates);
+    Optional<PipeDocRecord> row = ledger.find(nodeId)
+        .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
+        .filter(r -> !cacheOnly || !r.keep());
+    if (row.isEmpty()) {
+      return Optional.empty();
+    }
+    Instant now = clock.instant();
+    if (!ledger.tombstone(nodeId, now)) {
+      // Someone else tombstoned it between the read and the update; their event covers it.
+      return Optional.empty();
+    }
+    PipeDocRecord r = row.get();
+    StoragePurgeEvent.Builder event = StoragePurgeEvent.newBuilder()
+        .setPurgeEventId(UUID.randomUUID().toString())
+        .setNodeId(nodeId.toString())
+        .setAccountId(r.accountId())
+        .setDocId(r.docId())
+        .setGraphId(r.graphId())
+        .setGraphAddressId(r.graphAddressId())
+        .setDriveName(r.driveName())
+        .setReason(reason)
+        .setTombstonedAt(timestamp(now));
+    for (PartManifestEntry entry : r.manifest().getEntriesList()) {
+      // A DELETED entry may still name an object: a settled source's metadata-only husk.
+      if (!entry.getObjectKey().isBlank()) {
+        event.addObjectKeys(entry.getObjectKey());
+      }
+    }
+    StoragePurgeEvent built = event.build();
+    // Published after the tombstone commits: a lost publish leaves a PENDING_PURGE row, which is
+    // invisible to reads and which the reconciler can re-announce; the reverse order could purge
+    // a row that never got tombstoned.
+    purgeEvents.publish(built);
+    return Optional.of(built);
   }
 
   /** The reference of a document's stored state, for callers that hold coordinates. */

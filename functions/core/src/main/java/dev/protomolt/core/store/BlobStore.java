@@ -26,6 +26,14 @@ public interface BlobStore {
    */
   CopyMode copy(ObjectAddress from, ObjectAddress to);
 
+  /**
+   * Deletes every listed object. An object that is already gone counts as deleted (deleting is
+   * idempotent, so a retried purge converges).
+   *
+   * @return the addresses that could not be deleted; empty when all are gone
+   */
+  java.util.List<ObjectAddress> deleteAll(java.util.List<ObjectAddress> addresses);
+
   /** Whether a copy stayed inside the object store. */
   enum CopyMode {
     SERVER_SIDE,

@@ -32,6 +32,12 @@ public final class InMemoryBlobStore implements BlobStore {
     return CopyMode.SERVER_SIDE;
   }
 
+  @Override
+  public java.util.List<ObjectAddress> deleteAll(java.util.List<ObjectAddress> addresses) {
+    addresses.forEach(this::delete);
+    return java.util.List.of();
+  }
+
   /** Removes an object, as an operator or a purge would. */
   public void delete(ObjectAddress address) {
     objects.remove(id(address));

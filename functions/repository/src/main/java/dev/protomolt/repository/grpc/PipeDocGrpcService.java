@@ -1,5 +1,7 @@
 package dev.protomolt.repository.grpc;
 
+import dev.protomolt.proto.repository.v1.DeletePipeDocRequest;
+import dev.protomolt.proto.repository.v1.DeletePipeDocResponse;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestResponse;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
@@ -42,6 +44,12 @@ public final class PipeDocGrpcService extends PipeDocServiceGrpc.PipeDocServiceI
   public void getPipeDocManifest(GetPipeDocManifestRequest request,
       StreamObserver<GetPipeDocManifestResponse> responses) {
     answer(request, store::getManifest, responses);
+  }
+
+  @Override
+  public void deletePipeDoc(DeletePipeDocRequest request,
+      StreamObserver<DeletePipeDocResponse> responses) {
+    answer(request, store::delete, responses);
   }
 
   private static <Q, R> void answer(Q request, Function<Q, R> call, StreamObserver<R> responses) {

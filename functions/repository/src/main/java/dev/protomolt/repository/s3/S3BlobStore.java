@@ -3,12 +3,21 @@ package dev.protomolt.repository.s3;
 import dev.protomolt.core.store.BlobStore;
 import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.core.store.ObjectMissingException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.Delete;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -17,6 +26,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 public final class S3BlobStore implements BlobStore {
 
   private static final String CONTENT_TYPE = "application/x-protobuf";
+  /** The most keys one DeleteObjects request may name (an S3 limit). */
+  public static final int DELETE_BATCH = 1000;
 
   private final S3Clients clients;
 
@@ -51,6 +62,41 @@ public final class S3BlobStore implements BlobStore {
     } catch (S3Exception e) {
       throw e.statusCode() == 404 ? new ObjectMissingException(from, e) : e;
     }
+  }
+
+  /**
+   * Deletes with {@code DeleteObjects}: addresses are grouped by bucket and client (each drive's
+   * own credentials), and each group is sent in rounds of at most {@value #DELETE_BATCH} keys, the
+   * most one request may name.
+   */
+  @Override
+  public List<ObjectAddress> deleteAll(List<ObjectAddress> addresses) {
+    Map<S3Client, Map<String, List<ObjectAddress>>> groups = new LinkedHashMap<>();
+    for (ObjectAddress a : addresses) {
+      groups.computeIfAbsent(clients.forDrive(a.drive()), c -> new LinkedHashMap<>())
+          .computeIfAbsent(a.drive().bucket(), b -> new ArrayList<>()).add(a);
+    }
+    List<ObjectAddress> failed = new ArrayList<>();
+    groups.forEach((client, byBucket) -> byBucket.forEach((bucket, group) -> {
+      for (int from = 0; from < group.size(); from += DELETE_BATCH) {
+        List<ObjectAddress> round = group.subList(from, Math.min(group.size(),
+            from + DELETE_BATCH));
+        Map<String, ObjectAddress> byKey = new LinkedHashMap<>();
+        round.forEach(a -> byKey.put(a.key(), a));
+        DeleteObjectsResponse response = client.deleteObjects(DeleteObjectsRequest.builder()
+            .bucket(bucket)
+            .delete(Delete.builder().quiet(true).objects(byKey.keySet().stream()
+                .map(k -> ObjectIdentifier.builder().key(k).build()).toList()).build())
+            .build());
+        for (S3Error error : response.errors()) {
+          // S3 reports a key that was already gone as deleted; anything it lists here was not.
+          if (!"NoSuchKey".equals(error.code())) {
+            failed.add(byKey.get(error.key()));
+          }
+        }
+      }
+    }));
+    return failed;
   }
 
   @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.repository.v1.DeletePipeDocRequest;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.proto.repository.v1.PipeDocServiceGrpc;
@@ -119,6 +120,29 @@ class PipeDocGrpcServiceTest {
     }
     assertStatus(() -> stub.getPipeDoc(Saves.read(saved.getDocumentRef())),
         Status.Code.DATA_LOSS, "part PARSED");
+  }
+
+  @Test
+  void deleteOverTheDoorTombstonesPublishesAndRefusesABlankIdentity() {
+    h.purgeEvents.drain();
+    SavePipeDocResponse saved = stub.savePipeDoc(Saves.pipeline(ACME, GRAPH, "parser", doc(4))
+        .build());
+
+    var deleted = stub.deletePipeDoc(DeletePipeDocRequest.newBuilder()
+        .setDocumentRef(saved.getDocumentRef()).build());
+
+    assertThat(deleted.getTombstoned()).isTrue();
+    assertThat(h.purgeEvents.drain()).singleElement()
+        .satisfies(e -> assertThat(e.getPurgeEventId()).isEqualTo(deleted.getPurgeEventId()));
+    assertStatus(() -> stub.getPipeDoc(Saves.read(saved.getDocumentRef())),
+        Status.Code.NOT_FOUND, saved.getNodeId());
+    assertThat(stub.deletePipeDoc(DeletePipeDocRequest.newBuilder()
+        .setDocumentRef(saved.getDocumentRef()).build()).getTombstoned())
+        .as("a second delete finds no ACTIVE row").isFalse();
+    assertThat(h.purgeEvents.drain()).isEmpty();
+    assertStatus(() -> stub.deletePipeDoc(DeletePipeDocRequest.newBuilder()
+        .setDocumentRef(saved.getDocumentRef().toBuilder().setAccountId("")).build()),
+        Status.Code.INVALID_ARGUMENT, "document_ref.account_id");
   }
 
   private static void assertStatus(ThrowingCallable call, Status.Code code, String text) {
