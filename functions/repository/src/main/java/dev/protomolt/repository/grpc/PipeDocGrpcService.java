@@ -11,6 +11,9 @@ import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.PipeDocStoreException;
+import dev.protomolt.repository.replay.ReplayQuery;
+import dev.protomolt.proto.repository.v1.ReplayCandidate;
+import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -24,9 +27,11 @@ import java.util.function.Function;
 public final class PipeDocGrpcService extends PipeDocServiceGrpc.PipeDocServiceImplBase {
 
   private final PipeDocStore store;
+  private final ReplayQuery replay;
 
-  public PipeDocGrpcService(PipeDocStore store) {
+  public PipeDocGrpcService(PipeDocStore store, ReplayQuery replay) {
     this.store = Objects.requireNonNull(store, "store");
+    this.replay = Objects.requireNonNull(replay, "replay");
   }
 
   @Override
@@ -50,6 +55,18 @@ public final class PipeDocGrpcService extends PipeDocServiceGrpc.PipeDocServiceI
   public void deletePipeDoc(DeletePipeDocRequest request,
       StreamObserver<DeletePipeDocResponse> responses) {
     answer(request, store::delete, responses);
+  }
+
+  @Override
+  public void streamDocumentsForReplay(StreamDocumentsForReplayRequest request,
+      StreamObserver<ReplayCandidate> responses) {
+    try {
+      replay.stream(request, responses::onNext);
+    } catch (RuntimeException e) {
+      responses.onError(toStatus(e));
+      return;
+    }
+    responses.onCompleted();
   }
 
   private static <Q, R> void answer(Q request, Function<Q, R> call, StreamObserver<R> responses) {

@@ -8,6 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.repository.v1.DeletePipeDocRequest;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
+import dev.protomolt.proto.repository.v1.ReplayCandidate;
+import dev.protomolt.proto.repository.v1.ReplayEligibility;
+import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.proto.repository.v1.PipeDocServiceGrpc;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
@@ -45,7 +48,8 @@ class PipeDocGrpcServiceTest {
     h.store.onAccountEvent(StoreHarness.platformAccount(ACME));
     String name = InProcessServerBuilder.generateName();
     server = InProcessServerBuilder.forName(name).directExecutor()
-        .addService(new PipeDocGrpcService(h.store)).build().start();
+        .addService(new PipeDocGrpcService(h.store,
+            new dev.protomolt.repository.replay.ReplayQuery(h.postgres.dataSource()))).build().start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     stub = PipeDocServiceGrpc.newBlockingStub(channel);
   }
@@ -143,6 +147,23 @@ class PipeDocGrpcServiceTest {
     assertStatus(() -> stub.deletePipeDoc(DeletePipeDocRequest.newBuilder()
         .setDocumentRef(saved.getDocumentRef().toBuilder().setAccountId("")).build()),
         Status.Code.INVALID_ARGUMENT, "document_ref.account_id");
+  }
+
+  @Test
+  void replayStreamsCandidatesOverTheDoorAndRefusesABareAccount() {
+    PipeDoc doc = doc(5);
+    stub.savePipeDoc(Saves.intake(ACME, "ds-replay", doc).setCrawlId("crawl-door").build());
+
+    var candidates = new java.util.ArrayList<ReplayCandidate>();
+    stub.streamDocumentsForReplay(StreamDocumentsForReplayRequest.newBuilder().setAccountId(ACME)
+        .setCrawlId("crawl-door").build()).forEachRemaining(candidates::add);
+
+    assertThat(candidates).singleElement().satisfies(c -> {
+      assertThat(c.getDocumentRef().getDocId()).isEqualTo(doc.getDocId());
+      assertThat(c.getEligibility()).isEqualTo(ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE);
+    });
+    assertStatus(() -> stub.streamDocumentsForReplay(StreamDocumentsForReplayRequest.newBuilder()
+        .setAccountId(ACME).build()).hasNext(), Status.Code.INVALID_ARGUMENT, "bare account_id");
   }
 
   private static void assertStatus(ThrowingCallable call, Status.Code code, String text) {

@@ -1,0 +1,206 @@
+package dev.protomolt.repository.replay;
+
+import com.google.protobuf.Timestamp;
+import dev.protomolt.core.identity.NodeCoordinates;
+import dev.protomolt.core.parts.ManifestJson;
+import dev.protomolt.core.replay.ReplayVerdicts;
+import dev.protomolt.proto.data.v1.PipeDocPart;
+import dev.protomolt.proto.repository.v1.IndexingOutcomeFilter;
+import dev.protomolt.proto.repository.v1.ReplayCandidate;
+import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
+import dev.protomolt.repository.DocumentReferences;
+import dev.protomolt.repository.PipeDocStoreException;
+import dev.protomolt.repository.postgres.LedgerException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+import javax.sql.DataSource;
+
+/**
+ * {@code StreamDocumentsForReplay}: the live stored states that match every selector of a request
+ * (they are ANDed), each with a {@link ReplayVerdicts server-side eligibility verdict} computed
+ * from its manifest. An account alone never selects anything: replaying a whole tenant by accident
+ * is refused (decision 0903). No object is read.
+ */
+public final class ReplayQuery {
+
+  /** Rows fetched per round trip when the request does not say. */
+  public static final int DEFAULT_PAGE_SIZE = 500;
+  public static final int MAX_PAGE_SIZE = 1000;
+
+  private static final String INDEX_STATE = " FROM document_index_state s"
+      + " WHERE s.account_id = p.account_id AND s.doc_id = p.doc_id";
+
+  private final DataSource dataSource;
+
+  public ReplayQuery(DataSource dataSource) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+  }
+
+  /**
+   * Sends every candidate to {@code sink}, oldest change first.
+   *
+   * @throws PipeDocStoreException.InvalidRequest naming the field and the rule
+   */
+  public void stream(StreamDocumentsForReplayRequest request, Consumer<ReplayCandidate> sink) {
+    Set<PipeDocPart> required = validate(request);
+    StringBuilder sql = new StringBuilder("SELECT p.node_id, p.account_id, p.doc_id,"
+        + " p.graph_id, p.graph_address_id, p.keep, p.manifest, p.crawl_id, p.datasource_id,"
+        + " p.updated_at FROM pipedocs p WHERE p.account_id = ? AND p.status = 'ACTIVE'");
+    List<Object> args = new ArrayList<>();
+    args.add(request.getAccountId());
+    if (request.getGraphId().isEmpty()) {
+      // Without a target the replay starts from the intake copy, where the source lives.
+      sql.append(" AND p.row_kind = 'INTAKE'");
+    } else {
+      sql.append(" AND p.graph_id = ? AND p.graph_address_id = ?");
+      args.add(request.getGraphId());
+      args.add(request.getGraphAddressId());
+    }
+    if (request.getDocIdsCount() > 0) {
+      sql.append(" AND p.doc_id = ANY (?)");
+      args.add(request.getDocIdsList().toArray(String[]::new));
+    }
+    if (!request.getCrawlId().isEmpty()) {
+      sql.append(" AND p.crawl_id = ?");
+      args.add(request.getCrawlId());
+    }
+    if (!request.getDatasourceId().isEmpty()) {
+      sql.append(" AND p.datasource_id = ?");
+      args.add(request.getDatasourceId());
+    }
+    if (request.hasModifiedAfter()) {
+      sql.append(" AND p.updated_at > ?");
+      args.add(java.sql.Timestamp.from(instant(request.getModifiedAfter())));
+    }
+    if (request.hasModifiedBefore()) {
+      sql.append(" AND p.updated_at < ?");
+      args.add(java.sql.Timestamp.from(instant(request.getModifiedBefore())));
+    }
+    switch (request.getIndexingOutcome()) {
+      case INDEXING_OUTCOME_FILTER_NEVER_INDEXED ->
+          sql.append(" AND NOT EXISTS (SELECT 1").append(INDEX_STATE).append(")");
+      case INDEXING_OUTCOME_FILTER_FAILED -> sql.append(" AND EXISTS (SELECT 1")
+          .append(INDEX_STATE).append(" AND s.outcome IN ('FAILED_RETRYABLE', 'FAILED_TERMINAL'))");
+      case INDEXING_OUTCOME_FILTER_INDEXED -> sql.append(" AND EXISTS (SELECT 1")
+          .append(INDEX_STATE).append(" AND s.outcome = 'INDEXED')");
+      case INDEXING_OUTCOME_FILTER_UNSPECIFIED, UNRECOGNIZED -> { }
+    }
+    sql.append(" ORDER BY p.updated_at, p.node_id");
+    int pageSize = request.getPageSize() == 0 ? DEFAULT_PAGE_SIZE : request.getPageSize();
+    try (Connection c = dataSource.getConnection()) {
+      // PostgreSQL streams with a cursor only inside a transaction; it only reads.
+      c.setAutoCommit(false);
+      c.setReadOnly(true);
+      try (PreparedStatement s = c.prepareStatement(sql.toString())) {
+        s.setFetchSize(pageSize);
+        for (int i = 0; i < args.size(); i++) {
+          Object arg = args.get(i);
+          if (arg instanceof String[] array) {
+            s.setArray(i + 1, c.createArrayOf("text", array));
+          } else {
+            s.setObject(i + 1, arg);
+          }
+        }
+        try (ResultSet rs = s.executeQuery()) {
+          while (rs.next()) {
+            sink.accept(candidate(rs, required));
+          }
+        }
+        c.commit();
+      } finally {
+        c.setReadOnly(false);
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new LedgerException("querying replay candidates of account "
+          + request.getAccountId(), e);
+    }
+  }
+
+  private static ReplayCandidate candidate(ResultSet rs, Set<PipeDocPart> required)
+      throws SQLException {
+    UUID nodeId = rs.getObject("node_id", UUID.class);
+    var manifest = ManifestJson.fromJson(rs.getString("manifest"));
+    ReplayVerdicts.Verdict verdict = ReplayVerdicts.of(manifest, required);
+    NodeCoordinates coordinates = new NodeCoordinates(rs.getString("doc_id"),
+        rs.getString("graph_address_id"), rs.getString("account_id"), rs.getString("graph_id"));
+    Instant updated = rs.getTimestamp("updated_at").toInstant();
+    ReplayCandidate.Builder b = ReplayCandidate.newBuilder()
+        .setDocumentRef(DocumentReferences.of(coordinates, nodeId, rs.getBoolean("keep")))
+        .setEligibility(verdict.eligibility())
+        .addAllMissingParts(verdict.missingParts())
+        .setReason(verdict.reason())
+        .setUpdatedAt(Timestamp.newBuilder().setSeconds(updated.getEpochSecond())
+            .setNanos(updated.getNano()));
+    if (rs.getString("crawl_id") != null) {
+      b.setCrawlId(rs.getString("crawl_id"));
+    }
+    if (rs.getString("datasource_id") != null) {
+      b.setDatasourceId(rs.getString("datasource_id"));
+    }
+    return b.build();
+  }
+
+  /** The parts the replay needs; refuses every malformed field naming it. */
+  static Set<PipeDocPart> validate(StreamDocumentsForReplayRequest r) {
+    if (r.getAccountId().isBlank()) {
+      throw new PipeDocStoreException.InvalidRequest("account_id", "required");
+    }
+    for (int i = 0; i < r.getDocIdsCount(); i++) {
+      if (r.getDocIds(i).isBlank()) {
+        throw new PipeDocStoreException.InvalidRequest("doc_ids[" + i + "]",
+            "must not be blank");
+      }
+    }
+    if (r.getIndexingOutcome() == IndexingOutcomeFilter.UNRECOGNIZED) {
+      throw new PipeDocStoreException.InvalidRequest("indexing_outcome",
+          "must be NEVER_INDEXED, FAILED or INDEXED (or unset)");
+    }
+    boolean narrowed = r.getDocIdsCount() > 0 || !r.getCrawlId().isBlank()
+        || !r.getDatasourceId().isBlank() || r.hasModifiedAfter() || r.hasModifiedBefore()
+        || r.getIndexingOutcome() != IndexingOutcomeFilter.INDEXING_OUTCOME_FILTER_UNSPECIFIED;
+    if (!narrowed) {
+      throw new PipeDocStoreException.InvalidRequest("account_id",
+          "a bare account_id selects a whole tenant and is refused; add at least one of doc_ids,"
+              + " crawl_id, datasource_id, modified_after, modified_before or indexing_outcome");
+    }
+    if (r.hasModifiedAfter() && r.hasModifiedBefore()
+        && !instant(r.getModifiedAfter()).isBefore(instant(r.getModifiedBefore()))) {
+      throw new PipeDocStoreException.InvalidRequest("modified_before",
+          "must be later than modified_after");
+    }
+    if (r.getGraphId().isBlank() != r.getGraphAddressId().isBlank()) {
+      String missing = r.getGraphId().isBlank() ? "graph_id" : "graph_address_id";
+      throw new PipeDocStoreException.InvalidRequest(missing,
+          "graph_id and graph_address_id target a node's copy together; give both or neither");
+    }
+    if (r.getPageSize() < 0 || r.getPageSize() > MAX_PAGE_SIZE) {
+      throw new PipeDocStoreException.InvalidRequest("page_size",
+          "must be between 0 (the default, " + DEFAULT_PAGE_SIZE + ") and " + MAX_PAGE_SIZE);
+    }
+    Set<PipeDocPart> required = EnumSet.noneOf(PipeDocPart.class);
+    for (int i = 0; i < r.getRequiredPartsCount(); i++) {
+      PipeDocPart part = r.getRequiredParts(i);
+      if (part == PipeDocPart.PIPE_DOC_PART_UNSPECIFIED || part == PipeDocPart.UNRECOGNIZED) {
+        throw new PipeDocStoreException.InvalidRequest("required_parts[" + i + "]",
+            "must be CORE, BLOBS, CHUNKS or PARSED");
+      }
+      required.add(part);
+    }
+    return required;
+  }
+
+  private static Instant instant(Timestamp t) {
+    return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
+  }
+}
