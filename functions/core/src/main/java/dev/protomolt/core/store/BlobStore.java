@@ -34,6 +34,12 @@ public interface BlobStore {
    */
   java.util.List<ObjectAddress> deleteAll(java.util.List<ObjectAddress> addresses);
 
+  /**
+   * Every object under the drive's prefix, page by page; the callback sees each once. Used by the
+   * reconciler, never by reads or saves (the manifest, not a listing, says what a document holds).
+   */
+  void list(Drive drive, java.util.function.Consumer<StoredObject> each);
+
   /** Whether a copy stayed inside the object store. */
   enum CopyMode {
     SERVER_SIDE,

@@ -7,6 +7,17 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class InMemoryBlobStore implements BlobStore {
 
   private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
+  private final Map<String, java.time.Instant> writtenAt = new ConcurrentHashMap<>();
+  private final java.time.Clock clock;
+
+  public InMemoryBlobStore() {
+    this(java.time.Clock.systemUTC());
+  }
+
+  /** A store whose listing reports each object written at {@code clock}'s instant. */
+  public InMemoryBlobStore(java.time.Clock clock) {
+    this.clock = clock;
+  }
 
   private static String id(ObjectAddress address) {
     return address.drive().bucket() + "/" + address.key();
@@ -15,6 +26,7 @@ public final class InMemoryBlobStore implements BlobStore {
   @Override
   public void put(ObjectAddress to, byte[] bytes, boolean verifyChecksum) {
     objects.put(id(to), bytes.clone());
+    writtenAt.put(id(to), clock.instant());
   }
 
   @Override
@@ -38,8 +50,17 @@ public final class InMemoryBlobStore implements BlobStore {
     return java.util.List.of();
   }
 
+  @Override
+  public void list(Drive drive, java.util.function.Consumer<StoredObject> each) {
+    String start = drive.bucket() + "/" + drive.prefix();
+    objects.keySet().stream().filter(id -> id.startsWith(start)).sorted()
+        .forEach(id -> each.accept(new StoredObject(id.substring(drive.bucket().length() + 1),
+            writtenAt.get(id))));
+  }
+
   /** Removes an object, as an operator or a purge would. */
   public void delete(ObjectAddress address) {
     objects.remove(id(address));
+    writtenAt.remove(id(address));
   }
 }

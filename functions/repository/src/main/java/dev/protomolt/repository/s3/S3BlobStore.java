@@ -1,6 +1,10 @@
 package dev.protomolt.repository.s3;
 
 import dev.protomolt.core.store.BlobStore;
+import dev.protomolt.core.store.Drive;
+import dev.protomolt.core.store.StoredObject;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.core.store.ObjectMissingException;
 import java.util.ArrayList;
@@ -97,6 +101,16 @@ public final class S3BlobStore implements BlobStore {
       }
     }));
     return failed;
+  }
+
+  @Override
+  public void list(Drive drive, Consumer<StoredObject> each) {
+    ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(drive.bucket());
+    if (!drive.prefix().isEmpty()) {
+      request.prefix(drive.prefix());
+    }
+    clients.forDrive(drive).listObjectsV2Paginator(request.build()).contents()
+        .forEach(o -> each.accept(new StoredObject(o.key(), o.lastModified())));
   }
 
   @Override

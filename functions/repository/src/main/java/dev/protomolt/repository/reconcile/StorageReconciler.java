@@ -1,0 +1,164 @@
+package dev.protomolt.repository.reconcile;
+
+import dev.protomolt.core.parts.ManifestJson;
+import dev.protomolt.core.store.BlobStore;
+import dev.protomolt.core.store.Drive;
+import dev.protomolt.core.store.ObjectAddress;
+import dev.protomolt.core.store.StoredObject;
+import dev.protomolt.proto.repository.v1.PartManifestEntry;
+import dev.protomolt.repository.postgres.LedgerException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * Enforces the store's one coherence rule: an object that no live ledger row names is an orphan,
+ * and orphans are reclaimable. The S3 write and the ledger row are not committed together, so
+ * orphans are expected (a save that failed after its PUTs, a chunk set a later save dropped).
+ *
+ * <p>Only keys in the store's own layout ({@code <drive prefix><nodeId>/...}) are judged; anything
+ * else in the bucket is not the store's to delete. Ownership is checked against rows of any drive
+ * in the same bucket that are ACTIVE or PENDING_PURGE (the purger owns the latter's objects).
+ */
+public final class StorageReconciler {
+
+  /** Keys judged per ownership query. */
+  private static final int BATCH = 1000;
+
+  private static final String OWNERS = "SELECT p.manifest FROM pipedocs p"
+      + " JOIN drives d ON d.drive_name = p.drive_name"
+      + " WHERE p.node_id = ANY (?) AND p.status IN ('ACTIVE', 'PENDING_PURGE') AND d.bucket = ?";
+
+  private final DataSource dataSource;
+  private final BlobStore blobs;
+  private final ReconcilerSettings settings;
+  private final Clock clock;
+
+  public StorageReconciler(DataSource dataSource, BlobStore blobs, ReconcilerSettings settings,
+      Clock clock) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    this.blobs = Objects.requireNonNull(blobs, "blobs");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Reconciles one drive. */
+  public ReconcileReport reconcile(Drive drive) {
+    Instant cutoff = clock.instant().minus(settings.minimumAge());
+    Tally tally = new Tally();
+    List<Candidate> batch = new ArrayList<>();
+    blobs.list(drive, object -> {
+      tally.scanned++;
+      UUID nodeId = nodeOf(drive, object.key());
+      if (nodeId == null) {
+        tally.foreign++;
+        return;
+      }
+      if (object.lastModified().isAfter(cutoff)) {
+        tally.young++;
+        return;
+      }
+      batch.add(new Candidate(object, nodeId));
+      if (batch.size() == BATCH) {
+        judge(drive, batch, tally);
+        batch.clear();
+      }
+    });
+    judge(drive, batch, tally);
+    return new ReconcileReport(drive.name(), !settings.deleteOrphans(), tally.scanned,
+        tally.foreign, tally.young, tally.owned, tally.orphans, tally.sample, tally.deleted,
+        tally.notDeleted);
+  }
+
+  private void judge(Drive drive, List<Candidate> batch, Tally tally) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    // Ownership is read after the listing, so a row committed before this query is always seen.
+    Set<String> owned = ownedKeys(drive.bucket(), batch);
+    List<ObjectAddress> orphans = new ArrayList<>();
+    for (Candidate c : batch) {
+      if (owned.contains(c.object().key())) {
+        tally.owned++;
+        continue;
+      }
+      tally.orphans++;
+      if (tally.sample.size() < settings.sampleSize()) {
+        tally.sample.add(c.object().key());
+      }
+      orphans.add(new ObjectAddress(drive, c.object().key()));
+    }
+    if (settings.deleteOrphans() && !orphans.isEmpty()) {
+      List<ObjectAddress> refused = blobs.deleteAll(orphans);
+      tally.deleted += orphans.size() - refused.size();
+      refused.forEach(a -> tally.notDeleted.add(a.key()));
+    }
+  }
+
+  private Set<String> ownedKeys(String bucket, List<Candidate> batch) {
+    Set<UUID> nodeIds = new LinkedHashSet<>();
+    batch.forEach(c -> nodeIds.add(c.nodeId()));
+    Set<String> keys = new HashSet<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement(OWNERS)) {
+      s.setArray(1, c.createArrayOf("uuid", nodeIds.toArray()));
+      s.setString(2, bucket);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          for (PartManifestEntry e : ManifestJson.fromJson(rs.getString(1)).getEntriesList()) {
+            if (!e.getObjectKey().isBlank()) {
+              keys.add(e.getObjectKey());
+            }
+          }
+        }
+      }
+    } catch (SQLException e) {
+      throw new LedgerException("reading the owners of " + nodeIds.size() + " nodes in bucket "
+          + bucket, e);
+    }
+    return keys;
+  }
+
+  /** The node a key belongs to in the store's layout, or null for a key outside it. */
+  private static UUID nodeOf(Drive drive, String key) {
+    if (!key.startsWith(drive.prefix())) {
+      return null;
+    }
+    String rest = key.substring(drive.prefix().length());
+    int slash = rest.indexOf('/');
+    if (slash != 36) {
+      return null;
+    }
+    try {
+      UUID id = UUID.fromString(rest.substring(0, slash));
+      // UUID.fromString accepts non-canonical spellings; the store only ever writes canonical ones.
+      return id.toString().equals(rest.substring(0, slash)) ? id : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private record Candidate(StoredObject object, UUID nodeId) {}
+
+  private static final class Tally {
+    long scanned;
+    long foreign;
+    long young;
+    long owned;
+    long orphans;
+    long deleted;
+    final List<String> sample = new ArrayList<>();
+    final List<String> notDeleted = new ArrayList<>();
+  }
+}
