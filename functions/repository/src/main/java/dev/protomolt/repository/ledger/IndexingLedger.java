@@ -2,6 +2,7 @@ package dev.protomolt.repository.ledger;
 
 import com.google.protobuf.Timestamp;
 import dev.protomolt.core.indexing.AttemptIds;
+import dev.protomolt.db.Transactions;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.events.v1.IndexOutcome;
 import dev.protomolt.proto.events.v1.ParserProvenance;
@@ -166,9 +167,8 @@ public final class IndexingLedger {
   }
 
   private boolean upsert(DocumentIndexedEvent r, String attemptId) {
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
+    try {
+      return Transactions.inTransaction(dataSource, c -> {
         boolean applied;
         try (PreparedStatement s = c.prepareStatement(UPSERT)) {
           int i = bindKey(s, 1, r.getAccountId(), r.getDocId(), r.getPlanId(),
@@ -196,14 +196,8 @@ public final class IndexingLedger {
         if (applied) {
           replaceChildren(c, r);
         }
-        c.commit();
         return applied;
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
+      });
     } catch (SQLException e) {
       throw new LedgerException("applying indexing receipt " + r.getAttemptId() + " for "
           + r.getDocId(), e);

@@ -6,6 +6,7 @@ import dev.protomolt.core.store.BlobStore;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.DriveDirectory;
 import dev.protomolt.core.store.ObjectAddress;
+import dev.protomolt.db.Transactions;
 import dev.protomolt.proto.events.v1.StoragePurgeEvent;
 import dev.protomolt.proto.repository.v1.PartManifestEntry;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
@@ -85,9 +86,8 @@ public final class StoragePurger {
     if (byNode.isEmpty()) {
       return new PurgeReport(purged, voided, failed, rejected);
     }
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
+    try {
+      Transactions.inTransaction(dataSource, c -> {
         Map<UUID, LockedRow> rows = lock(c, byNode.keySet());
         List<ObjectAddress> doomed = new ArrayList<>();
         Map<UUID, List<ObjectAddress>> addressesByNode = new LinkedHashMap<>();
@@ -126,13 +126,8 @@ public final class StoragePurger {
           finalizeRow(c, rows.get(nodeId), byNode.get(nodeId), driveByNode.get(nodeId), now);
           purged.add(nodeId);
         }
-        c.commit();
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
+        return null;
+      });
     } catch (SQLException e) {
       throw new LedgerException("purging " + byNode.size() + " rows", e);
     }

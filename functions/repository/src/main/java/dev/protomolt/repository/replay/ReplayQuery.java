@@ -4,6 +4,7 @@ import com.google.protobuf.Timestamp;
 import dev.protomolt.core.identity.NodeCoordinates;
 import dev.protomolt.core.parts.ManifestJson;
 import dev.protomolt.core.replay.ReplayVerdicts;
+import dev.protomolt.db.Transactions;
 import dev.protomolt.proto.data.v1.PipeDocPart;
 import dev.protomolt.proto.repository.v1.IndexingOutcomeFilter;
 import dev.protomolt.proto.repository.v1.ReplayCandidate;
@@ -11,7 +12,6 @@ import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import dev.protomolt.repository.DocumentReferences;
 import dev.protomolt.repository.PipeDocStoreException;
 import dev.protomolt.repository.postgres.LedgerException;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -97,30 +97,27 @@ public final class ReplayQuery {
     }
     sql.append(" ORDER BY p.updated_at, p.node_id");
     int pageSize = request.getPageSize() == 0 ? DEFAULT_PAGE_SIZE : request.getPageSize();
-    try (Connection c = dataSource.getConnection()) {
-      // PostgreSQL streams with a cursor only inside a transaction; it only reads.
-      c.setAutoCommit(false);
-      c.setReadOnly(true);
-      try (PreparedStatement s = c.prepareStatement(sql.toString())) {
-        s.setFetchSize(pageSize);
-        for (int i = 0; i < args.size(); i++) {
-          Object arg = args.get(i);
-          if (arg instanceof String[] array) {
-            s.setArray(i + 1, c.createArrayOf("text", array));
-          } else {
-            s.setObject(i + 1, arg);
+    try {
+      // PostgreSQL streams with a cursor only inside a transaction; this one only reads.
+      Transactions.inTransaction(dataSource, c -> {
+        try (PreparedStatement s = c.prepareStatement(sql.toString())) {
+          s.setFetchSize(pageSize);
+          for (int i = 0; i < args.size(); i++) {
+            Object arg = args.get(i);
+            if (arg instanceof String[] array) {
+              s.setArray(i + 1, c.createArrayOf("text", array));
+            } else {
+              s.setObject(i + 1, arg);
+            }
+          }
+          try (ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+              sink.accept(candidate(rs, required));
+            }
           }
         }
-        try (ResultSet rs = s.executeQuery()) {
-          while (rs.next()) {
-            sink.accept(candidate(rs, required));
-          }
-        }
-        c.commit();
-      } finally {
-        c.setReadOnly(false);
-        c.setAutoCommit(true);
-      }
+        return null;
+      });
     } catch (SQLException e) {
       throw new LedgerException("querying replay candidates of account "
           + request.getAccountId(), e);
