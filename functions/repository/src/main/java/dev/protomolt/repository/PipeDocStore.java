@@ -21,6 +21,7 @@ import dev.protomolt.core.store.ObjectMissingException;
 import dev.protomolt.core.store.PipeDocRecord;
 import dev.protomolt.core.store.PurgeEventSink;
 import dev.protomolt.proto.events.v1.StoragePurgeEvent;
+import dev.protomolt.repository.purge.PurgeEvents;
 import java.util.Optional;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
@@ -476,26 +477,9 @@ public final class PipeDocStore {
       // Someone else tombstoned it between the read and the update; their event covers it.
       return Optional.empty();
     }
-    PipeDocRecord r = row.get();
-    StoragePurgeEvent.Builder event = StoragePurgeEvent.newBuilder()
-        .setPurgeEventId(UUID.randomUUID().toString())
-        .setNodeId(nodeId.toString())
-        .setAccountId(r.accountId())
-        .setDocId(r.docId())
-        .setGraphId(r.graphId())
-        .setGraphAddressId(r.graphAddressId())
-        .setDriveName(r.driveName())
-        .setReason(reason)
-        .setTombstonedAt(timestamp(now));
-    for (PartManifestEntry entry : r.manifest().getEntriesList()) {
-      // A DELETED entry may still name an object: a settled source's metadata-only husk.
-      if (!entry.getObjectKey().isBlank()) {
-        event.addObjectKeys(entry.getObjectKey());
-      }
-    }
-    StoragePurgeEvent built = event.build();
+    StoragePurgeEvent built = PurgeEvents.of(row.get(), reason, now);
     // Published after the tombstone commits: a lost publish leaves a PENDING_PURGE row, which is
-    // invisible to reads and which the reconciler can re-announce; the reverse order could purge
+    // invisible to reads and which TombstoneReannouncer announces again; the reverse order could purge
     // a row that never got tombstoned.
     purgeEvents.publish(built);
     return Optional.of(built);

@@ -271,6 +271,42 @@ class StoragePurgerTest {
     assertThat(exists(many.get(1000))).isFalse();
   }
 
+  @Test
+  void aTombstoneWhosePublishWasLostIsAnnouncedAgainAfterTheGracePeriod() {
+    SavePipeDocResponse saved = save("doc-lost-publish", "parser", true);
+    UUID nodeId = UUID.fromString(saved.getNodeId());
+    // The tombstone committed but its event never reached the topic.
+    h.ledger.tombstone(nodeId, StoreHarness.NOW);
+    List<ObjectAddress> objects = objects(saved.getManifest());
+
+    TombstoneReannouncer tooSoon = new TombstoneReannouncer(h.postgres.dataSource(), h.ledger,
+        h.purgeEvents, java.time.Duration.ofMinutes(10),
+        Clock.fixed(StoreHarness.NOW.plusSeconds(60), ZoneOffset.UTC));
+    // Other tests of this class leave tombstones too, so only this row's events are looked at.
+    tooSoon.reannounce(100);
+    assertThat(h.purgeEvents.drain()).noneMatch(e -> e.getNodeId().equals(saved.getNodeId()));
+
+    TombstoneReannouncer later = new TombstoneReannouncer(h.postgres.dataSource(), h.ledger,
+        h.purgeEvents, java.time.Duration.ofMinutes(10),
+        Clock.fixed(StoreHarness.NOW.plusSeconds(3600), ZoneOffset.UTC));
+    assertThat(later.reannounce(100)).isPositive();
+    List<StoragePurgeEvent> events = h.purgeEvents.drain().stream()
+        .filter(e -> e.getNodeId().equals(saved.getNodeId())).toList();
+    assertThat(events).singleElement().satisfies(e -> {
+      assertThat(e.getReason()).isEqualTo("REANNOUNCED");
+      assertThat(e.getObjectKeysCount()).isEqualTo(objects.size());
+    });
+
+    assertThat(purger.purge(events).purged()).containsExactly(nodeId);
+    assertThat(objects).noneMatch(StoragePurgerTest::exists);
+    later.reannounce(100);
+    assertThat(h.purgeEvents.drain()).as("a purged row is not stuck")
+        .noneMatch(e -> e.getNodeId().equals(saved.getNodeId()));
+    assertThatThrownBy(() -> new TombstoneReannouncer(h.postgres.dataSource(), h.ledger,
+        h.purgeEvents, java.time.Duration.ofSeconds(5), Clock.systemUTC()))
+        .hasMessageContaining("grace must be at least PT1M");
+  }
+
   private record Proof(UUID purgeId, String purgeEventId, String reason, String checksum,
       PipeDocManifest summary) {}
 
