@@ -449,7 +449,7 @@ public final class PipeDocStore {
     }
     NodeCoordinates coordinates = DocumentReferences.coordinates(request.getDocumentRef(),
         "document_ref");
-    String reason = request.getReason().isBlank() ? "DELETE" : request.getReason();
+    String reason = request.getReason().isBlank() ? "DELETED" : request.getReason();
     return tombstone(coordinates, reason, false)
         .map(e -> DeletePipeDocResponse.newBuilder().setTombstoned(true)
             .setPurgeEventId(e.getPurgeEventId()).build())
