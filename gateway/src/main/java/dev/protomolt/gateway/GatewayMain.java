@@ -59,7 +59,9 @@ public final class GatewayMain implements AutoCloseable {
         config.modules(), config.partitionCapacity());
     GatewayClock clock = GatewayClock.system();
     this.gateway = new ModuleWorkGateway(source, new SfnTaskCompletion(sfn),
-        WorkScreen.allOf(new DeadlineScreen(clock), new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
+        WorkScreen.allOf(new DeadlineScreen(clock),
+            new DeadGraphScreen(new PostgresGraphVersions(dataSource), Duration.ofSeconds(30)),
+            new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
         new StoreWorkDocuments(store), clock, GatewaySettings.defaults());
     this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
         // Sessions block on Step Functions and the store; virtual threads make that cheap.
