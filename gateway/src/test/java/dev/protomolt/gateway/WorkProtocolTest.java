@@ -64,6 +64,7 @@ class WorkProtocolTest {
   Server server;
   ManagedChannel channel;
   ModuleWorkServiceGrpc.ModuleWorkServiceStub stub;
+  String serverName;
 
   @BeforeAll
   static void startStore() {
@@ -88,6 +89,7 @@ class WorkProtocolTest {
     gateway = new ModuleWorkGateway(source, sfn, screen, new StoreWorkDocuments(h.store), clock,
         GatewaySettings.defaults());
     String name = InProcessServerBuilder.generateName();
+    serverName = name;
     server = InProcessServerBuilder.forName(name).directExecutor().addService(gateway).build()
         .start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
@@ -562,6 +564,52 @@ class WorkProtocolTest {
     assertThat(clock.pendingWaits()).isZero();
     offer(inline("u1", "t1", doc("d1")).build());
     assertThat(source.keys(MODULE)).containsExactly("u1");
+  }
+
+  // ------------------------------------------------------------------------ with the real SDK
+
+  @Test
+  void aWorkerKilledMidWorkLosesNothingAndTheNextWorkerCompletesTheUnitOnce() throws Exception {
+    offer(inline("u1", "t1", doc("d1")).build());
+    java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+    ManagedChannel first = InProcessChannelBuilder.forName(serverName).directExecutor().build();
+    dev.protomolt.module.sdk.ModuleWorker doomed = new dev.protomolt.module.sdk.ModuleWorker(first,
+        dev.protomolt.module.sdk.WorkerConfig.of(MODULE, 1), work -> {
+          started.countDown();
+          never.await();
+          return dev.protomolt.module.sdk.ModuleOutcome.noOp(NoOpReason.NO_OP_REASON_NOTHING_TO_DO,
+              "");
+        }, dev.protomolt.module.sdk.WorkerClock.system());
+    doomed.start();
+    assertThat(started.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(source.inFlight()).isEqualTo(1);
+
+    first.shutdownNow();
+    assertThat(source.keys(MODULE)).as("the unit went back at the head").containsExactly("u1");
+
+    ManagedChannel second = InProcessChannelBuilder.forName(serverName).directExecutor().build();
+    dev.protomolt.module.sdk.ModuleWorker survivor = new dev.protomolt.module.sdk.ModuleWorker(
+        second, dev.protomolt.module.sdk.WorkerConfig.of(MODULE, 1),
+        work -> dev.protomolt.module.sdk.ModuleOutcome.noOp(
+            NoOpReason.NO_OP_REASON_ALREADY_PROCESSED, "seen"),
+        dev.protomolt.module.sdk.WorkerClock.system());
+    survivor.start();
+    try {
+      for (int i = 0; i < 600 && survivor.completedUnits() < 1; i++) {
+        Thread.sleep(50);
+      }
+      assertThat(survivor.completedUnits()).isEqualTo(1);
+      assertThat(sfn.calls("success")).extracting(RecordingTaskCompletion.Call::token)
+          .containsExactly("t1");
+      assertThat(source.inFlight()).isZero();
+      assertThat(source.buffered(MODULE)).isZero();
+    } finally {
+      never.countDown();
+      doomed.shutdownNow();
+      survivor.shutdownNow();
+      second.shutdownNow();
+    }
   }
 
   static WorkResponse only(ClientStream s) {
