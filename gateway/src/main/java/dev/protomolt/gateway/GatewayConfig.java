@@ -1,0 +1,115 @@
+package dev.protomolt.gateway;
+
+import dev.protomolt.repository.s3.ObjectStoreSettings;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The gateway's configuration: endpoints and names only, read from environment-style keys so the
+ * same image runs on ECS and on a laptop against the local cloud. Every refusal names its key.
+ *
+ * @param port the gRPC port (default 18100)
+ * @param modules the module services served, one Kafka consumer each
+ * @param kafkaBootstrap {@code bootstrap.servers}
+ * @param consumerGroup the group every gateway task shares
+ * @param partitionCapacity most records buffered per partition
+ * @param stepFunctionsEndpoint empty for AWS itself
+ * @param region the AWS region of Step Functions
+ * @param jdbcUrl the ledger database
+ * @param objectStores S3 settings per credentials reference the drives name
+ */
+public record GatewayConfig(int port, List<String> modules, String kafkaBootstrap,
+    String consumerGroup, int partitionCapacity, Optional<URI> stepFunctionsEndpoint,
+    String region, String jdbcUrl, String jdbcUser, String jdbcPassword,
+    Map<String, ObjectStoreSettings> objectStores) {
+
+  public static final int DEFAULT_PORT = 18100;
+  private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
+
+  /** Reads the configuration from {@code values} (the environment, usually). */
+  public static GatewayConfig from(Map<String, String> values) {
+    int port = integer(values, "PROTOMOLT_GATEWAY_PORT", DEFAULT_PORT, 0, 65535);
+    List<String> modules = new ArrayList<>();
+    for (String m : required(values, "PROTOMOLT_GATEWAY_MODULES").split(",")) {
+      String id = m.strip();
+      if (!MODULE_ID.matcher(id).matches()) {
+        throw new IllegalArgumentException("PROTOMOLT_GATEWAY_MODULES: each entry must be letters,"
+            + " digits, '.', '_' or '-' (it names topic pipestream.module.<id>), got \"" + m + "\"");
+      }
+      modules.add(id);
+    }
+    String refs = values.getOrDefault("PROTOMOLT_S3_CREDENTIALS_REFS", "platform");
+    Map<String, ObjectStoreSettings> stores = new LinkedHashMap<>();
+    for (String r : refs.split(",")) {
+      String ref = r.strip();
+      if (ref.isEmpty()) {
+        throw new IllegalArgumentException(
+            "PROTOMOLT_S3_CREDENTIALS_REFS: must list non-blank credentials references, got \""
+                + refs + "\"");
+      }
+      String prefix = "PROTOMOLT_S3_" + ref.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
+      stores.put(ref, ObjectStoreSettings.fromValues(values.get(prefix + "ENDPOINT"),
+          values.get(prefix + "PATH_STYLE"), values.get(prefix + "ACCESS_KEY_ID"),
+          values.get(prefix + "SECRET_ACCESS_KEY")));
+    }
+    String sfn = values.getOrDefault("PROTOMOLT_SFN_ENDPOINT", "").strip();
+    return new GatewayConfig(port, List.copyOf(modules),
+        required(values, "PROTOMOLT_KAFKA_BOOTSTRAP"),
+        values.getOrDefault("PROTOMOLT_GATEWAY_GROUP", "protomolt-gateway"),
+        integer(values, "PROTOMOLT_GATEWAY_PARTITION_CAPACITY", 256, 1, 1_000_000),
+        sfn.isEmpty() ? Optional.empty() : Optional.of(uri(sfn, "PROTOMOLT_SFN_ENDPOINT")),
+        values.getOrDefault("AWS_REGION", "us-east-1"),
+        required(values, "PROTOMOLT_JDBC_URL"),
+        values.getOrDefault("PROTOMOLT_JDBC_USER", ""),
+        values.getOrDefault("PROTOMOLT_JDBC_PASSWORD", ""),
+        Map.copyOf(stores));
+  }
+
+  private static String required(Map<String, String> values, String key) {
+    String v = values.get(key);
+    if (v == null || v.isBlank()) {
+      throw new IllegalArgumentException(key + ": required");
+    }
+    return v.strip();
+  }
+
+  private static int integer(Map<String, String> values, String key, int fallback, int min,
+      int max) {
+    String v = values.get(key);
+    if (v == null || v.isBlank()) {
+      return fallback;
+    }
+    try {
+      int n = Integer.parseInt(v.strip());
+      if (n < min || n > max) {
+        throw new IllegalArgumentException(key + ": must be between " + min + " and " + max
+            + ", got " + n);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + ": must be a whole number, got \"" + v + "\"", e);
+    }
+  }
+
+  private static URI uri(String value, String key) {
+    try {
+      URI u = URI.create(value);
+      if (u.getScheme() == null || u.getHost() == null) {
+        throw new IllegalArgumentException(key + ": must be an absolute URL such as"
+            + " http://127.0.0.1:4566, got \"" + value + "\"");
+      }
+      return u;
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith(key)) {
+        throw e;
+      }
+      throw new IllegalArgumentException(key + ": not a URL: \"" + value + "\"", e);
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dev.protomolt.gateway;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.protomolt.repository.CachedAccountStatus;
+import dev.protomolt.repository.PipeDocStore;
+import dev.protomolt.repository.grpc.PipeDocGrpcService;
+import dev.protomolt.repository.postgres.PostgresAccountStatus;
+import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.s3.S3BlobStore;
+import dev.protomolt.repository.s3.S3Clients;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The gateway process: ModuleWorkService and the document store's gRPC door on one port, wired to
+ * Kafka, Step Functions, PostgreSQL and S3 from {@link GatewayConfig}. Runs until SIGTERM.
+ */
+public final class GatewayMain implements AutoCloseable {
+
+  private final Server server;
+  private final KafkaWorkSource source;
+  private final SfnClient sfn;
+  private final S3Clients s3;
+  private final HikariDataSource dataSource;
+  private final ModuleWorkGateway gateway;
+
+  private GatewayMain(GatewayConfig config) throws IOException {
+    HikariConfig pool = new HikariConfig();
+    pool.setJdbcUrl(config.jdbcUrl());
+    if (!config.jdbcUser().isEmpty()) {
+      pool.setUsername(config.jdbcUser());
+      pool.setPassword(config.jdbcPassword());
+    }
+    pool.setMaximumPoolSize(16);
+    pool.setPoolName("gateway-ledger");
+    this.dataSource = new HikariDataSource(pool);
+    this.s3 = new S3Clients(config.objectStores(), List.of());
+    PipeDocStore store = new PipeDocStore(new PostgresLedgerStore(dataSource), new S3BlobStore(s3),
+        new PostgresDriveDirectory(dataSource),
+        new CachedAccountStatus(new PostgresAccountStatus(dataSource)), Clock.systemUTC());
+    var sfnBuilder = SfnClient.builder().region(Region.of(config.region()))
+        .httpClient(UrlConnectionHttpClient.create());
+    config.stepFunctionsEndpoint().ifPresent(sfnBuilder::endpointOverride);
+    this.sfn = sfnBuilder.build();
+    this.source = new KafkaWorkSource(config.kafkaBootstrap(), config.consumerGroup(),
+        config.modules(), config.partitionCapacity());
+    GatewayClock clock = GatewayClock.system();
+    this.gateway = new ModuleWorkGateway(source, new SfnTaskCompletion(sfn),
+        WorkScreen.allOf(new DeadlineScreen(clock),
+            new DeadGraphScreen(new PostgresGraphVersions(dataSource), Duration.ofSeconds(30)),
+            new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
+        new StoreWorkDocuments(store), clock, GatewaySettings.defaults());
+    this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
+        // Sessions block on Step Functions and the store; virtual threads make that cheap.
+        .executor(Executors.newVirtualThreadPerTaskExecutor())
+        .addService(gateway)
+        .addService(new PipeDocGrpcService(store))
+        .build()
+        .start();
+  }
+
+  /** Starts everything; the returned gateway is serving. */
+  public static GatewayMain start(GatewayConfig config) throws IOException {
+    return new GatewayMain(config);
+  }
+
+  public int port() {
+    return server.getPort();
+  }
+
+  public GatewayCounters counters() {
+    return gateway.counters();
+  }
+
+  @Override
+  public void close() {
+    server.shutdown();
+    try {
+      server.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    server.shutdownNow();
+    source.close();
+    sfn.close();
+    s3.close();
+    dataSource.close();
+  }
+
+  public static void main(String[] args) throws Exception {
+    GatewayConfig config;
+    try {
+      config = GatewayConfig.from(System.getenv());
+    } catch (IllegalArgumentException e) {
+      System.err.println("gateway: bad configuration: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    GatewayMain main = start(config);
+    System.out.println("gateway listening on port " + main.port() + " for modules "
+        + config.modules());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      main.close();
+      stopped.countDown();
+    }));
+    stopped.await();
+  }
+}

@@ -1,0 +1,35 @@
+package dev.protomolt.gateway;
+
+import dev.protomolt.proto.module.v1.ModuleWorkServiceGrpc;
+import dev.protomolt.proto.module.v1.WorkRequest;
+import dev.protomolt.proto.module.v1.WorkResponse;
+import io.grpc.stub.StreamObserver;
+import java.util.Objects;
+
+/** {@code ModuleWorkService.Work}: one {@link WorkSession} per stream, one work unit per session. */
+public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkServiceImplBase {
+
+  private final WorkSession.Context context;
+
+  public ModuleWorkGateway(WorkSource source, TaskCompletion completion, WorkScreen screen,
+      WorkDocuments documents, GatewayClock clock, GatewaySettings settings) {
+    this.context = new WorkSession.Context(
+        Objects.requireNonNull(source, "source"),
+        Objects.requireNonNull(completion, "completion"),
+        Objects.requireNonNull(screen, "screen"),
+        Objects.requireNonNull(documents, "documents"),
+        Objects.requireNonNull(clock, "clock"),
+        Objects.requireNonNull(settings, "settings"),
+        new SettledTokens(100_000),
+        new GatewayCounters());
+  }
+
+  public GatewayCounters counters() {
+    return context.counters();
+  }
+
+  @Override
+  public StreamObserver<WorkRequest> work(StreamObserver<WorkResponse> responses) {
+    return new WorkSession(context, responses);
+  }
+}

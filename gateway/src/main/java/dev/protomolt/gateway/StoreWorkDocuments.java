@@ -1,0 +1,169 @@
+package dev.protomolt.gateway;
+
+import dev.protomolt.core.identity.NodeCoordinates;
+import dev.protomolt.core.identity.NodeIds;
+import dev.protomolt.core.parts.ObjectKeys;
+import dev.protomolt.core.parts.PartChanges;
+import dev.protomolt.core.parts.PartMask;
+import dev.protomolt.core.parts.PipeDocPartCodec;
+import dev.protomolt.proto.data.v1.DocumentReference;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeDocPart;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.module.v1.WorkDispatch;
+import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
+import dev.protomolt.proto.repository.v1.GetPipeDocResponse;
+import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
+import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
+import dev.protomolt.proto.repository.v1.WriteProvenance;
+import dev.protomolt.repository.PipeDocStore;
+import dev.protomolt.repository.PipeDocStoreException;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Hydration and result saving through the document store (decision 0851): a stored body is read
+ * with the dispatch's mask and saved back at the hop's address as a partial save of the parts the
+ * module changed, carrying the rest forward; an inline body stays inline unless it outgrows the
+ * Step Functions payload budget.
+ */
+public final class StoreWorkDocuments implements WorkDocuments {
+
+  /**
+   * Inline results above this are saved instead: SendTaskSuccess output is capped at 256 KiB and
+   * the stream's metadata and the JSON encoding need room too.
+   */
+  public static final int INLINE_LIMIT_BYTES = 160 * 1024;
+
+  private final PipeDocStore store;
+  private final PipeDocPartCodec codec = new PipeDocPartCodec();
+
+  public StoreWorkDocuments(PipeDocStore store) {
+    this.store = Objects.requireNonNull(store, "store");
+  }
+
+  @Override
+  public HydratedUnit hydrate(WorkDispatch dispatch) {
+    PipeStream stream = dispatch.getStream();
+    switch (stream.getPayloadCase()) {
+      case DOCUMENT -> {
+        return new HydratedUnit(stream, null, PartMask.ALL, dispatch.getNeedsBlobContent());
+      }
+      case DOCUMENT_REF -> {
+        PartMask mask = mask(dispatch);
+        GetPipeDocRequest.Builder get = GetPipeDocRequest.newBuilder()
+            .setDocumentRef(stream.getDocumentRef())
+            .addAllParts(mask.parts())
+            .addAllChunkSets(mask.chunkSets());
+        GetPipeDocResponse read;
+        try {
+          read = store.get(get.build());
+        } catch (PipeDocStoreException.DocumentNotFound | PipeDocStoreException.PartUnreadable
+            | PipeDocStoreException.InvalidRequest e) {
+          throw new HydrationFailedException("stream.document_ref: " + e.getMessage(), true, e);
+        } catch (RuntimeException e) {
+          throw new HydrationFailedException("the document store is unreachable: " + e, false, e);
+        }
+        PipeStream hydrated = stream.toBuilder().setDocument(read.getPipedoc()).build();
+        return new HydratedUnit(hydrated, read.getManifest(), mask,
+            mask.includes(PipeDocPart.PIPE_DOC_PART_BLOBS));
+      }
+      default -> throw new HydrationFailedException(
+          "stream.payload: a dispatch must carry document or document_ref, it carried neither",
+          true, null);
+    }
+  }
+
+  /** Level 1 mask from required_parts (empty = all); BLOBS only for level 2 hydration. */
+  static PartMask mask(WorkDispatch dispatch) {
+    Set<PipeDocPart> parts = EnumSet.noneOf(PipeDocPart.class);
+    if (dispatch.getRequiredPartsCount() == 0) {
+      parts.addAll(PartMask.ALL.parts());
+    } else {
+      for (int i = 0; i < dispatch.getRequiredPartsCount(); i++) {
+        PipeDocPart p = dispatch.getRequiredParts(i);
+        if (p == PipeDocPart.PIPE_DOC_PART_UNSPECIFIED || p == PipeDocPart.UNRECOGNIZED) {
+          throw new HydrationFailedException("required_parts[" + i
+              + "]: must be CORE, BLOBS, CHUNKS or PARSED, got " + p, true, null);
+        }
+        parts.add(p);
+      }
+    }
+    if (dispatch.getNeedsBlobContent()) {
+      parts.add(PipeDocPart.PIPE_DOC_PART_BLOBS);
+    } else {
+      parts.remove(PipeDocPart.PIPE_DOC_PART_BLOBS);
+    }
+    Set<String> chunkSets = new LinkedHashSet<>(dispatch.getRequiredChunkSetsList());
+    if (!chunkSets.isEmpty()) {
+      parts.add(PipeDocPart.PIPE_DOC_PART_CHUNKS);
+    }
+    return new PartMask(parts, chunkSets);
+  }
+
+  @Override
+  public PipeStream saveResult(WorkDispatch dispatch, HydratedUnit served, PipeDoc processed) {
+    PipeStream original = dispatch.getStream();
+    if (!served.fromStore()) {
+      if (processed.getSerializedSize() <= INLINE_LIMIT_BYTES) {
+        return original.toBuilder().setDocument(processed).build();
+      }
+      SavePipeDocResponse saved = store.save(target(dispatch, processed, accountOf(original, processed),
+          false).build());
+      return original.toBuilder().setDocumentRef(saved.getDocumentRef()).build();
+    }
+    DocumentReference source = original.getDocumentRef();
+    NodeCoordinates hop = new NodeCoordinates(processed.getDocId(), dispatch.getNodeId(),
+        source.getAccountId(), dispatch.getGraphId());
+    ObjectKeys keys = ObjectKeys.forNode(NodeIds.nodeId(hop));
+    PartChanges changes = codec.observe(served.storedManifest(), processed, keys,
+        served.readMask()).changes();
+    SavePipeDocRequest.Builder save = target(dispatch, processed, source.getAccountId(),
+        source.getKeep()).setCopyUnwrittenPartsFrom(source);
+    boolean rewriteChunks = !changes.chunkSetsRemoved().isEmpty() || changes.chunkOrderChanged();
+    Set<PipeDocPart> written = EnumSet.noneOf(PipeDocPart.class);
+    written.addAll(changes.partsWritten());
+    if (rewriteChunks) {
+      written.add(PipeDocPart.PIPE_DOC_PART_CHUNKS);
+    } else if (!changes.chunkSetsWritten().isEmpty()) {
+      written.remove(PipeDocPart.PIPE_DOC_PART_CHUNKS);
+      save.addAllChunkSetsWritten(changes.chunkSetsWritten());
+    }
+    if (written.isEmpty() && changes.chunkSetsWritten().isEmpty()) {
+      // Nothing changed, yet the hop still needs its own copy: writing the small CORE part and
+      // carrying every other part forward costs one PUT and a few server-side copies.
+      written.add(PipeDocPart.PIPE_DOC_PART_CORE);
+    }
+    save.addAllPartsWritten(written);
+    SavePipeDocResponse saved = store.save(save.build());
+    return original.toBuilder().setDocumentRef(saved.getDocumentRef()).build();
+  }
+
+  private static SavePipeDocRequest.Builder target(WorkDispatch dispatch, PipeDoc processed,
+      String accountId, boolean keep) {
+    PipeStream s = dispatch.getStream();
+    return SavePipeDocRequest.newBuilder()
+        .setPipedoc(processed)
+        .setAccountId(accountId)
+        .setClusterId(dispatch.getClusterId())
+        .setGraphId(dispatch.getGraphId())
+        .setGraphLocationId(dispatch.getNodeId())
+        .setGraphVersion(dispatch.getGraphVersion())
+        .setDatasourceId(s.getMetadata().getDatasourceId())
+        .setCrawlId(s.getMetadata().getCrawlId())
+        .setKeep(keep)
+        .setProvenance(WriteProvenance.newBuilder()
+            .setModuleId(dispatch.getModuleId())
+            .setNodeId(dispatch.getNodeId())
+            .setGraphId(dispatch.getGraphId())
+            .setGraphVersion(dispatch.getGraphVersion())
+            .setWorkUnitId(dispatch.getWorkUnitId()));
+  }
+
+  private static String accountOf(PipeStream stream, PipeDoc doc) {
+    String account = stream.getMetadata().getAccountId();
+    return account.isEmpty() ? doc.getOwnership().getAccountId() : account;
+  }
+}

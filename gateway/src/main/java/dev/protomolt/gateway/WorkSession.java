@@ -1,0 +1,416 @@
+package dev.protomolt.gateway;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.module.v1.AckConfirmed;
+import dev.protomolt.proto.module.v1.Heartbeat;
+import dev.protomolt.proto.module.v1.Hello;
+import dev.protomolt.proto.module.v1.NoWorkAvailable;
+import dev.protomolt.proto.module.v1.Reject;
+import dev.protomolt.proto.module.v1.RejectReason;
+import dev.protomolt.proto.module.v1.RetryReason;
+import dev.protomolt.proto.module.v1.RetryableFailure;
+import dev.protomolt.proto.module.v1.WorkAck;
+import dev.protomolt.proto.module.v1.WorkDispatch;
+import dev.protomolt.proto.module.v1.WorkRequest;
+import dev.protomolt.proto.module.v1.WorkResponse;
+import dev.protomolt.proto.module.v1.WorkUnit;
+import dev.protomolt.statemachines.ErrorNames;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+
+/**
+ * One module stream, one work unit: Hello, then a WorkUnit or NoWorkAvailable, heartbeats, one
+ * WorkAck, AckConfirmed, close. Every callback (gRPC, timers, arrivals) takes this session's lock,
+ * so the response observer is only ever called by one thread at a time.
+ *
+ * <p>The record a session pops is its responsibility until it is settled or re-buffered: every way
+ * out of the SERVING phase does exactly one of the two.
+ */
+final class WorkSession implements StreamObserver<WorkRequest> {
+
+  private static final System.Logger LOG = System.getLogger(WorkSession.class.getName());
+  private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
+
+  record Context(WorkSource source, TaskCompletion completion, WorkScreen screen,
+      WorkDocuments documents, GatewayClock clock, GatewaySettings settings,
+      SettledTokens settled, GatewayCounters counters) {
+  }
+
+  private enum Phase { AWAITING_HELLO, WAITING, SERVING, DONE }
+
+  private final Context ctx;
+  private final StreamObserver<WorkResponse> out;
+  private Phase phase = Phase.AWAITING_HELLO;
+  private String moduleId = "";
+  private String instanceId = "";
+  private CompletableFuture<Void> noWorkTimer;
+  private CompletableFuture<Void> arrivalWait;
+  private CompletableFuture<Void> watchdog;
+  private PendingWork pending;
+  private WorkDispatch dispatch;
+  private HydratedUnit hydrated;
+  private Duration moduleHeartbeat;
+  private Instant lastRelay;
+  private boolean tokenGone;
+
+  WorkSession(Context ctx, StreamObserver<WorkResponse> out) {
+    this.ctx = ctx;
+    this.out = out;
+  }
+
+  // ------------------------------------------------------------------------------- from the module
+
+  @Override
+  public synchronized void onNext(WorkRequest request) {
+    if (phase == Phase.DONE) {
+      return;
+    }
+    switch (request.getMessageCase()) {
+      case HELLO -> onHello(request.getHello());
+      case HEARTBEAT -> onHeartbeat(request.getHeartbeat());
+      case ACK -> onAck(request.getAck());
+      case MESSAGE_NOT_SET -> protocolError("message: one of hello, heartbeat or ack is required");
+    }
+  }
+
+  @Override
+  public synchronized void onError(Throwable t) {
+    // The transport died or the module cancelled: whatever this stream held goes back unharmed.
+    release("the stream ended (" + Status.fromThrowable(t).getCode() + ")");
+  }
+
+  @Override
+  public synchronized void onCompleted() {
+    if (phase == Phase.DONE) {
+      return;
+    }
+    release("the module half-closed the stream");
+    out.onCompleted();
+  }
+
+  private void onHello(Hello hello) {
+    if (phase != Phase.AWAITING_HELLO) {
+      protocolError("hello: a stream says Hello once, first");
+      return;
+    }
+    if (!MODULE_ID.matcher(hello.getModuleId()).matches()) {
+      protocolError("hello.module_id: must be non-blank letters, digits, '.', '_' or '-' (it names"
+          + " topic pipestream.module.<module_id>), got \"" + hello.getModuleId() + "\"");
+      return;
+    }
+    moduleId = hello.getModuleId();
+    instanceId = hello.getInstanceId();
+    phase = Phase.WAITING;
+    CompletableFuture<Void> timer = ctx.clock().after(ctx.settings().noWorkWait());
+    noWorkTimer = timer;
+    timer.thenRun(() -> onNoWorkTimer(timer));
+    tryServe();
+  }
+
+  private void onHeartbeat(Heartbeat heartbeat) {
+    if (phase != Phase.SERVING) {
+      protocolError("heartbeat: no work unit is being served on this stream yet");
+      return;
+    }
+    if (!heartbeat.getWorkUnitId().isEmpty()
+        && !heartbeat.getWorkUnitId().equals(dispatch.getWorkUnitId())) {
+      protocolError("heartbeat.work_unit_id: must be '" + dispatch.getWorkUnitId()
+          + "' (the unit served on this stream), got '" + heartbeat.getWorkUnitId() + "'");
+      return;
+    }
+    armWatchdog();
+    Instant now = ctx.clock().now();
+    // Throttle: a module beating faster than asked costs Step Functions nothing extra.
+    if (Duration.between(lastRelay, now).compareTo(moduleHeartbeat.dividedBy(2)) < 0 || tokenGone) {
+      return;
+    }
+    lastRelay = now;
+    try {
+      ctx.completion().heartbeat(dispatch.getTaskToken());
+      ctx.counters().onHeartbeatRelayed();
+    } catch (TaskTokenGoneException e) {
+      // Superseded while the module works: its ack will be answered as a duplicate.
+      tokenGone = true;
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "heartbeat relay for " + dispatch.getWorkUnitId()
+          + " failed; the next heartbeat retries it", e);
+    }
+  }
+
+  private void onAck(WorkAck ack) {
+    if (phase != Phase.SERVING) {
+      protocolError("ack: no work unit is being served on this stream");
+      return;
+    }
+    cancel(watchdog);
+    phase = Phase.DONE;
+    String id = dispatch.getWorkUnitId();
+    String token = dispatch.getTaskToken();
+    if (!ack.getWorkUnitId().equals(id)) {
+      refuse(RejectReason.REJECT_REASON_INVALID_INPUT, "ack.work_unit_id: must be '" + id
+          + "' (the unit served on this stream), got '" + ack.getWorkUnitId() + "'");
+      return;
+    }
+    if (tokenGone || ctx.settled().contains(token)) {
+      duplicate(token);
+      return;
+    }
+    try {
+      switch (ack.getResultCase()) {
+        case UPDATED_PAYLOAD -> {
+          if (!ack.getUpdatedPayload().is(PipeDoc.class)) {
+            refuse(RejectReason.REJECT_REASON_INVALID_INPUT, "ack.updated_payload: must pack a"
+                + " protomolt.data.v1.PipeDoc, got type_url '"
+                + ack.getUpdatedPayload().getTypeUrl() + "'");
+            return;
+          }
+          PipeDoc processed = ack.getUpdatedPayload().unpack(PipeDoc.class);
+          // A cheap probe first: a superseded token must not cost a save.
+          ctx.completion().heartbeat(token);
+          PipeStream next = ctx.documents().saveResult(dispatch, hydrated, processed);
+          ctx.completion().succeed(token, TaskOutputs.success(id, TaskOutputs.CONTINUE, next));
+        }
+        case NO_OP -> ctx.completion().succeed(token,
+            TaskOutputs.success(id, TaskOutputs.NO_OP, dispatch.getStream()));
+        case REJECT -> ctx.completion().fail(token, ErrorNames.MODULE_REJECT,
+            TaskOutputs.rejectCause(ack.getReject()));
+        case RETRYABLE_FAILURE -> ctx.completion().fail(token, ErrorNames.MODULE_RETRYABLE,
+            TaskOutputs.retryableCause(ack.getRetryableFailure()));
+        case RESULT_NOT_SET -> {
+          refuse(RejectReason.REJECT_REASON_INVALID_INPUT, "ack.result: one of updated_payload,"
+              + " no_op, reject or retryable_failure is required");
+          return;
+        }
+      }
+    } catch (InvalidProtocolBufferException e) {
+      refuse(RejectReason.REJECT_REASON_INVALID_INPUT,
+          "ack.updated_payload: the PipeDoc does not parse: " + e.getMessage());
+      return;
+    } catch (TaskTokenGoneException e) {
+      duplicate(token);
+      return;
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "completing " + id + " failed; it is re-buffered", e);
+      rebuffer();
+      out.onError(Status.UNAVAILABLE.withDescription("work unit " + id
+          + " could not be completed (" + e.getMessage() + "); it is re-buffered").asRuntimeException());
+      return;
+    }
+    settle(token);
+    out.onNext(WorkResponse.newBuilder().setAckConfirmed(AckConfirmed.newBuilder()
+        .setWorkUnitId(id).setAccepted(true)).build());
+    out.onCompleted();
+  }
+
+  // ----------------------------------------------------------------------------- serving a record
+
+  private void tryServe() {
+    while (phase == Phase.WAITING) {
+      Optional<PendingWork> next = ctx.source().poll(moduleId);
+      if (next.isEmpty()) {
+        CompletableFuture<Void> arrival = ctx.source().arrival(moduleId);
+        arrivalWait = arrival;
+        if (arrival.isDone()) {
+          continue;
+        }
+        arrival.thenRun(() -> onArrival(arrival));
+        return;
+      }
+      screenAndServe(next.get());
+    }
+  }
+
+  private synchronized void onArrival(CompletableFuture<Void> arrival) {
+    if (phase == Phase.WAITING && arrivalWait == arrival) {
+      tryServe();
+    }
+  }
+
+  private synchronized void onNoWorkTimer(CompletableFuture<Void> timer) {
+    if (phase != Phase.WAITING || noWorkTimer != timer) {
+      return;
+    }
+    cancel(arrivalWait);
+    phase = Phase.DONE;
+    out.onNext(WorkResponse.newBuilder().setNoWork(NoWorkAvailable.newBuilder()
+        .setRetryAfterMs(ctx.settings().noWorkRetryAfter().toMillis())).build());
+    out.onCompleted();
+  }
+
+  /** Screens one popped record; serves it, or drains it and lets the caller pop the next. */
+  private void screenAndServe(PendingWork work) {
+    WorkDispatch d;
+    try {
+      d = WorkDispatch.parseFrom(work.payload());
+    } catch (InvalidProtocolBufferException e) {
+      drain(work, "poison", "record " + work.key() + " is not a WorkDispatch: " + e.getMessage());
+      return;
+    }
+    if (d.getTaskToken().isBlank() || d.getWorkUnitId().isBlank()) {
+      drain(work, "poison", "record " + work.key() + " has a blank "
+          + (d.getTaskToken().isBlank() ? "task_token" : "work_unit_id")
+          + "; nothing could complete its hop");
+      return;
+    }
+    if (ctx.settled().contains(d.getTaskToken())) {
+      drain(work, "already-settled", "work unit " + d.getWorkUnitId() + " was completed already");
+      return;
+    }
+    ScreenVerdict verdict;
+    try {
+      verdict = ctx.screen().screen(d);
+    } catch (RuntimeException e) {
+      // A screen that cannot decide must not hold work back: the module's ack still settles it.
+      LOG.log(System.Logger.Level.WARNING, "screening " + d.getWorkUnitId() + " failed; serving", e);
+      verdict = ScreenVerdict.SERVE;
+    }
+    if (verdict instanceof ScreenVerdict.Drain(String reason, String detail)) {
+      drain(work, reason, detail);
+      return;
+    }
+    HydratedUnit unit;
+    try {
+      unit = ctx.documents().hydrate(d);
+    } catch (HydrationFailedException e) {
+      failUnserved(work, d, e);
+      return;
+    }
+    cancel(noWorkTimer);
+    cancel(arrivalWait);
+    pending = work;
+    dispatch = d;
+    hydrated = unit;
+    moduleHeartbeat = ctx.settings().moduleHeartbeat(d.getHeartbeatSeconds());
+    lastRelay = ctx.clock().now();
+    phase = Phase.SERVING;
+    WorkUnit.Builder wu = WorkUnit.newBuilder()
+        .setWorkUnitId(d.getWorkUnitId())
+        .setStream(unit.stream())
+        .setNodeId(d.getNodeId())
+        .setGraphId(d.getGraphId())
+        .setGraphVersion(d.getGraphVersion())
+        .setHeartbeatIntervalSeconds((int) Math.max(1, moduleHeartbeat.toSeconds()))
+        .setAttempt(d.getAttempt())
+        .setBlobContentIncluded(unit.blobContentIncluded());
+    if (d.hasCustomConfig()) {
+      wu.setCustomConfig(d.getCustomConfig());
+    }
+    if (d.hasDeadline()) {
+      wu.setDeadline(d.getDeadline());
+    }
+    ctx.counters().onServed();
+    armWatchdog();
+    out.onNext(WorkResponse.newBuilder().setWorkUnit(wu).build());
+  }
+
+  /** The hop cannot be served: its document is gone or the store is down. Step Functions decides. */
+  private void failUnserved(PendingWork work, WorkDispatch d, HydrationFailedException e) {
+    try {
+      if (e.permanent()) {
+        ctx.completion().fail(d.getTaskToken(), ErrorNames.MODULE_REJECT, TaskOutputs.rejectCause(
+            Reject.newBuilder().setReason(RejectReason.REJECT_REASON_HYDRATION_FAILED)
+                .setDetail(e.getMessage()).build()));
+      } else {
+        ctx.completion().fail(d.getTaskToken(), ErrorNames.MODULE_RETRYABLE,
+            TaskOutputs.retryableCause(RetryableFailure.newBuilder()
+                .setReason(RetryReason.RETRY_REASON_TRANSIENT_DEPENDENCY)
+                .setDetail(e.getMessage()).build()));
+      }
+    } catch (TaskTokenGoneException gone) {
+      // Nothing waits for it any more; draining it is all that is left to do.
+    } catch (RuntimeException unreachable) {
+      // Step Functions times the hop out by its heartbeat and re-dispatches it: nothing is lost.
+      LOG.log(System.Logger.Level.WARNING, "could not fail " + d.getWorkUnitId(), unreachable);
+    }
+    ctx.settled().add(d.getTaskToken());
+    drain(work, e.permanent() ? "hydration-failed" : "store-unreachable", e.getMessage());
+  }
+
+  // --------------------------------------------------------------------------------------- endings
+
+  private void armWatchdog() {
+    cancel(watchdog);
+    CompletableFuture<Void> timer = ctx.clock().after(moduleHeartbeat.multipliedBy(2));
+    watchdog = timer;
+    timer.thenRun(() -> onWatchdog(timer));
+  }
+
+  private synchronized void onWatchdog(CompletableFuture<Void> timer) {
+    if (phase != Phase.SERVING || watchdog != timer) {
+      return;
+    }
+    phase = Phase.DONE;
+    String id = dispatch.getWorkUnitId();
+    rebuffer();
+    out.onError(Status.DEADLINE_EXCEEDED.withDescription("no heartbeat or ack for work unit " + id
+        + " within " + moduleHeartbeat.multipliedBy(2) + "; it is re-buffered").asRuntimeException());
+  }
+
+  private void release(String why) {
+    cancel(noWorkTimer);
+    cancel(arrivalWait);
+    cancel(watchdog);
+    if (phase == Phase.SERVING) {
+      LOG.log(System.Logger.Level.INFO, "work unit " + dispatch.getWorkUnitId() + " from "
+          + instanceId + " re-buffered: " + why);
+      rebuffer();
+    }
+    phase = Phase.DONE;
+  }
+
+  private void protocolError(String message) {
+    release(message);
+    out.onError(Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException());
+  }
+
+  /** A malformed ack: refused, and the record goes back so a sound worker can take it. */
+  private void refuse(RejectReason reason, String detail) {
+    rebuffer();
+    out.onNext(WorkResponse.newBuilder().setAckConfirmed(AckConfirmed.newBuilder()
+        .setWorkUnitId(dispatch.getWorkUnitId()).setAccepted(false)
+        .setReject(Reject.newBuilder().setReason(reason).setDetail(detail))).build());
+    out.onCompleted();
+  }
+
+  private void duplicate(String token) {
+    ctx.counters().onDuplicate();
+    ctx.settled().add(token);
+    ctx.source().settle(pending);
+    out.onNext(WorkResponse.newBuilder().setAckConfirmed(AckConfirmed.newBuilder()
+        .setWorkUnitId(dispatch.getWorkUnitId()).setAccepted(false)
+        .setReject(Reject.newBuilder().setReason(RejectReason.REJECT_REASON_DUPLICATE_DELIVERY)
+            .setDetail("the task token of work unit " + dispatch.getWorkUnitId()
+                + " was completed or superseded; this ack changed nothing"))).build());
+    out.onCompleted();
+  }
+
+  private void settle(String token) {
+    ctx.settled().add(token);
+    ctx.source().settle(pending);
+    ctx.counters().onSettled();
+  }
+
+  private void rebuffer() {
+    ctx.source().rebuffer(pending);
+    ctx.counters().onRebuffered();
+  }
+
+  private void drain(PendingWork work, String reason, String detail) {
+    LOG.log(System.Logger.Level.DEBUG, "drained (" + reason + "): " + detail);
+    ctx.source().settle(work);
+    ctx.counters().onDrained(reason);
+  }
+
+  private static void cancel(CompletableFuture<Void> f) {
+    if (f != null) {
+      f.cancel(false);
+    }
+  }
+}

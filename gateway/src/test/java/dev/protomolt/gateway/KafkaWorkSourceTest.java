@@ -1,0 +1,183 @@
+package dev.protomolt.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.protomolt.localstack.cloud.LocalKafka;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Kafka source against an in-process KRaft broker. */
+class KafkaWorkSourceTest {
+
+  @TempDir
+  static Path data;
+
+  static LocalKafka kafka;
+  static Admin admin;
+  static KafkaProducer<String, byte[]> producer;
+
+  @BeforeAll
+  static void startKafka() {
+    kafka = LocalKafka.start(data.resolve("kafka"), 0, 0);
+    admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+        kafka.bootstrapServers()));
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  @AfterAll
+  static void stopKafka() {
+    producer.close();
+    admin.close();
+    kafka.close();
+  }
+
+  static void createTopic(String module, int partitions) throws Exception {
+    admin.createTopics(List.of(new NewTopic(KafkaWorkSource.topic(module), partitions, (short) 1)))
+        .all().get();
+  }
+
+  static void produce(String module, int partition, int count) throws Exception {
+    for (int i = 0; i < count; i++) {
+      producer.send(new ProducerRecord<>(KafkaWorkSource.topic(module), partition,
+          module + "-" + partition + "-" + i, ("payload " + i).getBytes(StandardCharsets.UTF_8)))
+          .get();
+    }
+  }
+
+  /** Waits for the broker round trip; a generous bound, never a timing assertion. */
+  static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
+    for (int i = 0; i < 600; i++) {
+      if (condition.getAsBoolean()) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("never happened: " + what);
+  }
+
+  static long committed(String group, String module, int partition) throws Exception {
+    OffsetAndMetadata o = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+        .get().get(new TopicPartition(KafkaWorkSource.topic(module), partition));
+    return o == null ? -1 : o.offset();
+  }
+
+  static PendingWork pop(KafkaWorkSource source, String module) {
+    Optional<PendingWork> w = source.poll(module);
+    assertThat(w).as("a buffered record").isPresent();
+    return w.get();
+  }
+
+  @Test
+  void offsetsAreCommittedOnlyUpToTheFirstUnsettledRecord() throws Exception {
+    createTopic("commit", 1);
+    produce("commit", 0, 5);
+    try (KafkaWorkSource source = new KafkaWorkSource(kafka.bootstrapServers(), "g-commit",
+        List.of("commit"), 100)) {
+      eventually("five records buffered", () -> source.buffered("commit") == 5);
+      PendingWork w0 = pop(source, "commit");
+      PendingWork w1 = pop(source, "commit");
+      PendingWork w2 = pop(source, "commit");
+      assertThat(List.of(w0.key(), w1.key(), w2.key()))
+          .containsExactly("commit-0-0", "commit-0-1", "commit-0-2");
+
+      source.settle(w1);
+      source.settle(w2);
+      Thread.sleep(500);
+      assertThat(committed("g-commit", "commit", 0)).as("offset 0 is still in flight")
+          .isLessThanOrEqualTo(0);
+
+      source.settle(w0);
+      eventually("commit reaches 3", () -> source.committed("commit", 0) == 3);
+      assertThat(committed("g-commit", "commit", 0)).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aRebufferedRecordIsServedNextAndAClosedSourceRedeliversEveryUnsettledRecord()
+      throws Exception {
+    createTopic("redeliver", 1);
+    produce("redeliver", 0, 3);
+    try (KafkaWorkSource source = new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver",
+        List.of("redeliver"), 100)) {
+      eventually("three records buffered", () -> source.buffered("redeliver") == 3);
+      PendingWork first = pop(source, "redeliver");
+      source.rebuffer(first);
+      PendingWork again = pop(source, "redeliver");
+      assertThat(again.key()).isEqualTo("redeliver-0-0");
+      source.settle(again);
+      eventually("commit reaches 1", () -> source.committed("redeliver", 0) == 1);
+      pop(source, "redeliver");
+      // Offset 1 popped but never settled: the gateway "crashes" here.
+    }
+    try (KafkaWorkSource restarted = new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver",
+        List.of("redeliver"), 100)) {
+      eventually("the unsettled records return", () -> restarted.buffered("redeliver") == 2);
+      assertThat(pop(restarted, "redeliver").key()).isEqualTo("redeliver-0-1");
+    }
+  }
+
+  @Test
+  void eachPartitionBuffersABoundedDequeAndEveryRecordStillArrives() throws Exception {
+    createTopic("bounded", 2);
+    produce("bounded", 0, 12);
+    produce("bounded", 1, 12);
+    int capacity = 3;
+    try (KafkaWorkSource source = new KafkaWorkSource(kafka.bootstrapServers(), "g-bounded",
+        List.of("bounded"), capacity)) {
+      eventually("both partitions buffered", () -> source.buffered("bounded") >= 2 * capacity);
+      Thread.sleep(500);
+      // One poll may land up to max.poll.records on a deque just under its bound.
+      assertThat(source.buffered("bounded")).isLessThanOrEqualTo(2 * (2 * capacity - 1));
+
+      List<String> seen = new ArrayList<>();
+      eventually("all 24 served", () -> {
+        Optional<PendingWork> w = source.poll("bounded");
+        w.ifPresent(p -> {
+          seen.add(p.key());
+          source.settle(p);
+        });
+        return seen.size() == 24;
+      });
+      assertThat(seen).doesNotHaveDuplicates();
+      assertThat(seen.subList(0, 2)).as("partitions are served round-robin")
+          .anyMatch(k -> k.startsWith("bounded-0")).anyMatch(k -> k.startsWith("bounded-1"));
+      eventually("both partitions committed", () -> source.committed("bounded", 0) == 12
+          && source.committed("bounded", 1) == 12);
+    }
+  }
+
+  @Test
+  void anArrivalWakesAWaitingHello() throws Exception {
+    createTopic("wake", 1);
+    try (KafkaWorkSource source = new KafkaWorkSource(kafka.bootstrapServers(), "g-wake",
+        List.of("wake"), 10)) {
+      var arrival = source.arrival("wake");
+      assertThat(arrival).isNotDone();
+      produce("wake", 0, 1);
+      arrival.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(pop(source, "wake").key()).isEqualTo("wake-0-0");
+    }
+  }
+}
