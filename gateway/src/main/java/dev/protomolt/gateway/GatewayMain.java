@@ -8,6 +8,7 @@ import dev.protomolt.repository.grpc.PipeDocGrpcService;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
 import io.grpc.Server;
@@ -34,6 +35,7 @@ public final class GatewayMain implements AutoCloseable {
   private final KafkaWorkSource source;
   private final SfnClient sfn;
   private final S3Clients s3;
+  private final KafkaPurgeEvents purgeEvents;
   private final HikariDataSource dataSource;
   private final ModuleWorkGateway gateway;
 
@@ -48,9 +50,11 @@ public final class GatewayMain implements AutoCloseable {
     pool.setPoolName("gateway-ledger");
     this.dataSource = new HikariDataSource(pool);
     this.s3 = new S3Clients(config.objectStores(), List.of());
+    this.purgeEvents = new KafkaPurgeEvents(config.kafkaBootstrap());
     PipeDocStore store = new PipeDocStore(new PostgresLedgerStore(dataSource), new S3BlobStore(s3),
         new PostgresDriveDirectory(dataSource),
-        new CachedAccountStatus(new PostgresAccountStatus(dataSource)), Clock.systemUTC());
+        new CachedAccountStatus(new PostgresAccountStatus(dataSource)), purgeEvents,
+        Clock.systemUTC());
     var sfnBuilder = SfnClient.builder().region(Region.of(config.region()))
         .httpClient(UrlConnectionHttpClient.create());
     config.stepFunctionsEndpoint().ifPresent(sfnBuilder::endpointOverride);
@@ -67,7 +71,7 @@ public final class GatewayMain implements AutoCloseable {
         // Sessions block on Step Functions and the store; virtual threads make that cheap.
         .executor(Executors.newVirtualThreadPerTaskExecutor())
         .addService(gateway)
-        .addService(new PipeDocGrpcService(store))
+        .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)))
         .build()
         .start();
   }
@@ -95,6 +99,7 @@ public final class GatewayMain implements AutoCloseable {
     }
     server.shutdownNow();
     source.close();
+    purgeEvents.close();
     sfn.close();
     s3.close();
     dataSource.close();
