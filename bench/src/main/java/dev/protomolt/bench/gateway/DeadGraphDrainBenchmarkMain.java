@@ -25,6 +25,7 @@ import dev.protomolt.proto.module.v1.WorkRequest;
 import dev.protomolt.proto.module.v1.WorkResponse;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
+import dev.protomolt.repository.fixtures.RecordedPurgeEvents;
 import dev.protomolt.repository.fixtures.PostgresFixture;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
@@ -75,7 +76,7 @@ public final class DeadGraphDrainBenchmarkMain {
       PipeDocStore store = new PipeDocStore(new PostgresLedgerStore(postgres.dataSource()),
           new S3BlobStore(s3), new PostgresDriveDirectory(postgres.dataSource()),
           new CachedAccountStatus(new PostgresAccountStatus(postgres.dataSource())),
-          Clock.systemUTC());
+          new RecordedPurgeEvents(), Clock.systemUTC());
       StoreWorkDocuments documents = new StoreWorkDocuments(store);
       DeadGraphScreen deadGraphs = new DeadGraphScreen(
           new PostgresGraphVersions(postgres.dataSource()), Duration.ofSeconds(30));
