@@ -51,8 +51,9 @@ public final class GatewayMain implements AutoCloseable {
     this.dataSource = new HikariDataSource(pool);
     this.s3 = new S3Clients(config.objectStores(), List.of());
     this.purgeEvents = new KafkaPurgeEvents(config.kafkaBootstrap());
-    PipeDocStore store = new PipeDocStore(new PostgresLedgerStore(dataSource), new S3BlobStore(s3),
-        new PostgresDriveDirectory(dataSource),
+    S3BlobStore blobs = new S3BlobStore(s3);
+    PostgresDriveDirectory drives = new PostgresDriveDirectory(dataSource);
+    PipeDocStore store = new PipeDocStore(new PostgresLedgerStore(dataSource), blobs, drives,
         new CachedAccountStatus(new PostgresAccountStatus(dataSource)), purgeEvents,
         Clock.systemUTC());
     var sfnBuilder = SfnClient.builder().region(Region.of(config.region()))
@@ -66,7 +67,7 @@ public final class GatewayMain implements AutoCloseable {
         WorkScreen.allOf(new DeadlineScreen(clock),
             new DeadGraphScreen(new PostgresGraphVersions(dataSource), Duration.ofSeconds(30)),
             new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
-        new StoreWorkDocuments(store), clock, GatewaySettings.defaults());
+        new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)), clock, GatewaySettings.defaults());
     this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
         // Sessions block on Step Functions and the store; virtual threads make that cheap.
         .executor(Executors.newVirtualThreadPerTaskExecutor())

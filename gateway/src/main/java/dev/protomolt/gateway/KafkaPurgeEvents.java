@@ -18,14 +18,14 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Tombstones announced on the {@code storage-purge} topic, keyed by node id so one stored state is
  * only ever in one purger's batch. A delete through the gateway's PipeDocService door lands here.
  */
-final class KafkaPurgeEvents implements PurgeEventSink, AutoCloseable {
+public final class KafkaPurgeEvents implements PurgeEventSink, AutoCloseable {
 
   static final String TOPIC = "storage-purge";
 
   private final KafkaProducer<String, byte[]> producer;
   private final Duration acceptTimeout;
 
-  KafkaPurgeEvents(String bootstrapServers) {
+  public KafkaPurgeEvents(String bootstrapServers) {
     this(bootstrapServers, Duration.ofSeconds(30));
   }
 

@@ -38,10 +38,18 @@ public final class StoreWorkDocuments implements WorkDocuments {
   public static final int INLINE_LIMIT_BYTES = 160 * 1024;
 
   private final PipeDocStore store;
+  private final ReferencedBlobs referenced;
   private final PipeDocPartCodec codec = new PipeDocPartCodec();
 
+  /** Blobs held only as storage references reach modules as references. */
   public StoreWorkDocuments(PipeDocStore store) {
+    this(store, null);
+  }
+
+  /** With {@code referenced}, level 2 hydration also reads storage-referenced blob bytes. */
+  public StoreWorkDocuments(PipeDocStore store, ReferencedBlobs referenced) {
     this.store = Objects.requireNonNull(store, "store");
+    this.referenced = referenced;
   }
 
   @Override
@@ -49,7 +57,10 @@ public final class StoreWorkDocuments implements WorkDocuments {
     PipeStream stream = dispatch.getStream();
     switch (stream.getPayloadCase()) {
       case DOCUMENT -> {
-        return new HydratedUnit(stream, null, PartMask.ALL, dispatch.getNeedsBlobContent());
+        PipeStream inline = dispatch.getNeedsBlobContent() && referenced != null
+            ? stream.toBuilder().setDocument(referenced.inline(stream.getDocument())).build()
+            : stream;
+        return new HydratedUnit(inline, null, PartMask.ALL, dispatch.getNeedsBlobContent());
       }
       case DOCUMENT_REF -> {
         PartMask mask = mask(dispatch);
@@ -66,7 +77,11 @@ public final class StoreWorkDocuments implements WorkDocuments {
         } catch (RuntimeException e) {
           throw new HydrationFailedException("the document store is unreachable: " + e, false, e);
         }
-        PipeStream hydrated = stream.toBuilder().setDocument(read.getPipedoc()).build();
+        PipeDoc document = read.getPipedoc();
+        if (referenced != null && mask.includes(PipeDocPart.PIPE_DOC_PART_BLOBS)) {
+          document = referenced.inline(document);
+        }
+        PipeStream hydrated = stream.toBuilder().setDocument(document).build();
         return new HydratedUnit(hydrated, read.getManifest(), mask,
             mask.includes(PipeDocPart.PIPE_DOC_PART_BLOBS));
       }

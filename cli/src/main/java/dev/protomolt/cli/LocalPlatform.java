@@ -1,0 +1,368 @@
+package dev.protomolt.cli;
+
+import dev.protomolt.core.cel.PipelineCelEnvironment;
+import dev.protomolt.core.graph.GraphCache;
+import dev.protomolt.core.graph.GraphStore.StoredGraph;
+import dev.protomolt.core.graph.SubscriptionLookup;
+import dev.protomolt.core.graph.validation.GraphValidator;
+import dev.protomolt.engine.activation.EngineFunctions;
+import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.engine.activation.SfnStateMachines;
+import dev.protomolt.engine.admission.AdmissionService;
+import dev.protomolt.engine.admission.IntakeService;
+import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.graphs.GraphAdminService;
+import dev.protomolt.engine.graphs.PostgresGraphStore;
+import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
+import dev.protomolt.engine.graphs.StoredVersionSource;
+import dev.protomolt.engine.hop.CompleteService;
+import dev.protomolt.engine.hop.DispatchService;
+import dev.protomolt.engine.hop.DlqService;
+import dev.protomolt.engine.hop.HopContext;
+import dev.protomolt.engine.hop.KafkaEventBus;
+import dev.protomolt.engine.hop.PipeDocStoreStaging;
+import dev.protomolt.engine.hop.PrepareService;
+import dev.protomolt.gateway.GatewayConfig;
+import dev.protomolt.gateway.GatewayMain;
+import dev.protomolt.gateway.KafkaPurgeEvents;
+import dev.protomolt.gateway.KafkaWorkSource;
+import dev.protomolt.localstack.cloud.LocalCloud;
+import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import dev.protomolt.localstack.s3.S3NotificationRule;
+import dev.protomolt.module.samples.chunker.ChunkerModule;
+import dev.protomolt.module.samples.chunker.DocumentChunker;
+import dev.protomolt.module.samples.embedder.DocumentEmbedder;
+import dev.protomolt.module.samples.embedder.EmbedderModule;
+import dev.protomolt.module.samples.parser.DocumentParser;
+import dev.protomolt.module.samples.parser.ParserModule;
+import dev.protomolt.module.samples.sink.DocumentIndexSink;
+import dev.protomolt.module.samples.sink.IndexSearch;
+import dev.protomolt.module.samples.sink.IndexSinkModule;
+import dev.protomolt.module.samples.sink.JsonLinesReceiptSink;
+import dev.protomolt.module.samples.sink.LuceneIndex;
+import dev.protomolt.module.samples.sink.UlidGenerator;
+import dev.protomolt.module.sdk.DocumentProcessor;
+import dev.protomolt.module.sdk.ModuleWorker;
+import dev.protomolt.module.sdk.WorkerClock;
+import dev.protomolt.module.sdk.WorkerConfig;
+import dev.protomolt.proto.config.v1.PipelineGraph;
+import dev.protomolt.proto.events.v1.AccountEvent;
+import dev.protomolt.proto.events.v1.AccountEventType;
+import dev.protomolt.proto.events.v1.DriveBinding;
+import dev.protomolt.proto.events.v1.DriveProvider;
+import dev.protomolt.repository.CachedAccountStatus;
+import dev.protomolt.repository.PipeDocStore;
+import dev.protomolt.repository.postgres.PostgresAccountStatus;
+import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.s3.ObjectStoreSettings;
+import dev.protomolt.repository.s3.S3BlobStore;
+import dev.protomolt.repository.s3.S3Clients;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The whole platform in one JVM: the local cloud, the engine's hop services and intake registered
+ * as its Lambda functions, the intake bucket's notification, the gateway on a loopback port and the
+ * four sample modules as gRPC clients of it. Production wiring is reused, never re-done: the
+ * gateway is {@link GatewayMain} started from the same configuration keys ECS gives it.
+ */
+public final class LocalPlatform implements AutoCloseable {
+
+  public static final String INTAKE_BUCKET = "protomolt-intake";
+  public static final String STORE_BUCKET = "protomolt-store";
+  public static final String CLUSTER = "local";
+  /** The credentials reference every locally provisioned drive names. */
+  static final String CREDENTIALS_REF = "platform";
+  static final String ROLE = "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":role/protomolt-local";
+  static final List<String> MODULES = List.of(ParserModule.MODULE_ID, ChunkerModule.MODULE_ID,
+      EmbedderModule.MODULE_ID, IndexSinkModule.MODULE_ID);
+
+  private final LocalCloud cloud;
+  private final S3Clients s3;
+  private final KafkaPurgeEvents purgeEvents;
+  private final KafkaProducer<String, byte[]> producer;
+  private final SfnClient sfn;
+  private final PipeDocStore store;
+  private final ProvisionedTenancy tenancy = new ProvisionedTenancy();
+  private final GraphAdminService admin;
+  private final GraphActivationService activation;
+  private final GatewayMain gateway;
+  private final LuceneIndex index;
+  private final Path indexDir;
+  private final ManagedChannel channel;
+  private final List<ModuleWorker> workers = new ArrayList<>();
+
+  private LocalPlatform(LocalCloud cloud, int gatewayPort) throws IOException {
+    this.cloud = cloud;
+    LocalCloudEndpoints ep = cloud.endpoints();
+    DataSource ds = cloud.database();
+    Clock clock = Clock.systemUTC();
+    PipelineCelEnvironment cel = PipelineCelEnvironment.create();
+
+    this.s3 = new S3Clients(Map.of(CREDENTIALS_REF,
+        ObjectStoreSettings.staticKeys(ep.s3(), ep.accessKeyId(), ep.secretAccessKey())), List.of());
+    this.purgeEvents = new KafkaPurgeEvents(ep.kafkaBootstrapServers());
+    this.store = new PipeDocStore(new PostgresLedgerStore(ds), new S3BlobStore(s3),
+        new PostgresDriveDirectory(ds), new CachedAccountStatus(new PostgresAccountStatus(ds)),
+        purgeEvents, clock);
+    this.producer = new KafkaProducer<>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers(),
+        ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(),
+        new ByteArraySerializer());
+    this.sfn = SfnClient.builder().endpointOverride(ep.stepFunctions().orElseThrow(
+            () -> new IllegalStateException("the local cloud started no Step Functions runtime")))
+        .region(Region.of(ep.region()))
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+
+    PostgresGraphStore graphs = new PostgresGraphStore(ds);
+    HopContext hops = new HopContext(new GraphCache(new StoredVersionSource(graphs), cel, clock,
+        Duration.ofMinutes(30)), new PipeDocStoreStaging(store),
+        new KafkaEventBus(producer, Duration.ofSeconds(30)), clock, HopContext.DEFAULT_INLINE_LIMIT);
+    PrepareService prepare = new PrepareService(hops);
+    DispatchService dispatch = new DispatchService(hops);
+    CompleteService complete = new CompleteService(hops);
+    DlqService dlq = new DlqService(hops);
+    var lambdas = cloud.lambdas();
+    lambdas.register("prepare", (event, context) -> prepare.handle(event));
+    lambdas.register("dispatch", (event, context) -> dispatch.handle(event));
+    lambdas.register("complete", (event, context) -> complete.handle(event));
+    lambdas.register("dlq", (event, context) -> dlq.handle(event));
+
+    this.admin = new GraphAdminService(graphs, new StepFunctionsVersionPins(sfn, graphs),
+        event -> { }, GraphValidator.standard(cel, tenancy), clock);
+    SfnStateMachines machines = new SfnStateMachines(sfn, ROLE);
+    this.activation = new GraphActivationService(admin, machines, new EngineFunctions("local",
+        lambdas.functionArn("prepare"), lambdas.functionArn("dispatch"),
+        lambdas.functionArn("complete"), lambdas.functionArn("dlq")));
+    AdmissionService admission = new AdmissionService(
+        new SubscriptionLookup(graphs::subscriptions, clock, Duration.ZERO), graphs, machines,
+        new PostgresAdmissionLog(ds), clock);
+    IntakeService intake = new IntakeService(store, admission, clock);
+    lambdas.register("intake", (event, context) -> {
+      intake.handle(event);
+      return "{}";
+    });
+    cloud.addS3Notification(S3NotificationRule.allObjects(INTAKE_BUCKET, "intake"));
+
+    createModuleTopics(ep.kafkaBootstrapServers());
+    this.gateway = GatewayMain.start(GatewayConfig.from(gatewayValues(ep, gatewayPort)));
+
+    this.indexDir = ep.dataDir().resolve("index");
+    this.index = LuceneIndex.open(indexDir);
+    this.channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext()
+        .build();
+    startWorker(ParserModule.MODULE_ID, new DocumentParser(clock));
+    startWorker(ChunkerModule.MODULE_ID, new DocumentChunker());
+    startWorker(EmbedderModule.MODULE_ID, new DocumentEmbedder());
+    startWorker(IndexSinkModule.MODULE_ID, new DocumentIndexSink(index,
+        new JsonLinesReceiptSink(indexDir.resolve("receipts.jsonl")), IndexSinkModule.INDEX_NAME,
+        clock, new UlidGenerator(clock, new SecureRandom())));
+  }
+
+  /** Starts the local cloud with {@code settings} and everything on top of it. */
+  public static LocalPlatform start(LocalCloudSettings settings, int gatewayPort) {
+    LocalCloud cloud = LocalCloud.start(settings);
+    try {
+      return new LocalPlatform(cloud, gatewayPort);
+    } catch (IOException | RuntimeException e) {
+      cloud.close();
+      if (e instanceof IOException io) {
+        throw new UncheckedIOException("the local platform did not start: " + io.getMessage(), io);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /**
+   * Creates the account with its two drives on the local buckets (intake: {@code
+   * protomolt-intake/<account>/}, pipeline: {@code protomolt-store/<account>/pipeline/}) and binds
+   * each datasource to it.
+   */
+  public void provisionAccount(String accountId, String... datasourceIds) {
+    for (String datasourceId : datasourceIds) {
+      tenancy.bind(datasourceId, accountId);
+    }
+    store.onAccountEvent(AccountEvent.newBuilder().setAccountId(accountId)
+        .setType(AccountEventType.ACCOUNT_EVENT_TYPE_CREATED)
+        .setIntakeDrive(drive(INTAKE_BUCKET, accountId + "/"))
+        .setPipelineDrive(drive(STORE_BUCKET, accountId + "/pipeline/"))
+        .build());
+  }
+
+  /** Stores {@code graph} as a new version and activates it on Step Functions; returns the version. */
+  public long applyAndActivate(PipelineGraph graph) {
+    StoredGraph stored = admin.create(graph, OptionalLong.empty(), "protomolt");
+    long version = stored.graph().getVersion();
+    activation.activate(graph.getGraphId(), graph.getClusterId(), version);
+    return version;
+  }
+
+  /** One admission of an uploaded document: which execution carries it through which graph. */
+  public record Admission(String docId, String graphId, String outcome, String executionArn) {}
+
+  /** What intake admitted for {@code accountId} so far, oldest first. */
+  public List<Admission> admissions(String accountId) {
+    List<Admission> found = new ArrayList<>();
+    try (Connection c = cloud.database().getConnection();
+        PreparedStatement s = c.prepareStatement("SELECT doc_id, graph_id, outcome, execution_arn"
+            + " FROM intake_admissions WHERE account_id = ? ORDER BY recorded_at")) {
+      s.setString(1, accountId);
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          found.add(new Admission(r.getString(1), r.getString(2), r.getString(3), r.getString(4)));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read intake_admissions: " + e.getMessage(), e);
+    }
+    return found;
+  }
+
+  public LocalCloudEndpoints endpoints() {
+    return cloud.endpoints();
+  }
+
+  public int gatewayPort() {
+    return gateway.port();
+  }
+
+  public Path indexDir() {
+    return indexDir;
+  }
+
+  /** Searches what the sample sink has indexed so far. */
+  public IndexSearch indexSearch() {
+    return index.search();
+  }
+
+  public PipeDocStore store() {
+    return store;
+  }
+
+  public SfnClient stepFunctions() {
+    return sfn;
+  }
+
+  /** Every endpoint a user or a client needs, as {@code KEY=VALUE} lines' contents. */
+  public Map<String, String> environment() {
+    Map<String, String> env = new LinkedHashMap<>(cloud.endpoints().environment());
+    env.put("PROTOMOLT_GATEWAY", "127.0.0.1:" + gateway.port());
+    env.put("PROTOMOLT_INTAKE_BUCKET", INTAKE_BUCKET);
+    env.put("PROTOMOLT_STORE_BUCKET", STORE_BUCKET);
+    env.put("PROTOMOLT_INDEX_DIR", indexDir.toAbsolutePath().toString());
+    return env;
+  }
+
+  private void startWorker(String moduleId, DocumentProcessor processor) {
+    ModuleWorker worker = new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), processor,
+        WorkerClock.system());
+    worker.start();
+    workers.add(worker);
+  }
+
+  private static DriveBinding drive(String bucket, String prefix) {
+    return DriveBinding.newBuilder().setBucket(bucket).setPrefix(prefix)
+        .setRegion(LocalCloudSettings.DEFAULT_REGION).setCredentialsRef(CREDENTIALS_REF)
+        .setProvider(DriveProvider.DRIVE_PROVIDER_PROTOMOLT).build();
+  }
+
+  /** The gateway's own configuration keys (gateway/README.md), pointed at the local cloud. */
+  private static Map<String, String> gatewayValues(LocalCloudEndpoints ep, int port) {
+    // GatewayMain's Step Functions client reads credentials from the default chain; the local
+    // runtime accepts any key, but the SDK refuses to sign without one (decision 0953).
+    if (System.getProperty("aws.accessKeyId") == null && System.getenv("AWS_ACCESS_KEY_ID") == null) {
+      System.setProperty("aws.accessKeyId", ep.accessKeyId());
+      System.setProperty("aws.secretAccessKey", ep.secretAccessKey());
+    }
+    Map<String, String> v = new LinkedHashMap<>();
+    v.put("PROTOMOLT_GATEWAY_PORT", Integer.toString(port));
+    v.put("PROTOMOLT_GATEWAY_MODULES", String.join(",", MODULES));
+    v.put("PROTOMOLT_KAFKA_BOOTSTRAP", ep.kafkaBootstrapServers());
+    ep.stepFunctions().ifPresent(uri -> v.put("PROTOMOLT_SFN_ENDPOINT", uri.toString()));
+    v.put("AWS_REGION", ep.region());
+    v.put("PROTOMOLT_JDBC_URL", ep.postgresJdbcUrl());
+    v.put("PROTOMOLT_JDBC_USER", ep.postgresUser());
+    v.put("PROTOMOLT_JDBC_PASSWORD", ep.postgresPassword());
+    v.put("PROTOMOLT_S3_CREDENTIALS_REFS", CREDENTIALS_REF);
+    v.put("PROTOMOLT_S3_PLATFORM_ENDPOINT", ep.s3().toString());
+    v.put("PROTOMOLT_S3_PLATFORM_PATH_STYLE", "true");
+    v.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
+    v.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
+    return v;
+  }
+
+  /** The gateway subscribes to each module topic; creating them first avoids a metadata wait. */
+  private static void createModuleTopics(String bootstrap) {
+    try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+      for (String module : MODULES) {
+        try {
+          kafka.createTopics(List.of(new NewTopic(KafkaWorkSource.topic(module), 1, (short) 1)))
+              .all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof TopicExistsException)) {
+            throw new IllegalStateException("cannot create topic for module " + module + ": "
+                + e.getCause(), e.getCause());
+          }
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating module topics", e);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("Kafka did not create the module topics within 30 s", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    workers.forEach(ModuleWorker::close);
+    channel.shutdownNow();
+    gateway.close();
+    try {
+      index.close();
+    } catch (IOException e) {
+      // The index commits on every document; closing only releases the write lock.
+    }
+    sfn.close();
+    producer.close(Duration.ofSeconds(5));
+    purgeEvents.close();
+    s3.close();
+    cloud.close();
+  }
+}
