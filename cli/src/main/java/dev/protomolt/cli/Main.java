@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 /** The {@code protomolt} command. */
 @Command(name = "protomolt", mixinStandardHelpOptions = true, version = "protomolt 0.1.0",
-    description = "Document pipelines on a local cloud.", subcommands = {UpCommand.class})
+    description = "Document pipelines on a local cloud.", subcommands = {UpCommand.class, DemoCommand.class})
 public final class Main implements Runnable {
 
   @Override

@@ -1,0 +1,162 @@
+package dev.protomolt.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import dev.protomolt.module.samples.sink.JsonLinesReceiptSink;
+import dev.protomolt.module.samples.sink.SearchHit;
+import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
+import dev.protomolt.proto.events.v1.IndexOutcome;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * The demo on a running {@link LocalPlatform}: provision an account, apply the demo graph, upload a
+ * corpus to the intake bucket with the AWS SDK, wait for every document's terminal disposition and
+ * summarise. The bundled corpus is three short documents (plain text, Markdown, HTML).
+ */
+public final class DemoRun {
+
+  public static final String ACCOUNT = "demo";
+  public static final String DATASOURCE = "samples";
+  static final List<String> BUNDLED = List.of("lighthouses.txt", "tides.md", "harbours.html");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One uploaded document and how its execution ended. */
+  public record Outcome(String name, String docId, String disposition) {}
+
+  /** What the demo did. {@code complete} is true only if every document reached a disposition. */
+  public record Summary(List<Outcome> documents, Map<String, Integer> dispositions, int indexed,
+      Optional<SearchHit> sampleHit, boolean complete) {}
+
+  private DemoRun() {}
+
+  /** The bundled corpus, by file name. */
+  public static Map<String, byte[]> bundledCorpus() {
+    Map<String, byte[]> corpus = new LinkedHashMap<>();
+    for (String name : BUNDLED) {
+      try (InputStream in = DemoRun.class.getResourceAsStream("corpus/" + name)) {
+        if (in == null) {
+          throw new IllegalStateException("the bundled corpus file corpus/" + name + " is missing");
+        }
+        corpus.put(name, in.readAllBytes());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return corpus;
+  }
+
+  /** Every regular file directly in {@code dir}, by file name. */
+  public static Map<String, byte[]> corpusIn(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalArgumentException("DIR: " + dir + " is not a directory");
+    }
+    Map<String, byte[]> corpus = new TreeMap<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        corpus.put(f.getFileName().toString(), Files.readAllBytes(f));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + dir + ": " + e.getMessage(), e);
+    }
+    if (corpus.isEmpty()) {
+      throw new IllegalArgumentException("DIR: " + dir + " holds no files to ingest");
+    }
+    return corpus;
+  }
+
+  /**
+   * Runs the demo with {@code corpus}; waits at most {@code patience} for the documents, then
+   * reports whatever has not ended as {@code PENDING}.
+   */
+  public static Summary run(LocalPlatform platform, Map<String, byte[]> corpus, String searchText,
+      Duration patience) throws InterruptedException {
+    platform.provisionAccount(ACCOUNT, DATASOURCE);
+    platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
+    Map<String, String> docIdByName = new LinkedHashMap<>();
+    LocalCloudEndpoints ep = platform.endpoints();
+    try (S3Client s3 = S3Client.builder().endpointOverride(ep.s3()).region(Region.of(ep.region()))
+        .forcePathStyle(true).httpClient(UrlConnectionHttpClient.create())
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey()))).build()) {
+      for (Map.Entry<String, byte[]> doc : corpus.entrySet()) {
+        String key = ACCOUNT + "/" + DATASOURCE + "/" + doc.getKey();
+        s3.putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key),
+            RequestBody.fromBytes(doc.getValue()));
+        // IntakeService names the document by bucket and key, so the demo knows it in advance.
+        docIdByName.put(doc.getKey(), StateMachineNames.hashOf("intake",
+            LocalPlatform.INTAKE_BUCKET, key));
+      }
+    }
+    Map<String, String> dispositionByDoc = new LinkedHashMap<>();
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (dispositionByDoc.size() < docIdByName.size() && System.nanoTime() < deadline) {
+      for (LocalPlatform.Admission a : platform.admissions(ACCOUNT)) {
+        if (!docIdByName.containsValue(a.docId()) || dispositionByDoc.containsKey(a.docId())
+            || a.executionArn().isEmpty()) {
+          continue;
+        }
+        DescribeExecutionResponse d = platform.stepFunctions()
+            .describeExecution(b -> b.executionArn(a.executionArn()));
+        if (d.status() != ExecutionStatus.RUNNING) {
+          dispositionByDoc.put(a.docId(), dispositionOf(d));
+        }
+      }
+      Thread.sleep(100);
+    }
+    List<Outcome> outcomes = new ArrayList<>();
+    Map<String, Integer> counts = new TreeMap<>();
+    for (Map.Entry<String, String> e : docIdByName.entrySet()) {
+      String disposition = dispositionByDoc.getOrDefault(e.getValue(), "PENDING");
+      outcomes.add(new Outcome(e.getKey(), e.getValue(), disposition));
+      counts.merge(disposition, 1, Integer::sum);
+    }
+    int indexed;
+    Optional<SearchHit> hit;
+    try {
+      indexed = (int) new JsonLinesReceiptSink(platform.indexDir().resolve("receipts.jsonl"))
+          .readAll().stream()
+          .filter(r -> r.getOutcome() == IndexOutcome.INDEX_OUTCOME_INDEXED)
+          .map(DocumentIndexedEvent::getDocId).filter(docIdByName::containsValue)
+          .distinct().count();
+      hit = platform.indexSearch().text(searchText, 1).stream().findFirst();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the sample index: " + e.getMessage(), e);
+    }
+    return new Summary(List.copyOf(outcomes), Map.copyOf(counts), indexed, hit,
+        !counts.containsKey("PENDING"));
+  }
+
+  private static String dispositionOf(DescribeExecutionResponse d) {
+    if (d.status() != ExecutionStatus.SUCCEEDED) {
+      return d.status() + (d.error() == null ? "" : " (" + d.error() + ")");
+    }
+    try {
+      JsonNode out = JSON.readTree(d.output());
+      return out.path("disposition").asText("SUCCEEDED");
+    } catch (IOException e) {
+      return "SUCCEEDED (unreadable output)";
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package dev.protomolt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The demo over the bundled corpus on a real local platform: every document indexed. */
+class DemoRunTest {
+
+  @TempDir
+  Path data;
+
+  @Test
+  void theBundledCorpusReachesTheSinkAndIsSearchable() throws Exception {
+    try (LocalPlatform platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
+      DemoRun.Summary summary = DemoRun.run(platform, DemoRun.bundledCorpus(), "tide",
+          Duration.ofSeconds(120));
+      assertThat(summary.complete()).as("%s", summary.documents()).isTrue();
+      assertThat(summary.documents()).extracting(DemoRun.Outcome::disposition)
+          .containsOnly("SINK_REACHED").hasSize(3);
+      assertThat(summary.indexed()).isEqualTo(3);
+      assertThat(summary.sampleHit()).hasValueSatisfying(
+          hit -> assertThat(hit.title()).containsIgnoringCase("tide"));
+    }
+  }
+
+  @Test
+  void aCorpusFolderThatIsNotADirectoryIsRefusedNamingTheArgument() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> DemoRun.corpusIn(data.resolve("absent")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("DIR: ")
+        .hasMessageContaining("is not a directory");
+  }
+}
