@@ -93,7 +93,7 @@ public final class DemoRun {
   public static Summary run(LocalPlatform platform, Map<String, byte[]> corpus, String searchText,
       Duration patience) throws InterruptedException {
     platform.provisionAccount(ACCOUNT, DATASOURCE);
-    platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
+    long version = platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
     Map<String, String> docIdByName = new LinkedHashMap<>();
     LocalCloudEndpoints ep = platform.endpoints();
     try (S3Client s3 = S3Client.builder().endpointOverride(ep.s3()).region(Region.of(ep.region()))
@@ -113,7 +113,10 @@ public final class DemoRun {
     long deadline = System.nanoTime() + patience.toNanos();
     while (dispositionByDoc.size() < docIdByName.size() && System.nanoTime() < deadline) {
       for (LocalPlatform.Admission a : platform.admissions(ACCOUNT)) {
-        if (!docIdByName.containsValue(a.docId()) || dispositionByDoc.containsKey(a.docId())
+        // On a reused data folder the same uploads were admitted to earlier versions too; only
+        // this run's version counts.
+        if (!a.graphId().equals(DemoGraph.GRAPH_ID) || a.graphVersion() != version
+            || !docIdByName.containsValue(a.docId()) || dispositionByDoc.containsKey(a.docId())
             || a.executionArn().isEmpty()) {
           continue;
         }

@@ -104,6 +104,11 @@ public final class LocalPlatform implements AutoCloseable {
   public static final String INTAKE_BUCKET = "protomolt-intake";
   public static final String STORE_BUCKET = "protomolt-store";
   public static final String CLUSTER = "local";
+  /**
+   * Where the store writes intake copies inside the intake bucket: outside every account's upload
+   * prefix, so the store's own objects never notify intake (decision 0951).
+   */
+  public static final String INTAKE_COPIES_PREFIX = "_intake-copies/";
   /** The credentials reference every locally provisioned drive names. */
   static final String CREDENTIALS_REF = "platform";
   static final String ROLE = "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":role/protomolt-local";
@@ -124,6 +129,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final Path indexDir;
   private final ManagedChannel channel;
   private final List<ModuleWorker> workers = new ArrayList<>();
+  private final java.util.Set<String> notifiedAccounts = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private LocalPlatform(LocalCloud cloud, int gatewayPort) throws IOException {
     this.cloud = cloud;
@@ -178,7 +184,6 @@ public final class LocalPlatform implements AutoCloseable {
       intake.handle(event);
       return "{}";
     });
-    cloud.addS3Notification(S3NotificationRule.allObjects(INTAKE_BUCKET, "intake"));
 
     createModuleTopics(ep.kafkaBootstrapServers());
     this.gateway = GatewayMain.start(GatewayConfig.from(gatewayValues(ep, gatewayPort)));
@@ -210,19 +215,33 @@ public final class LocalPlatform implements AutoCloseable {
   }
 
   /**
-   * Creates the account with its two drives on the local buckets (intake: {@code
-   * protomolt-intake/<account>/}, pipeline: {@code protomolt-store/<account>/pipeline/}) and binds
-   * each datasource to it.
+   * Creates the account with its two drives on the local buckets (intake copies: {@code
+   * protomolt-intake/_intake-copies/<account>/}, pipeline: {@code
+   * protomolt-store/<account>/pipeline/}), binds each datasource to it and notifies intake of every
+   * object uploaded under {@code protomolt-intake/<account>/}. Provisioning again is harmless.
    */
   public void provisionAccount(String accountId, String... datasourceIds) {
+    requireAccountId(accountId);
     for (String datasourceId : datasourceIds) {
       tenancy.bind(datasourceId, accountId);
     }
     store.onAccountEvent(AccountEvent.newBuilder().setAccountId(accountId)
         .setType(AccountEventType.ACCOUNT_EVENT_TYPE_CREATED)
-        .setIntakeDrive(drive(INTAKE_BUCKET, accountId + "/"))
+        .setIntakeDrive(drive(INTAKE_BUCKET, INTAKE_COPIES_PREFIX + accountId + "/"))
         .setPipelineDrive(drive(STORE_BUCKET, accountId + "/pipeline/"))
         .build());
+    if (notifiedAccounts.add(accountId)) {
+      cloud.addS3Notification(new S3NotificationRule(INTAKE_BUCKET, accountId + "/", "", "intake"));
+    }
+  }
+
+  static void requireAccountId(String accountId) {
+    if (accountId == null || accountId.isBlank() || accountId.contains("/")
+        || accountId.startsWith("_")) {
+      throw new IllegalArgumentException("accountId: must be non-blank, contain no '/' and not"
+          + " start with '_' (the intake bucket keeps intake copies under "
+          + INTAKE_COPIES_PREFIX + "), got '" + accountId + "'");
+    }
   }
 
   /** Stores {@code graph} as a new version and activates it on Step Functions; returns the version. */
@@ -234,18 +253,20 @@ public final class LocalPlatform implements AutoCloseable {
   }
 
   /** One admission of an uploaded document: which execution carries it through which graph. */
-  public record Admission(String docId, String graphId, String outcome, String executionArn) {}
+  public record Admission(String docId, String graphId, long graphVersion, String outcome,
+      String executionArn) {}
 
   /** What intake admitted for {@code accountId} so far, oldest first. */
   public List<Admission> admissions(String accountId) {
     List<Admission> found = new ArrayList<>();
     try (Connection c = cloud.database().getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT doc_id, graph_id, outcome, execution_arn"
+        PreparedStatement s = c.prepareStatement("SELECT doc_id, graph_id, graph_version, outcome, execution_arn"
             + " FROM intake_admissions WHERE account_id = ? ORDER BY recorded_at")) {
       s.setString(1, accountId);
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
-          found.add(new Admission(r.getString(1), r.getString(2), r.getString(3), r.getString(4)));
+          found.add(new Admission(r.getString(1), r.getString(2), r.getLong(3), r.getString(4),
+              r.getString(5)));
         }
       }
     } catch (SQLException e) {

@@ -25,7 +25,23 @@ class DemoRunTest {
       assertThat(summary.indexed()).isEqualTo(3);
       assertThat(summary.sampleHit()).hasValueSatisfying(
           hit -> assertThat(hit.title()).containsIgnoringCase("tide"));
+
+      // A second run on the same platform applies version 2 and reports that version's executions.
+      DemoRun.Summary again = DemoRun.run(platform, DemoRun.bundledCorpus(), "tide",
+          Duration.ofSeconds(120));
+      assertThat(again.dispositions()).containsExactly(java.util.Map.entry("SINK_REACHED", 3));
+      assertThat(platform.admissions(DemoRun.ACCOUNT)).as("%s", platform.admissions(DemoRun.ACCOUNT))
+          .extracting(LocalPlatform.Admission::graphVersion)
+          .containsOnly(1L, 2L).hasSize(6);
     }
+  }
+
+  @Test
+  void anAccountIdThatCouldCoverTheIntakeCopiesIsRefusedNamingTheField() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LocalPlatform.requireAccountId("_intake-copies"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("accountId: ");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LocalPlatform.requireAccountId("a/b"))
+        .hasMessageContaining("a/b");
   }
 
   @Test
