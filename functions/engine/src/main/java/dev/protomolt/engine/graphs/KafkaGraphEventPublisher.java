@@ -1,19 +1,15 @@
 package dev.protomolt.engine.graphs;
 
 import dev.protomolt.core.graph.GraphEventPublisher;
+import dev.protomolt.engine.hop.KafkaEventBus;
 import dev.protomolt.proto.events.v1.GraphUpdateEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Writes {@link GraphUpdateEvent}s to the {@code graph-updates} topic, keyed by graph id so one
@@ -36,16 +32,8 @@ public final class KafkaGraphEventPublisher implements GraphEventPublisher, Auto
 
   /** A publisher with its own idempotent producer; build one per process and reuse it. */
   public static KafkaGraphEventPublisher connect(String bootstrapServers, Duration timeout) {
-    Map<String, Object> config = Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-        ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) timeout.toMillis(),
-        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis(),
-        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000),
-        ProducerConfig.LINGER_MS_CONFIG, 0);
-    return new KafkaGraphEventPublisher(
-        new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer()), timeout);
+    return new KafkaGraphEventPublisher(KafkaEventBus.durableProducer(bootstrapServers, timeout),
+        timeout);
   }
 
   @Override

@@ -32,6 +32,14 @@ public final class KafkaEventBus implements EventBus, AutoCloseable {
 
   /** A bus with its own idempotent producer; one per Lambda container, reused across invocations. */
   public static KafkaEventBus connect(String bootstrapServers, Duration timeout) {
+    return new KafkaEventBus(durableProducer(bootstrapServers, timeout), timeout);
+  }
+
+  /**
+   * The engine's one producer shape: idempotent, acknowledged by all in-sync replicas, no linger,
+   * and every wait bounded by {@code timeout} so a missing broker fails a call instead of hanging it.
+   */
+  public static Producer<String, byte[]> durableProducer(String bootstrapServers, Duration timeout) {
     Map<String, Object> config = Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ProducerConfig.ACKS_CONFIG, "all",
@@ -40,7 +48,7 @@ public final class KafkaEventBus implements EventBus, AutoCloseable {
         ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis(),
         ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000),
         ProducerConfig.LINGER_MS_CONFIG, 0);
-    return new KafkaEventBus(new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer()), timeout);
+    return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
   }
 
   @Override
