@@ -89,6 +89,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
     environment.put("PROTOMOLT_INTAKE_BUCKET", storage.intake().getBucketName());
     environment.put("PROTOMOLT_PLATFORM_BUCKET", storage.platform().getBucketName());
     environment.put("PROTOMOLT_CACHE_PREFIX", PlatformStorage.CACHE_PREFIX);
+    environment.put("PROTOMOLT_INTAKE_COPIES_PREFIX", PlatformStorage.INTAKE_COPIES_PREFIX);
     environment.put("PROTOMOLT_DRIVE_BUCKET_PREFIX", storage.driveBucketPrefix());
     environment.put("PROTOMOLT_DRAFTS_TABLE", tables.drafts().getTableName());
     environment.put("PROTOMOLT_WORK_LEDGER_TABLE", tables.workLedger().getTableName());
@@ -122,6 +123,9 @@ public final class EnvironmentStack extends ZonePinnedStack {
           functions.alias(hop).getFunctionArn());
     }
     functions.setEnvironment(MIGRATE, "PROTOMOLT_DB_SECRET_ARN", database.secret().getSecretArn());
+    // Account provisioning adds each account's notification rule for this function (decision 0660).
+    functions.setEnvironment(ACCOUNT_EVENTS, "PROTOMOLT_INTAKE_FUNCTION_ARN",
+        functions.alias(INTAKE).getFunctionArn());
 
     grantFunctions(storage, tables, database, messaging, prefix);
 
@@ -148,6 +152,15 @@ public final class EnvironmentStack extends ZonePinnedStack {
         List.of(provisioning.topics(), provisioning.schema())));
 
     Map<String, String> gatewayEnvironment = new LinkedHashMap<>(environment);
+    // The keys GatewayConfig reads (gateway/README.md) that the stack can answer. The consumer
+    // group is the one the task role may read in; the module list is the topics it consumes.
+    gatewayEnvironment.put("PROTOMOLT_GATEWAY_MODULES",
+        String.join(",", config.messaging().moduleServices()));
+    gatewayEnvironment.put("PROTOMOLT_GATEWAY_GROUP", prefix + "-gateway");
+    gatewayEnvironment.put("AWS_REGION", config.region());
+    gatewayEnvironment.put("PROTOMOLT_JDBC_URL", "jdbc:postgresql://" + database.proxyEndpoint()
+        + ":" + Database.PORT + "/" + Database.DATABASE_NAME + "?sslmode=require");
+    gatewayEnvironment.put("PROTOMOLT_JDBC_USER", Database.USER);
     this.gateway = new ModuleGateway(this, "Gateway", new ModuleGateway.Props(prefix, config.name(),
         network.vpc(), network.appSubnets(),
         config.gateway().internetFacing() ? network.publicSubnets() : network.appSubnets(),
@@ -199,7 +212,6 @@ public final class EnvironmentStack extends ZonePinnedStack {
     messaging.grantTopicAdmin(graphAdminFn, Messaging.DLQ_TOPIC_PATTERN);
 
     IGrantable intake = functions.alias(INTAKE);
-    storage.intake().grantRead(intake);
     storage.grantDocumentReadWrite(intake);
     graphAdmin.grantStartExecution(intake);
     messaging.grantProduce(intake, "pipeline-events");
@@ -235,6 +247,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
     IGrantable accountEvents = functions.alias(ACCOUNT_EVENTS);
     consume(messaging, accountEvents, prefix, ACCOUNT_EVENTS, "account-events");
     storage.grantDriveProvisioning(accountEvents);
+    storage.grantIntakeNotificationRules(accountEvents);
 
     IGrantable reconciler = functions.alias(RECONCILER);
     storage.grantDocumentRead(reconciler);

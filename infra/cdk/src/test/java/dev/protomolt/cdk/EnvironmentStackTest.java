@@ -37,6 +37,7 @@ class EnvironmentStackTest {
               "QUARKUS_LAMBDA_HANDLER", pf.handlerName(),
               "PROTOMOLT_ENV", "dev",
               "PROTOMOLT_CACHE_PREFIX", "cache/",
+              "PROTOMOLT_INTAKE_COPIES_PREFIX", "_intake-copies/",
               "PROTOMOLT_DRIVE_BUCKET_PREFIX", "protomolt-dev-111111111111-drive-",
               "PROTOMOLT_DB_USER", "protomolt",
               "PROTOMOLT_STATE_MACHINE_PREFIX", "protomolt-dev-",
@@ -146,10 +147,54 @@ class EnvironmentStackTest {
 
   @Test
   void triggersTargetTheLiveAliasNeverLatest() {
-    template.hasResourceProperties("Custom::S3BucketNotifications", Match.objectLike(Map.of(
-        "NotificationConfiguration", Map.of("LambdaFunctionConfigurations", List.of(Match.objectLike(Map.of(
-            "LambdaFunctionArn", Map.of("Ref", Match.stringLikeRegexp("FunctionsIntakeLive.*")))))))));
+    template.hasResourceProperties("AWS::Lambda::Permission", Match.objectLike(Map.of(
+        "Principal", "s3.amazonaws.com",
+        "FunctionName", Map.of("Ref", Match.stringLikeRegexp("FunctionsIntakeLive.*")))));
     assertThat(PipelineFunctions.ALIAS).isEqualTo("live");
+  }
+
+  @Test
+  void accountProvisioningAddsIntakeRulesForTheIntakeAliasOnTheIntakeBucketOnly() {
+    template.resourceCountIs("Custom::S3BucketNotifications", 0);
+    template.hasResourceProperties("AWS::Lambda::Function", Match.objectLike(Map.of(
+        "FunctionName", "protomolt-dev-account-events",
+        "Environment", Map.of("Variables", Match.objectLike(Map.of(
+            "PROTOMOLT_INTAKE_FUNCTION_ARN",
+            Map.of("Ref", Match.stringLikeRegexp("FunctionsIntakeLive.*"))))))));
+    List<Statement> notificationGrants = PolicyDocuments.identityStatements(template).stream()
+        .filter(s -> s.actions().contains("s3:PutBucketNotification")).toList();
+    assertThat(notificationGrants).singleElement().satisfies(s -> {
+      assertThat(s.roles()).singleElement().asString()
+          .startsWith("${FunctionsAccountEventsServiceRole");
+      assertThat(s.resources()).singleElement().asString().startsWith("${StorageIntake")
+          .endsWith(".Arn}");
+    });
+  }
+
+  @Test
+  void documentWritersWriteIntakeCopiesOnlyUnderTheirPrefix() {
+    List<String> intakePuts = PolicyDocuments.identityStatements(template).stream()
+        .filter(s -> s.actions().contains("s3:PutObject"))
+        .flatMap(s -> s.resources().stream())
+        .filter(r -> r.contains("StorageIntake")).distinct().toList();
+    assertThat(intakePuts).singleElement().asString().endsWith("/_intake-copies/*");
+    // Prepare only reads documents; intake copies included.
+    assertThat(statementsOf("Prepare").stream().flatMap(s -> s.actions().stream()))
+        .contains("s3:GetObject*").doesNotContain("s3:PutObject", "s3:DeleteObject");
+  }
+
+  @Test
+  void theGatewayContainerIsToldItsModulesGroupRegionAndLedger() {
+    // Environment order follows a hash map, so each variable is matched on its own.
+    for (Map<String, String> variable : List.of(
+        Map.of("Name", "PROTOMOLT_GATEWAY_MODULES", "Value", "parser,chunker,embedder,opensearch-sink"),
+        Map.of("Name", "PROTOMOLT_GATEWAY_GROUP", "Value", "protomolt-dev-gateway"),
+        Map.of("Name", "AWS_REGION", "Value", "eu-west-1"),
+        Map.of("Name", "PROTOMOLT_JDBC_USER", "Value", "protomolt"))) {
+      template.hasResourceProperties("AWS::ECS::TaskDefinition", Match.objectLike(Map.of(
+          "ContainerDefinitions", List.of(Match.objectLike(Map.of(
+              "Environment", Match.arrayWith(List.of(variable))))))));
+    }
   }
 
   @Test

@@ -36,7 +36,7 @@ public final class TestEnvironments {
     return EnvironmentConfigLoader.load(BASE_DIR.resolve("config"), env);
   }
 
-  /** The placeholder artifacts (the real zip and image do not exist yet; see README). */
+  /** The placeholder artifacts: the tests synthesize without building the real zip and image. */
   public static DeployArtifacts placeholderArtifacts() {
     return DeployArtifacts.resolve(new EnvironmentConfig.Artifacts("missing.zip", "missing"),
         BASE_DIR, PLACEHOLDER_LAMBDA, PLACEHOLDER_GATEWAY);

@@ -58,7 +58,8 @@ public record DeployArtifacts(Path lambdaCode, GatewayImage gatewayImage) {
       }
     } else if (!Files.isDirectory(lambdaCode)) {
       problems.add(new ConfigProblem(lambdaField, "no file or directory at " + lambdaCode
-          + ": build the Lambda zip first (functions/lambda) or pass -c lambdaCode=<path>"));
+          + ": build it first (./mvnw -B package at the repository root writes"
+          + " functions/lambda/target/function.zip) or pass -c lambdaCode=<path>"));
     }
 
     GatewayImage image = null;
@@ -74,7 +75,8 @@ public record DeployArtifacts(Path lambdaCode, GatewayImage gatewayImage) {
       Path directory = baseDir.resolve(imageSetting).normalize();
       if (!Files.isDirectory(directory)) {
         problems.add(new ConfigProblem(imageField, "is neither an ECR image URI nor a directory: no"
-            + " directory at " + directory + " (build the gateway first or pass -c gatewayImage=...)"));
+            + " directory at " + directory + " (./mvnw -B package at the repository root writes the"
+            + " gateway's build context to gateway/target/image, or pass -c gatewayImage=...)"));
       } else if (!Files.isRegularFile(directory.resolve("Dockerfile"))) {
         problems.add(new ConfigProblem(imageField, "directory " + directory
             + " has no Dockerfile to build the gateway image from"));

@@ -1,12 +1,13 @@
 package dev.protomolt.cdk.constructs;
 
 import java.util.List;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.EventSourceMapping;
 import software.amazon.awscdk.services.lambda.IFunction;
+import software.amazon.awscdk.services.lambda.Permission;
 import software.amazon.awscdk.services.lambda.StartingPosition;
-import software.amazon.awscdk.services.s3.EventType;
 import software.amazon.awscdk.services.s3.IBucket;
-import software.amazon.awscdk.services.s3.notifications.LambdaDestination;
 import software.amazon.awscdk.services.scheduler.Schedule;
 import software.amazon.awscdk.services.scheduler.ScheduleExpression;
 import software.amazon.awscdk.services.scheduler.targets.LambdaInvoke;
@@ -15,9 +16,15 @@ import software.constructs.Construct;
 import software.constructs.IDependable;
 
 /**
- * What starts the non-state-machine functions: the intake bucket's object-created notification,
+ * What starts the non-state-machine functions: the intake bucket's permission to invoke intake,
  * MSK event-source mappings (batched, one consumer group per function), and EventBridge Scheduler
  * schedules. Every trigger targets the function's published alias, never {@code $LATEST}.
+ *
+ * <p>The stack puts no notification rule on the intake bucket. A bucket-wide rule would also fire
+ * for the store's own intake copies under {@code _intake-copies/}; S3 filters match a prefix and
+ * cannot exclude one, and accounts exist only at run time, so account provisioning adds one rule
+ * per account prefix {@code <account>/} (decision 0660). The stack only lets S3, for this bucket in
+ * this AWS account, invoke the intake alias, which S3 checks when a rule is added.
  */
 public final class FunctionTriggers extends Construct {
 
@@ -76,8 +83,12 @@ public final class FunctionTriggers extends Construct {
 
   public FunctionTriggers(Construct scope, String id, Props props) {
     super(scope, id);
-    props.intakeBucket().addEventNotification(EventType.OBJECT_CREATED,
-        new LambdaDestination(props.intake()));
+    props.intake().addPermission("IntakeBucketInvokes", Permission.builder()
+        .principal(new ServicePrincipal("s3.amazonaws.com"))
+        .action("lambda:InvokeFunction")
+        .sourceArn(props.intakeBucket().getBucketArn())
+        .sourceAccount(Stack.of(this).getAccount())
+        .build());
     // Mappings are declared here rather than through addEventSource so that they can wait for
     // the topics custom resource; the consumer's IAM (connect, read, group) is granted per function
     // by the caller, scoped to the topic and group.

@@ -17,16 +17,21 @@ import software.amazon.awscdk.services.ec2.SecurityGroup;
 import software.amazon.awscdk.services.ec2.SubnetSelection;
 import software.amazon.awscdk.services.ecr.Repository;
 import software.amazon.awscdk.services.ecr.RepositoryAttributes;
+import software.amazon.awscdk.services.ecr.assets.Platform;
+import software.amazon.awscdk.services.ecs.AssetImageProps;
 import software.amazon.awscdk.services.ecs.AwsLogDriverProps;
 import software.amazon.awscdk.services.ecs.Cluster;
 import software.amazon.awscdk.services.ecs.ContainerDefinitionOptions;
 import software.amazon.awscdk.services.ecs.ContainerImage;
+import software.amazon.awscdk.services.ecs.CpuArchitecture;
 import software.amazon.awscdk.services.ecs.DeploymentCircuitBreaker;
 import software.amazon.awscdk.services.ecs.FargateService;
 import software.amazon.awscdk.services.ecs.FargateTaskDefinition;
 import software.amazon.awscdk.services.ecs.LogDriver;
+import software.amazon.awscdk.services.ecs.OperatingSystemFamily;
 import software.amazon.awscdk.services.ecs.PortMapping;
 import software.amazon.awscdk.services.ecs.Protocol;
+import software.amazon.awscdk.services.ecs.RuntimePlatform;
 import software.amazon.awscdk.services.ecs.ScalableTaskCount;
 import software.amazon.awscdk.services.elasticloadbalancingv2.AlpnPolicy;
 import software.amazon.awscdk.services.elasticloadbalancingv2.BaseNetworkListenerProps;
@@ -109,6 +114,11 @@ public final class ModuleGateway extends Construct {
     FargateTaskDefinition task = FargateTaskDefinition.Builder.create(this, "Task")
         .cpu(props.cpuUnits())
         .memoryLimitMiB(props.memoryMiB())
+        // Stated, not defaulted: the image asset is built for the same architecture (see image()).
+        .runtimePlatform(RuntimePlatform.builder()
+            .cpuArchitecture(CpuArchitecture.X86_64)
+            .operatingSystemFamily(OperatingSystemFamily.LINUX)
+            .build())
         .build();
     LogGroup logs = LogGroup.Builder.create(this, "Logs")
         .logGroupName("/ecs/" + props.namePrefix() + "-gateway")
@@ -220,7 +230,11 @@ public final class ModuleGateway extends Construct {
 
   private ContainerImage image(DeployArtifacts.GatewayImage image) {
     return switch (image) {
-      case DeployArtifacts.ImageDirectory dir -> ContainerImage.fromAsset(dir.directory().toString());
+      // Synth only stages the directory into the cloud assembly; `cdk deploy` builds it with
+      // Docker and pushes it to the bootstrap ECR repository. The platform is pinned so an image
+      // built on an arm64 workstation still runs on the task's x86_64 Fargate platform.
+      case DeployArtifacts.ImageDirectory dir -> ContainerImage.fromAsset(dir.directory().toString(),
+          AssetImageProps.builder().platform(Platform.LINUX_AMD64).build());
       case DeployArtifacts.EcrImage ecr -> ContainerImage.fromEcrRepository(
           Repository.fromRepositoryAttributes(this, "Repository", RepositoryAttributes.builder()
               .repositoryName(ecr.repository())

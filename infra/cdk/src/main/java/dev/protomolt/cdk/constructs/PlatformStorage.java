@@ -17,7 +17,11 @@ import software.constructs.Construct;
  * provisioning (the account-events function), inside the name space {@link #driveBucketPrefix()}
  * that the stack grants; this construct creates only what exists once per environment:
  * <ul>
- *   <li>{@code intake}: uploads land here and the bucket notification starts intake;
+ *   <li>{@code intake}: one bucket for every account of the environment (the AWS account id in its
+ *       name only keeps the name globally unique). Uploads land at
+ *       {@code <account>/<datasource>/<path>}; the store's intake copies live under
+ *       {@link #INTAKE_COPIES_PREFIX}{@code <account>/} (each PROTOMOLT-provided intake drive), outside
+ *       every upload prefix, so no notification rule covers them (decision 0660);
  *   <li>{@code platform}: the platform-provided pipeline drives and, under {@link #CACHE_PREFIX},
  *       CACHE-edge staging whose objects the lifecycle rule expires as a backstop.
  * </ul>
@@ -26,6 +30,12 @@ public final class PlatformStorage extends Construct {
 
   /** Key prefix under which CACHE edges stage bodies; functions get it as an environment variable. */
   public static final String CACHE_PREFIX = "cache/";
+
+  /**
+   * Where the store writes intake copies inside the intake bucket, as the local platform does
+   * (decision 0951): account ids never start with {@code _}, so no account's upload prefix covers it.
+   */
+  public static final String INTAKE_COPIES_PREFIX = "_intake-copies/";
 
   /** Validated settings; {@code namePrefix} is e.g. {@code protomolt-dev-123456789012}. */
   public record Props(String namePrefix, int cacheStagingExpirationDays, boolean retainOnDelete) {
@@ -98,10 +108,24 @@ public final class PlatformStorage extends Construct {
     return "arn:aws:s3:::" + driveBucketPrefix() + "*";
   }
 
-  /** Read, write and delete document parts in the platform bucket and every drive bucket. */
+  /**
+   * Read, write and delete document parts in the platform bucket, every drive bucket and the
+   * intake bucket. Intake drives live in the intake bucket: copies are written only under
+   * {@link #INTAKE_COPIES_PREFIX}, while deletes reach uploads too, because source settlement
+   * deletes the raw intake objects a settled document's storage references name (decision 0901).
+   */
   public void grantDocumentReadWrite(IGrantable grantee) {
     platform.grantReadWrite(grantee);
     platform.grantDelete(grantee);
+    intake.grantRead(grantee);
+    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("s3:PutObject", "s3:AbortMultipartUpload"))
+        .resources(List.of(intake.arnForObjects(INTAKE_COPIES_PREFIX + "*")))
+        .build());
+    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("s3:DeleteObject"))
+        .resources(List.of(intake.arnForObjects("*")))
+        .build());
     grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
         .actions(List.of("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"))
         .resources(List.of(driveObjects()))
@@ -112,9 +136,10 @@ public final class PlatformStorage extends Construct {
         .build());
   }
 
-  /** Read document parts (platform and drives) without changing them. */
+  /** Read document parts (platform, drives, intake copies and uploads) without changing them. */
   public void grantDocumentRead(IGrantable grantee) {
     platform.grantRead(grantee);
+    intake.grantRead(grantee);
     grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
         .actions(List.of("s3:GetObject"))
         .resources(List.of(driveObjects()))
@@ -122,6 +147,18 @@ public final class PlatformStorage extends Construct {
     grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
         .actions(List.of("s3:ListBucket", "s3:GetBucketLocation"))
         .resources(List.of(driveBuckets()))
+        .build());
+  }
+
+  /**
+   * Read and replace the intake bucket's notification configuration, and nothing else's: account
+   * provisioning adds one rule per account, prefix {@code <account>/}, to the intake function
+   * (decision 0660), as the local platform does at provisioning (decision 0951).
+   */
+  public void grantIntakeNotificationRules(IGrantable grantee) {
+    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("s3:GetBucketNotification", "s3:PutBucketNotification"))
+        .resources(List.of(intake.getBucketArn()))
         .build());
   }
 

@@ -45,7 +45,7 @@ class DeployArtifactsTest {
         .isInstanceOfSatisfying(InvalidConfigException.class, e -> {
           assertThat(e.problems()).extracting(ConfigProblem::field)
               .containsExactly("artifacts.lambdaCode", "artifacts.gatewayImage");
-          assertThat(e.getMessage()).contains("build the Lambda zip first")
+          assertThat(e.getMessage()).contains("functions/lambda/target/function.zip")
               .contains("-c lambdaCode=<path>");
         });
   }

@@ -56,11 +56,15 @@ class FunctionTriggersTest {
   }
 
   @Test
-  void uploadsToTheIntakeBucketInvokeTheIntakeAlias() {
-    template.hasResourceProperties("Custom::S3BucketNotifications", Match.objectLike(Map.of(
-        "NotificationConfiguration", Map.of("LambdaFunctionConfigurations", List.of(Map.of(
-            "Events", List.of("s3:ObjectCreated:*"),
-            "LambdaFunctionArn", Map.of("Ref", Match.stringLikeRegexp("intakeLive.*"))))))));
+  void theStackAddsNoIntakeRuleButLetsTheIntakeBucketInvokeTheIntakeAlias() {
+    // A bucket-wide rule would also fire for the store's own intake copies (decision 0660).
+    template.resourceCountIs("Custom::S3BucketNotifications", 0);
+    template.hasResourceProperties("AWS::Lambda::Permission", Match.objectLike(Map.of(
+        "Action", "lambda:InvokeFunction",
+        "Principal", "s3.amazonaws.com",
+        "FunctionName", Map.of("Ref", Match.stringLikeRegexp("intakeLive.*")),
+        "SourceArn", Map.of("Fn::GetAtt", List.of(Match.stringLikeRegexp("Intake.*"), "Arn")),
+        "SourceAccount", TestEnvironments.ACCOUNT)));
   }
 
   @Test

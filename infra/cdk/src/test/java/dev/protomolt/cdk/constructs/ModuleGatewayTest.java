@@ -65,6 +65,12 @@ class ModuleGatewayTest {
   }
 
   @Test
+  void tasksRunOnX8664LinuxTheArchitectureTheImageAssetIsBuiltFor() {
+    template.hasResourceProperties("AWS::ECS::TaskDefinition", Match.objectLike(Map.of(
+        "RuntimePlatform", Map.of("CpuArchitecture", "X86_64", "OperatingSystemFamily", "LINUX"))));
+  }
+
+  @Test
   void scalesOnModuleTopicBacklogBetweenTheConfiguredBounds() {
     template.hasResourceProperties("AWS::ApplicationAutoScaling::ScalableTarget", Match.objectLike(Map.of(
         "MinCapacity", 1, "MaxCapacity", 3)));

@@ -30,6 +30,10 @@ class PlatformStorageTest {
     Role provisioner = Role.Builder.create(stack, "Provisioner")
         .assumedBy(new ServicePrincipal("lambda.amazonaws.com")).build();
     storage.grantDriveProvisioning(provisioner);
+    storage.grantIntakeNotificationRules(provisioner);
+    Role writer = Role.Builder.create(stack, "Writer")
+        .assumedBy(new ServicePrincipal("lambda.amazonaws.com")).build();
+    storage.grantDocumentReadWrite(writer);
     template = Template.fromStack(stack);
   }
 
@@ -85,6 +89,39 @@ class PlatformStorageTest {
     assertThat(PolicyDocuments.identityStatements(template).stream()
         .filter(s -> s.actions().contains("s3:CreateBucket")).flatMap(s -> s.resources().stream()))
         .containsExactly("arn:aws:s3:::protomolt-test-123456789012-drive-*");
+  }
+
+  @Test
+  void intakeCopiesAreWrittenOnlyOutsideEveryUploadPrefix() {
+    List<PolicyDocuments.Statement> writer = PolicyDocuments.forRole(template, roleId("Writer"));
+    List<String> intakePuts = writer.stream().filter(s -> s.actions().contains("s3:PutObject"))
+        .flatMap(s -> s.resources().stream()).filter(r -> r.contains("StorageIntake")).toList();
+    assertThat(intakePuts).singleElement().asString()
+        .endsWith("/" + PlatformStorage.INTAKE_COPIES_PREFIX + "*");
+    // Settlement deletes the raw uploads its storage references name (decision 0901).
+    assertThat(writer.stream().filter(s -> s.actions().contains("s3:DeleteObject"))
+        .flatMap(s -> s.resources().stream())).anyMatch(r -> r.matches("\\$\\{StorageIntake.*\\.Arn\\}/\\*"));
+    // Readers read intake copies and uploads: level-2 hydration fetches the upload itself.
+    assertThat(PolicyDocuments.forRole(template, roleId("Reader")).stream()
+        .filter(s -> s.actions().contains("s3:GetObject*")).flatMap(s -> s.resources().stream()))
+        .anyMatch(r -> r.startsWith("${StorageIntake"));
+  }
+
+  @Test
+  void onlyTheIntakeBucketsNotificationRulesMayBeReplaced() {
+    List<PolicyDocuments.Statement> rules = PolicyDocuments.identityStatements(template).stream()
+        .filter(s -> s.actions().contains("s3:PutBucketNotification")).toList();
+    assertThat(rules).singleElement().satisfies(s -> {
+      assertThat(s.roles()).containsExactly("${" + roleId("Provisioner") + "}");
+      assertThat(s.actions()).containsExactlyInAnyOrder("s3:GetBucketNotification",
+          "s3:PutBucketNotification");
+      assertThat(s.resources()).singleElement().asString().matches("\\$\\{StorageIntake[0-9A-F]+\\.Arn\\}");
+    });
+  }
+
+  private static String roleId(String prefix) {
+    return template.findResources("AWS::IAM::Role").keySet().stream()
+        .filter(id -> id.startsWith(prefix)).findFirst().orElseThrow();
   }
 
   @Test
