@@ -38,7 +38,7 @@ class GraphActivationServiceTest {
     DataSource ds = EngineDatabase.fresh();
     runtime = LocalStepFunctions.start(0, ds, (fn, payload) -> "{}",
         new dev.protomolt.localstack.sfn.FakeClock(Instant.parse("2026-03-01T12:00:00Z")));
-    sfn = EngineTestClients.sfn(runtime.endpoint());
+    sfn = EngineTestClients.controlPlaneSfn(runtime.endpoint());
     store = new PostgresGraphStore(ds);
     admin = new GraphAdminService(store, new StepFunctionsVersionPins(sfn, store), event -> { },
         GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY),

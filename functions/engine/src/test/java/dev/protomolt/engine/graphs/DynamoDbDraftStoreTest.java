@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.protomolt.core.graph.DraftStore;
 import dev.protomolt.core.graph.DraftStoreContract;
 import dev.protomolt.localstack.cloud.LocalDynamoDb;
+import dev.protomolt.repository.fixtures.LocalStackLease;
+import dev.protomolt.repository.fixtures.LocalStackPool;
+import dev.protomolt.repository.fixtures.TestCloud;
+import java.net.URI;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.UUID;
@@ -18,18 +22,30 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** The shared draft behaviour against dynalite, which (like DynamoDB before its sweep) keeps expired items. */
+/**
+ * The shared draft behaviour against dynalite, which (like DynamoDB before its sweep) keeps expired
+ * items; under {@code protomolt.test.cloud=localstack}, against LocalStack's DynamoDB instead.
+ */
 class DynamoDbDraftStoreTest extends DraftStoreContract {
 
   private static LocalDynamoDb dynalite;
+  private static LocalStackLease localStack;
   private static DynamoDbClient client;
   private String table;
 
   @BeforeAll
   static void start() throws Exception {
-    dynalite = LocalDynamoDb.start(Files.createTempDirectory("dynalite"), 0);
+    URI endpoint;
+    if (TestCloud.usesLocalStack()) {
+      // Tables are named at random per test, so a pooled container needs no emptying.
+      localStack = LocalStackPool.acquire();
+      endpoint = localStack.endpoint();
+    } else {
+      dynalite = LocalDynamoDb.start(Files.createTempDirectory("dynalite"), 0);
+      endpoint = dynalite.endpoint();
+    }
     client = DynamoDbClient.builder()
-        .endpointOverride(dynalite.endpoint())
+        .endpointOverride(endpoint)
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
         .httpClient(UrlConnectionHttpClient.create())
@@ -39,7 +55,12 @@ class DynamoDbDraftStoreTest extends DraftStoreContract {
   @AfterAll
   static void stop() throws Exception {
     client.close();
-    dynalite.close();
+    if (dynalite != null) {
+      dynalite.close();
+    }
+    if (localStack != null) {
+      localStack.close();
+    }
   }
 
   @Override
