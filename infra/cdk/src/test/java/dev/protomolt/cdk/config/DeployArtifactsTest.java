@@ -3,9 +3,11 @@ package dev.protomolt.cdk.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.protomolt.cdk.TestEnvironments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +25,24 @@ class DeployArtifactsTest {
         new EnvironmentConfig.Artifacts("function.zip", "gateway"), base, null, null);
     assertThat(a.lambdaCode()).isEqualTo(base.resolve("function.zip"));
     assertThat(a.gatewayImage()).isEqualTo(new DeployArtifacts.ImageDirectory(base.resolve("gateway")));
+  }
+
+  @Test
+  void everyCommittedConfigNamesWhatThePackagePhaseWrites() throws IOException {
+    // A tree laid out like the repository after ./mvnw package, with infra/cdk as the base.
+    Path cdk = Files.createDirectories(base.resolve("infra/cdk"));
+    Path zip = Files.createDirectories(base.resolve("functions/lambda/target")).resolve("function.zip");
+    Files.write(zip, new byte[] {'P', 'K', 3, 4});
+    Path image = Files.createDirectories(base.resolve("gateway/target/image"));
+    Files.writeString(image.resolve("Dockerfile"), "FROM eclipse-temurin:25-jre-noble\n");
+    for (String env : List.of("dev", "staging", "prod")) {
+      DeployArtifacts a = DeployArtifacts.resolve(TestEnvironments.config(env).artifacts(), cdk, null, null);
+      assertThat(a.lambdaCode()).as(env).isEqualTo(zip);
+      assertThat(a.gatewayImage()).as(env).isEqualTo(new DeployArtifacts.ImageDirectory(image));
+    }
+    // The gateway module's Dockerfile template is what package copies there.
+    assertThat(TestEnvironments.BASE_DIR.resolve("../../gateway/src/main/docker/Dockerfile").normalize())
+        .content().contains("dev.protomolt.gateway.GatewayMain");
   }
 
   @Test
