@@ -21,8 +21,34 @@ public final class ErrorNames {
   /** The gateway fails a Work task with this for a RetryableFailure (retried with backoff). */
   public static final String MODULE_RETRYABLE = "Module.Retryable";
 
+  // Errors the engine Lambdas raise. A Java Lambda reports a thrown exception's fully-qualified
+  // class name as its errorType, and that is the name Retry and Catch match, so each of these is
+  // the name of an exception class in functions/engine (dev.protomolt.engine.hop). They are
+  // strings here because this module must not depend on the engine; the engine's
+  // HopErrorNamesTest checks each against its class (decision 0810).
+
   /** An engine Lambda signals a transient infrastructure failure (store or broker unavailable). */
-  public static final String ENGINE_TRANSIENT = "ProtoMolt.Transient";
+  public static final String ENGINE_TRANSIENT = "dev.protomolt.engine.hop.TransientHopFailure";
+
+  /** A hop payload that breaks the state contract; dead-lettered. */
+  public static final String BAD_PAYLOAD = "dev.protomolt.engine.hop.BadPayloadFailure";
+
+  /** Routing out of a node failed; dead-lettered. */
+  public static final String ROUTING_FAILED = "dev.protomolt.engine.hop.RoutingFailure";
+
+  /** A pre- or post-mapping failed; dead-lettered. */
+  public static final String MAPPING_FAILED = "dev.protomolt.engine.hop.MappingFailure";
+
+  /** A node filter could not be evaluated; dead-lettered. */
+  public static final String FILTER_FAILED = "dev.protomolt.engine.hop.FilterFailure";
+
+  /** The pinned graph version is gone; dead-lettered, never run on another version. */
+  public static final String ORPHANED_PIN = "dev.protomolt.engine.hop.OrphanedPinFailure";
+
+  /** A right-to-be-forgotten body too large to travel inline; refused and dead-lettered. */
+  public static final String RTBF_TOO_LARGE = "dev.protomolt.engine.hop.RtbfTooLargeFailure";
+
+  // Errors of Fail states the compiled definition raises itself: any name works there.
 
   /** Start found no node with the execution input's {@code node}. */
   public static final String UNKNOWN_NODE = "ProtoMolt.UnknownNode";

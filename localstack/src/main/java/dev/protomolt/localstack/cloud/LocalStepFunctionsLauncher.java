@@ -38,7 +38,7 @@ public final class LocalStepFunctionsLauncher implements StepFunctionsLauncher {
    * {@code errorType}; an error of the Lambda service itself (no such function, a payload that is
    * not JSON) is named {@code Lambda.<code>}, as Step Functions names Lambda's exceptions.
    */
-  static LambdaInvoker invokerFor(LocalLambdaRunner lambdas) {
+  public static LambdaInvoker invokerFor(LocalLambdaRunner lambdas) {
     return (functionName, payloadJson) -> {
       LambdaResult result;
       try {

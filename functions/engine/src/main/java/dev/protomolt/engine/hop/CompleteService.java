@@ -63,7 +63,7 @@ public final class CompleteService {
       case "NO_OP" -> StepStatus.STEP_STATUS_NO_OP;
       case "SKIPPED" -> StepStatus.STEP_STATUS_SKIPPED;
       case "REJECTED" -> StepStatus.STEP_STATUS_REJECTED;
-      default -> throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload field 'outcome' must be one of CONTINUE,"
+      default -> throw new BadPayloadFailure("payload field 'outcome' must be one of CONTINUE,"
           + " NO_OP, SKIPPED, INTAKE, REJECTED; was '" + outcome + "'");
     };
     if (status == StepStatus.STEP_STATUS_REJECTED) {
@@ -83,7 +83,7 @@ public final class CompleteService {
       try {
         document = FieldMappings.apply(pinned.topology(), pinned.node(), MappingPhase.POST, document, input);
       } catch (FieldMappings.MappingFailure e) {
-        throw new HopFailure(HopFailure.MAPPING_FAILED, e.getMessage(), e);
+        throw new MappingFailure(e.getMessage(), e);
       }
     }
     PipeStream stamped = stamp(input, id);
@@ -92,13 +92,13 @@ public final class CompleteService {
     try {
       decision = EdgeRouter.route(pinned.topology(), id.nodeId(), new CelInput(document, stamped));
     } catch (CelEvaluationFailure e) {
-      throw new HopFailure(HopFailure.ROUTING_FAILED, "routing out of node '" + id.nodeId() + "' failed: "
+      throw new RoutingFailure("routing out of node '" + id.nodeId() + "' failed: "
           + e.getMessage(), e);
     }
     List<Destination> destinations = switch (decision) {
       case RoutingDecision.Routed routed -> routed.destinations();
       case RoutingDecision.Terminal terminal -> List.of();
-      case RoutingDecision.Failed failed -> throw new HopFailure(HopFailure.ROUTING_FAILED, "edge '"
+      case RoutingDecision.Failed failed -> throw new RoutingFailure("edge '"
           + failed.edgeId() + "' out of node '" + id.nodeId() + "' failed: " + failed.reason());
     };
 
@@ -156,7 +156,7 @@ public final class CompleteService {
       String over = "its stream is " + size + " bytes and " + Math.max(0, inlineBudget) + " of the inline limit of "
           + hop.inlineLimitBytes + " are left on MEMORY edge '" + destination.edge().getEdgeId() + "'";
       if (forgettable) {
-        throw new HopFailure(HopFailure.RTBF_TOO_LARGE, "doc '" + document.getDocId() + "' is right-to-be-forgotten"
+        throw new RtbfTooLargeFailure("doc '" + document.getDocId() + "' is right-to-be-forgotten"
             + " and " + over + "; it is refused and never stored");
       }
       metadata.putContextParams(MEMORY_DUCK_PREFIX + destination.toNodeId(), over + "; staged as CACHE");
@@ -167,7 +167,7 @@ public final class CompleteService {
           destination.toNodeId(), behavior == EdgeBehavior.PERSIST);
       return out.setMetadata(metadata).setDocumentRef(ref).build();
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new HopFailure(HopFailure.TRANSIENT, "staging doc '" + document.getDocId() + "' for node '"
+      throw new TransientHopFailure("staging doc '" + document.getDocId() + "' for node '"
           + destination.toNodeId() + "' failed: " + e.getMessage(), e);
     }
   }
@@ -193,7 +193,7 @@ public final class CompleteService {
       try {
         hop.events.publish(RECLAIM_REQUESTS, workUnitId, request.toByteArray());
       } catch (RuntimeException e) {
-        throw new HopFailure(HopFailure.TRANSIENT, "requesting the reclaim of the consumed CACHE copy of doc '"
+        throw new TransientHopFailure("requesting the reclaim of the consumed CACHE copy of doc '"
             + input.getDocumentRef().getDocId() + "' failed: " + e.getMessage(), e);
       }
     }

@@ -31,7 +31,7 @@ public final class DispatchService {
     PipeStream stream = HopJson.stream(payload, "stream");
     PinnedNode pinned = hop.pinned(id);
     if (!pinned.node().getModuleId().equals(moduleId)) {
-      throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload field 'moduleId' is '" + moduleId + "' but node '"
+      throw new BadPayloadFailure("payload field 'moduleId' is '" + moduleId + "' but node '"
           + id.nodeId() + "' of graph '" + id.graphId() + "' version " + id.graphVersion() + " runs '"
           + pinned.node().getModuleId() + "'");
     }
@@ -62,7 +62,7 @@ public final class DispatchService {
     try {
       hop.events.publish(EventBus.moduleTopic(moduleId), workUnitId, dispatch.build().toByteArray());
     } catch (RuntimeException e) {
-      throw new HopFailure(HopFailure.TRANSIENT, "producing the dispatch of work unit " + workUnitId + " on "
+      throw new TransientHopFailure("producing the dispatch of work unit " + workUnitId + " on "
           + EventBus.moduleTopic(moduleId) + " failed: " + e.getMessage(), e);
     }
     return "{}";

@@ -36,7 +36,7 @@ public final class DlqService {
     String topic = HopJson.text(payload, "topic");
     JsonNode failed = payload.get("failed");
     if (failed == null || !failed.isObject()) {
-      throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload field 'failed' must be the failing state object");
+      throw new BadPayloadFailure("payload field 'failed' must be the failing state object");
     }
     PipeStream stream = HopJson.stream(failed, "stream");
     String workUnitId = HopJson.optionalText(failed, "workUnitId");
@@ -86,7 +86,7 @@ public final class DlqService {
       return hop.staging.stage(stream.getDocument(), stream.getMetadata().getAccountId(), id.graphId(),
           id.nodeId(), true);
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new HopFailure(HopFailure.TRANSIENT, "saving the failing body of doc '" + stream.getDocument().getDocId()
+      throw new TransientHopFailure("saving the failing body of doc '" + stream.getDocument().getDocId()
           + "' before dead-lettering failed: " + e.getMessage(), e);
     }
   }
@@ -100,7 +100,7 @@ public final class DlqService {
     try {
       return Math.max(0, Integer.parseInt(value));
     } catch (NumberFormatException e) {
-      throw new HopFailure(HopFailure.BAD_PAYLOAD, "context param '" + REPROCESS_COUNT + "' must be an integer, was '"
+      throw new BadPayloadFailure("context param '" + REPROCESS_COUNT + "' must be an integer, was '"
           + value + "'");
     }
   }

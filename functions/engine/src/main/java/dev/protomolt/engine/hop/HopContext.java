@@ -53,7 +53,7 @@ public final class HopContext {
     try {
       return graphs.nodePinned(id.graphId(), id.graphVersion(), id.nodeId());
     } catch (OrphanedPinException e) {
-      throw new HopFailure("ProtoMolt.OrphanedPin", e.getMessage(), e);
+      throw new OrphanedPinFailure(e.getMessage(), e);
     }
   }
 
@@ -69,12 +69,11 @@ public final class HopContext {
         try {
           yield staging.hydrate(stream.getDocumentRef(), parts, caps.getNeedsBlobContent());
         } catch (DocumentStaging.TransientStoreFailure e) {
-          throw new HopFailure(HopFailure.TRANSIENT, "hydrating doc '" + stream.getDocumentRef().getDocId()
+          throw new TransientHopFailure("hydrating doc '" + stream.getDocumentRef().getDocId()
               + "' for node '" + node.getNodeId() + "' failed: " + e.getMessage(), e);
         }
       }
-      case PAYLOAD_NOT_SET -> throw new HopFailure(HopFailure.BAD_PAYLOAD,
-          "stream '" + stream.getStreamId() + "' carries neither document nor documentRef");
+      case PAYLOAD_NOT_SET -> throw new BadPayloadFailure("stream '" + stream.getStreamId() + "' carries neither document nor documentRef");
     };
   }
 
@@ -91,7 +90,7 @@ public final class HopContext {
       return staging.hydrate(stream.getDocumentRef(), EnumSet.noneOf(dev.protomolt.proto.data.v1.PipeDocPart.class),
           true);
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new HopFailure(HopFailure.TRANSIENT, "hydrating doc '" + stream.getDocumentRef().getDocId()
+      throw new TransientHopFailure("hydrating doc '" + stream.getDocumentRef().getDocId()
           + "' at node '" + nodeId + "' failed: " + e.getMessage(), e);
     }
   }

@@ -1,31 +1,33 @@
 package dev.protomolt.engine.hop;
 
+import dev.protomolt.statemachines.ErrorNames;
+
 /**
- * A hop service failure with the error name Step Functions sees (the Lambda's errorType). The
- * state machine retries {@code ProtoMolt.Transient}; any other name goes to the node's DLQ.
+ * A hop service failure. A Java Lambda reports a thrown exception's fully-qualified class name as
+ * its {@code errorType}, and that is the error name a state machine's {@code Retry} and
+ * {@code Catch} match on, so every failure the state machine must tell apart is its own class:
+ * {@link TransientHopFailure} is retried, every other one goes to the node's DLQ. The names are
+ * {@link ErrorNames}' constants (decision 0810).
  */
-public final class HopFailure extends RuntimeException {
+public abstract sealed class HopFailure extends RuntimeException
+    permits TransientHopFailure, BadPayloadFailure, RoutingFailure, MappingFailure, FilterFailure,
+        OrphanedPinFailure, RtbfTooLargeFailure {
 
-  public static final String TRANSIENT = "ProtoMolt.Transient";
-  public static final String BAD_PAYLOAD = "ProtoMolt.BadPayload";
-  public static final String ROUTING_FAILED = "ProtoMolt.RoutingFailed";
-  public static final String MAPPING_FAILED = "ProtoMolt.MappingFailed";
+  public static final String TRANSIENT = ErrorNames.ENGINE_TRANSIENT;
+  public static final String BAD_PAYLOAD = ErrorNames.BAD_PAYLOAD;
+  public static final String ROUTING_FAILED = ErrorNames.ROUTING_FAILED;
+  public static final String MAPPING_FAILED = ErrorNames.MAPPING_FAILED;
+  public static final String FILTER_FAILED = ErrorNames.FILTER_FAILED;
+  public static final String ORPHANED_PIN = ErrorNames.ORPHANED_PIN;
   /** A right-to-be-forgotten body too large to travel inline: refused, never written down. */
-  public static final String RTBF_TOO_LARGE = "ProtoMolt.RtbfTooLarge";
+  public static final String RTBF_TOO_LARGE = ErrorNames.RTBF_TOO_LARGE;
 
-  private final String errorType;
-
-  public HopFailure(String errorType, String message) {
-    super(message);
-    this.errorType = errorType;
-  }
-
-  public HopFailure(String errorType, String message, Throwable cause) {
+  protected HopFailure(String message, Throwable cause) {
     super(message, cause);
-    this.errorType = errorType;
   }
 
+  /** The error name Step Functions sees: this exception's fully-qualified class name. */
   public String errorType() {
-    return errorType;
+    return getClass().getName();
   }
 }

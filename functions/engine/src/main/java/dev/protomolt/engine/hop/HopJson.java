@@ -11,7 +11,7 @@ import dev.protomolt.proto.data.v1.PipeStream;
 /**
  * The JSON the hop services read and write: Jackson for the envelope, protobuf JSON
  * (lowerCamelCase) for the stream. Every missing or malformed field is a {@link HopFailure} named
- * {@code ProtoMolt.BadPayload} that names the field.
+ * {@link BadPayloadFailure} that names the field.
  */
 final class HopJson {
 
@@ -25,18 +25,18 @@ final class HopJson {
     try {
       JsonNode node = MAPPER.readTree(json);
       if (node == null || !node.isObject()) {
-        throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload must be a JSON object");
+        throw new BadPayloadFailure("payload must be a JSON object");
       }
       return node;
     } catch (JsonProcessingException e) {
-      throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload is not JSON: " + e.getOriginalMessage(), e);
+      throw new BadPayloadFailure("payload is not JSON: " + e.getOriginalMessage(), e);
     }
   }
 
   static String text(JsonNode payload, String field) {
     JsonNode value = payload.get(field);
     if (value == null || !value.isTextual() || value.asText().isBlank()) {
-      throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload field '" + field + "' must be a non-blank string");
+      throw new BadPayloadFailure("payload field '" + field + "' must be a non-blank string");
     }
     return value.asText();
   }
@@ -49,7 +49,7 @@ final class HopJson {
   static long positiveLong(JsonNode payload, String field) {
     JsonNode value = payload.get(field);
     if (value == null || !value.canConvertToLong() || value.asLong() <= 0) {
-      throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload field '" + field + "' must be a positive integer");
+      throw new BadPayloadFailure("payload field '" + field + "' must be a positive integer");
     }
     return value.asLong();
   }
@@ -57,13 +57,13 @@ final class HopJson {
   static PipeStream stream(JsonNode payload, String field) {
     JsonNode value = payload.get(field);
     if (value == null || !value.isObject()) {
-      throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload field '" + field + "' must be a PipeStream object");
+      throw new BadPayloadFailure("payload field '" + field + "' must be a PipeStream object");
     }
     PipeStream.Builder stream = PipeStream.newBuilder();
     try {
       PARSER.merge(value.toString(), stream);
     } catch (InvalidProtocolBufferException e) {
-      throw new HopFailure(HopFailure.BAD_PAYLOAD, "payload field '" + field + "' is not a valid PipeStream: "
+      throw new BadPayloadFailure("payload field '" + field + "' is not a valid PipeStream: "
           + e.getMessage(), e);
     }
     return stream.build();

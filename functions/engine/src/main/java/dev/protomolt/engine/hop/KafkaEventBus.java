@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * {@link EventBus} on Kafka (MSK in AWS). {@link #publish} waits for the acknowledgement of all
  * in-sync replicas, because the hop's Lambda returns right after it: a dispatch that is not on the
  * topic when the Work state starts waiting would leave the task token waiting for a heartbeat
- * timeout. Any failure is a {@code ProtoMolt.Transient} {@link HopFailure}, so the state machine
+ * timeout. Any failure is a {@link TransientHopFailure}, so the state machine
  * retries the hop.
  */
 public final class KafkaEventBus implements EventBus, AutoCloseable {
@@ -58,12 +58,12 @@ public final class KafkaEventBus implements EventBus, AutoCloseable {
       producer.send(new ProducerRecord<>(topic, key, value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new HopFailure(HopFailure.TRANSIENT, "interrupted while producing " + what, e);
+      throw new TransientHopFailure("interrupted while producing " + what, e);
     } catch (ExecutionException e) {
-      throw new HopFailure(HopFailure.TRANSIENT, "producing " + what + " failed: " + e.getCause().getMessage(),
+      throw new TransientHopFailure("producing " + what + " failed: " + e.getCause().getMessage(),
           e.getCause());
     } catch (TimeoutException | org.apache.kafka.common.errors.TimeoutException e) {
-      throw new HopFailure(HopFailure.TRANSIENT, "producing " + what + " was not acknowledged within " + timeout, e);
+      throw new TransientHopFailure("producing " + what + " was not acknowledged within " + timeout, e);
     }
   }
 

@@ -46,7 +46,7 @@ public final class PrepareService {
     try {
       filter = NodeFilter.evaluate(pinned.topology(), pinned.node(), new CelInput(document, stream));
     } catch (CelEvaluationFailure e) {
-      throw new HopFailure("ProtoMolt.FilterFailed", "filter of node '" + id.nodeId() + "' failed: "
+      throw new FilterFailure("filter of node '" + id.nodeId() + "' failed: "
           + e.getMessage(), e);
     }
     return switch (filter) {
@@ -65,7 +65,7 @@ public final class PrepareService {
     try {
       mapped = FieldMappings.apply(pinned.topology(), pinned.node(), MappingPhase.PRE, document, stream);
     } catch (FieldMappings.MappingFailure e) {
-      throw new HopFailure(HopFailure.MAPPING_FAILED, e.getMessage(), e);
+      throw new MappingFailure(e.getMessage(), e);
     }
     if (mapped.equals(document)) {
       // Unchanged: a referenced body stays a reference, the module hydrates it itself.
@@ -83,7 +83,7 @@ public final class PrepareService {
           id.nodeId() + PRE_MAPPED_SUFFIX, false);
       return stream.toBuilder().setDocumentRef(ref).build();
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new HopFailure(HopFailure.TRANSIENT, "staging the pre-mapped body of node '" + id.nodeId()
+      throw new TransientHopFailure("staging the pre-mapped body of node '" + id.nodeId()
           + "' failed: " + e.getMessage(), e);
     }
   }

@@ -19,6 +19,8 @@ import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
+import dev.protomolt.localstack.cloud.LocalStepFunctionsLauncher;
+import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.sfn.LambdaInvoker;
 import dev.protomolt.localstack.sfn.LocalStepFunctions;
 import dev.protomolt.proto.data.v1.PipeStream;
@@ -34,7 +36,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 /**
  * The engine's hop services wired to the local Step Functions runtime through its
  * {@link LambdaInvoker}, exactly as the Lambda handlers will call them (JSON in, JSON out, a
- * {@link HopFailure}'s name as the Lambda errorType), plus activation and admission over embedded
+ * thrown exception's class name as the Lambda errorType), plus activation and admission over embedded
  * PostgreSQL. The test plays the module: it takes WorkDispatch records and completes their task
  * tokens through {@link SfnClient}.
  */
@@ -76,7 +78,7 @@ final class HopHarness implements AutoCloseable {
     dispatch = new DispatchService(context);
     complete = new CompleteService(context);
     dlq = new DlqService(context);
-    runtime = LocalStepFunctions.start(0, ds, this::invoke, sfnClock);
+    runtime = LocalStepFunctions.start(0, ds, lambdas(), sfnClock);
     sfn = EngineTestClients.sfn(runtime.endpoint());
     admin = new GraphAdminService(store, new StepFunctionsVersionPins(sfn, store), event -> { },
         GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY), clock);
@@ -87,21 +89,19 @@ final class HopHarness implements AutoCloseable {
     intake = new dev.protomolt.engine.admission.IntakeService(RecordingStaging.store(), admission, clock);
   }
 
-  /** What a Lambda handler does: one service call, its HopFailure name as the errorType. */
-  private String invoke(String function, String payload) throws LambdaInvoker.FunctionError {
-    try {
-      return switch (LambdaInvoker.functionNameOf(function)) {
-        case "prepare" -> prepare.handle(payload);
-        case "dispatch" -> dispatch.handle(payload);
-        case "complete" -> complete.handle(payload);
-        case "dlq" -> dlq.handle(payload);
-        default -> throw new LambdaInvoker.FunctionError("Lambda.ResourceNotFoundException", function);
-      };
-    } catch (HopFailure e) {
-      throw new LambdaInvoker.FunctionError(e.errorType(), e.getMessage());
-    } catch (RuntimeException e) {
-      throw new LambdaInvoker.FunctionError(e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
-    }
+  /**
+   * The hop services registered as functions of the local Lambda runner, invoked through the same
+   * adapter the local cloud gives Step Functions: a thrown exception's class name becomes the
+   * errorType, exactly as AWS's Java runtime reports it, so the compiled Retry and Catch see the
+   * names production sees.
+   */
+  private LambdaInvoker lambdas() {
+    LocalLambdaRunner runner = new LocalLambdaRunner("us-east-1", "000000000000");
+    runner.register("prepare", (event, ctx) -> prepare.handle(event));
+    runner.register("dispatch", (event, ctx) -> dispatch.handle(event));
+    runner.register("complete", (event, ctx) -> complete.handle(event));
+    runner.register("dlq", (event, ctx) -> dlq.handle(event));
+    return LocalStepFunctionsLauncher.invokerFor(runner);
   }
 
   /** The next work dispatch the engine produced, as a module worker would receive it. */

@@ -214,7 +214,7 @@ class HopServicesTest {
     assertThatThrownBy(() -> h.dispatch.handle(wrongModule.toString()))
         .hasMessageContaining("payload field 'moduleId' is 'chunker' but node 'parse'");
     assertThatThrownBy(() -> h.prepare.handle(payload("ghost").set("stream", tree(stream(doc("d", 1, false)))).toString()))
-        .isInstanceOfSatisfying(HopFailure.class, e -> assertThat(e.errorType()).isEqualTo("ProtoMolt.OrphanedPin"));
+        .isInstanceOfSatisfying(HopFailure.class, e -> assertThat(e.errorType()).isEqualTo(OrphanedPinFailure.class.getName()));
     assertThat(h.events.produced).as("nothing produced for refused payloads").isEmpty();
   }
 

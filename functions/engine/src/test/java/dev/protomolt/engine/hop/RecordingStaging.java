@@ -8,6 +8,7 @@ import dev.protomolt.repository.fixtures.StoreHarness;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The real document store ({@link PipeDocStoreStaging} over the repository's store on S3Proxy and
@@ -22,6 +23,10 @@ final class RecordingStaging implements DocumentStaging {
 
   final List<Staged> staged = new CopyOnWriteArrayList<>();
   final List<Boolean> blobRequests = new CopyOnWriteArrayList<>();
+  /** The next this many hydrations fail as the store failing transiently would. */
+  final AtomicInteger failingHydrations = new AtomicInteger();
+  /** The next this many stages fail as the store failing transiently would. */
+  final AtomicInteger failingStages = new AtomicInteger();
   private final DocumentStaging store = new PipeDocStoreStaging(harness().store);
 
   /** The shared real store, for tests that save intake copies directly. */
@@ -47,12 +52,18 @@ final class RecordingStaging implements DocumentStaging {
 
   @Override
   public PipeDoc hydrate(DocumentReference reference, Set<PipeDocPart> parts, boolean withBlobBytes) {
+    if (failingHydrations.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new TransientStoreFailure("reading doc '" + reference.getDocId() + "' failed: S3 timed out (injected)", null);
+    }
     blobRequests.add(withBlobBytes);
     return store.hydrate(reference, parts, withBlobBytes);
   }
 
   @Override
   public DocumentReference stage(PipeDoc document, String accountId, String graphId, String nodeId, boolean keep) {
+    if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new TransientStoreFailure("staging doc '" + document.getDocId() + "' failed: S3 timed out (injected)", null);
+    }
     DocumentReference ref = store.stage(document, accountId, graphId, nodeId, keep);
     staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));
     return ref;

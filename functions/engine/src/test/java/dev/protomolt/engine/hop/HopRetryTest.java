@@ -1,0 +1,99 @@
+package dev.protomolt.engine.hop;
+
+import static dev.protomolt.core.graph.SampleGraphs.linear;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
+import dev.protomolt.engine.admission.Intake;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.SearchMetadata;
+import dev.protomolt.proto.module.v1.WorkDispatch;
+import dev.protomolt.statemachines.ErrorNames;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sfn.model.HistoryEvent;
+import software.amazon.awssdk.services.sfn.model.HistoryEventType;
+
+/**
+ * A transient store failure in Prepare or Complete is thrown as {@link TransientHopFailure}; the
+ * local Lambda runner reports its class name as the errorType, as AWS does, and the compiled
+ * {@code Retry} on {@link ErrorNames#ENGINE_TRANSIENT} retries the hop instead of dead-lettering it.
+ * The retry waits pass on the runtime's fake clock.
+ */
+class HopRetryTest {
+
+  private HopHarness h;
+
+  @BeforeEach
+  void start() {
+    h = new HopHarness();
+  }
+
+  @AfterEach
+  void stop() {
+    h.close();
+  }
+
+  @Test
+  void aPrepareThatFailsTransientlyIsRetriedAndThenDispatches() throws Exception {
+    h.staging.failingHydrations.set(2);
+    String execution = admit("doc-1");
+
+    WorkDispatch parse = awaitDispatchAdvancingRetryWaits();
+    assertThat(parse.getNodeId()).isEqualTo("parse");
+    assertThat(h.staging.failingHydrations.get()).as("both injected failures were hit").isZero();
+    assertThat(lambdaFailures(execution)).as("each attempt failed with the class name as the error")
+        .containsExactly(ErrorNames.ENGINE_TRANSIENT, ErrorNames.ENGINE_TRANSIENT);
+    assertThat(h.events.produced).as("nothing dead-lettered")
+        .noneMatch(p -> p.topic().endsWith(".dlq"));
+  }
+
+  @Test
+  void aCompleteThatFailsTransientlyIsRetriedAndRoutesOn() throws Exception {
+    String execution = admit("doc-2");
+    WorkDispatch parse = h.nextDispatch();
+    h.staging.failingStages.set(1);
+    h.succeed(parse, parse.getStream());
+
+    WorkDispatch chunk = awaitDispatchAdvancingRetryWaits();
+    assertThat(chunk.getNodeId()).isEqualTo("chunk");
+    assertThat(lambdaFailures(execution)).containsExactly(ErrorNames.ENGINE_TRANSIENT);
+    assertThat(h.staging.staged).extracting(RecordingStaging.Staged::nodeId).containsExactly("parse", "chunk");
+  }
+
+  /** Advances the runtime's clock past each retry wait until the next dispatch appears. */
+  private WorkDispatch awaitDispatchAdvancingRetryWaits() throws Exception {
+    for (int step = 0; step < 40; step++) {
+      RecordingEventBus.Produced record = h.events.dispatches.poll(100, TimeUnit.MILLISECONDS);
+      if (record != null) {
+        return WorkDispatch.parseFrom(record.value());
+      }
+      h.sfnClock.advance(Duration.ofSeconds(1));
+    }
+    throw new AssertionError("no dispatch after the retries");
+  }
+
+  private List<String> lambdaFailures(String execution) {
+    return h.sfn.getExecutionHistory(b -> b.executionArn(execution)).events().stream()
+        .filter(e -> e.type() == HistoryEventType.TASK_FAILED)
+        .map(HistoryEvent::taskFailedEventDetails)
+        .map(d -> d.error())
+        .toList();
+  }
+
+  private String admit(String docId) {
+    h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    h.activation.activate("g1", "c1", 1);
+    PipeDoc doc = PipeDoc.newBuilder().setDocId(docId).setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en"))
+        .build();
+    List<AdmissionRecord> admitted = h.admission.admit(new Intake("acme", "ds-1", docId,
+        PipeStream.newBuilder().setStreamId("s-" + docId).setDocument(doc).build()));
+    return admitted.getFirst().executionArn();
+  }
+}
