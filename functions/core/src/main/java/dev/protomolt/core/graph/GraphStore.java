@@ -41,6 +41,13 @@ public interface GraphStore {
    */
   StoredGraph recordStateMachineVersion(String graphId, long version, String stateMachineVersionArn);
 
+  /**
+   * The highest state machine version number ever recorded for the graph (the number after the
+   * last {@code :} of a recorded version ARN), deleted graph versions included; 0 when none was.
+   * Step Functions never reuses a version number, so the next publish is always one past this.
+   */
+  long lastStateMachineVersion(String graphId);
+
   /** Deletes an inactive version; refuses an active one with FAILED_PRECONDITION. */
   void delete(String graphId, String clusterId, long version);
 

@@ -71,6 +71,19 @@ public final class GraphStoreArguments {
     return arn;
   }
 
+  /**
+   * The version number of a state machine version ARN ({@code ...:stateMachine:<name>:<n>}), or 0
+   * when the ARN does not end in one (a recorded ARN the engine did not publish).
+   */
+  public static long stateMachineVersionNumber(String arn) {
+    int colon = arn.lastIndexOf(':');
+    String tail = colon < 0 ? "" : arn.substring(colon + 1);
+    if (tail.isEmpty() || !tail.chars().allMatch(Character::isDigit) || tail.length() > 18) {
+      return 0;
+    }
+    return Long.parseLong(tail);
+  }
+
   public static GraphAdminException deleteActive(String graphId, long version) {
     return new GraphAdminException(Reason.FAILED_PRECONDITION, "graph '" + graphId + "' version "
         + version + " is active and cannot be deleted; deactivate it (or activate another version) "

@@ -24,6 +24,7 @@ public final class InMemoryGraphStore implements GraphStore {
 
   private final Map<String, TreeMap<Long, StoredGraph>> versions = new HashMap<>();
   private final Map<String, Head> heads = new HashMap<>();
+  private final Map<String, Long> lastMachineVersions = new HashMap<>();
 
   @Override
   public synchronized StoredGraph create(PipelineGraph graph, OptionalLong expectedVersion,
@@ -91,7 +92,13 @@ public final class InMemoryGraphStore implements GraphStore {
     StoredGraph updated = new StoredGraph(row.graph(), row.active(),
         GraphStoreArguments.requireArn(graphId, version, row.stateMachineVersionArn(), arn));
     versions.get(graphId).put(version, updated);
+    lastMachineVersions.merge(graphId, GraphStoreArguments.stateMachineVersionNumber(arn), Math::max);
     return updated;
+  }
+
+  @Override
+  public synchronized long lastStateMachineVersion(String graphId) {
+    return lastMachineVersions.getOrDefault(graphId, 0L);
   }
 
   @Override

@@ -179,6 +179,19 @@ public abstract class GraphStoreContract {
   }
 
   @Test
+  void theHighestStateMachineVersionNumberSurvivesDeletingItsGraphVersion() {
+    create(linear("g", 0));
+    create(linear("g", 0));
+    assertThat(store.lastStateMachineVersion("g")).isZero();
+    store.recordStateMachineVersion("g", 1, "arn:aws:states:us-east-1:000000000000:stateMachine:g:1");
+    store.recordStateMachineVersion("g", 2, "arn:aws:states:us-east-1:000000000000:stateMachine:g:2");
+    store.activate("g", "c1", 1, 0);
+    store.delete("g", "c1", 2);
+    assertThat(store.lastStateMachineVersion("g")).as("version 2's number is not forgotten").isEqualTo(2);
+    assertThat(store.lastStateMachineVersion("unknown")).isZero();
+  }
+
+  @Test
   void listsGraphsByClusterShowingTheActiveOrNewestVersion() {
     create(linear("a", 0));
     create(linear("a", 0));

@@ -22,7 +22,7 @@ import java.util.Objects;
  *
  * <p>Every step is safe to repeat; a call that failed half way is finished by calling it again.
  */
-public final class GraphActivationService {
+public final class GraphActivationService implements GraphAdminService.Deployment {
 
   private final GraphAdminService admin;
   private final StateMachines machines;
@@ -32,25 +32,38 @@ public final class GraphActivationService {
     this.admin = Objects.requireNonNull(admin, "admin");
     this.machines = Objects.requireNonNull(machines, "machines");
     this.functions = Objects.requireNonNull(functions, "functions");
+    // From now on every activation through the admin service (its gRPC door included) deploys.
+    admin.deployThrough(this);
   }
 
   /** What an activation left behind. */
   public record Activation(String graphId, long version, String machineArn, String versionArn) {}
 
-  /** Deploys the version if needed, makes it the active one and points the alias at it. */
+  /**
+   * Deploys the version if needed, makes it the active one and points the alias at it; the same as
+   * {@link GraphAdminService#activate}, which goes through this service once it is attached.
+   */
   public Activation activate(String graphId, String clusterId, long version) {
-    StoredGraph stored = admin.get(graphId, clusterId, version)
-        .filter(s -> s.graph().getVersion() == version)
-        .orElseThrow(() -> new GraphAdminException(Reason.NOT_FOUND, "graph '" + graphId + "' version "
-            + version + " does not exist in cluster '" + clusterId + "'"));
-    String machineName = StateMachineNames.machineName(functions.environment(), graphId);
-    String versionArn = stored.stateMachineVersionArn().isEmpty()
-        ? deploy(stored.graph(), machineName)
-        : stored.stateMachineVersionArn();
-    admin.activate(graphId, clusterId, version);
-    String machineArn = machineOf(versionArn);
-    machines.pointAlias(machineArn, StateMachineNames.ACTIVE_ALIAS, versionArn);
-    return new Activation(graphId, version, machineArn, versionArn);
+    StoredGraph active = admin.activate(graphId, clusterId, version);
+    String versionArn = active.stateMachineVersionArn();
+    return new Activation(graphId, version, machineOf(versionArn), versionArn);
+  }
+
+  @Override
+  public String deploy(PipelineGraph graph) {
+    String recorded = admin.get(graph.getGraphId(), graph.getClusterId(), graph.getVersion())
+        .filter(s -> s.graph().getVersion() == graph.getVersion())
+        .map(StoredGraph::stateMachineVersionArn)
+        .orElseThrow(() -> new GraphAdminException(Reason.NOT_FOUND, "graph '" + graph.getGraphId() + "' version "
+            + graph.getVersion() + " does not exist in cluster '" + graph.getClusterId() + "'"));
+    return recorded.isEmpty()
+        ? deploy(graph, StateMachineNames.machineName(functions.environment(), graph.getGraphId()))
+        : recorded;
+  }
+
+  @Override
+  public void pointActive(String versionArn) {
+    machines.pointAlias(machineOf(versionArn), StateMachineNames.ACTIVE_ALIAS, versionArn);
   }
 
   /**
@@ -87,12 +100,13 @@ public final class GraphActivationService {
   }
 
   /**
-   * The next state machine version number: one past the highest recorded for the graph. Step
-   * Functions numbers versions 1, 2, ... per machine and never reuses one, and only this service
-   * publishes on a graph's machine, so the store knows every number already taken.
+   * The next state machine version number: one past the highest ever recorded for the graph,
+   * deleted graph versions included. Step Functions numbers versions 1, 2, ... per machine and
+   * never reuses one, and only this service publishes on a graph's machine, so the store knows
+   * every number already taken (decisions 0800, 0811).
    */
   private long nextVersionNumber(String graphId, String machineArn) {
-    long highest = 0;
+    long highest = admin.lastStateMachineVersion(graphId);
     for (StoredGraph s : admin.versions(graphId)) {
       String arn = s.stateMachineVersionArn();
       if (arn.startsWith(machineArn + ":")) {

@@ -38,6 +38,29 @@ public final class GraphAdminService {
   private final GraphEventPublisher events;
   private final GraphValidator validator;
   private final InstantSource clock;
+  private volatile Deployment deployment;
+
+  /**
+   * Where activation deploys a graph version: its state machine and its {@code active} alias.
+   * {@code GraphActivationService} is the one implementation and attaches itself when it is
+   * constructed; without one, activation only flips the store (the store-only admin tests).
+   */
+  public interface Deployment {
+
+    /**
+     * Makes sure the version is compiled and published as a state machine version whose ARN is
+     * recorded beside it, and returns that ARN. A version that already has one is not republished.
+     */
+    String deploy(PipelineGraph graph);
+
+    /** Moves the graph's {@code active} alias onto {@code versionArn} (rollback moves it back). */
+    void pointActive(String versionArn);
+  }
+
+  /** Attaches the deployment every activation, rollback and create-and-activate goes through. */
+  public void deployThrough(Deployment deployment) {
+    this.deployment = Objects.requireNonNull(deployment, "deployment");
+  }
 
   public GraphAdminService(GraphStore store, VersionPins pins, GraphEventPublisher events,
       GraphValidator validator, InstantSource clock) {
@@ -83,8 +106,18 @@ public final class GraphAdminService {
   public StoredGraph activateAt(PipelineGraph snapshot, long observedEpoch) {
     // Deploy revalidates the exact payload it ships.
     requireValid(snapshot, deployMode(snapshot));
+    Deployment deploying = deployment;
+    // Order (decision 0800): publish and record the state machine version, flip the store, and move
+    // the alias last, so admission (which resolves the alias) never starts a version the store does
+    // not call active. Each step is idempotent: a failure half way is finished by repeating the call.
+    if (deploying != null) {
+      deploying.deploy(snapshot);
+    }
     StoredGraph active = store.activate(snapshot.getGraphId(), snapshot.getClusterId(),
         snapshot.getVersion(), observedEpoch);
+    if (deploying != null) {
+      deploying.pointActive(active.stateMachineVersionArn());
+    }
     announce(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED, active.graph(), active.graph().getVersion(),
         observedEpoch, "activated", active.stateMachineVersionArn());
     return active;
@@ -99,7 +132,11 @@ public final class GraphAdminService {
     return store.recordStateMachineVersion(graphId, version, stateMachineVersionArn);
   }
 
-  /** Stops new admissions; the version stays stored so pinned documents drain on it. */
+  /**
+   * Stops new admissions; the version stays stored so pinned documents drain on it. The state
+   * machine's {@code active} alias is left on the deactivated version (decision 0811): admission
+   * only reaches the alias through a datasource subscription, and deactivation removes those.
+   */
   public Deactivation deactivate(String graphId, String clusterId) {
     requireRef(graphId, clusterId, 1);
     Deactivation done = store.deactivate(graphId, clusterId);
@@ -114,9 +151,11 @@ public final class GraphAdminService {
     requireRef(graphId, clusterId, version);
     long pinned = pins.pinnedDocuments(graphId, version);
     if (pinned > 0) {
+      String arn = store.get(graphId, version).map(StoredGraph::stateMachineVersionArn).orElse("");
       throw new GraphAdminException(Reason.FAILED_PRECONDITION, "graph '" + graphId + "' version "
-          + version + " has " + pinned + " document(s) pinned to it and cannot be deleted; "
-          + "deactivate it and let them drain, then delete");
+          + version + (arn.isEmpty() ? "" : " (state machine version " + arn + ")") + " has " + pinned
+          + " running execution(s) pinned to it and cannot be deleted; deactivate it and let them drain,"
+          + " then delete");
     }
     store.delete(graphId, clusterId, version);
     announce(GraphUpdateType.GRAPH_UPDATE_TYPE_DELETED,
@@ -131,6 +170,14 @@ public final class GraphAdminService {
     }
     return store.get(graphId, version)
         .filter(s -> clusterId == null || clusterId.isBlank() || s.graph().getClusterId().equals(clusterId));
+  }
+
+  /** See {@link GraphStore#lastStateMachineVersion}: survives deleting graph versions. */
+  public long lastStateMachineVersion(String graphId) {
+    if (graphId == null || graphId.isBlank()) {
+      throw new GraphAdminException(Reason.INVALID_ARGUMENT, "graph_id must not be blank");
+    }
+    return store.lastStateMachineVersion(graphId);
   }
 
   public List<StoredGraph> versions(String graphId) {

@@ -161,7 +161,27 @@ public final class PostgresGraphStore implements GraphStore {
       String recorded = GraphStoreArguments.requireArn(graphId, version, row.stateMachineVersionArn(), arn);
       update(c, "UPDATE pipeline_graphs SET state_machine_version_arn = ? WHERE graph_id = ? AND version = ?",
           recorded, graphId, version);
+      // Kept on the never-deleted head row, so deleting the graph version does not forget the number.
+      try (PreparedStatement bump = c.prepareStatement("UPDATE pipeline_graph_epochs SET last_state_machine_version"
+          + " = GREATEST(last_state_machine_version, ?), updated_at = now() WHERE graph_id = ?")) {
+        bump.setLong(1, GraphStoreArguments.stateMachineVersionNumber(recorded));
+        bump.setString(2, graphId);
+        bump.executeUpdate();
+      }
       return new StoredGraph(row.graph(), row.active(), recorded);
+    });
+  }
+
+  @Override
+  public long lastStateMachineVersion(String graphId) {
+    return read(c -> {
+      try (PreparedStatement s = c.prepareStatement(
+          "SELECT last_state_machine_version FROM pipeline_graph_epochs WHERE graph_id = ?")) {
+        s.setString(1, graphId);
+        try (ResultSet rs = s.executeQuery()) {
+          return rs.next() ? rs.getLong(1) : 0L;
+        }
+      }
     });
   }
 

@@ -9,7 +9,19 @@ import dev.protomolt.core.graph.GraphAdminException;
 import dev.protomolt.core.graph.GraphStore;
 import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.core.graph.InMemoryDraftStore;
+import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
+import dev.protomolt.engine.graphs.GraphUpdateFeed;
+import dev.protomolt.engine.graphs.PipelineGraphGrpcService;
+import dev.protomolt.proto.engine.v1.CreateGraphRequest;
+import dev.protomolt.proto.engine.v1.DeactivateGraphRequest;
+import dev.protomolt.proto.engine.v1.GraphVersionRef;
+import dev.protomolt.proto.engine.v1.PipelineGraphServiceGrpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.localstack.sfn.LocalStepFunctions;
@@ -123,6 +135,68 @@ class GraphActivationServiceTest {
     assertThat(stray).endsWith(":2");
     assertThat(store.get("g1", 2).orElseThrow().stateMachineVersionArn()).isEmpty();
     assertThat(aliasTarget(machine)).endsWith(":1");
+  }
+
+  @Test
+  void theGrpcDoorActivatesRollsBackAndDeactivatesThroughActivation() throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    Server server = InProcessServerBuilder.forName(name).directExecutor()
+        .addService(new PipelineGraphGrpcService(admin, new DraftService(new InMemoryDraftStore(),
+            GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY), new FakeClock(Instant.parse("2026-03-01T12:00:00Z"))),
+            new GraphUpdateFeed(event -> { })))
+        .build().start();
+    ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    try {
+      var stub = PipelineGraphServiceGrpc.newBlockingStub(channel);
+      stub.createGraph(CreateGraphRequest.newBuilder().setGraph(linear("g1", 0)).build());
+      stub.createGraph(CreateGraphRequest.newBuilder().setGraph(linear("g1", 0)).build());
+
+      var first = stub.activateGraph(GraphVersionRef.newBuilder().setGraphId("g1").setClusterId("c1").setVersion(1).build());
+      String machine = first.getStateMachineVersionArn().substring(0, first.getStateMachineVersionArn().lastIndexOf(':'));
+      assertThat(first.getStateMachineVersionArn()).isEqualTo(machine + ":1");
+      assertThat(aliasTarget(machine)).isEqualTo(machine + ":1");
+      var second = stub.activateGraph(GraphVersionRef.newBuilder().setGraphId("g1").setClusterId("c1").setVersion(2).build());
+      assertThat(second.getStateMachineVersionArn()).isEqualTo(machine + ":2");
+      assertThat(aliasTarget(machine)).isEqualTo(machine + ":2");
+
+      var rolledBack = stub.activateGraph(GraphVersionRef.newBuilder().setGraphId("g1").setClusterId("c1").setVersion(1).build());
+      assertThat(rolledBack.getStateMachineVersionArn()).as("rollback republishes nothing").isEqualTo(machine + ":1");
+      assertThat(aliasTarget(machine)).as("rollback moves the alias back").isEqualTo(machine + ":1");
+
+      var off = stub.deactivateGraph(DeactivateGraphRequest.newBuilder().setGraphId("g1").setClusterId("c1").build());
+      assertThat(off.getDeactivatedVersion()).isEqualTo(1);
+      assertThat(store.get("g1", 0)).as("nothing active in the store").isEmpty();
+      assertThat(store.subscriptions("ds-1")).as("so admission reaches no alias").isEmpty();
+      assertThat(aliasTarget(machine)).as("the alias stays where it was (decision 0811)").isEqualTo(machine + ":1");
+    } finally {
+      channel.shutdownNow();
+      server.shutdownNow();
+    }
+  }
+
+  @Test
+  void createAndActivateDeploysToo() {
+    var active = admin.createAndActivate(linear("g1", 0), OptionalLong.empty(), "ann");
+    assertThat(active.stateMachineVersionArn()).endsWith(":stateMachine:protomolt-test-g1:1");
+    assertThat(aliasTarget(GraphActivationService.machineOf(active.stateMachineVersionArn())))
+        .isEqualTo(active.stateMachineVersionArn());
+  }
+
+  @Test
+  void theNextPublishedVersionIsPredictedRightAfterTheNewestGraphVersionWasDeleted() {
+    admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    String machine = activation.activate("g1", "c1", 1).machineArn();
+    admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    activation.activate("g1", "c1", 2);
+    activation.activate("g1", "c1", 1);
+    // Version 2 (state machine version :2) is drained and deleted: its number must not be reused.
+    admin.delete("g1", "c1", 2);
+    admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+
+    GraphActivationService.Activation third = activation.activate("g1", "c1", 3);
+    assertThat(third.versionArn()).isEqualTo(machine + ":3");
+    assertThat(aliasTarget(machine)).isEqualTo(machine + ":3");
+    assertThat(store.lastStateMachineVersion("g1")).isEqualTo(3);
   }
 
   @Test

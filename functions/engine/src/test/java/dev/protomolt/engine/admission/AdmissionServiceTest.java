@@ -152,7 +152,8 @@ class AdmissionServiceTest {
   @Test
   void aGraphActiveInTheStoreButNotDeployedIsRecordedAndRaisedForRedelivery() {
     admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
-    admin.activate("g1", "c1", 1);
+    // Only the store flips (as when an activation failed before publishing): nothing is deployed.
+    store.activate("g1", "c1", 1, store.deactivationEpoch("g1"));
 
     assertThatThrownBy(() -> admission.admit(inline("doc-1")))
         .isInstanceOf(AdmissionService.NotYetDeployedException.class)

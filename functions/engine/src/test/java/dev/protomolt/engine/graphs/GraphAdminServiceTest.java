@@ -94,7 +94,7 @@ class GraphAdminServiceTest {
     assertThatThrownBy(() -> admin.delete("g", "c1", 1))
         .isInstanceOfSatisfying(GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.FAILED_PRECONDITION))
-        .hasMessage("graph 'g' version 1 has 2 document(s) pinned to it and cannot be deleted; "
+        .hasMessage("graph 'g' version 1 has 2 running execution(s) pinned to it and cannot be deleted; "
             + "deactivate it and let them drain, then delete");
     assertThatThrownBy(() -> admin.delete("g", "c1", 2))
         .hasMessageContaining("version 2 is active and cannot be deleted");

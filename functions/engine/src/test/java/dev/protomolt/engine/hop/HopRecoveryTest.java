@@ -53,7 +53,8 @@ class HopRecoveryTest {
     assertThatThrownBy(() -> h.admin.delete("g1", "c1", 1))
         .as("version 1 is inactive but a document is still pinned to it")
         .isInstanceOfSatisfying(GraphAdminException.class,
-            e -> assertThat(e.reason()).isEqualTo(GraphAdminException.Reason.FAILED_PRECONDITION));
+            e -> assertThat(e.reason()).isEqualTo(GraphAdminException.Reason.FAILED_PRECONDITION))
+        .hasMessageContaining("graph 'g1' version 1 (state machine version " + v1 + ") has 1 running execution(s)");
     h.succeed(parse, parse.getStream());
     WorkDispatch chunk = h.nextDispatch();
     assertThat(chunk.getGraphVersion()).as("still pinned").isEqualTo(1);
