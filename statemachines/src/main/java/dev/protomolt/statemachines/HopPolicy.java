@@ -60,6 +60,21 @@ record HopPolicy(int heartbeatSeconds, int timeoutSeconds, Backoff retry) {
     return new HopPolicy(heartbeat, timeout, retry);
   }
 
+  /**
+   * The backoff of transient engine failures on the first hop: {@code settings.first_hop_retry},
+   * field by field, else the seeds' first-hop policy. A node's own {@code retry_policy} is about
+   * its module and does not apply to the engine's Lambdas.
+   */
+  static Backoff firstHopEngine(GraphSettings settings) {
+    RetryPolicy graphLevel = settings.getFirstHopRetry();
+    Backoff builtIn = DEFAULT_FIRST_HOP;
+    return new Backoff(
+        first(0, graphLevel.getMaxAttempts(), builtIn.maxAttempts()),
+        first(0, graphLevel.getInitialIntervalSeconds(), builtIn.intervalSeconds()),
+        first(0, graphLevel.getMaxIntervalSeconds(), builtIn.maxDelaySeconds()),
+        graphLevel.getBackoffRate() > 0 ? graphLevel.getBackoffRate() : builtIn.backoffRate());
+  }
+
   private static void checkPolicy(String where, String field, RetryPolicy policy, List<CompileProblem> problems) {
     nonNegative(where, field + ".max_attempts", policy.getMaxAttempts(), problems);
     nonNegative(where, field + ".initial_interval_seconds", policy.getInitialIntervalSeconds(), problems);

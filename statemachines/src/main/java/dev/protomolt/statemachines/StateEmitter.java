@@ -187,7 +187,7 @@ final class StateEmitter {
             .with("workUnitId.$", "$.Payload.workUnitId")
             .with("stream.$", "$.Payload.stream"))
         .with("ResultPath", "$")
-        .with("Retry", List.of(lambdaRetrier()))
+        .with("Retry", List.of(lambdaRetrier(node)))
         .with("Catch", List.of(catchAll(name(node, "Dlq"))))
         .with("Next", next);
   }
@@ -250,7 +250,7 @@ final class StateEmitter {
             .with("stream.$", "$.stream"))
         .with("ResultPath", "$")
         .with("Retry", List.of(
-            lambdaRetrier(),
+            lambdaRetrier(node),
             retrier(List.of(ErrorNames.HEARTBEAT_TIMEOUT, ErrorNames.TIMEOUT), b, false),
             retrier(List.of(ErrorNames.MODULE_RETRYABLE), b, true)))
         .with("Catch", List.of(
@@ -274,7 +274,7 @@ final class StateEmitter {
             .with("stream.$", "$.Payload.stream")
             .with("destinations.$", "$.Payload.destinations"))
         .with("ResultPath", "$")
-        .with("Retry", List.of(lambdaRetrier()))
+        .with("Retry", List.of(lambdaRetrier(node)))
         .with("Catch", List.of(catchAll(name(node, "Dlq"))))
         .with("Next", name(node, "Next"));
   }
@@ -398,7 +398,7 @@ final class StateEmitter {
             .with("disposition", Disposition.REJECTED.name())
             .with("node", node.getNodeId())
             .with("workUnitId.$", "$.Payload.workUnitId"))
-        .with("Retry", List.of(lambdaRetrier()))
+        .with("Retry", List.of(lambdaRetrier(node)))
         .with("Catch", List.of(JsonObject.of().with("ErrorEquals", List.of(ErrorNames.STATES_ALL)).with("ResultPath", "$.recordError").with("Next", name(node, "Dlq"))))
         .with("End", true);
   }
@@ -423,7 +423,7 @@ final class StateEmitter {
             payload)
         .with("ResultSelector", JsonObject.of().with("dlqId.$", "$.Payload.dlqId"))
         .with("ResultPath", "$.deadLetter")
-        .with("Retry", List.of(lambdaRetrier()))
+        .with("Retry", List.of(lambdaRetrier(node)))
         .with("Next", name(node, "DeadLettered")));
     block.with(name(node, "DeadLettered"),
         fail(ErrorNames.DEAD_LETTERED, "Node '" + node.getNodeId() + "' dead-lettered the document to " + topic + (publish ? "" : " (recorded, not published)") + "."));
@@ -453,7 +453,22 @@ final class StateEmitter {
         .with("Parameters", JsonObject.of().with("FunctionName", substitution(function)).with("Payload", payload));
   }
 
-  private static JsonObject lambdaRetrier() {
+  /**
+   * Retries transient Lambda and engine failures. The first hop (every Lambda task of an intake
+   * node's block and of a module node entered from intake) uses the first-hop backoff, by default
+   * 5 retries 2 s growing to 60 s, so an intake is not dead-lettered by a short store or broker
+   * outage; other hops retry 3 times from 1 s (decision 0812).
+   */
+  private JsonObject lambdaRetrier(GraphNode node) {
+    if (!shape.isModule(node) || shape.isFirstHop(node.getNodeId())) {
+      HopPolicy.Backoff b = HopPolicy.firstHopEngine(graph.getSettings());
+      return JsonObject.of()
+          .with("ErrorEquals", ErrorNames.LAMBDA_TRANSIENT)
+          .with("IntervalSeconds", b.intervalSeconds())
+          .with("MaxAttempts", b.maxAttempts())
+          .with("BackoffRate", b.backoffRate())
+          .with("MaxDelaySeconds", b.maxDelaySeconds());
+    }
     return JsonObject.of()
         .with("ErrorEquals", ErrorNames.LAMBDA_TRANSIENT)
         .with("IntervalSeconds", 1)

@@ -39,6 +39,34 @@ class StateMachineCompilerTest {
     throw new AssertionError("the compiler accepted a graph it should refuse");
   }
 
+  // ---- first-hop retry of engine failures -------------------------------------------------
+
+  @Test
+  void theFirstHopRetriesTransientEngineFailuresFiveTimesFromTwoToSixtySeconds() throws Exception {
+    JsonNode states = compile(chain(2)).get("States");
+    for (String state : List.of("in.Complete", "p1.Prepare", "p1.Complete", "p1.Dlq")) {
+      JsonNode retrier = states.get(state).get("Retry").get(0);
+      assertThat(retrier.get("ErrorEquals").toString()).as(state).contains(ErrorNames.ENGINE_TRANSIENT);
+      assertThat(retrier.get("MaxAttempts").asInt()).as(state).isEqualTo(5);
+      assertThat(retrier.get("IntervalSeconds").asInt()).as(state).isEqualTo(2);
+      assertThat(retrier.get("MaxDelaySeconds").asInt()).as(state).isEqualTo(60);
+      assertThat(retrier.get("BackoffRate").asDouble()).as(state).isEqualTo(2.0);
+    }
+    JsonNode later = states.get("p2.Prepare").get("Retry").get(0);
+    assertThat(later.get("MaxAttempts").asInt()).as("a later hop keeps the short retry").isEqualTo(3);
+    assertThat(later.get("IntervalSeconds").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void theGraphsFirstHopRetrySettingShapesTheEngineRetryToo() throws Exception {
+    PipelineGraph graph = chain(1).toBuilder().setSettings(GraphSettings.newBuilder()
+        .setFirstHopRetry(RetryPolicy.newBuilder().setMaxAttempts(7).setInitialIntervalSeconds(3))).build();
+    JsonNode retrier = compile(graph).get("States").get("in.Complete").get("Retry").get(0);
+    assertThat(retrier.get("MaxAttempts").asInt()).isEqualTo(7);
+    assertThat(retrier.get("IntervalSeconds").asInt()).isEqualTo(3);
+    assertThat(retrier.get("MaxDelaySeconds").asInt()).as("unset fields keep the default").isEqualTo(60);
+  }
+
   // ---- shape ---------------------------------------------------------------------------------
 
   @Test

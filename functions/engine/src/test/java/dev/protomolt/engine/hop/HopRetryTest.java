@@ -67,10 +67,52 @@ class HopRetryTest {
     assertThat(h.staging.staged).extracting(RecordingStaging.Staged::nodeId).containsExactly("parse", "chunk");
   }
 
+  @Test
+  void anIntakeFirstHopFailingFiveTimesBacksOffFromTwoToThirtyTwoSecondsAndThenRuns() throws Exception {
+    h.staging.failingStages.set(5);
+    String execution = admit("doc-3");
+
+    assertThat(retryWaits(5)).as("the first-hop backoff, read off the runtime's clock")
+        .containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(4), Duration.ofSeconds(8), Duration.ofSeconds(16),
+            Duration.ofSeconds(32));
+    WorkDispatch parse = h.nextDispatch();
+    assertThat(parse.getNodeId()).isEqualTo("parse");
+    assertThat(lambdaFailures(execution)).hasSize(5);
+  }
+
+  @Test
+  void aSixthFirstHopFailureDeadLettersTheIntake() throws Exception {
+    h.staging.failingStages.set(6);
+    String execution = admit("doc-4");
+
+    retryWaits(5);
+    var done = h.awaitClosed(execution);
+    assertThat(done.error()).isEqualTo(ErrorNames.DEAD_LETTERED);
+    var dead = h.events.on(dev.protomolt.core.orchestration.EventBus.dlqTopic("c1", "g1", "in"));
+    assertThat(dead).singleElement().satisfies(p -> assertThat(
+        dev.protomolt.proto.events.v1.DlqMessage.parseFrom(p.value()).getError().getCode())
+        .isEqualTo(ErrorNames.ENGINE_TRANSIENT));
+  }
+
+  /**
+   * Waits for each retry timer the runtime schedules, records how far ahead of the runtime's clock
+   * it is, and advances the clock exactly that far: the backoff, without any wall-clock timing.
+   */
+  private List<Duration> retryWaits(int retries) throws Exception {
+    List<Duration> waits = new java.util.ArrayList<>();
+    for (int retry = 0; retry < retries; retry++) {
+      h.sfnClock.awaitPendingTimers(1, HopHarness.PATIENCE);
+      Duration wait = Duration.between(h.sfnClock.now(), h.sfnClock.nextDeadline().orElseThrow());
+      waits.add(wait);
+      h.sfnClock.advance(wait);
+    }
+    return waits;
+  }
+
   /** Advances the runtime's clock past each retry wait until the next dispatch appears. */
   private WorkDispatch awaitDispatchAdvancingRetryWaits() throws Exception {
     for (int step = 0; step < 40; step++) {
-      RecordingEventBus.Produced record = h.events.dispatches.poll(100, TimeUnit.MILLISECONDS);
+      RecordingEventBus.Produced record = h.events.dispatches.poll(50, TimeUnit.MILLISECONDS);
       if (record != null) {
         return WorkDispatch.parseFrom(record.value());
       }
