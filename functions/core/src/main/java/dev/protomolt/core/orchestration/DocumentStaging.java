@@ -25,6 +25,17 @@ public interface DocumentStaging {
   DocumentReference stage(PipeDoc document, String accountId, String graphId, String nodeId, boolean keep);
 
   /**
+   * Saves {@code document}, which was read in full from the stored state {@code source}, at the
+   * address of node {@code nodeId} as a partial save: only the parts (and chunk sets) the per-part
+   * diff against {@code source}'s manifest reports changed are written, the rest are carried
+   * forward from {@code source} inside the object store (decision 0104, 0813). What is written is
+   * observed, never taken from a module's word. A source that is gone, or belongs to another
+   * document or account, gets a full save instead.
+   */
+  DocumentReference stageFrom(DocumentReference source, PipeDoc document, String accountId, String graphId,
+      String nodeId, boolean keep);
+
+  /**
    * Reclaims a CACHE copy (keep=false). The hop services only request it (a {@code ReclaimRequest}
    * on {@code reclaim-requests}); the reclaim consumer calls this once the hop has settled.
    */

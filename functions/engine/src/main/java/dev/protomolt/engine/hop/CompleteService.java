@@ -105,7 +105,8 @@ public final class CompleteService {
     List<PipeStream> staged = new ArrayList<>();
     int inlineBudget = hop.inlineLimitBytes;
     for (Destination destination : destinations) {
-      PipeStream s = stage(id, stamped, document, destination, workUnitId, destinations.size() > 1, inlineBudget);
+      PipeStream s = stage(id, input, stamped, document, destination, workUnitId, destinations.size() > 1,
+          inlineBudget);
       if (s.hasDocument()) {
         // Every inline sibling rides in the same state: they share one budget, not one each.
         inlineBudget -= jsonSize(s);
@@ -138,8 +139,8 @@ public final class CompleteService {
    * stream would pass the inline limit, where it ducks to CACHE with the reason recorded, except for a
    * right-to-be-forgotten document, which is refused rather than written down.
    */
-  private PipeStream stage(HopIdentity id, PipeStream stamped, PipeDoc document, Destination destination,
-      String workUnitId, boolean child, int inlineBudget) {
+  private PipeStream stage(HopIdentity id, PipeStream input, PipeStream stamped, PipeDoc document,
+      Destination destination, String workUnitId, boolean child, int inlineBudget) {
     StreamMetadata.Builder metadata = stamped.getMetadata().toBuilder();
     if (child) {
       metadata.setParentWorkUnitId(workUnitId);
@@ -163,8 +164,14 @@ public final class CompleteService {
       behavior = EdgeBehavior.CACHE;
     }
     try {
-      DocumentReference ref = hop.staging.stage(document, stamped.getMetadata().getAccountId(), id.graphId(),
-          destination.toNodeId(), behavior == EdgeBehavior.PERSIST);
+      String account = stamped.getMetadata().getAccountId();
+      boolean keep = behavior == EdgeBehavior.PERSIST;
+      // A body read from a stored state is saved as a partial save over it: the written parts are
+      // whatever the per-part diff observes changed (post-mappings included), never what the
+      // module claims; the rest is carried forward by server-side copy (decision 0813).
+      DocumentReference ref = input.hasDocumentRef()
+          ? hop.staging.stageFrom(input.getDocumentRef(), document, account, id.graphId(), destination.toNodeId(), keep)
+          : hop.staging.stage(document, account, id.graphId(), destination.toNodeId(), keep);
       return out.setMetadata(metadata).setDocumentRef(ref).build();
     } catch (DocumentStaging.TransientStoreFailure e) {
       throw new TransientHopFailure("staging doc '" + document.getDocId() + "' for node '"

@@ -1,6 +1,17 @@
 package dev.protomolt.engine.hop;
 
+import dev.protomolt.core.identity.NodeCoordinates;
+import dev.protomolt.core.identity.NodeIds;
 import dev.protomolt.core.orchestration.DocumentStaging;
+import dev.protomolt.core.parts.ObjectKeys;
+import dev.protomolt.core.parts.PartChanges;
+import dev.protomolt.core.parts.PartMask;
+import dev.protomolt.core.parts.PipeDocPartCodec;
+import dev.protomolt.proto.repository.v1.DocumentStatus;
+import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
+import dev.protomolt.proto.repository.v1.GetPipeDocManifestResponse;
+import dev.protomolt.proto.repository.v1.PipeDocManifest;
+import dev.protomolt.repository.PipeDocStoreException;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
@@ -27,6 +38,7 @@ public final class PipeDocStoreStaging implements DocumentStaging {
       PipeDocPart.PIPE_DOC_PART_BLOBS, PipeDocPart.PIPE_DOC_PART_CHUNKS, PipeDocPart.PIPE_DOC_PART_PARSED);
 
   private final PipeDocStore store;
+  private final PipeDocPartCodec codec = new PipeDocPartCodec();
 
   public PipeDocStoreStaging(PipeDocStore store) {
     this.store = Objects.requireNonNull(store, "store");
@@ -46,15 +58,67 @@ public final class PipeDocStoreStaging implements DocumentStaging {
 
   @Override
   public DocumentReference stage(PipeDoc document, String accountId, String graphId, String nodeId, boolean keep) {
-    SavePipeDocRequest request = SavePipeDocRequest.newBuilder()
+    SavePipeDocRequest request = request(document, accountId, graphId, nodeId, keep).build();
+    return translated("staging doc '" + document.getDocId() + "' at node '" + nodeId + "'",
+        () -> store.save(request).getDocumentRef());
+  }
+
+  private static SavePipeDocRequest.Builder request(PipeDoc document, String accountId, String graphId, String nodeId,
+      boolean keep) {
+    return SavePipeDocRequest.newBuilder()
         .setPipedoc(document)
         .setAccountId(accountId)
         .setGraphId(graphId)
         .setGraphLocationId(nodeId)
-        .setKeep(keep)
-        .build();
-    return translated("staging doc '" + document.getDocId() + "' at node '" + nodeId + "'",
-        () -> store.save(request).getDocumentRef());
+        .setKeep(keep);
+  }
+
+  @Override
+  public DocumentReference stageFrom(DocumentReference source, PipeDoc document, String accountId, String graphId,
+      String nodeId, boolean keep) {
+    String what = "staging doc '" + document.getDocId() + "' at node '" + nodeId + "' from " + source.getGraphAddressId();
+    if (!source.getDocId().equals(document.getDocId()) || !source.getAccountId().equals(accountId)) {
+      // Parts are only ever carried within one document of one account.
+      return stage(document, accountId, graphId, nodeId, keep);
+    }
+    return translated(what, () -> {
+      PipeDocManifest stored;
+      try {
+        GetPipeDocManifestResponse found = store.getManifest(
+            GetPipeDocManifestRequest.newBuilder().setDocumentRef(source).build());
+        if (found.getStatus() != DocumentStatus.DOCUMENT_STATUS_ACTIVE) {
+          return stage(document, accountId, graphId, nodeId, keep);
+        }
+        stored = found.getManifest();
+      } catch (PipeDocStoreException.DocumentNotFound gone) {
+        return stage(document, accountId, graphId, nodeId, keep);
+      }
+      ObjectKeys keys = ObjectKeys.forNode(NodeIds.nodeId(
+          new NodeCoordinates(document.getDocId(), nodeId, accountId, graphId)));
+      PartChanges changes = codec.observe(stored, document, keys, PartMask.ALL).changes();
+      SavePipeDocRequest.Builder save = request(document, accountId, graphId, nodeId, keep)
+          .setCopyUnwrittenPartsFrom(source);
+      Set<PipeDocPart> written = EnumSet.noneOf(PipeDocPart.class);
+      written.addAll(changes.partsWritten());
+      if (written.contains(PipeDocPart.PIPE_DOC_PART_CHUNKS) && changes.chunkSetsRemoved().isEmpty()
+          && !changes.chunkOrderChanged() && !changes.chunkSetsWritten().isEmpty()) {
+        // Only some chunk sets changed: write those and carry their siblings.
+        written.remove(PipeDocPart.PIPE_DOC_PART_CHUNKS);
+        save.addAllChunkSetsWritten(changes.chunkSetsWritten());
+      }
+      if (written.isEmpty() && save.getChunkSetsWrittenCount() == 0) {
+        // Nothing changed, but every destination needs its own copy at its own address: the small
+        // CORE part is written and everything else is copied server-side.
+        written.add(PipeDocPart.PIPE_DOC_PART_CORE);
+      }
+      save.addAllPartsWritten(written);
+      try {
+        return store.save(save.build()).getDocumentRef();
+      } catch (PipeDocStoreException.CopySourceGone gone) {
+        // The source was reclaimed between the manifest read and the copy: the body is in hand.
+        return stage(document, accountId, graphId, nodeId, keep);
+      }
+    });
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.protomolt.proto.data.v1.OwnershipContext;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
 import dev.protomolt.proto.data.v1.SearchMetadata;
+import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.repository.PipeDocStoreException;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import java.util.Set;
@@ -61,6 +62,52 @@ class PipeDocStoreStagingTest {
 
     assertThatThrownBy(() -> staging.hydrate(ref, Set.of(), false))
         .isInstanceOf(PipeDocStoreException.DocumentNotFound.class);
+  }
+
+  @Test
+  void aChangedBodyWritesOnlyTheChangedPartsAndCarriesTheRest() {
+    DocumentReference source = staging.stage(doc("d-4"), "acme", "g1", "parse", true);
+    PipeDoc retitled = doc("d-4").toBuilder()
+        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("parsed").setLanguage("en")).build();
+
+    DocumentReference next = staging.stageFrom(source, retitled, "acme", "g1", "chunk", true);
+
+    assertThat(next.getGraphAddressId()).isEqualTo("chunk");
+    assertThat(carried(next, PipeDocPart.PIPE_DOC_PART_CORE)).as("CORE changed: written").isFalse();
+    assertThat(carried(next, PipeDocPart.PIPE_DOC_PART_BLOBS)).as("BLOBS unchanged: copied").isTrue();
+    assertThat(staging.hydrate(next, Set.of(), true)).isEqualTo(retitled);
+    assertThat(staging.hydrate(source, Set.of(), true)).as("the source is untouched").isEqualTo(doc("d-4"));
+  }
+
+  @Test
+  void anUnchangedBodyStillGetsItsOwnCopyPerDestination() {
+    DocumentReference source = staging.stage(doc("d-5"), "acme", "g1", "parse", true);
+
+    DocumentReference archive = staging.stageFrom(source, doc("d-5"), "acme", "g1", "archive", true);
+    DocumentReference side = staging.stageFrom(source, doc("d-5"), "acme", "g1", "side", false);
+
+    assertThat(archive).isNotEqualTo(side);
+    assertThat(carried(archive, PipeDocPart.PIPE_DOC_PART_BLOBS)).isTrue();
+    assertThat(carried(side, PipeDocPart.PIPE_DOC_PART_BLOBS)).isTrue();
+    staging.reclaim(side);
+    assertThat(staging.hydrate(archive, Set.of(), true)).as("siblings share no body").isEqualTo(doc("d-5"));
+  }
+
+  @Test
+  void aSourceThatIsGoneGetsAFullSave() {
+    DocumentReference source = staging.stage(doc("d-6"), "acme", "g1", "side", false);
+    staging.reclaim(source);
+
+    DocumentReference next = staging.stageFrom(source, doc("d-6"), "acme", "g1", "chunk", true);
+
+    assertThat(carried(next, PipeDocPart.PIPE_DOC_PART_BLOBS)).isFalse();
+    assertThat(staging.hydrate(next, Set.of(), true)).isEqualTo(doc("d-6"));
+  }
+
+  private static boolean carried(DocumentReference ref, PipeDocPart part) {
+    return harness.store.getManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build())
+        .getManifest().getEntriesList().stream().filter(e -> e.getPart() == part).findFirst().orElseThrow()
+        .getWrittenBy().getCarriedForward();
   }
 
   @Test
