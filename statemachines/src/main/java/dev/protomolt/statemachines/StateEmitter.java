@@ -275,8 +275,23 @@ final class StateEmitter {
             .with("destinations.$", "$.Payload.destinations"))
         .with("ResultPath", "$")
         .with("Retry", List.of(lambdaRetrier(node)))
-        .with("Catch", List.of(catchAll(name(node, "Dlq"))))
+        .with("Catch", completeCatchers(node))
         .with("Next", name(node, "Next"));
+  }
+
+  /**
+   * A right-to-be-forgotten body that cannot travel inline is rejected, a typed and recorded
+   * terminal outcome, rather than dead-lettered: it was never stored, so there is nothing a replay
+   * could pick up (decision 0814). An intake node has no Rejected state; its failures dead-letter.
+   */
+  private List<Object> completeCatchers(GraphNode node) {
+    if (!shape.isModule(node)) {
+      return List.of(catchAll(name(node, "Dlq")));
+    }
+    return List.of(
+        JsonObject.of().with("ErrorEquals", List.of(ErrorNames.RTBF_TOO_LARGE)).with("ResultPath", "$.error")
+            .with("Next", name(node, "Rejected")),
+        catchAll(name(node, "Dlq")));
   }
 
   /** N.Next, the terminal for "no destination" and, with two or more edges, the fan-out. */

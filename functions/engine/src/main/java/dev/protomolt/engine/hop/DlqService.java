@@ -48,11 +48,14 @@ public final class DlqService {
     String dlqId = StateMachineNames.hashOf("dlq", id.executionId(), id.nodeId(), workUnitId);
     int reprocessed = parseCount(stream.getMetadata().getContextParamsOrDefault(REPROCESS_COUNT, "0"));
 
+    // A right-to-be-forgotten body is never written down, and a DLQ topic is a write: the message
+    // keeps the coordinates and the error, not the document.
+    boolean forgettable = stream.hasDocument() && stream.getDocument().getOwnership().getRightToBeForgotten();
     DlqMessage.Builder message = DlqMessage.newBuilder()
         .setDlqId(dlqId)
         .setOriginalTopic(id.executionId())
         .setWorkUnitId(workUnitId)
-        .setStream(stream)
+        .setStream(forgettable ? stream.toBuilder().clearDocument().build() : stream)
         .setError(errorInfo)
         .setFailedAt(now())
         .setReprocessCount(reprocessed)

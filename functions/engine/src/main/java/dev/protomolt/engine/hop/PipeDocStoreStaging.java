@@ -11,11 +11,11 @@ import dev.protomolt.proto.repository.v1.DocumentStatus;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestResponse;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
+import dev.protomolt.repository.DocumentReferences;
 import dev.protomolt.repository.PipeDocStoreException;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
-import dev.protomolt.proto.repository.v1.DeletePipeDocRequest;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.repository.PipeDocStore;
@@ -123,8 +123,9 @@ public final class PipeDocStoreStaging implements DocumentStaging {
 
   @Override
   public void reclaim(DocumentReference reference) {
+    // Cache-only: a PERSIST copy is never reclaimed, whatever the reference claims.
     translated("reclaiming doc '" + reference.getDocId() + "'",
-        () -> store.delete(DeletePipeDocRequest.newBuilder().setDocumentRef(reference).build()));
+        () -> store.tombstone(DocumentReferences.coordinates(reference, "document_ref"), "RECLAIMED", true));
   }
 
   private static <T> T translated(String what, java.util.function.Supplier<T> call) {
