@@ -22,9 +22,9 @@ import javax.sql.DataSource;
 public final class EngineDatabase {
 
   public static final PipelineCelEnvironment CEL = PipelineCelEnvironment.create();
-  /** Both test datasources belong to account "acme", as the sample graphs declare. */
+  /** The test datasources (the sample graphs' and the golden graphs') belong to account "acme". */
   public static final TenancyDirectory TENANCY =
-      id -> Optional.ofNullable(Map.of("ds-1", "acme", "ds-2", "acme").get(id));
+      id -> Optional.ofNullable(Map.of("ds-1", "acme", "ds-2", "acme", "acme-crawl", "acme", "acme-uploads", "acme").get(id));
 
   private static EmbeddedPostgres postgres;
   private static final AtomicInteger DATABASES = new AtomicInteger();
