@@ -78,7 +78,7 @@ class StepFunctionsVersionPinsTest {
     assertThatThrownBy(() -> admin.delete("g", "c1", 1))
         .isInstanceOfSatisfying(GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(GraphAdminException.Reason.FAILED_PRECONDITION))
-        .hasMessageContaining("has 1 document(s) pinned to it");
+        .hasMessageContaining("version 1 (state machine version " + versionArn + ") has 1 running execution(s) pinned to it");
 
     sfn.stopExecution(b -> b.executionArn(execution).error("Drained").cause("test"));
     assertThat(pins.pinnedDocuments("g", 1)).isZero();
