@@ -87,6 +87,12 @@ public final class CompleteService {
       }
     }
     PipeStream stamped = stamp(input, id);
+    String preMapped = input.getMetadata().getContextParamsOrDefault(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId(), "");
+    if (!preMapped.isEmpty()) {
+      // The staged pre-mapped body was this hop's alone; the marker does not travel on.
+      stamped = stamped.toBuilder().setMetadata(stamped.getMetadata().toBuilder()
+          .removeContextParams(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId())).build();
+    }
 
     RoutingDecision decision;
     try {
@@ -121,6 +127,10 @@ public final class CompleteService {
       staged.set(i, s.toBuilder().setMetadata(s.getMetadata().toBuilder().addHistory(record)).build());
     }
     reclaimConsumedCache(input, workUnitId);
+    boolean inputIsPreMapped = input.hasDocumentRef() && input.getDocumentRef().getGraphAddressId().equals(preMapped);
+    if (!preMapped.isEmpty() && !inputIsPreMapped) {
+      reclaimPreMapped(input, id, preMapped, workUnitId);
+    }
     return answer(workUnitId, destinations, staged);
   }
 
@@ -190,20 +200,36 @@ public final class CompleteService {
    */
   private void reclaimConsumedCache(PipeStream input, String workUnitId) {
     if (input.hasDocumentRef() && !input.getDocumentRef().getKeep()) {
-      Instant now = hop.clock.instant();
-      ReclaimRequest request = ReclaimRequest.newBuilder()
-          .setDocumentRef(input.getDocumentRef())
-          .setReason("CACHE input consumed by work unit " + workUnitId)
-          .setWorkUnitId(workUnitId)
-          .setRequestedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-          .build();
-      try {
-        hop.events.publish(RECLAIM_REQUESTS, workUnitId, request.toByteArray());
-      } catch (RuntimeException e) {
-        throw new TransientHopFailure("requesting the reclaim of the consumed CACHE copy of doc '"
-            + input.getDocumentRef().getDocId() + "' failed: " + e.getMessage(), e);
-      }
+      publishReclaim(input.getDocumentRef(), "CACHE input consumed by work unit " + workUnitId, workUnitId, workUnitId);
     }
+  }
+
+  private void publishReclaim(DocumentReference ref, String reason, String workUnitId, String key) {
+    Instant now = hop.clock.instant();
+    ReclaimRequest request = ReclaimRequest.newBuilder()
+        .setDocumentRef(ref)
+        .setReason(reason)
+        .setWorkUnitId(workUnitId)
+        .setRequestedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .build();
+    try {
+      hop.events.publish(RECLAIM_REQUESTS, key, request.toByteArray());
+    } catch (RuntimeException e) {
+      throw new TransientHopFailure("requesting the reclaim of the " + reason + " (doc '" + ref.getDocId()
+          + "') failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Requests the reclaim of the CACHE copy Prepare staged for this hop's pre-mapped body. */
+  private void reclaimPreMapped(PipeStream input, HopIdentity id, String address, String workUnitId) {
+    DocumentReference ref = DocumentReference.newBuilder()
+        .setDocId(HopContext.docId(input))
+        .setAccountId(input.getMetadata().getAccountId())
+        .setGraphId(id.graphId())
+        .setGraphAddressId(address)
+        .setKeep(false)
+        .build();
+    publishReclaim(ref, "pre-mapped body of work unit " + workUnitId, workUnitId, workUnitId + ":pre");
   }
 
   private static String answer(String workUnitId, List<Destination> destinations, List<PipeStream> staged) {

@@ -27,6 +27,8 @@ public final class PrepareService {
 
   /** The address suffix of a pre-mapped body staged beside its node's input copy. */
   public static final String PRE_MAPPED_SUFFIX = ".pre";
+  /** Context parameter naming the CACHE address of a node's staged pre-mapped body, keyed by node. */
+  public static final String PRE_MAPPED_PARAM_PREFIX = "protomolt.preMapped.";
 
   private final HopContext hop;
 
@@ -79,9 +81,15 @@ public final class PrepareService {
     // A changed referenced body too large to ride inline is staged for this hop only (CACHE) at
     // its own address beside the node's, never over the node's input copy.
     try {
-      var ref = hop.staging.stage(mapped, stream.getMetadata().getAccountId(), id.graphId(),
-          id.nodeId() + PRE_MAPPED_SUFFIX, false);
-      return stream.toBuilder().setDocumentRef(ref).build();
+      // A partial save over the input copy: only what the pre-mappings changed is written.
+      var ref = hop.staging.stageFrom(stream.getDocumentRef(), mapped, stream.getMetadata().getAccountId(),
+          id.graphId(), id.nodeId() + PRE_MAPPED_SUFFIX, false);
+      // Complete asks for this copy's reclaim once the hop settles: the stream no longer names it
+      // after the module's result replaces the reference.
+      return stream.toBuilder().setDocumentRef(ref)
+          .setMetadata(stream.getMetadata().toBuilder().putContextParams(PRE_MAPPED_PARAM_PREFIX + id.nodeId(),
+              ref.getGraphAddressId()))
+          .build();
     } catch (DocumentStaging.TransientStoreFailure e) {
       throw new TransientHopFailure("staging the pre-mapped body of node '" + id.nodeId()
           + "' failed: " + e.getMessage(), e);

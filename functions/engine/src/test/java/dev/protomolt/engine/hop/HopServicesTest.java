@@ -78,6 +78,44 @@ class HopServicesTest {
   }
 
   @Test
+  void aPreMappedBodyTooLargeToRideInlineIsStagedAsCacheAndReclaimedOnceTheHopCompletes() throws Exception {
+    PipeDoc stored = doc("p", 10, false).toBuilder()
+        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("t".repeat(3000)).setBody("old")).build();
+    DocumentReference input = h.staging.stage(stored, "acme", "g4", "parse", true);
+    ObjectNode prepare = payload("parse").put("graphId", "g4");
+    prepare.set("stream", tree(PipeStream.newBuilder().setStreamId("s").setDocumentRef(input)
+        .setMetadata(StreamMetadata.newBuilder().setAccountId("acme")).build()));
+
+    JsonNode prepared = HopHarness.parse(h.prepare.handle(prepare.toString()));
+
+    assertThat(prepared.at("/stream/documentRef/graphAddressId").asText()).isEqualTo("parse" + PrepareService.PRE_MAPPED_SUFFIX);
+    assertThat(prepared.at("/stream/documentRef").has("keep")).as("CACHE: keep=false").isFalse();
+    assertThat(prepared.at("/stream/metadata/contextParams/" + PrepareService.PRE_MAPPED_PARAM_PREFIX + "parse").asText())
+        .isEqualTo("parse.pre");
+    // The module answers with a result the gateway saved at the node's address.
+    DocumentReference result = h.staging.stage(stored, "acme", "g4", "parse", true);
+    PipeStream fromModule = PipeStream.newBuilder().setStreamId("s").setDocumentRef(result)
+        .setMetadata(StreamMetadata.newBuilder().setAccountId("acme")
+            .putContextParams(PrepareService.PRE_MAPPED_PARAM_PREFIX + "parse", "parse.pre")).build();
+    ObjectNode complete = (ObjectNode) HopHarness.parse(completePayload("parse", fromModule));
+    complete.put("graphId", "g4");
+
+    JsonNode done = HopHarness.parse(h.complete.handle(complete.toString()));
+
+    assertThat(done.get("destinations").toString()).as("the marker does not travel on").doesNotContain("preMapped");
+    var requests = h.events.on(CompleteService.RECLAIM_REQUESTS);
+    assertThat(requests).singleElement().satisfies(r -> {
+      assertThat(r.key()).isEqualTo("wu-1:pre");
+      assertThat(dev.protomolt.proto.events.v1.ReclaimRequest.parseFrom(r.value()).getDocumentRef().getGraphAddressId())
+          .isEqualTo("parse.pre");
+    });
+    var report = new dev.protomolt.engine.reclaim.ReclaimService(RecordingStaging.store())
+        .handle(requests.stream().map(RecordingEventBus.Produced::value).toList());
+    assertThat(report.reclaimed()).isEqualTo(1);
+    assertThat(h.staging.hydrate(result, java.util.Set.of(), false).getDocId()).as("the PERSIST copy stays").isEqualTo("p");
+  }
+
+  @Test
   void inlineSiblingsShareOneBudgetSoTheSecondDucksToCache() {
     ObjectNode payload = (ObjectNode) HopHarness.parse(completePayload("parse", stream(doc("twins", 1100, false))));
     payload.put("graphId", "g4");
