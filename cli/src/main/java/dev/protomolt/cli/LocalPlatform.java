@@ -290,6 +290,11 @@ public final class LocalPlatform implements AutoCloseable {
     return found;
   }
 
+  /** The local cloud's migrated database, for reading what the platform recorded. */
+  DataSource database() {
+    return cloud.database();
+  }
+
   public LocalCloudEndpoints endpoints() {
     return cloud.endpoints();
   }
