@@ -55,7 +55,7 @@ final class DemoCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     long started = System.nanoTime();
     LocalCloudSettings settings = LocalCloudSettings.fromSystemProperties().withDataDir(data);
-    try (LocalPlatform platform = LocalPlatform.start(settings, 0)) {
+    try (LocalPlatform platform = PlatformStart.start(settings, 0)) {
       double startup = (System.nanoTime() - started) / 1e9;
       out.printf("platform up in %.1f s; ingesting %d documents%n", startup, corpus.size());
       out.flush();

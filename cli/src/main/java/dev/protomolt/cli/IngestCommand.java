@@ -19,6 +19,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * {@code protomolt ingest}: uploads files to the intake bucket through S3, exactly as {@code aws s3
@@ -91,21 +92,32 @@ final class IngestCommand implements Callable<Integer> {
     }
   }
 
-  private Map<String, String> upload(LocalClients clients, IngestPlan plan, PrintWriter out) {
+  private Map<String, String> upload(LocalClients clients, IngestPlan plan, PrintWriter out)
+      throws InterruptedException {
     Map<String, String> docIdByPath = new LinkedHashMap<>();
     ProgressLine progress = ProgressLine.onConsole(out, "uploading ", plan.items().size());
     int done = 0;
     for (IngestPlan.Item item : plan.items()) {
       String key = account + "/" + datasource + "/" + item.path();
       try {
-        clients.s3().putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key),
-            RequestBody.fromFile(item.file()));
+        put(clients, key, item);
       } catch (SdkClientException e) {
         progress.finish(done);
+        if (refusedConnection(e)) {
+          throw new CommandFailure(CommandFailure.UNREACHABLE, "no local cloud S3 at "
+              + clients.s3Endpoint() + " — start it with `protomolt up --data " + data.data
+              + "`; " + done + " of " + plan.items().size() + " files were uploaded before that");
+        }
         throw new CommandFailure(CommandFailure.UNREACHABLE, "cannot upload " + item.file()
-            + " to the local cloud's S3 (" + e.getMessage() + ") — start it with `protomolt up"
-            + " --data " + data.data + "`; " + done + " of " + plan.items().size()
-            + " files were uploaded before it stopped answering");
+            + " to the local cloud's S3 (" + causes(e) + "); " + done + " of "
+            + plan.items().size() + " files were uploaded — run the same ingest again:"
+            + " uploading a file again is harmless");
+      } catch (S3Exception e) {
+        progress.finish(done);
+        throw CommandFailure.refused("S3 refused " + item.file() + " as s3://"
+            + LocalPlatform.INTAKE_BUCKET + "/" + key + ": " + e.awsErrorDetails().errorCode()
+            + " " + e.awsErrorDetails().errorMessage() + "; " + done + " of "
+            + plan.items().size() + " files were uploaded");
       }
       // Intake names the document by bucket and key, so the id is known before it is admitted.
       docIdByPath.put(item.path(), StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET,
@@ -117,6 +129,47 @@ final class IngestCommand implements Callable<Integer> {
         plan.bytes(), LocalPlatform.INTAKE_BUCKET, account, datasource);
     out.flush();
     return docIdByPath;
+  }
+
+  /**
+   * One upload. A transport failure that is not a refused connection is tried again after a pause,
+   * up to {@link #UPLOAD_ROUNDS} rounds of the SDK's own retries: putting the same object again is
+   * harmless, and the local S3 occasionally drops a connection mid-request on a busy machine.
+   */
+  private static void put(LocalClients clients, String key, IngestPlan.Item item)
+      throws InterruptedException {
+    for (int round = 1; ; round++) {
+      try {
+        clients.s3().putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key),
+            RequestBody.fromFile(item.file()));
+        return;
+      } catch (SdkClientException e) {
+        if (round == UPLOAD_ROUNDS || refusedConnection(e)) {
+          throw e;
+        }
+        Thread.sleep(250L * round);
+      }
+    }
+  }
+
+  private static final int UPLOAD_ROUNDS = 3;
+
+  private static String causes(Throwable e) {
+    StringBuilder text = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      text.append("; caused by ").append(t.getClass().getSimpleName()).append(": ")
+          .append(t.getMessage());
+    }
+    return text.toString();
+  }
+
+  private static boolean refusedConnection(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private int waitFor(LocalClients clients, Map<String, String> docIdByPath, Instant since,

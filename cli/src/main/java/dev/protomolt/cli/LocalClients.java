@@ -10,6 +10,10 @@ import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -32,6 +36,7 @@ final class LocalClients implements AutoCloseable {
         AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey()));
     this.s3 = S3Client.builder().endpointOverride(endpoints.s3()).forcePathStyle(true)
         .region(Region.of(endpoints.region())).credentialsProvider(keys)
+        .overrideConfiguration(o -> o.addExecutionInterceptor(new NoExpectContinue()))
         .httpClient(UrlConnectionHttpClient.create()).build();
     this.sfn = SfnClient.builder().endpointOverride(endpoints.stepFunctions().orElseThrow())
         .region(Region.of(endpoints.region())).credentialsProvider(keys)
@@ -41,6 +46,10 @@ final class LocalClients implements AutoCloseable {
     db.setUser(endpoints.postgresUser());
     db.setPassword(endpoints.postgresPassword());
     db.setConnectTimeout(5);
+  }
+
+  java.net.URI s3Endpoint() {
+    return endpoints.s3();
   }
 
   S3Client s3() {
@@ -68,6 +77,19 @@ final class LocalClients implements AutoCloseable {
       throw new CommandFailure(CommandFailure.UNREACHABLE, "no local cloud database at "
           + endpoints.postgresJdbcUrl() + " (" + e.getMessage() + ") — start it with"
           + " `protomolt up --data " + endpoints.dataDir() + "`");
+    }
+  }
+
+  /**
+   * Sends bodies without {@code Expect: 100-continue}. With it, the JDK's HttpURLConnection reports
+   * any early answer from S3Proxy as an opaque "Error writing request body to server"; without it
+   * the body is sent at once and S3's own error code reaches the user. Local bodies are small.
+   */
+  private static final class NoExpectContinue implements ExecutionInterceptor {
+    @Override
+    public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context,
+        ExecutionAttributes executionAttributes) {
+      return context.httpRequest().toBuilder().removeHeader("Expect").build();
     }
   }
 

@@ -34,7 +34,7 @@ public final class Main implements Runnable {
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       PrintWriter err = commandLine.getErr();
       if (e instanceof CommandFailure failure) {
-        err.println("protomolt " + commandLine.getCommandName() + ": " + failure.getMessage());
+        err.println(commandLine.getCommandSpec().qualifiedName() + ": " + failure.getMessage());
         err.flush();
         return failure.exitCode();
       }

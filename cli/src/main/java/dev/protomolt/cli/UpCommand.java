@@ -65,7 +65,7 @@ final class UpCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     LocalCloudSettings settings = LocalCloudSettings.fromSystemProperties().withDataDir(data);
-    LocalPlatform platform = LocalPlatform.start(settings, gatewayPort);
+    LocalPlatform platform = PlatformStart.start(settings, gatewayPort);
     try {
       provision.forEach((accountId, datasources) ->
           platform.provisionAccount(accountId, datasources.toArray(String[]::new)));
@@ -83,7 +83,9 @@ final class UpCommand implements Callable<Integer> {
         + ": upload to s3://" + LocalPlatform.INTAKE_BUCKET + "/" + accountId + "/<datasource>/ for "
         + datasources));
     out.println("# protomolt is up; Ctrl-C stops it. Data: " + data.toAbsolutePath()
-        + ". In another shell: eval $(protomolt env --data " + data + ")");
+        + ". In another shell: eval $(protomolt env --data " + data
+        + (platform.gatewayPort() == GatewayConfig.DEFAULT_PORT ? ""
+            : " --gateway-port " + platform.gatewayPort()) + ")");
     out.flush();
     stopped.await();
     return 0;

@@ -276,10 +276,26 @@ class CommandsTest {
   }
 
   @Test
+  void ingestWithoutARunningPlatformSaysHowToStartOne() {
+    String port = System.getProperty(LocalCloudSettings.POSTGRES_PORT_SETTING);
+    System.setProperty(LocalCloudSettings.POSTGRES_PORT_SETTING, Integer.toString(LocalPorts.free()));
+    try {
+      CommandRun ingest = run("ingest", write("d.txt", "x").toString(), "--account", ACCOUNT,
+          "--datasource", "docs", "--data", data.toString());
+      assertThat(ingest.status()).as("%s", ingest).isEqualTo(CommandFailure.UNREACHABLE);
+      assertThat(ingest.err()).contains("no local cloud database at jdbc:postgresql://127.0.0.1:")
+          .contains("start it with `protomolt up --data ");
+    } finally {
+      System.setProperty(LocalCloudSettings.POSTGRES_PORT_SETTING, port);
+    }
+  }
+
+  @Test
   void anUnknownDocumentIsReportedWithWhereIdsComeFrom() {
     CommandRun doc = run("doc", "get", "no-such-doc", "--account", ACCOUNT, "--gateway", gateway);
     assertThat(doc.status()).as("%s", doc).isEqualTo(1);
-    assertThat(doc.err()).contains("no document 'no-such-doc' in account 'acme'")
+    assertThat(doc.err()).startsWith("protomolt doc get: DOC_ID: ")
+        .contains("no document 'no-such-doc' in account 'acme'")
         .contains("`protomolt ingest` prints the id");
     CommandRun half = run("doc", "manifest", "x", "--account", ACCOUNT, "--graph", "g",
         "--gateway", gateway);
