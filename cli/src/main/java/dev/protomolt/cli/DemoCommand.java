@@ -55,20 +55,34 @@ final class DemoCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     long started = System.nanoTime();
     LocalCloudSettings settings = LocalCloudSettings.fromSystemProperties().withDataDir(data);
-    try (LocalPlatform platform = LocalPlatform.start(settings, 0)) {
-      out.println("platform up; ingesting " + corpus.size() + " documents");
+    try (LocalPlatform platform = PlatformStart.start(settings, 0)) {
+      double startup = (System.nanoTime() - started) / 1e9;
+      out.printf("platform up in %.1f s; ingesting %d documents%n", startup, corpus.size());
       out.flush();
+      long ingesting = System.nanoTime();
+      ProgressLine progress = ProgressLine.onConsole(out, "processing", corpus.size());
       DemoRun.Summary summary = DemoRun.run(platform, corpus, query,
-          Duration.ofSeconds(timeoutSeconds));
-      double seconds = (System.nanoTime() - started) / 1e9;
+          Duration.ofSeconds(timeoutSeconds), progress::update);
+      progress.finish(summary.documents().size() - summary.dispositions().getOrDefault("PENDING", 0));
+      double seconds = (System.nanoTime() - ingesting) / 1e9;
       out.printf("documents: %d%n", summary.documents().size());
-      summary.documents().forEach(d -> out.printf("  %-28s %s%n", d.name(), d.disposition()));
+      summary.documents().forEach(d -> out.printf("  %-28s %-14s %s%n", d.name(), d.disposition(),
+          d.docId()));
       out.println("dispositions: " + summary.dispositions());
+      out.println("per node (documents stored, parts present):");
+      summary.nodes().forEach(n -> out.printf("  %-20s %4d documents %5d parts%n", n.node(),
+          n.documents(), n.parts()));
+      out.println("parts stored: " + summary.partsStored());
       out.println("documents indexed: " + summary.indexed());
-      out.printf("elapsed: %.1f s including start-up (%.2f documents/s)%n", seconds,
-          summary.documents().size() / seconds);
+      out.printf("throughput: %.2f documents/s over %.1f s from first upload to last disposition"
+          + " (%.1f s start-up before that)%n", summary.documents().size() / seconds, seconds,
+          startup);
       out.println(summary.sampleHit().map(h -> "search \"" + query + "\": " + h.title() + " — "
           + h.snippet()).orElse("search \"" + query + "\": no hit"));
+      if (!summary.complete()) {
+        out.printf("%d documents had no terminal disposition after %d s; give them longer with"
+            + " --timeout-seconds N%n", summary.dispositions().get("PENDING"), timeoutSeconds);
+      }
       out.flush();
       return summary.complete() ? 0 : 1;
     }

@@ -1,7 +1,5 @@
 package dev.protomolt.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.module.samples.sink.JsonLinesReceiptSink;
@@ -14,12 +12,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -27,8 +27,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
-import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * The demo on a running {@link LocalPlatform}: provision an account, apply the demo graph, upload a
@@ -40,14 +38,19 @@ public final class DemoRun {
   public static final String ACCOUNT = "demo";
   public static final String DATASOURCE = "samples";
   static final List<String> BUNDLED = List.of("lighthouses.txt", "tides.md", "harbours.html");
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One uploaded document and how its execution ended. */
   public record Outcome(String name, String docId, String disposition) {}
 
   /** What the demo did. {@code complete} is true only if every document reached a disposition. */
-  public record Summary(List<Outcome> documents, Map<String, Integer> dispositions, int indexed,
-      Optional<SearchHit> sampleHit, boolean complete) {}
+  public record Summary(List<Outcome> documents, Map<String, Integer> dispositions,
+      List<NodeTally> nodes, int indexed, Optional<SearchHit> sampleHit, boolean complete) {
+
+    /** Every part stored for the run's documents, over the intake copies and every node's copies. */
+    public long partsStored() {
+      return nodes.stream().mapToLong(NodeTally::parts).sum();
+    }
+  }
 
   private DemoRun() {}
 
@@ -92,10 +95,19 @@ public final class DemoRun {
    */
   public static Summary run(LocalPlatform platform, Map<String, byte[]> corpus, String searchText,
       Duration patience) throws InterruptedException {
+    return run(platform, corpus, searchText, patience, done -> { });
+  }
+
+  /** As above, telling {@code progress} how many documents have ended each time it looks. */
+  public static Summary run(LocalPlatform platform, Map<String, byte[]> corpus, String searchText,
+      Duration patience, IntConsumer progress) throws InterruptedException {
     platform.provisionAccount(ACCOUNT, DATASOURCE);
-    long version = platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
+    platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
     Map<String, String> docIdByName = new LinkedHashMap<>();
     LocalCloudEndpoints ep = platform.endpoints();
+    // On a reused data folder the same uploads were admitted to earlier versions too; only
+    // admissions from this run count.
+    Instant since = Instant.now();
     try (S3Client s3 = S3Client.builder().endpointOverride(ep.s3()).region(Region.of(ep.region()))
         .forcePathStyle(true).httpClient(UrlConnectionHttpClient.create())
         .credentialsProvider(StaticCredentialsProvider.create(
@@ -109,22 +121,15 @@ public final class DemoRun {
             LocalPlatform.INTAKE_BUCKET, key));
       }
     }
-    Map<String, String> dispositionByDoc = new LinkedHashMap<>();
+    DispositionWatch watch = new DispositionWatch(platform.database(), platform.stepFunctions(),
+        ACCOUNT, since);
+    Map<String, String> dispositionByDoc = Map.of();
     long deadline = System.nanoTime() + patience.toNanos();
-    while (dispositionByDoc.size() < docIdByName.size() && System.nanoTime() < deadline) {
-      for (LocalPlatform.Admission a : platform.admissions(ACCOUNT)) {
-        // On a reused data folder the same uploads were admitted to earlier versions too; only
-        // this run's version counts.
-        if (!a.graphId().equals(DemoGraph.GRAPH_ID) || a.graphVersion() != version
-            || !docIdByName.containsValue(a.docId()) || dispositionByDoc.containsKey(a.docId())
-            || a.executionArn().isEmpty()) {
-          continue;
-        }
-        DescribeExecutionResponse d = platform.stepFunctions()
-            .describeExecution(b -> b.executionArn(a.executionArn()));
-        if (d.status() != ExecutionStatus.RUNNING) {
-          dispositionByDoc.put(a.docId(), dispositionOf(d));
-        }
+    while (true) {
+      dispositionByDoc = watch.terminal(docIdByName.values());
+      progress.accept(dispositionByDoc.size());
+      if (dispositionByDoc.size() == docIdByName.size() || System.nanoTime() > deadline) {
+        break;
       }
       Thread.sleep(100);
     }
@@ -147,19 +152,8 @@ public final class DemoRun {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the sample index: " + e.getMessage(), e);
     }
-    return new Summary(List.copyOf(outcomes), Map.copyOf(counts), indexed, hit,
-        !counts.containsKey("PENDING"));
-  }
-
-  private static String dispositionOf(DescribeExecutionResponse d) {
-    if (d.status() != ExecutionStatus.SUCCEEDED) {
-      return d.status() + (d.error() == null ? "" : " (" + d.error() + ")");
-    }
-    try {
-      JsonNode out = JSON.readTree(d.output());
-      return out.path("disposition").asText("SUCCEEDED");
-    } catch (IOException e) {
-      return "SUCCEEDED (unreadable output)";
-    }
+    return new Summary(List.copyOf(outcomes), Map.copyOf(counts),
+        NodeTally.of(platform.database(), ACCOUNT, DemoGraph.GRAPH_ID, docIdByName.values()),
+        indexed, hit, !counts.containsKey("PENDING"));
   }
 }

@@ -11,7 +11,9 @@ import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
+import dev.protomolt.engine.graphs.GraphUpdateFeed;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
@@ -121,10 +123,11 @@ public final class LocalPlatform implements AutoCloseable {
   private final KafkaProducer<String, byte[]> producer;
   private final SfnClient sfn;
   private final PipeDocStore store;
-  private final ProvisionedTenancy tenancy = new ProvisionedTenancy();
+  private final ProvisionedTenancy tenancy;
   private final GraphAdminService admin;
   private final GraphActivationService activation;
   private final GatewayMain gateway;
+  private final LocalGraphDoor.Drafts drafts;
   private final LuceneIndex index;
   private final Path indexDir;
   private final ManagedChannel channel;
@@ -137,6 +140,7 @@ public final class LocalPlatform implements AutoCloseable {
     DataSource ds = cloud.database();
     Clock clock = Clock.systemUTC();
     PipelineCelEnvironment cel = PipelineCelEnvironment.create();
+    this.tenancy = new ProvisionedTenancy(ds);
 
     this.s3 = new S3Clients(Map.of(CREDENTIALS_REF,
         ObjectStoreSettings.staticKeys(ep.s3(), ep.accessKeyId(), ep.secretAccessKey())), List.of());
@@ -170,8 +174,10 @@ public final class LocalPlatform implements AutoCloseable {
     lambdas.register("complete", (event, context) -> complete.handle(event));
     lambdas.register("dlq", (event, context) -> dlq.handle(event));
 
-    this.admin = new GraphAdminService(graphs, new StepFunctionsVersionPins(sfn, graphs),
-        event -> { }, GraphValidator.standard(cel, tenancy), clock);
+    GraphUpdateFeed feed = new GraphUpdateFeed(event -> { });
+    GraphValidator validator = GraphValidator.standard(cel, tenancy);
+    this.admin = new GraphAdminService(graphs, new StepFunctionsVersionPins(sfn, graphs), feed,
+        validator, clock);
     SfnStateMachines machines = new SfnStateMachines(sfn, ROLE);
     this.activation = new GraphActivationService(admin, machines, new EngineFunctions("local",
         lambdas.functionArn("prepare"), lambdas.functionArn("dispatch"),
@@ -186,7 +192,12 @@ public final class LocalPlatform implements AutoCloseable {
     });
 
     createModuleTopics(ep.kafkaBootstrapServers());
-    this.gateway = GatewayMain.start(GatewayConfig.from(gatewayValues(ep, gatewayPort)));
+    this.drafts = LocalGraphDoor.draftStore(ep);
+    this.gateway = GatewayMain.start(GatewayConfig.from(gatewayValues(ep, gatewayPort)),
+        List.of(LocalGraphDoor.of(admin, activation, new DraftService(drafts.store(), validator,
+            clock), feed)));
+    // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
+    tenancy.accounts().forEach(this::notifyIntake);
 
     this.indexDir = ep.dataDir().resolve("index");
     this.index = LuceneIndex.open(indexDir);
@@ -230,6 +241,10 @@ public final class LocalPlatform implements AutoCloseable {
         .setIntakeDrive(drive(INTAKE_BUCKET, INTAKE_COPIES_PREFIX + accountId + "/"))
         .setPipelineDrive(drive(STORE_BUCKET, accountId + "/pipeline/"))
         .build());
+    notifyIntake(accountId);
+  }
+
+  private void notifyIntake(String accountId) {
     if (notifiedAccounts.add(accountId)) {
       cloud.addS3Notification(new S3NotificationRule(INTAKE_BUCKET, accountId + "/", "", "intake"));
     }
@@ -275,6 +290,11 @@ public final class LocalPlatform implements AutoCloseable {
     return found;
   }
 
+  /** The local cloud's migrated database, for reading what the platform recorded. */
+  DataSource database() {
+    return cloud.database();
+  }
+
   public LocalCloudEndpoints endpoints() {
     return cloud.endpoints();
   }
@@ -302,12 +322,7 @@ public final class LocalPlatform implements AutoCloseable {
 
   /** Every endpoint a user or a client needs, as {@code KEY=VALUE} lines' contents. */
   public Map<String, String> environment() {
-    Map<String, String> env = new LinkedHashMap<>(cloud.endpoints().environment());
-    env.put("PROTOMOLT_GATEWAY", "127.0.0.1:" + gateway.port());
-    env.put("PROTOMOLT_INTAKE_BUCKET", INTAKE_BUCKET);
-    env.put("PROTOMOLT_STORE_BUCKET", STORE_BUCKET);
-    env.put("PROTOMOLT_INDEX_DIR", indexDir.toAbsolutePath().toString());
-    return env;
+    return LocalEnvironment.of(cloud.endpoints(), gateway.port());
   }
 
   private void startWorker(String moduleId, DocumentProcessor processor) {
@@ -381,6 +396,7 @@ public final class LocalPlatform implements AutoCloseable {
       // The index commits on every document; closing only releases the write lock.
     }
     sfn.close();
+    drafts.close();
     producer.close(Duration.ofSeconds(5));
     purgeEvents.close();
     s3.close();

@@ -17,12 +17,23 @@ class DemoRunTest {
   @Test
   void theBundledCorpusReachesTheSinkAndIsSearchable() throws Exception {
     try (LocalPlatform platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
+      java.util.List<Integer> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
       DemoRun.Summary summary = DemoRun.run(platform, DemoRun.bundledCorpus(), "tide",
-          Duration.ofSeconds(120));
+          Duration.ofSeconds(120), seen::add);
+      assertThat(seen).as("progress counts rise to every document").isSorted().endsWith(3);
       assertThat(summary.complete()).as("%s", summary.documents()).isTrue();
       assertThat(summary.documents()).extracting(DemoRun.Outcome::disposition)
           .containsOnly("SINK_REACHED").hasSize(3);
       assertThat(summary.indexed()).isEqualTo(3);
+      assertThat(summary.nodes()).as("%s", summary.nodes()).extracting(NodeTally::node)
+          .containsExactly("intake:" + DemoRun.DATASOURCE, DemoGraph.PARSE, DemoGraph.CHUNK,
+              DemoGraph.EMBED, DemoGraph.INDEX);
+      assertThat(summary.nodes()).allSatisfy(n -> {
+        assertThat(n.documents()).isEqualTo(3);
+        assertThat(n.parts()).isGreaterThanOrEqualTo(3);
+      });
+      assertThat(summary.partsStored()).isEqualTo(summary.nodes().stream()
+          .mapToLong(NodeTally::parts).sum()).isGreaterThan(15);
       assertThat(summary.sampleHit()).hasValueSatisfying(
           hit -> assertThat(hit.title()).containsIgnoringCase("tide"));
 

@@ -11,6 +11,7 @@ import dev.protomolt.repository.postgres.PostgresLedgerStore;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
+import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class GatewayMain implements AutoCloseable {
   private final HikariDataSource dataSource;
   private final ModuleWorkGateway gateway;
 
-  private GatewayMain(GatewayConfig config) throws IOException {
+  private GatewayMain(GatewayConfig config, List<BindableService> extraServices) throws IOException {
     HikariConfig pool = new HikariConfig();
     pool.setJdbcUrl(config.jdbcUrl());
     if (!config.jdbcUser().isEmpty()) {
@@ -68,18 +69,27 @@ public final class GatewayMain implements AutoCloseable {
             new DeadGraphScreen(new PostgresGraphVersions(dataSource), Duration.ofSeconds(30)),
             new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
         new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)), clock, GatewaySettings.defaults());
-    this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
         // Sessions block on Step Functions and the store; virtual threads make that cheap.
         .executor(Executors.newVirtualThreadPerTaskExecutor())
         .addService(gateway)
-        .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)))
-        .build()
-        .start();
+        .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)));
+    extraServices.forEach(builder::addService);
+    this.server = builder.build().start();
   }
 
   /** Starts everything; the returned gateway is serving. */
   public static GatewayMain start(GatewayConfig config) throws IOException {
-    return new GatewayMain(config);
+    return new GatewayMain(config, List.of());
+  }
+
+  /**
+   * Starts everything and serves {@code extraServices} on the same port: the local platform adds
+   * the graph door there, so one address answers every gRPC call a user makes.
+   */
+  public static GatewayMain start(GatewayConfig config, List<BindableService> extraServices)
+      throws IOException {
+    return new GatewayMain(config, List.copyOf(extraServices));
   }
 
   public int port() {

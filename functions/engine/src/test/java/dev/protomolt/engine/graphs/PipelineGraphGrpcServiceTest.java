@@ -43,6 +43,8 @@ class PipelineGraphGrpcServiceTest {
   private final InMemoryVersionPins pins = new InMemoryVersionPins();
   private final RecordingPublisher kafka = new RecordingPublisher();
   private GraphUpdateFeed feed;
+  private GraphAdminService admin;
+  private DraftService drafts;
   private Server server;
   private ManagedChannel channel;
   private PipelineGraphServiceBlockingStub stub;
@@ -52,9 +54,9 @@ class PipelineGraphGrpcServiceTest {
     FakeClock clock = new FakeClock(Instant.parse("2026-03-01T12:00:00Z"));
     GraphValidator validator = GraphValidator.standard(GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY);
     feed = new GraphUpdateFeed(kafka);
-    GraphAdminService admin = new GraphAdminService(new PostgresGraphStore(EmbeddedDatabase.emptied()),
+    admin = new GraphAdminService(new PostgresGraphStore(EmbeddedDatabase.emptied()),
         pins, feed, validator, clock);
-    DraftService drafts = new DraftService(new InMemoryDraftStore(), validator, clock);
+    drafts = new DraftService(new InMemoryDraftStore(), validator, clock);
     String name = InProcessServerBuilder.generateName();
     server = InProcessServerBuilder.forName(name).directExecutor()
         .addService(new PipelineGraphGrpcService(admin, drafts, feed)).build().start();
@@ -97,6 +99,31 @@ class PipelineGraphGrpcServiceTest {
     assertThat(off.getDeactivationEpoch()).isEqualTo(1);
     assertThat(stub.deleteGraphVersion(GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1").setVersion(2).build())
         .getDeleted()).isTrue();
+  }
+
+  @Test
+  void anActivatorGivenToTheDoorActivatesForActivateAndCreateAndActivate() throws Exception {
+    java.util.List<String> activated = new java.util.concurrent.CopyOnWriteArrayList<>();
+    String name = InProcessServerBuilder.generateName();
+    Server withActivator = InProcessServerBuilder.forName(name).directExecutor()
+        .addService(new PipelineGraphGrpcService(admin, drafts, feed, (graphId, clusterId, version) -> {
+          activated.add(graphId + ":" + clusterId + ":" + version);
+          return admin.activate(graphId, clusterId, version);
+        })).build().start();
+    ManagedChannel to = InProcessChannelBuilder.forName(name).directExecutor().build();
+    try {
+      var door = PipelineGraphServiceGrpc.newBlockingStub(to);
+      var v1 = door.createAndActivateGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).build());
+      assertThat(v1.getActive()).isTrue();
+      door.createGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).build());
+      door.activateGraph(GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1").setVersion(2).build());
+      assertThat(activated).containsExactly("g:c1:1", "g:c1:2");
+      assertThat(code(() -> door.activateGraph(GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1")
+          .setVersion(7).build()))).as("the activator's refusal keeps its status").isEqualTo(Status.Code.NOT_FOUND);
+    } finally {
+      to.shutdownNow();
+      withActivator.shutdownNow();
+    }
   }
 
   @Test

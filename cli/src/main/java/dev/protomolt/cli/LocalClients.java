@@ -1,0 +1,101 @@
+package dev.protomolt.cli;
+
+import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The AWS SDK clients and the database connection a command uses against the local cloud, built
+ * from the same endpoints {@code protomolt env} prints: what a user's own tools would use.
+ */
+final class LocalClients implements AutoCloseable {
+
+  private final LocalCloudEndpoints endpoints;
+  private final S3Client s3;
+  private final SfnClient sfn;
+  private final PGSimpleDataSource db;
+
+  LocalClients(LocalCloudEndpoints endpoints) {
+    this.endpoints = endpoints;
+    StaticCredentialsProvider keys = StaticCredentialsProvider.create(
+        AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey()));
+    this.s3 = S3Client.builder().endpointOverride(endpoints.s3()).forcePathStyle(true)
+        .region(Region.of(endpoints.region())).credentialsProvider(keys)
+        .overrideConfiguration(o -> o.addExecutionInterceptor(new NoExpectContinue()))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    this.sfn = SfnClient.builder().endpointOverride(endpoints.stepFunctions().orElseThrow())
+        .region(Region.of(endpoints.region())).credentialsProvider(keys)
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    this.db = new PGSimpleDataSource();
+    db.setURL(endpoints.postgresJdbcUrl());
+    db.setUser(endpoints.postgresUser());
+    db.setPassword(endpoints.postgresPassword());
+    db.setConnectTimeout(5);
+  }
+
+  java.net.URI s3Endpoint() {
+    return endpoints.s3();
+  }
+
+  S3Client s3() {
+    return s3;
+  }
+
+  SfnClient sfn() {
+    return sfn;
+  }
+
+  DataSource db() {
+    return db;
+  }
+
+  /** The account that owns {@code datasourceId}, if provisioned; proves the database answers. */
+  Optional<String> datasourceOwner(String datasourceId) {
+    try (Connection c = db.getConnection();
+        PreparedStatement s = c.prepareStatement(
+            "SELECT account_id FROM datasource_bindings WHERE datasource_id = ?")) {
+      s.setString(1, datasourceId);
+      try (ResultSet r = s.executeQuery()) {
+        return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw new CommandFailure(CommandFailure.UNREACHABLE, "no local cloud database at "
+          + endpoints.postgresJdbcUrl() + " (" + e.getMessage() + ") — start it with"
+          + " `protomolt up --data " + endpoints.dataDir() + "`");
+    }
+  }
+
+  /**
+   * Sends bodies without {@code Expect: 100-continue}. With it, the JDK's HttpURLConnection reports
+   * any early answer from S3Proxy as an opaque "Error writing request body to server"; without it
+   * the body is sent at once and S3's own error code reaches the user. Local bodies are small.
+   */
+  private static final class NoExpectContinue implements ExecutionInterceptor {
+    @Override
+    public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context,
+        ExecutionAttributes executionAttributes) {
+      return context.httpRequest().toBuilder().removeHeader("Expect").build();
+    }
+  }
+
+  @Override
+  public void close() {
+    s3.close();
+    sfn.close();
+  }
+}

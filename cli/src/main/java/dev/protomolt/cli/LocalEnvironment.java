@@ -1,0 +1,79 @@
+package dev.protomolt.cli;
+
+import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import dev.protomolt.localstack.cloud.LocalPostgres;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Every endpoint, bucket and credential of the local platform as environment variables. {@code up}
+ * prints them from the running services and {@code env} from the same settings without starting
+ * anything, so both agree whether or not {@code up} is running (decision 0960).
+ */
+public final class LocalEnvironment {
+
+  private static final String HOST = "127.0.0.1";
+  private static final Pattern SHELL_SAFE = Pattern.compile("[A-Za-z0-9_./:@%+=,-]+");
+
+  private LocalEnvironment() {}
+
+  /** The endpoints the local cloud answers on when started with {@code settings}. */
+  public static LocalCloudEndpoints expected(LocalCloudSettings settings) {
+    for (int port : new int[] {settings.s3Port(), settings.postgresPort(), settings.kafkaPort(),
+        settings.dynamoDbPort(), settings.stepFunctionsPort()}) {
+      if (port == 0) {
+        throw new IllegalArgumentException("settings: a port chosen at start (0) cannot be known"
+            + " in advance; set the -Dprotomolt.local.*.port properties to fixed ports");
+      }
+    }
+    return new LocalCloudEndpoints(settings.dataDir().toAbsolutePath(), settings.region(),
+        settings.accessKeyId(), settings.secretAccessKey(),
+        URI.create("http://" + HOST + ":" + settings.s3Port()), settings.buckets(),
+        URI.create("http://" + HOST + ":" + settings.dynamoDbPort()),
+        HOST + ":" + settings.kafkaPort(),
+        "jdbc:postgresql://" + HOST + ":" + settings.postgresPort() + "/" + LocalPostgres.DATABASE,
+        LocalPostgres.USER, LocalPostgres.USER,
+        Optional.of(URI.create("http://" + HOST + ":" + settings.stepFunctionsPort())));
+  }
+
+  /**
+   * The variables: the AWS SDKs' and the AWS CLI's own ({@code AWS_ENDPOINT_URL_<SERVICE_ID>} per
+   * service, region, key pair) and ours for the gateway, Kafka, PostgreSQL, buckets and the index.
+   */
+  public static Map<String, String> of(LocalCloudEndpoints ep, int gatewayPort) {
+    Map<String, String> env = new LinkedHashMap<>(ep.environment());
+    // Without a profile, SDKs would otherwise probe the EC2 instance metadata service for one.
+    env.put("AWS_EC2_METADATA_DISABLED", "true");
+    env.put("PROTOMOLT_DATA", ep.dataDir().toString());
+    env.put("PROTOMOLT_GATEWAY", HOST + ":" + gatewayPort);
+    env.put("PROTOMOLT_INTAKE_BUCKET", LocalPlatform.INTAKE_BUCKET);
+    env.put("PROTOMOLT_STORE_BUCKET", LocalPlatform.STORE_BUCKET);
+    env.put("PROTOMOLT_INDEX_DIR", indexDir(ep.dataDir()).toString());
+    return env;
+  }
+
+  /** Where the sample sink keeps its Lucene index and receipts under a data folder. */
+  public static Path indexDir(Path dataDir) {
+    return dataDir.toAbsolutePath().resolve("index");
+  }
+
+  /**
+   * One {@code export KEY=VALUE;} line per variable, quoted where the shell needs it, so both
+   * {@code eval $(protomolt env)} and {@code eval "$(protomolt env)"} export them.
+   */
+  public static String exportLine(String key, String value) {
+    return "export " + key + "=" + shellQuoted(value) + ";";
+  }
+
+  static String shellQuoted(String value) {
+    if (!value.isEmpty() && SHELL_SAFE.matcher(value).matches()) {
+      return value;
+    }
+    return "'" + value.replace("'", "'\\''") + "'";
+  }
+}

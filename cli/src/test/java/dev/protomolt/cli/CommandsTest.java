@@ -1,0 +1,317 @@
+package dev.protomolt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import dev.protomolt.proto.config.v1.GraphEdge;
+import dev.protomolt.proto.config.v1.PipelineGraph;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every client command against one real running platform (local cloud, engine, gateway, sample
+ * modules) started on free fixed ports, as a user would run them beside {@code protomolt up}.
+ */
+class CommandsTest {
+
+  static final String ACCOUNT = "acme";
+
+  @TempDir
+  static Path data;
+  static LocalPlatform platform;
+  static String gateway;
+
+  @TempDir
+  Path files;
+
+  @BeforeAll
+  static void startPlatform() {
+    LocalPorts.claim();
+    platform = LocalPlatform.start(LocalCloudSettings.fromSystemProperties().withDataDir(data), 0);
+    platform.provisionAccount(ACCOUNT, "docs", "drafts", "notes");
+    gateway = "127.0.0.1:" + platform.gatewayPort();
+  }
+
+  @AfterAll
+  static void stopPlatform() {
+    if (platform != null) {
+      platform.close();
+    }
+    LocalPorts.release();
+  }
+
+  static CommandRun run(String... args) {
+    return CommandRun.of(args);
+  }
+
+  @Test
+  void envPrintsWhatTheRunningPlatformServesFromTheSettingsAlone() {
+    CommandRun env = run("env", "--data", data.toString(), "--gateway-port",
+        Integer.toString(platform.gatewayPort()), "--plain");
+    assertThat(env.status()).as("%s", env).isZero();
+    Map<String, String> printed = new LinkedHashMap<>();
+    env.out().lines().forEach(l -> printed.put(l.substring(0, l.indexOf('=')),
+        l.substring(l.indexOf('=') + 1)));
+    assertThat(printed).containsExactlyInAnyOrderEntriesOf(platform.environment());
+    assertThat(printed).containsKeys("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL_SFN",
+        "AWS_ENDPOINT_URL_DYNAMODB", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+        "PROTOMOLT_JDBC_URL", "PROTOMOLT_JDBC_USER", "PROTOMOLT_KAFKA_BOOTSTRAP_SERVERS",
+        "PROTOMOLT_GATEWAY", "PROTOMOLT_INTAKE_BUCKET", "PROTOMOLT_STORE_BUCKET");
+
+    CommandRun exports = run("env", "--data", data.toString());
+    assertThat(exports.out().lines()).allMatch(l -> l.startsWith("export ") && l.endsWith(";"));
+    assertThat(exports.out()).contains("export AWS_ENDPOINT_URL_S3="
+        + platform.endpoints().s3() + ";");
+  }
+
+  @Test
+  void aGraphGoesThroughItsWholeLifecycle() throws Exception {
+    PipelineGraph graph = DemoGraph.of(ACCOUNT, "drafts", LocalPlatform.CLUSTER).toBuilder()
+        .setGraphId("articles").setName("articles").build();
+    Path file = files.resolve("articles.json");
+    Files.writeString(file, GraphFile.json(graph));
+
+    CommandRun valid = run("graph", "validate", file.toString(), "--gateway", gateway);
+    assertThat(valid.status()).as("%s", valid).isZero();
+    assertThat(valid.out()).contains("graph 'articles': valid at DESIGN level (0 violations)");
+
+    CommandRun applied = run("graph", "apply", file.toString(), "--gateway", gateway);
+    assertThat(applied.status()).as("%s", applied).isZero();
+    assertThat(applied.out()).contains("graph 'articles' version 1 stored and active (arn:aws:states:");
+    CommandRun again = run("graph", "apply", file.toString(), "--gateway", gateway);
+    assertThat(again.out()).as("%s", again).contains("graph 'articles' version 2 stored and active");
+
+    CommandRun list = run("graph", "list", "--gateway", gateway);
+    assertThat(list.status()).as("%s", list).isZero();
+    assertThat(list.out()).containsPattern("articles\\s+2\\s+yes\\s+5\\s+4\\s+articles");
+    CommandRun versions = run("graph", "list", "articles", "--gateway", gateway);
+    assertThat(versions.out()).containsPattern("articles\\s+1\\s+no")
+        .containsPattern("articles\\s+2\\s+yes");
+
+    CommandRun shown = run("graph", "show", "articles", "--version", "1", "--gateway", gateway);
+    assertThat(shown.status()).as("%s", shown).isZero();
+    assertThat(new ObjectMapper().readTree(shown.out()).path("version").asText()).isEqualTo("1");
+    assertThat(GraphFile.read(write("shown.json", shown.out())).getNodesCount()).isEqualTo(5);
+
+    CommandRun asl = run("graph", "asl", "articles", "--gateway", gateway);
+    assertThat(asl.status()).as("%s", asl).isZero();
+    assertThat(new ObjectMapper().readTree(asl.out()).has("States")).isTrue();
+
+    CommandRun rollback = run("graph", "activate", "articles", "--version", "1", "--gateway", gateway);
+    assertThat(rollback.out()).as("%s", rollback).contains("graph 'articles' version 1 is active");
+    CommandRun busy = run("graph", "delete", "articles", "--version", "1", "--gateway", gateway);
+    assertThat(busy.status()).as("the active version cannot be deleted: %s", busy).isEqualTo(1);
+    assertThat(busy.err()).contains("deleting graph 'articles' version 1: refused");
+
+    CommandRun off = run("graph", "deactivate", "articles", "--gateway", gateway);
+    assertThat(off.out()).as("%s", off).contains("graph 'articles' deactivated (was version 1)");
+    CommandRun deleted = run("graph", "delete", "articles", "--version", "2", "--gateway", gateway);
+    assertThat(deleted.out()).as("%s", deleted).contains("graph 'articles' version 2 deleted");
+    CommandRun gone = run("graph", "show", "articles", "--version", "2", "--gateway", gateway);
+    assertThat(gone.status()).isEqualTo(1);
+    assertThat(gone.err()).contains("not found");
+  }
+
+  @Test
+  void aYamlGraphFileIsAppliedLikeItsJsonForm() {
+    CommandRun applied = run("graph", "apply", write("notes.yaml", """
+        graphId: notes
+        clusterId: local
+        accountId: acme
+        name: notes
+        nodes:
+          - {nodeId: intake, name: intake, nodeType: NODE_TYPE_INTAKE, datasourceId: notes}
+          - {nodeId: parse, name: parse, nodeType: NODE_TYPE_SINK, moduleId: parser}
+        edges:
+          - {edgeId: intake-parse, fromNodeId: intake, toNodeId: parse, transportType: TRANSPORT_TYPE_PERSIST}
+        """).toString(), "--inactive", "--gateway", gateway);
+    assertThat(applied.status()).as("%s", applied).isZero();
+    assertThat(applied.out()).contains("graph 'notes' version 1 stored, not active");
+  }
+
+  @Test
+  void anInvalidGraphPrintsEveryViolationWithItsRuleAndFieldAndAppliesNothing() {
+    PipelineGraph bad = DemoGraph.of(ACCOUNT, "ghost-source", LocalPlatform.CLUSTER).toBuilder()
+        .setGraphId("broken")
+        .addEdges(GraphEdge.newBuilder().setEdgeId("to-nowhere").setFromNodeId(DemoGraph.INDEX)
+            .setToNodeId("nowhere"))
+        .build();
+    Path file = write("broken.json", GraphFile.json(bad));
+
+    CommandRun validated = run("graph", "validate", file.toString(), "--gateway", gateway);
+    assertThat(validated.status()).as("%s", validated).isEqualTo(1);
+    assertThat(validated.out()).contains("graph 'broken': invalid")
+        .contains("ghost-source").contains("nowhere");
+    assertThat(validated.out().lines().filter(l -> l.startsWith("ERROR rule=")).count())
+        .as("%s", validated).isGreaterThanOrEqualTo(2);
+
+    CommandRun applied = run("graph", "apply", file.toString(), "--gateway", gateway);
+    assertThat(applied.status()).isEqualTo(1);
+    assertThat(applied.out()).contains("is invalid: nothing applied");
+    assertThat(run("graph", "show", "broken", "--gateway", gateway).status())
+        .as("nothing was stored").isEqualTo(1);
+  }
+
+  @Test
+  void unreadableGraphFilesAreRefusedNamingTheFileAndTheProblem() {
+    CommandRun missing = run("graph", "apply", files.resolve("absent.json").toString(),
+        "--gateway", gateway);
+    assertThat(missing.status()).isEqualTo(1);
+    assertThat(missing.err()).contains("FILE: ").contains("absent.json does not exist");
+
+    CommandRun notJson = run("graph", "validate", write("junk.json", "{ nodes: [").toString(),
+        "--gateway", gateway);
+    assertThat(notJson.status()).isEqualTo(1);
+    assertThat(notJson.err()).contains("junk.json is not a PipelineGraph in protobuf JSON form");
+
+    CommandRun misspelt = run("graph", "validate", write("typo.json", "{\"graphIdd\": \"x\"}")
+        .toString(), "--gateway", gateway);
+    assertThat(misspelt.status()).isEqualTo(1);
+    assertThat(misspelt.err()).contains("graphIdd");
+  }
+
+  @Test
+  void anUnknownGraphIsReportedAsNotFound() {
+    CommandRun shown = run("graph", "show", "no-such-graph", "--gateway", gateway);
+    assertThat(shown.status()).isEqualTo(1);
+    assertThat(shown.err()).contains("graph 'no-such-graph': not found");
+    CommandRun activated = run("graph", "activate", "no-such-graph", "--version", "3",
+        "--gateway", gateway);
+    assertThat(activated.status()).isEqualTo(1);
+    assertThat(activated.err()).contains("not found");
+  }
+
+  @Test
+  void withoutARunningPlatformTheCommandSaysHowToStartOne() {
+    String nobody = "127.0.0.1:" + LocalPorts.free();
+    CommandRun list = run("graph", "list", "--gateway", nobody);
+    assertThat(list.status()).as("%s", list).isEqualTo(CommandFailure.UNREACHABLE);
+    assertThat(list.err()).contains("no local cloud on " + nobody)
+        .contains("start it with `protomolt up --data DIR`");
+    CommandRun doc = run("doc", "get", "x", "--account", ACCOUNT, "--gateway", nobody);
+    assertThat(doc.status()).isEqualTo(CommandFailure.UNREACHABLE);
+  }
+
+  @Test
+  void ingestedFilesTravelThePipelineAndCanBeReadAndFound() throws Exception {
+    Path folder = Files.createDirectories(files.resolve("corpus/sub"));
+    Files.writeString(files.resolve("corpus/keepers.txt"), "Lighthouse keepers\n\nThe lamp at"
+        + " Skerryvore was trimmed twice before dawn.\n");
+    Files.writeString(folder.resolve("harbour.md"), "# Harbour\n\nThe breakwater at Peterhead"
+        + " shelters the fleet.\n");
+    assertThat(run("graph", "apply", write("pipeline.json", GraphFile.json(DemoGraph.of(ACCOUNT,
+        "docs", LocalPlatform.CLUSTER).toBuilder().setGraphId("pipeline").build())).toString(),
+        "--gateway", gateway).status()).isZero();
+
+    CommandRun ingest = run("ingest", files.resolve("corpus").toString(), "--recursive",
+        "--account", ACCOUNT, "--datasource", "docs", "--wait", "--data", data.toString(),
+        "--timeout-seconds", "120");
+    assertThat(ingest.status()).as("%s", ingest).isZero();
+    assertThat(ingest.out()).contains("uploaded 2 files").contains("s3://protomolt-intake/acme/docs/")
+        .contains("dispositions: {SINK_REACHED=2}").contains("sub/harbour.md");
+    // Not a terminal, so the progress is plain lines ending at the full count.
+    assertThat(ingest.out()).contains("processing [##############################] 2/2 100%");
+
+    Matcher id = Pattern.compile("(\\S+)\\s+keepers\\.txt").matcher(ingest.out());
+    assertThat(id.find()).as("%s", ingest).isTrue();
+    String docId = id.group(1);
+
+    CommandRun doc = run("doc", "get", docId, "--account", ACCOUNT, "--gateway", gateway);
+    assertThat(doc.status()).as("%s", doc).isZero();
+    assertThat(new ObjectMapper().readTree(doc.out()).path("docId").asText()).isEqualTo(docId);
+
+    Path out = files.resolve("at-sink.json");
+    CommandRun atSink = run("doc", "get", docId, "--account", ACCOUNT, "--graph", "pipeline",
+        "--node", DemoGraph.INDEX, "--part", "core", "--out", out.toString(), "--gateway", gateway);
+    assertThat(atSink.status()).as("%s", atSink).isZero();
+    assertThat(Files.readString(out)).contains("Skerryvore");
+
+    CommandRun manifest = run("doc", "manifest", docId, "--account", ACCOUNT, "--gateway", gateway);
+    assertThat(manifest.status()).as("%s", manifest).isZero();
+    assertThat(manifest.out()).contains(docId).contains("PIPE_DOC_PART_");
+
+    CommandRun search = run("search", "Skerryvore", "--data", data.toString());
+    assertThat(search.status()).as("%s", search).isZero();
+    assertThat(search.out()).contains(docId).containsIgnoringCase("keepers");
+    CommandRun miss = run("search", "zeppelin", "--data", data.toString());
+    assertThat(miss.out()).contains("no hits for \"zeppelin\"");
+  }
+
+  @Test
+  void badIngestInputsAreRefusedBeforeAnythingIsUploaded() throws Exception {
+    CommandRun missing = run("ingest", files.resolve("nope.txt").toString(), "--account", ACCOUNT,
+        "--datasource", "docs", "--data", data.toString());
+    assertThat(missing.status()).isEqualTo(1);
+    assertThat(missing.err()).contains("PATH: ").contains("nope.txt does not exist; nothing was uploaded");
+
+    Files.createDirectories(files.resolve("folder"));
+    CommandRun folder = run("ingest", files.resolve("folder").toString(), "--account", ACCOUNT,
+        "--datasource", "docs", "--data", data.toString());
+    assertThat(folder.err()).contains("is a directory; pass --recursive");
+
+    CommandRun unbound = run("ingest", write("a.txt", "hello").toString(), "--account", ACCOUNT,
+        "--datasource", "unprovisioned", "--data", data.toString());
+    assertThat(unbound.status()).isEqualTo(1);
+    assertThat(unbound.err()).contains("--datasource: 'unprovisioned' is not provisioned")
+        .contains("protomolt up --data").contains("--account acme:unprovisioned");
+
+    CommandRun foreign = run("ingest", write("b.txt", "hello").toString(), "--account", "other",
+        "--datasource", "docs", "--data", data.toString());
+    assertThat(foreign.err()).contains("'docs' belongs to account 'acme', not 'other'");
+
+    CommandRun badAccount = run("ingest", write("c.txt", "x").toString(), "--account", "_x",
+        "--datasource", "docs", "--data", data.toString());
+    assertThat(badAccount.status()).isEqualTo(2);
+    assertThat(badAccount.err()).contains("--account: accountId: must be non-blank");
+  }
+
+  @Test
+  void ingestWithoutARunningPlatformSaysHowToStartOne() {
+    String port = System.getProperty(LocalCloudSettings.POSTGRES_PORT_SETTING);
+    System.setProperty(LocalCloudSettings.POSTGRES_PORT_SETTING, Integer.toString(LocalPorts.free()));
+    try {
+      CommandRun ingest = run("ingest", write("d.txt", "x").toString(), "--account", ACCOUNT,
+          "--datasource", "docs", "--data", data.toString());
+      assertThat(ingest.status()).as("%s", ingest).isEqualTo(CommandFailure.UNREACHABLE);
+      assertThat(ingest.err()).contains("no local cloud database at jdbc:postgresql://127.0.0.1:")
+          .contains("start it with `protomolt up --data ");
+    } finally {
+      System.setProperty(LocalCloudSettings.POSTGRES_PORT_SETTING, port);
+    }
+  }
+
+  @Test
+  void anUnknownDocumentIsReportedWithWhereIdsComeFrom() {
+    CommandRun doc = run("doc", "get", "no-such-doc", "--account", ACCOUNT, "--gateway", gateway);
+    assertThat(doc.status()).as("%s", doc).isEqualTo(1);
+    assertThat(doc.err()).startsWith("protomolt doc get: DOC_ID: ")
+        .contains("no document 'no-such-doc' in account 'acme'")
+        .contains("`protomolt ingest` prints the id");
+    CommandRun half = run("doc", "manifest", "x", "--account", ACCOUNT, "--graph", "g",
+        "--gateway", gateway);
+    assertThat(half.err()).contains("--graph: must be given together with --node");
+    CommandRun part = run("doc", "get", "x", "--account", ACCOUNT, "--part", "pages",
+        "--gateway", gateway);
+    assertThat(part.status()).isEqualTo(2);
+    assertThat(part.err()).contains("must be CORE, BLOBS, CHUNKS or PARSED, got 'pages'");
+  }
+
+  private Path write(String name, String text) {
+    try {
+      return Files.writeString(files.resolve(name), text, StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+}

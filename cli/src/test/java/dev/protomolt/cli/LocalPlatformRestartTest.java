@@ -1,0 +1,81 @@
+package dev.protomolt.cli;
+
+import static dev.protomolt.cli.LocalPlatformEndToEndTest.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * A restart of the platform on the same data folder keeps what was provisioned and activated: the
+ * datasource's owner, the account's intake notification and the active graph version, so an upload
+ * after the restart runs through the graph activated before it with nothing re-applied.
+ */
+class LocalPlatformRestartTest {
+
+  @TempDir
+  Path data;
+
+  @TempDir
+  Path files;
+
+  @Test
+  void bindingsAndActivationsSurviveARestart() throws Exception {
+    try (LocalPlatform first = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
+      first.provisionAccount("acme", "docs");
+      assertThat(first.applyAndActivate(DemoGraph.of("acme", "docs", LocalPlatform.CLUSTER)))
+          .isEqualTo(1);
+    }
+
+    try (LocalPlatform second = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
+      assertThatThrownBy(() -> second.provisionAccount("rival", "docs"))
+          .as("the datasource's owner was remembered").isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("'docs' already belongs to account 'acme'");
+      Path graph = Files.writeString(files.resolve("demo.json"),
+          GraphFile.json(DemoGraph.of("acme", "docs", LocalPlatform.CLUSTER)));
+      CommandRun validated = CommandRun.of("graph", "validate", graph.toString(), "--gateway",
+          "127.0.0.1:" + second.gatewayPort());
+      assertThat(validated.status()).as("%s", validated).isZero();
+      CommandRun listed = CommandRun.of("graph", "list", "--gateway",
+          "127.0.0.1:" + second.gatewayPort());
+      assertThat(listed.out()).as("%s", listed).containsPattern("demo\\s+1\\s+yes");
+
+      LocalCloudEndpoints ep = second.endpoints();
+      try (S3Client s3 = S3Client.builder().endpointOverride(ep.s3())
+          .region(Region.of(ep.region())).forcePathStyle(true)
+          .credentialsProvider(StaticCredentialsProvider.create(
+              AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+          .httpClient(UrlConnectionHttpClient.create()).build()) {
+        s3.putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key("acme/docs/after-restart.txt"),
+            RequestBody.fromString("Tide tables\n\nSpring tides follow the full moon.\n",
+                StandardCharsets.UTF_8));
+      }
+      LocalPlatform.Admission admitted = eventually("the upload admitted after the restart", () ->
+          second.admissions("acme").stream().filter(a -> !a.executionArn().isEmpty()).findFirst());
+      assertThat(admitted.graphVersion()).as("the version activated before the restart").isEqualTo(1);
+      DescribeExecutionResponse done = eventually("the execution to end", () -> {
+        DescribeExecutionResponse d = second.stepFunctions()
+            .describeExecution(b -> b.executionArn(admitted.executionArn()));
+        return d.status() == ExecutionStatus.RUNNING ? Optional.empty() : Optional.of(d);
+      });
+      assertThat(new ObjectMapper().readTree(done.output()).path("disposition").asText())
+          .as("%s %s", done.error(), done.cause()).isEqualTo("SINK_REACHED");
+    }
+  }
+}

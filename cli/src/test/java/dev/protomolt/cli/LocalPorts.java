@@ -1,0 +1,40 @@
+package dev.protomolt.cli;
+
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.util.List;
+
+/**
+ * Fixed ports for a test's local cloud, set as the {@code -Dprotomolt.local.*.port} properties, so
+ * commands that derive endpoints from the settings (env, ingest) find the platform the test started.
+ * Free ports, not the defaults: other builds on the machine may hold those.
+ */
+final class LocalPorts {
+
+  static final List<String> SETTINGS = List.of(LocalCloudSettings.S3_PORT_SETTING,
+      LocalCloudSettings.POSTGRES_PORT_SETTING, LocalCloudSettings.KAFKA_PORT_SETTING,
+      LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING, LocalCloudSettings.DYNAMODB_PORT_SETTING,
+      LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING);
+
+  private LocalPorts() {}
+
+  static void claim() {
+    for (String setting : SETTINGS) {
+      System.setProperty(setting, Integer.toString(free()));
+    }
+  }
+
+  static void release() {
+    SETTINGS.forEach(System::clearProperty);
+  }
+
+  static int free() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
