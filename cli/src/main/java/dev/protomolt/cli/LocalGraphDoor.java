@@ -1,6 +1,5 @@
 package dev.protomolt.cli;
 
-import dev.protomolt.core.graph.GraphAdminException;
 import dev.protomolt.engine.activation.GraphActivationService;
 import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.DynamoDbDraftStore;
@@ -37,12 +36,10 @@ final class LocalGraphDoor {
 
   static PipelineGraphGrpcService of(GraphAdminService admin, GraphActivationService activation,
       DraftService drafts, GraphUpdateFeed feed) {
-    return new PipelineGraphGrpcService(admin, drafts, feed, (graphId, clusterId, version) -> {
-      activation.activate(graphId, clusterId, version);
-      return admin.get(graphId, clusterId, version)
-          .orElseThrow(() -> new GraphAdminException(GraphAdminException.Reason.NOT_FOUND,
-              "graph '" + graphId + "' version " + version + " vanished while being activated"));
-    });
+    // The activation service attached itself to the admin service when it was built; taking it
+    // here only makes that ordering a compile-time requirement of the caller.
+    java.util.Objects.requireNonNull(activation, "activation");
+    return new PipelineGraphGrpcService(admin, drafts, feed);
   }
 
   static Drafts draftStore(LocalCloudEndpoints ep) {

@@ -41,29 +41,15 @@ public final class PipelineGraphGrpcService extends PipelineGraphServiceGrpc.Pip
   private final GraphAdminService graphs;
   private final DraftService drafts;
   private final GraphUpdateFeed feed;
-  private final Activator activator;
 
   /**
-   * How a stored version becomes the active one. By default only the graph store flips; where
-   * activation must also deploy the version (Step Functions: compile, publish, move the alias), the
-   * caller passes that step here so the door activates exactly as the rest of the platform does.
+   * Activation deploys the version (compile, publish, move the alias) when a {@code
+   * GraphActivationService} is attached to {@code graphs}, so this door needs no deploy step of its own.
    */
-  @FunctionalInterface
-  public interface Activator {
-    StoredGraph activate(String graphId, String clusterId, long version);
-  }
-
   public PipelineGraphGrpcService(GraphAdminService graphs, DraftService drafts, GraphUpdateFeed feed) {
-    this(graphs, drafts, feed, null);
-  }
-
-  /** As above, with {@code activator} used for ActivateGraph and CreateAndActivateGraph. */
-  public PipelineGraphGrpcService(GraphAdminService graphs, DraftService drafts, GraphUpdateFeed feed,
-      Activator activator) {
     this.graphs = graphs;
     this.drafts = drafts;
     this.feed = feed;
-    this.activator = activator;
   }
 
   @Override
@@ -73,21 +59,13 @@ public final class PipelineGraphGrpcService extends PipelineGraphServiceGrpc.Pip
 
   @Override
   public void createAndActivateGraph(CreateGraphRequest request, StreamObserver<GraphVersionResponse> out) {
-    unary(out, () -> {
-      if (activator == null) {
-        return response(graphs.createAndActivate(request.getGraph(), expected(request), request.getCreatedBy()));
-      }
-      StoredGraph created = graphs.create(request.getGraph(), expected(request), request.getCreatedBy());
-      return response(activator.activate(created.graph().getGraphId(), created.graph().getClusterId(),
-          created.graph().getVersion()));
-    });
+    unary(out, () -> response(graphs.createAndActivate(request.getGraph(), expected(request),
+        request.getCreatedBy())));
   }
 
   @Override
   public void activateGraph(GraphVersionRef request, StreamObserver<GraphVersionResponse> out) {
-    unary(out, () -> response(activator == null
-        ? graphs.activate(request.getGraphId(), request.getClusterId(), request.getVersion())
-        : activator.activate(request.getGraphId(), request.getClusterId(), request.getVersion())));
+    unary(out, () -> response(graphs.activate(request.getGraphId(), request.getClusterId(), request.getVersion())));
   }
 
   @Override
