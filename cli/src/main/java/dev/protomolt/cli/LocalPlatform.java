@@ -132,6 +132,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final Path indexDir;
   private final ManagedChannel channel;
   private final List<ModuleWorker> workers = new ArrayList<>();
+  private final Map<String, DocumentProcessor> processors = new LinkedHashMap<>();
   private final java.util.Set<String> notifiedAccounts = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private LocalPlatform(LocalCloud cloud, int gatewayPort) throws IOException {
@@ -303,6 +304,11 @@ public final class LocalPlatform implements AutoCloseable {
     return gateway.port();
   }
 
+  /** What the gateway did with work so far (served, settled, re-buffered, duplicates). */
+  public dev.protomolt.gateway.GatewayCounters gatewayCounters() {
+    return gateway.counters();
+  }
+
   public Path indexDir() {
     return indexDir;
   }
@@ -325,7 +331,19 @@ public final class LocalPlatform implements AutoCloseable {
     return LocalEnvironment.of(cloud.endpoints(), gateway.port());
   }
 
+  /** The sample modules' processors by module id, for tests and drivers that run own workers. */
+  public Map<String, DocumentProcessor> sampleProcessors() {
+    return Map.copyOf(processors);
+  }
+
+  /** Stops the platform's own sample workers; work they held goes back to the gateway. */
+  public void stopSampleWorkers() {
+    workers.forEach(ModuleWorker::close);
+    workers.clear();
+  }
+
   private void startWorker(String moduleId, DocumentProcessor processor) {
+    processors.put(moduleId, processor);
     ModuleWorker worker = new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), processor,
         WorkerClock.system());
     worker.start();

@@ -31,12 +31,23 @@ public final class LocalPostgres implements AutoCloseable {
   private final EmbeddedPostgres postgres;
   private final Path dataDir;
   private final Migrations.MigrationReport migrations;
+  private final com.zaxxer.hikari.HikariDataSource pool;
 
   private LocalPostgres(EmbeddedPostgres postgres, Path dataDir,
       Migrations.MigrationReport migrations) {
     this.postgres = postgres;
     this.dataDir = dataDir;
     this.migrations = migrations;
+    // Every statement on an unpooled source forks a PostgreSQL backend; the Step Functions runtime
+    // records each history event on its own call, so without a pool the local cloud spends its
+    // time forking backends (decision 0861). 20 leaves room under max_connections for the
+    // gateway's own pool and for tools.
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    config.setDataSource(postgres.getPostgresDatabase());
+    config.setMaximumPoolSize(20);
+    config.setMinimumIdle(2);
+    config.setPoolName("local-postgres");
+    this.pool = new com.zaxxer.hikari.HikariDataSource(config);
   }
 
   /** Starts PostgreSQL on {@code port} (0 for a free one) with its cluster in {@code dataDir}. */
@@ -84,7 +95,7 @@ public final class LocalPostgres implements AutoCloseable {
 
   /** A connection source for the {@code postgres} user, which owns the migrated schema. */
   public DataSource dataSource() {
-    return postgres.getPostgresDatabase();
+    return pool;
   }
 
   /** What the migrations did on this start (0 applied when the data folder was current). */
@@ -148,6 +159,7 @@ public final class LocalPostgres implements AutoCloseable {
 
   @Override
   public void close() {
+    pool.close();
     Optional<ProcessHandle> postmaster = postmasterPid().isPresent()
         ? ProcessHandle.of(postmasterPid().getAsLong()) : Optional.empty();
     try {
