@@ -59,7 +59,8 @@ class ChaosTest {
   static final String ACCOUNT = "chaos";
   static final String DATASOURCE = "docs";
   /** Kill chance per delivery: about one in sixteen dies, some seventy kills over 1,200 hops. */
-  static final double KILL_CHANCE = Double.parseDouble(System.getProperty("chaos.killChance", "0.06"));
+  static final double KILL_CHANCE =
+      Double.parseDouble(System.getProperty("chaos.killChance", "0.06"));
   /** Real components need real time; a bound for failing, never a measurement. */
   static final Duration PATIENCE = Duration.ofSeconds(150);
   static final List<String> WORDS = List.of("harbour", "beacon", "ledger", "tide", "granite",

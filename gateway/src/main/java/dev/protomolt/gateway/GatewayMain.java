@@ -2,7 +2,10 @@ package dev.protomolt.gateway;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.repository.CachedAccountStatus;
+import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
+import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.grpc.PipeDocGrpcService;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
@@ -39,6 +42,7 @@ public final class GatewayMain implements AutoCloseable {
   private final KafkaPurgeEvents purgeEvents;
   private final HikariDataSource dataSource;
   private final ModuleWorkGateway gateway;
+  private final DocumentWorkUnitLogs workUnitLogs;
 
   private GatewayMain(GatewayConfig config, List<BindableService> extraServices) throws IOException {
     HikariConfig pool = new HikariConfig();
@@ -64,11 +68,15 @@ public final class GatewayMain implements AutoCloseable {
     this.source = new KafkaWorkSource(config.kafkaBootstrap(), config.consumerGroup(),
         config.modules(), config.partitionCapacity());
     GatewayClock clock = GatewayClock.system();
+    PostgresLogPartIndex logIndex = new PostgresLogPartIndex(dataSource);
+    this.workUnitLogs = new DocumentWorkUnitLogs(
+        new DocumentLog(new PostgresDocumentLogStore(dataSource), logIndex), logIndex);
     this.gateway = new ModuleWorkGateway(source, new SfnTaskCompletion(sfn),
         WorkScreen.allOf(new DeadlineScreen(clock),
             new DeadGraphScreen(new PostgresGraphVersions(dataSource), Duration.ofSeconds(30)),
             new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
-        new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)), clock, GatewaySettings.defaults());
+        new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)), clock,
+        GatewaySettings.defaults(), workUnitLogs);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
         // Sessions block on Step Functions and the store; virtual threads make that cheap.
         .executor(Executors.newVirtualThreadPerTaskExecutor())
@@ -98,6 +106,11 @@ public final class GatewayMain implements AutoCloseable {
 
   public GatewayCounters counters() {
     return gateway.counters();
+  }
+
+  /** The modules' work-unit logs this gateway keeps in PostgreSQL: readable and searchable. */
+  public DocumentWorkUnitLogs workUnitLogs() {
+    return workUnitLogs;
   }
 
   @Override

@@ -13,6 +13,12 @@ public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkSer
 
   public ModuleWorkGateway(WorkSource source, TaskCompletion completion, WorkScreen screen,
       WorkDocuments documents, GatewayClock clock, GatewaySettings settings) {
+    this(source, completion, screen, documents, clock, settings, WorkUnitLogs.NONE);
+  }
+
+  /** As above, keeping every settled ack's log lines in {@code logs}. */
+  public ModuleWorkGateway(WorkSource source, TaskCompletion completion, WorkScreen screen,
+      WorkDocuments documents, GatewayClock clock, GatewaySettings settings, WorkUnitLogs logs) {
     this.context = new WorkSession.Context(
         Objects.requireNonNull(source, "source"),
         Objects.requireNonNull(completion, "completion"),
@@ -21,7 +27,8 @@ public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkSer
         Objects.requireNonNull(clock, "clock"),
         Objects.requireNonNull(settings, "settings"),
         new SettledTokens(100_000),
-        new GatewayCounters());
+        new GatewayCounters(),
+        Objects.requireNonNull(logs, "logs"));
   }
 
   public GatewayCounters counters() {

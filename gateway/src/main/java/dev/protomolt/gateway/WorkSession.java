@@ -40,7 +40,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
 
   record Context(WorkSource source, TaskCompletion completion, WorkScreen screen,
       WorkDocuments documents, GatewayClock clock, GatewaySettings settings,
-      SettledTokens settled, GatewayCounters counters) {
+      SettledTokens settled, GatewayCounters counters, WorkUnitLogs logs) {
   }
 
   private enum Phase { AWAITING_HELLO, WAITING, SERVING, DONE }
@@ -207,6 +207,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     out.onNext(WorkResponse.newBuilder().setAckConfirmed(AckConfirmed.newBuilder()
         .setWorkUnitId(id).setAccepted(true)).build());
     out.onCompleted();
+    // After the confirmation: keeping the lines is best effort and must not delay the module.
+    ctx.logs().record(dispatch, ack, instanceId);
   }
 
   // ----------------------------------------------------------------------------- serving a record

@@ -4,6 +4,7 @@ import dev.protomolt.core.doclog.DocumentLogRefusal.Reason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Writes a log document as its text arrives: open it once, append as text comes in, seal it.
@@ -117,6 +118,39 @@ public final class DocumentLog {
       }
     }
     throw contended(key);
+  }
+
+  /**
+   * The text the log holds so far, reassembled from its parts and its unsealed tail; empty when
+   * no log is open under {@code key}. A log is readable while it is still being written.
+   */
+  public Optional<String> read(LogKey key) {
+    Objects.requireNonNull(key, "key: must not be null");
+    Optional<DocumentLogState> loaded = store.load(key);
+    if (loaded.isEmpty()) {
+      return Optional.empty();
+    }
+    DocumentLogState state = loaded.get();
+    StringBuilder text = new StringBuilder();
+    long covered = 0;
+    for (DocumentPart part : store.parts(key)) {
+      if (part.index() >= state.nextPartIndex()) {
+        // A part written by a call that lost its race: the state does not count it yet.
+        break;
+      }
+      if (part.start() > covered) {
+        throw new IllegalStateException("log " + key + ": stored part " + part.index()
+            + " at offset " + part.start() + " leaves a hole after offset " + covered);
+      }
+      if (part.end() > covered) {
+        text.append(part.text(), (int) (covered - part.start()), part.text().length());
+        covered = part.end();
+      }
+    }
+    if (state.length() > covered) {
+      text.append(state.tail(), (int) (covered - state.tailStart()), state.tail().length());
+    }
+    return Optional.of(text.toString());
   }
 
   private DocumentLogState loadOpen(LogKey key) {

@@ -3,22 +3,16 @@ package dev.protomolt.core.doclog;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
- * A {@link LogPartIndex} that matches whole words: a word is a run of letters and digits, compared
- * lower-cased. Hits come in (collection, path, index) order. It stands in until a real index is
- * wired and serves tests.
+ * A {@link LogPartIndex} in memory that matches whole words ({@link LogWords}). Hits come in
+ * (collection, path, index) order. It serves tests and local runs that need no durability.
  */
 public final class InMemoryLogPartIndex implements LogPartIndex {
 
-  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
   private static final Comparator<PartId> ORDER =
       Comparator.comparing((PartId id) -> id.key().collection())
           .thenComparing(id -> id.key().path())
@@ -32,19 +26,12 @@ public final class InMemoryLogPartIndex implements LogPartIndex {
 
   @Override
   public void upsert(LogKey key, DocumentPart part) {
-    entries.put(new PartId(key, part.index()), new Entry(part, words(part.text())));
+    entries.put(new PartId(key, part.index()), new Entry(part, LogWords.of(part.text())));
   }
 
   @Override
   public List<Hit> query(String terms, int limit) {
-    if (terms == null || words(terms).isEmpty()) {
-      throw new IllegalArgumentException(
-          "terms: must contain at least one word (got \"" + terms + "\")");
-    }
-    if (limit <= 0) {
-      throw new IllegalArgumentException("limit: must be greater than 0 (got " + limit + ")");
-    }
-    Set<String> wanted = words(terms);
+    Set<String> wanted = LogWords.ofQuery(terms, limit);
     List<Hit> hits = new ArrayList<>();
     for (Map.Entry<PartId, Entry> e : entries.entrySet()) {
       if (hits.size() == limit) {
@@ -56,12 +43,5 @@ public final class InMemoryLogPartIndex implements LogPartIndex {
       }
     }
     return hits;
-  }
-
-  private static Set<String> words(String text) {
-    Matcher m = WORD.matcher(text);
-    return m.results()
-        .map(r -> r.group().toLowerCase(Locale.ROOT))
-        .collect(Collectors.toUnmodifiableSet());
   }
 }

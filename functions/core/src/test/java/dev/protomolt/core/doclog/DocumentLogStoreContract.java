@@ -82,4 +82,40 @@ public abstract class DocumentLogStoreContract {
     assertThat(store.parts(KEY)).containsExactly(first, second);
     assertThat(store.parts(OTHER)).containsExactly(DocumentPart.of(0, 0, "other \uD83D\uDE00"));
   }
+
+  @Test
+  void textWithNulsAndALoneSurrogateRoundTripsExactly() {
+    // Log lines are arbitrary text: a NUL, a control char and a high surrogate still waiting for
+    // its pair must come back char for char, never replaced.
+    String tail = "nul\u0000 bell\u0007 waiting \uD83D";
+    DocumentLogState opened = store.createIfAbsent(DocumentLogState.opened(KEY, WINDOWS));
+    DocumentLogState moved = opened.advanced(1, 8, tail, null);
+    DocumentPart odd = DocumentPart.of(0, 0, "\u0000\uDE00lone low");
+
+    assertThat(store.replace(moved, opened.version())).isTrue();
+    store.putPart(KEY, odd);
+
+    assertThat(store.load(KEY)).contains(moved);
+    assertThat(store.parts(KEY)).containsExactly(odd);
+  }
+
+  @Test
+  void aLogWrittenThroughTheStoreReadsBackWholeAndSealsWithTheOriginalsHash() {
+    DocumentLog log = new DocumentLog(store, new InMemoryLogPartIndex());
+    String original = "line one\nline two \uD83D\uDE00\nline three is longer\n";
+    log.open(KEY, WINDOWS);
+    for (int at = 0; at < original.length(); at += 7) {
+      log.append(KEY, original.substring(at, Math.min(original.length(), at + 7)), at);
+    }
+    log.append(KEY, original.substring(0, 12), 0);
+
+    assertThat(log.read(KEY)).contains(original);
+    DocumentLog.Sealed sealed = log.seal(KEY);
+    assertThat(sealed.sha256()).isEqualTo(TextDigest.sha256(original));
+    assertThat(sealed.length()).isEqualTo(original.length());
+    assertThat(log.read(KEY)).contains(original);
+    assertThat(store.parts(KEY)).extracting(DocumentPart::text)
+        .containsExactlyElementsOf(TextWindows.cut(original, WINDOWS).stream()
+            .map(DocumentPart::text).toList());
+  }
 }

@@ -260,4 +260,13 @@ class DocumentLogTest {
       return inner.parts(key);
     }
   }
+
+  @Test
+  void aLogNeverOpenedReadsAsAbsentAndAnOpenOneReadsWhileItIsWritten() {
+    assertThat(log.read(KEY)).isEmpty();
+    log.open(KEY, TEN_BY_TWO);
+    assertThat(log.read(KEY)).contains("");
+    log.append(KEY, "0123456789abcdefghij", 0);
+    assertThat(log.read(KEY)).contains("0123456789abcdefghij");
+  }
 }

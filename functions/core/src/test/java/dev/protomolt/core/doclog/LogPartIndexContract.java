@@ -67,4 +67,17 @@ public abstract class LogPartIndexContract {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("limit: must be greater than 0 (got 0)");
   }
+
+  @Test
+  void aHitCarriesThePartsTextExactlyEvenWithNulsAndHitsComeInKeyOrder() {
+    String odd = "worker\u0000 crashed \uD83D";
+    index.upsert(DEPLOY, DocumentPart.of(3, 2550, odd));
+    index.upsert(BUILD, DocumentPart.of(2, 1700, "worker crashed again"));
+    index.upsert(BUILD, DocumentPart.of(1, 850, "worker crashed"));
+
+    assertThat(index.query("CRASHED worker", 10)).containsExactly(
+        new LogPartIndex.Hit(DEPLOY, 3, 2550, odd),
+        new LogPartIndex.Hit(BUILD, 1, 850, "worker crashed"),
+        new LogPartIndex.Hit(BUILD, 2, 1700, "worker crashed again"));
+  }
 }
