@@ -3,6 +3,7 @@ package dev.protomolt.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.core.doclog.LogKey;
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
@@ -12,6 +13,7 @@ import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.events.v1.IndexOutcome;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
+import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +35,7 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -48,7 +51,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * and replaced. Every document must end with exactly one terminal disposition on its one path,
  * and nothing may be lost: every hop's stored state reads back with every part's SHA-256
  * verified, the original bytes arrive at the sink bit for bit, and the index holds each document
- * exactly once.
+ * exactly once. The work-unit logs the gateway keeps are searchable afterwards.
  *
  * <p>The seed is printed; rerun one with {@code -Dchaos.seed=N}. It picks which deliveries die
  * (see {@link ChaosWorkers}) and the documents' text.
@@ -155,6 +158,18 @@ class ChaosTest {
             .filter(r -> r.getOutcome() == IndexOutcome.INDEX_OUTCOME_INDEXED)
             .map(DocumentIndexedEvent::getDocId).collect(Collectors.toSet());
         assertThat(receipted).containsAll(uploaded.keySet());
+
+        // The modules' log lines were kept as work-unit document logs in PostgreSQL, and only the
+        // settled acks' lines: the sink logged indexing the probe once, whatever the kills did.
+        PGSimpleDataSource db = new PGSimpleDataSource();
+        db.setURL(platform.endpoints().postgresJdbcUrl());
+        db.setUser(platform.endpoints().postgresUser());
+        db.setPassword(platform.endpoints().postgresPassword());
+        assertThat(new PostgresLogPartIndex(db).query("indexed " + probe, 10))
+            .singleElement().satisfies(hit -> {
+              assertThat(hit.key().collection()).isEqualTo(ACCOUNT);
+              assertThat(hit.key().path()).startsWith(LogKey.WORK_UNIT_LOGS);
+            });
 
         // The chaos really happened, and every kill cost the gateway a re-buffer, not a document.
         assertThat(chaos.kills()).as("kills with seed %d", seed).isGreaterThan(DOCUMENTS / 10);
