@@ -1,0 +1,143 @@
+package dev.protomolt.lambda;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.protomolt.core.store.Drive;
+import dev.protomolt.db.Migrations.MigrationReport;
+import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.engine.admission.IntakeService;
+import dev.protomolt.engine.graphs.GraphAdminService;
+import dev.protomolt.engine.hop.CompleteService;
+import dev.protomolt.engine.hop.DispatchService;
+import dev.protomolt.engine.hop.DlqService;
+import dev.protomolt.engine.hop.PrepareService;
+import dev.protomolt.lambda.handlers.GraphAdminHandler;
+import dev.protomolt.lambda.handlers.HopHandler;
+import dev.protomolt.lambda.handlers.IntakeHandler;
+import dev.protomolt.lambda.handlers.KafkaBatchHandler;
+import dev.protomolt.lambda.handlers.MigrateHandler;
+import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
+import dev.protomolt.lambda.handlers.ScheduledHandler;
+import dev.protomolt.proto.events.v1.AccountEvent;
+import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
+import dev.protomolt.proto.events.v1.StoragePurgeEvent;
+import dev.protomolt.repository.ledger.IndexingLedger;
+import dev.protomolt.repository.ledger.IndexingReceipts;
+import dev.protomolt.repository.purge.StoragePurger;
+import dev.protomolt.repository.reconcile.StorageReconciler;
+import dev.protomolt.repository.retention.RetentionSweeper;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Builds each named handler from services that are already wired, in plain Java: the Quarkus app
+ * calls these with services built from the environment, the local cloud with its own, so both run
+ * the same handler classes. The names are the functions' names in the stack (decision 0654).
+ */
+public final class NamedHandlers {
+
+  /** Every handler name the zip serves, as {@code QUARKUS_LAMBDA_HANDLER} spells it. */
+  public static final List<String> NAMES = List.of("graph-admin", "intake", "prepare", "dispatch",
+      "complete", "dlq", "purge", "indexing-ledger", "settlement", "account-events", "reconciler",
+      "retention", "migrate");
+
+  private NamedHandlers() {}
+
+  public static EventHandler graphAdmin(GraphAdminService admin, GraphActivationService activation) {
+    return new GraphAdminHandler(admin, activation);
+  }
+
+  public static EventHandler intake(IntakeService intake) {
+    return new IntakeHandler(intake);
+  }
+
+  public static EventHandler prepare(PrepareService prepare) {
+    return new HopHandler("prepare", prepare::handle);
+  }
+
+  public static EventHandler dispatch(DispatchService dispatch) {
+    return new HopHandler("dispatch", dispatch::handle);
+  }
+
+  public static EventHandler complete(CompleteService complete) {
+    return new HopHandler("complete", complete::handle);
+  }
+
+  public static EventHandler dlq(DlqService dlq) {
+    return new HopHandler("dlq", dlq::handle);
+  }
+
+  /** {@code storage-purge} records, purged as one batch. */
+  public static EventHandler purge(StoragePurger purger) {
+    return new KafkaBatchHandler<>("purge", "StoragePurgeEvent", StoragePurgeEvent.parser(),
+        batch -> tree(purger.purge(batch)));
+  }
+
+  /** {@code indexing-receipts} records into the indexing ledger. */
+  public static EventHandler indexingLedger(IndexingLedger ledger) {
+    return new KafkaBatchHandler<>("indexing-ledger", "DocumentIndexedEvent",
+        DocumentIndexedEvent.parser(), batch -> tree(ledger.apply(batch)));
+  }
+
+  /**
+   * {@code indexing-receipts} records, settling sources. The receipts go through the ledger first
+   * (an idempotent upsert), so settlement decides from the ledger whichever of the two consumer
+   * groups reads a receipt first (decision 0832).
+   */
+  public static EventHandler settlement(IndexingReceipts receipts) {
+    return new KafkaBatchHandler<>("settlement", "DocumentIndexedEvent",
+        DocumentIndexedEvent.parser(), batch -> tree(receipts.handle(batch)));
+  }
+
+  /** {@code account-events} records: drives provisioned, accounts activated or suspended. */
+  public static EventHandler accountEvents(Consumer<AccountEvent> store) {
+    return new KafkaBatchHandler<>("account-events", "AccountEvent", AccountEvent.parser(), batch -> {
+      batch.forEach(store);
+      ObjectNode applied = EventJson.reply();
+      applied.put("applied", batch.size());
+      return applied;
+    });
+  }
+
+  /**
+   * Every drive {@code drives} lists, reconciled in turn.
+   *
+   * @param drives the drives to look at, read when the schedule fires
+   */
+  public static EventHandler reconciler(StorageReconciler reconciler, Supplier<List<Drive>> drives) {
+    return new ScheduledHandler("reconciler", () -> {
+      var reports = EventJson.MAPPER.createArrayNode();
+      for (Drive drive : drives.get()) {
+        reports.add(tree(reconciler.reconcile(drive)));
+      }
+      ObjectNode out = EventJson.reply();
+      out.set("drives", reports);
+      return out;
+    });
+  }
+
+  /** One sweep of at most {@code limit} expired pipeline copies. */
+  public static EventHandler retention(RetentionSweeper sweeper, int limit) {
+    return new ScheduledHandler("retention", () -> {
+      ObjectNode out = EventJson.reply();
+      out.put("enabled", sweeper.enabled());
+      out.put("tombstoned", sweeper.sweep(limit));
+      return out;
+    });
+  }
+
+  /**
+   * @param schema applies the schema (the migrate function's {@code Migrations.apply})
+   * @param topics creates the missing topics, returning the ones it created
+   */
+  public static EventHandler migrate(Supplier<MigrationReport> schema,
+      Function<List<TopicSpec>, List<String>> topics) {
+    return new MigrateHandler(schema, topics);
+  }
+
+  private static JsonNode tree(Object report) {
+    return EventJson.MAPPER.valueToTree(report);
+  }
+}

@@ -1,0 +1,48 @@
+package dev.protomolt.lambda.handlers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.protomolt.lambda.EventHandler;
+import dev.protomolt.lambda.EventJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * {@code reconciler} and {@code retention}: started on a schedule. The event carries no work, only
+ * the fact of the tick, so the handler accepts an EventBridge {@code Scheduled Event} (what a rule
+ * sends) or an empty object (what EventBridge Scheduler sends when its target has no input) and
+ * refuses anything else, so a function wired to the wrong trigger says so instead of sweeping.
+ */
+public final class ScheduledHandler implements EventHandler {
+
+  private final EventJson json;
+  private final Supplier<JsonNode> service;
+
+  /**
+   * @param function the handler name
+   * @param service one application service run, returning its report
+   */
+  public ScheduledHandler(String function, Supplier<JsonNode> service) {
+    this.json = new EventJson(Objects.requireNonNull(function, "function"));
+    this.service = Objects.requireNonNull(service, "service");
+  }
+
+  @Override
+  public void handle(InputStream event, OutputStream reply) throws IOException {
+    JsonNode tick = json.object(event);
+    if (!tick.isEmpty()) {
+      String detailType = json.text(tick, "", "detail-type");
+      if (!detailType.equals("Scheduled Event")) {
+        throw json.refuse("detail-type", "must be 'Scheduled Event' (this function runs on a schedule),"
+            + " was '" + detailType + "'");
+      }
+      String source = json.text(tick, "", "source");
+      if (!source.equals("aws.events") && !source.equals("aws.scheduler")) {
+        throw json.refuse("source", "must be aws.events or aws.scheduler, was '" + source + "'");
+      }
+    }
+    EventJson.write(reply, service.get());
+  }
+}

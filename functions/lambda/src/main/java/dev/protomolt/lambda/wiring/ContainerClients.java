@@ -1,0 +1,164 @@
+package dev.protomolt.lambda.wiring;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.protomolt.engine.hop.KafkaEventBus;
+import dev.protomolt.repository.CachedAccountStatus;
+import dev.protomolt.repository.PipeDocStore;
+import dev.protomolt.repository.postgres.PostgresAccountStatus;
+import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.s3.S3BlobStore;
+import dev.protomolt.repository.s3.S3Clients;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.Producer;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sfn.SfnClient;
+
+/**
+ * The clients of one Lambda container, each built from {@link FunctionEnvironment} on first use
+ * and reused by every later invocation. A function that never touches Step Functions never builds
+ * a Step Functions client, and never needs its settings.
+ */
+public final class ContainerClients implements AutoCloseable {
+
+  /** Every produce waits at most this long for the brokers' acknowledgement. */
+  static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
+  /** The topic tombstones are announced on (the purge function consumes it). */
+  static final String STORAGE_PURGE = "storage-purge";
+
+  private final FunctionEnvironment env;
+  private final Clock clock;
+  private final Once<HikariDataSource> dataSource;
+  private final Once<S3Clients> s3;
+  private final Once<Producer<String, byte[]>> producer;
+  private final Once<KafkaEventBus> events;
+  private final Once<SfnClient> sfn;
+  private final Once<Admin> kafkaAdmin;
+  private final Once<PipeDocStore> store;
+
+  public ContainerClients(FunctionEnvironment env, Clock clock) {
+    this.env = Objects.requireNonNull(env, "env");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.dataSource = new Once<>(this::pool);
+    this.s3 = new Once<>(() -> new S3Clients(env.objectStores(), List.of()));
+    this.producer = new Once<>(() -> KafkaEventBus.durableProducer(env.kafkaBootstrap(), KAFKA_TIMEOUT));
+    this.events = new Once<>(() -> new KafkaEventBus(producer.get(), KAFKA_TIMEOUT));
+    this.sfn = new Once<>(this::stepFunctions);
+    this.kafkaAdmin = new Once<>(() -> Admin.create(Map.of(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafkaBootstrap())));
+    this.store = new Once<>(() -> {
+      DataSource ds = dataSource();
+      return new PipeDocStore(new PostgresLedgerStore(ds), new S3BlobStore(s3.get()),
+          new PostgresDriveDirectory(ds), new CachedAccountStatus(new PostgresAccountStatus(ds)),
+          // The engine's durable producer announces tombstones too: one producer per container.
+          event -> events().publish(STORAGE_PURGE, event.getNodeId(), event.toByteArray()), clock);
+    });
+  }
+
+  public FunctionEnvironment environment() {
+    return env;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  public DataSource dataSource() {
+    return dataSource.get();
+  }
+
+  public S3Clients s3() {
+    return s3.get();
+  }
+
+  public Producer<String, byte[]> producer() {
+    return producer.get();
+  }
+
+  public KafkaEventBus events() {
+    return events.get();
+  }
+
+  public SfnClient sfn() {
+    return sfn.get();
+  }
+
+  public Admin kafkaAdmin() {
+    return kafkaAdmin.get();
+  }
+
+  /** The document store over the ledger, S3 and the drive directory. */
+  public PipeDocStore store() {
+    return store.get();
+  }
+
+  /** Which clients this container has built so far, by name, for tests and logs. */
+  public List<String> built() {
+    List<String> names = new ArrayList<>();
+    if (dataSource.built() != null) {
+      names.add("jdbc");
+    }
+    if (s3.built() != null) {
+      names.add("s3");
+    }
+    if (producer.built() != null) {
+      names.add("kafka-producer");
+    }
+    if (sfn.built() != null) {
+      names.add("sfn");
+    }
+    if (kafkaAdmin.built() != null) {
+      names.add("kafka-admin");
+    }
+    return names;
+  }
+
+  private HikariDataSource pool() {
+    HikariConfig pool = new HikariConfig();
+    pool.setJdbcUrl(env.jdbcUrl());
+    pool.setUsername(env.jdbcUser());
+    pool.setPassword(env.jdbcPassword());
+    // A container runs one invocation at a time; two connections cover a service that reads on
+    // one while a nested call writes on another, without holding proxy slots nobody uses.
+    pool.setMaximumPoolSize(2);
+    pool.setMinimumIdle(0);
+    pool.setPoolName("protomolt-lambda");
+    return new HikariDataSource(pool);
+  }
+
+  private SfnClient stepFunctions() {
+    var builder = SfnClient.builder().region(Region.of(env.region()))
+        .httpClient(UrlConnectionHttpClient.create());
+    env.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
+  @Override
+  public void close() {
+    if (kafkaAdmin.built() != null) {
+      kafkaAdmin.built().close(Duration.ofSeconds(5));
+    }
+    if (producer.built() != null) {
+      producer.built().close(Duration.ofSeconds(5));
+    }
+    if (sfn.built() != null) {
+      sfn.built().close();
+    }
+    if (s3.built() != null) {
+      s3.built().close();
+    }
+    if (dataSource.built() != null) {
+      dataSource.built().close();
+    }
+  }
+}

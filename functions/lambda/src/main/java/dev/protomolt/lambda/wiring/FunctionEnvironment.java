@@ -1,0 +1,178 @@
+package dev.protomolt.lambda.wiring;
+
+import dev.protomolt.repository.s3.ObjectStoreSettings;
+import java.net.URI;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The {@code PROTOMOLT_*} settings a function reads from its environment. Each is read only when
+ * the handler being built needs it, so a function fails on the settings it uses and on no others;
+ * every refusal names its variable and the rule. The S3, Kafka, JDBC and Step Functions keys are
+ * the gateway's (gateway/README.md), so one set of names points both at AWS or at the local cloud.
+ */
+public final class FunctionEnvironment {
+
+  private final Map<String, String> values;
+
+  public FunctionEnvironment(Map<String, String> values) {
+    this.values = Map.copyOf(Objects.requireNonNull(values, "values"));
+  }
+
+  public static FunctionEnvironment fromSystem() {
+    return new FunctionEnvironment(System.getenv());
+  }
+
+  /** {@code PROTOMOLT_ENV}: the environment name, part of every state machine name. */
+  public String environmentName() {
+    return required("PROTOMOLT_ENV");
+  }
+
+  public String region() {
+    return optional("AWS_REGION").orElse("us-east-1");
+  }
+
+  /** {@code PROTOMOLT_KAFKA_BOOTSTRAP}: the brokers' {@code bootstrap.servers}. */
+  public String kafkaBootstrap() {
+    return required("PROTOMOLT_KAFKA_BOOTSTRAP");
+  }
+
+  /** {@code PROTOMOLT_JDBC_URL} with {@code PROTOMOLT_JDBC_USER} and {@code PROTOMOLT_JDBC_PASSWORD}. */
+  public String jdbcUrl() {
+    String url = required("PROTOMOLT_JDBC_URL");
+    if (!url.startsWith("jdbc:postgresql:")) {
+      throw new IllegalStateException("PROTOMOLT_JDBC_URL: must be a jdbc:postgresql: URL, got \"" + url + "\"");
+    }
+    return url;
+  }
+
+  public String jdbcUser() {
+    return optional("PROTOMOLT_JDBC_USER").orElse("");
+  }
+
+  public String jdbcPassword() {
+    return optional("PROTOMOLT_JDBC_PASSWORD").orElse("");
+  }
+
+  /** {@code PROTOMOLT_SFN_ENDPOINT}: empty for Step Functions itself. */
+  public Optional<URI> stepFunctionsEndpoint() {
+    return optional("PROTOMOLT_SFN_ENDPOINT").map(v -> uri("PROTOMOLT_SFN_ENDPOINT", v));
+  }
+
+  /**
+   * S3 settings per credentials reference the drives name: {@code PROTOMOLT_S3_CREDENTIALS_REFS}
+   * (default {@code platform}) and per reference {@code PROTOMOLT_S3_<REF>_ENDPOINT},
+   * {@code _PATH_STYLE}, {@code _ACCESS_KEY_ID}, {@code _SECRET_ACCESS_KEY}; none set means AWS's
+   * own endpoint and the function's role.
+   */
+  public Map<String, ObjectStoreSettings> objectStores() {
+    String refs = optional("PROTOMOLT_S3_CREDENTIALS_REFS").orElse("platform");
+    Map<String, ObjectStoreSettings> stores = new LinkedHashMap<>();
+    for (String r : refs.split(",")) {
+      String ref = r.strip();
+      if (ref.isEmpty()) {
+        throw new IllegalStateException("PROTOMOLT_S3_CREDENTIALS_REFS: must list non-blank credentials"
+            + " references, got \"" + refs + "\"");
+      }
+      String prefix = "PROTOMOLT_S3_" + ref.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
+      try {
+        stores.put(ref, ObjectStoreSettings.fromValues(values.get(prefix + "ENDPOINT"),
+            values.get(prefix + "PATH_STYLE"), values.get(prefix + "ACCESS_KEY_ID"),
+            values.get(prefix + "SECRET_ACCESS_KEY")));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException(prefix + "*: " + e.getMessage(), e);
+      }
+    }
+    return stores;
+  }
+
+  /** {@code PROTOMOLT_EXECUTION_ROLE_ARN}: the role the state machines run as (graph admin). */
+  public String executionRoleArn() {
+    return arn("PROTOMOLT_EXECUTION_ROLE_ARN");
+  }
+
+  /** {@code PROTOMOLT_<HOP>_FUNCTION_ARN} for PREPARE, DISPATCH, COMPLETE and DLQ (graph admin). */
+  public String hopFunctionArn(String hop) {
+    return arn("PROTOMOLT_" + hop + "_FUNCTION_ARN");
+  }
+
+  /** {@code PROTOMOLT_RETENTION_WINDOW}: an ISO-8601 duration such as P30D; unset keeps every copy. */
+  public Optional<Duration> retentionWindow() {
+    Optional<String> v = optional("PROTOMOLT_RETENTION_WINDOW");
+    if (v.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Duration.parse(v.get()));
+    } catch (DateTimeParseException e) {
+      throw new IllegalStateException("PROTOMOLT_RETENTION_WINDOW: must be an ISO-8601 duration such as"
+          + " P30D, got \"" + v.get() + "\"", e);
+    }
+  }
+
+  /** {@code PROTOMOLT_RETENTION_BATCH}: most copies one retention run tombstones (default 500). */
+  public int retentionBatch() {
+    return integer("PROTOMOLT_RETENTION_BATCH", 500, 1, 100_000);
+  }
+
+  /** {@code PROTOMOLT_RECONCILER_DELETE}: {@code true} deletes orphans; default is a dry run. */
+  public boolean reconcilerDeletes() {
+    String v = optional("PROTOMOLT_RECONCILER_DELETE").orElse("false");
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new IllegalStateException("PROTOMOLT_RECONCILER_DELETE: must be true or false, got \"" + v + "\"");
+    }
+    return v.equals("true");
+  }
+
+  String required(String key) {
+    return optional(key).orElseThrow(() -> new IllegalStateException(key + ": required by this function"
+        + " but not set"));
+  }
+
+  Optional<String> optional(String key) {
+    String v = values.get(key);
+    return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.strip());
+  }
+
+  private String arn(String key) {
+    String v = required(key);
+    if (!v.startsWith("arn:")) {
+      throw new IllegalStateException(key + ": must be an ARN (arn:...), got \"" + v + "\"");
+    }
+    return v;
+  }
+
+  private int integer(String key, int fallback, int min, int max) {
+    Optional<String> v = optional(key);
+    if (v.isEmpty()) {
+      return fallback;
+    }
+    try {
+      int n = Integer.parseInt(v.get());
+      if (n < min || n > max) {
+        throw new IllegalStateException(key + ": must be between " + min + " and " + max + ", got " + n);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException(key + ": must be a whole number, got \"" + v.get() + "\"", e);
+    }
+  }
+
+  private static URI uri(String key, String value) {
+    try {
+      URI u = URI.create(value);
+      if (u.getScheme() == null || u.getHost() == null) {
+        throw new IllegalStateException(key + ": must be an absolute URL such as http://127.0.0.1:18150,"
+            + " got \"" + value + "\"");
+      }
+      return u;
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(key + ": not a URL: \"" + value + "\"", e);
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package dev.protomolt.lambda.wiring;
+
+import dev.protomolt.core.cel.PipelineCelEnvironment;
+import dev.protomolt.core.graph.GraphCache;
+import dev.protomolt.core.graph.SubscriptionLookup;
+import dev.protomolt.core.graph.validation.GraphValidator;
+import dev.protomolt.core.graph.validation.TenancyDirectory;
+import dev.protomolt.db.Migrations;
+import dev.protomolt.engine.activation.EngineFunctions;
+import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.engine.activation.SfnStateMachines;
+import dev.protomolt.engine.admission.AdmissionService;
+import dev.protomolt.engine.admission.IntakeService;
+import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.graphs.GraphAdminService;
+import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
+import dev.protomolt.engine.graphs.PostgresGraphStore;
+import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
+import dev.protomolt.engine.graphs.StoredVersionSource;
+import dev.protomolt.engine.hop.CompleteService;
+import dev.protomolt.engine.hop.DispatchService;
+import dev.protomolt.engine.hop.DlqService;
+import dev.protomolt.engine.hop.HopContext;
+import dev.protomolt.engine.hop.PipeDocStoreStaging;
+import dev.protomolt.engine.hop.PrepareService;
+import dev.protomolt.lambda.EventHandler;
+import dev.protomolt.lambda.NamedHandlers;
+import dev.protomolt.repository.ledger.IndexingLedger;
+import dev.protomolt.repository.ledger.IndexingReceipts;
+import dev.protomolt.repository.ledger.SourceSettlement;
+import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.purge.StoragePurger;
+import dev.protomolt.repository.reconcile.ReconcilerSettings;
+import dev.protomolt.repository.reconcile.StorageReconciler;
+import dev.protomolt.repository.retention.RetentionSweeper;
+import dev.protomolt.repository.s3.S3BlobStore;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Builds the named handler a container serves from {@link ContainerClients}: the production
+ * wiring of each function, in one place. Building a handler builds its service (and so its clients)
+ * on the spot; the Quarkus app asks for it on the first invocation and keeps it.
+ */
+public final class FunctionWiring {
+
+  /** How long a compiled graph version stays cached in a container before it is re-read. */
+  static final Duration GRAPH_CACHE_TTL = Duration.ofMinutes(30);
+  /**
+   * Admission only resolves aliases and starts executions; it never creates a state machine, so
+   * the role a created machine would run as is never sent. The adapter still insists on an ARN.
+   */
+  static final String INTAKE_ROLE = "arn:aws:iam::aws:role/protomolt-intake-creates-no-state-machines";
+
+  private final ContainerClients clients;
+
+  public FunctionWiring(ContainerClients clients) {
+    this.clients = Objects.requireNonNull(clients, "clients");
+  }
+
+  /**
+   * The handler named {@code name}.
+   *
+   * @throws IllegalArgumentException naming the known handlers when {@code name} is none of them
+   */
+  public EventHandler handler(String name) {
+    return switch (name) {
+      case "graph-admin" -> NamedHandlers.graphAdmin(graphAdmin(), activation());
+      case "intake" -> NamedHandlers.intake(intake());
+      case "prepare" -> NamedHandlers.prepare(new PrepareService(hops()));
+      case "dispatch" -> NamedHandlers.dispatch(new DispatchService(hops()));
+      case "complete" -> NamedHandlers.complete(new CompleteService(hops()));
+      case "dlq" -> NamedHandlers.dlq(new DlqService(hops()));
+      case "purge" -> NamedHandlers.purge(new StoragePurger(clients.dataSource(),
+          new S3BlobStore(clients.s3()), new PostgresDriveDirectory(clients.dataSource()), clients.clock()));
+      case "indexing-ledger" -> NamedHandlers.indexingLedger(indexingLedger());
+      case "settlement" -> NamedHandlers.settlement(new IndexingReceipts(indexingLedger(),
+          new SourceSettlement(clients.dataSource(), new PostgresLedgerStore(clients.dataSource()),
+              new S3BlobStore(clients.s3()), new PostgresDriveDirectory(clients.dataSource()),
+              clients.clock())));
+      case "account-events" -> NamedHandlers.accountEvents(clients.store()::onAccountEvent);
+      case "reconciler" -> NamedHandlers.reconciler(reconciler(),
+          () -> new LedgerDrives(clients.dataSource()).all());
+      case "retention" -> NamedHandlers.retention(new RetentionSweeper(clients.dataSource(),
+          clients.store(), clients.environment().retentionWindow(), RetentionSweeper.DEFAULT_MINIMUM,
+          clients.clock()), clients.environment().retentionBatch());
+      // Lazy on purpose: a Delete event touches neither the database nor Kafka.
+      case "migrate" -> NamedHandlers.migrate(() -> Migrations.apply(clients.dataSource()),
+          topics -> new KafkaTopics(clients.kafkaAdmin()).ensure(topics));
+      default -> throw new IllegalArgumentException("handler name '" + name + "' is unknown; the zip"
+          + " serves " + String.join(", ", NamedHandlers.NAMES));
+    };
+  }
+
+  private HopContext hops() {
+    PipelineCelEnvironment cel = PipelineCelEnvironment.create();
+    return new HopContext(new GraphCache(new StoredVersionSource(new PostgresGraphStore(clients.dataSource())),
+        cel, clients.clock(), GRAPH_CACHE_TTL), new PipeDocStoreStaging(clients.store()), clients.events(),
+        clients.clock(), HopContext.DEFAULT_INLINE_LIMIT);
+  }
+
+  private IntakeService intake() {
+    PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
+    SfnStateMachines machines = new SfnStateMachines(clients.sfn(), INTAKE_ROLE);
+    AdmissionService admission = new AdmissionService(
+        new SubscriptionLookup(graphs::subscriptions, clients.clock(), Duration.ZERO), graphs, machines,
+        new PostgresAdmissionLog(clients.dataSource()), clients.clock());
+    return new IntakeService(clients.store(), admission, clients.clock());
+  }
+
+  private GraphAdminService graphAdmin() {
+    PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
+    // No datasource registry exists yet in AWS (decision 0833): DESIGN-mode tenancy checks find
+    // every datasource unregistered and say so, naming the intake node.
+    return new GraphAdminService(graphs, new StepFunctionsVersionPins(clients.sfn(), graphs),
+        new KafkaGraphEventPublisher(clients.producer(), ContainerClients.KAFKA_TIMEOUT),
+        GraphValidator.standard(PipelineCelEnvironment.create(), TenancyDirectory.empty()), clients.clock());
+  }
+
+  private GraphActivationService activation() {
+    FunctionEnvironment env = clients.environment();
+    return new GraphActivationService(graphAdmin(),
+        new SfnStateMachines(clients.sfn(), env.executionRoleArn()),
+        new EngineFunctions(env.environmentName(), env.hopFunctionArn("PREPARE"),
+            env.hopFunctionArn("DISPATCH"), env.hopFunctionArn("COMPLETE"), env.hopFunctionArn("DLQ")));
+  }
+
+  private IndexingLedger indexingLedger() {
+    return new IndexingLedger(clients.dataSource(), clients.clock());
+  }
+
+  private StorageReconciler reconciler() {
+    ReconcilerSettings settings = ReconcilerSettings.dryRun();
+    return new StorageReconciler(clients.dataSource(), new S3BlobStore(clients.s3()),
+        clients.environment().reconcilerDeletes() ? settings.deleting() : settings, clients.clock());
+  }
+}
