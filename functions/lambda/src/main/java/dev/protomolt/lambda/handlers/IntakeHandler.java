@@ -24,7 +24,7 @@ import java.util.Objects;
  * which has no {@code Records}) admit nothing. Every object is checked before the first is
  * admitted, so a malformed record refuses the whole event rather than half of it.
  *
- * <p>Reply: {@code {"admissions": [{docId, graphId, graphVersion, outcome, executionArn}]}}.
+ * <p>Reply: {@code {"admissions": [{key, docId, graphId, graphVersion, outcome, executionName, executionArn}]}}.
  */
 public final class IntakeHandler implements EventHandler {
 
@@ -49,6 +49,7 @@ public final class IntakeHandler implements EventHandler {
         a.put("graphId", admitted.graphId());
         a.put("graphVersion", admitted.graphVersion());
         a.put("outcome", admitted.outcome().name());
+        a.put("executionName", admitted.executionName());
         a.put("executionArn", admitted.executionArn());
       }
     }

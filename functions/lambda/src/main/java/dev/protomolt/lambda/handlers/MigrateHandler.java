@@ -65,7 +65,9 @@ public final class MigrateHandler implements EventHandler {
     } else if (operation.equals("migrate-schema")) {
       MigrationReport report = schema.get();
       data.put("applied", report.applied());
-      data.put("schemaVersion", report.toVersion() == null ? "" : report.toVersion());
+      // Flyway names no target version when nothing was pending: the schema stayed where it was.
+      String version = report.toVersion() != null ? report.toVersion() : report.fromVersion();
+      data.put("schemaVersion", version == null ? "" : version);
     } else {
       data.put("created", String.join(",", topics.apply(wanted)));
     }

@@ -54,9 +54,20 @@ public final class FunctionWiring {
   static final String INTAKE_ROLE = "arn:aws:iam::aws:role/protomolt-intake-creates-no-state-machines";
 
   private final ContainerClients clients;
+  private final TenancyDirectory tenancy;
 
+  /**
+   * The AWS wiring. No datasource registry exists there yet (decision 0833), so graph admin's
+   * DESIGN-mode tenancy check finds every intake datasource unregistered and says so.
+   */
   public FunctionWiring(ContainerClients clients) {
+    this(clients, TenancyDirectory.empty());
+  }
+
+  /** With the directory graph validation asks who owns a datasource. */
+  public FunctionWiring(ContainerClients clients, TenancyDirectory tenancy) {
     this.clients = Objects.requireNonNull(clients, "clients");
+    this.tenancy = Objects.requireNonNull(tenancy, "tenancy");
   }
 
   /**
@@ -111,11 +122,9 @@ public final class FunctionWiring {
 
   private GraphAdminService graphAdmin() {
     PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
-    // No datasource registry exists yet in AWS (decision 0833): DESIGN-mode tenancy checks find
-    // every datasource unregistered and say so, naming the intake node.
     return new GraphAdminService(graphs, new StepFunctionsVersionPins(clients.sfn(), graphs),
         new KafkaGraphEventPublisher(clients.producer(), ContainerClients.KAFKA_TIMEOUT),
-        GraphValidator.standard(PipelineCelEnvironment.create(), TenancyDirectory.empty()), clients.clock());
+        GraphValidator.standard(PipelineCelEnvironment.create(), tenancy), clients.clock());
   }
 
   private GraphActivationService activation() {

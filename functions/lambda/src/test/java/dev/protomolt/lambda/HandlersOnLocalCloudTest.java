@@ -1,0 +1,340 @@
+package dev.protomolt.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.util.JsonFormat;
+import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.lambda.wiring.ContainerClients;
+import dev.protomolt.lambda.wiring.FunctionEnvironment;
+import dev.protomolt.lambda.wiring.FunctionWiring;
+import dev.protomolt.localstack.lambda.LambdaResult;
+import dev.protomolt.proto.data.v1.StepExecutionRecord;
+import dev.protomolt.proto.events.v1.DlqMessage;
+import dev.protomolt.proto.module.v1.WorkDispatch;
+import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * Every handler against the local cloud, invoked with the JSON fixtures of real AWS payloads
+ * through the local Lambda runner, the way the local Step Functions runtime, S3 notifier and MSK
+ * poller call them. The handlers are built by the production wiring from {@code PROTOMOLT_*}
+ * variables pointing at the local endpoints.
+ */
+class HandlersOnLocalCloudTest {
+
+  static final Duration PATIENCE = Duration.ofSeconds(60);
+
+  @TempDir static Path dataDir;
+  static LocalCloudFunctions local;
+  static JsonNode accountEventsReply;
+  static JsonNode activation;
+
+  @BeforeAll
+  static void start() throws Exception {
+    local = new LocalCloudFunctions(dataDir, LocalCloudFunctions.fixtureTenancy());
+    accountEventsReply = invoke("account-events", Fixtures.text("msk-account-events.json"));
+    ObjectNode create = EventJson.reply();
+    create.put("operation", "create");
+    create.set("graph", EventJson.MAPPER.readTree(Fixtures.text("graphs/lambda-echo.json")));
+    invoke("graph-admin", create.toString());
+    activation = invoke("graph-admin",
+        "{\"operation\":\"activate\",\"graphId\":\"lambda-echo\",\"clusterId\":\"local\",\"version\":1}");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (local != null) {
+      local.close();
+    }
+  }
+
+  /** Invokes {@code function} through the local runner; a function error fails the call. */
+  static JsonNode invoke(String function, String event) throws Exception {
+    LambdaResult result = local.cloud.lambdas().invoke(function, event);
+    if (result instanceof LambdaResult.Failure failure) {
+      throw new AssertionError(function + " failed: " + failure.toJson());
+    }
+    return EventJson.MAPPER.readTree(((LambdaResult.Success) result).payload());
+  }
+
+  static LambdaResult.Failure failure(String function, String event) {
+    LambdaResult result = local.cloud.lambdas().invoke(function, event);
+    assertThat(result).as("%s should have failed", function).isInstanceOf(LambdaResult.Failure.class);
+    return (LambdaResult.Failure) result;
+  }
+
+  @Test
+  void accountEventsFromAnMskBatchProvisionTheDrives() {
+    assertThat(accountEventsReply.path("records").asInt()).isEqualTo(1);
+    PostgresDriveDirectory drives = new PostgresDriveDirectory(local.cloud.database());
+    assertThat(drives.find("acme", DriveKind.INTAKE)).hasValueSatisfying(d -> {
+      assertThat(d.bucket()).isEqualTo("protomolt-intake");
+      assertThat(d.prefix()).isEqualTo("_intake-copies/acme/");
+    });
+    assertThat(drives.find("acme", DriveKind.PIPELINE)).hasValueSatisfying(d ->
+        assertThat(d.bucket()).isEqualTo("protomolt-store"));
+  }
+
+  @Test
+  void graphAdminActivatesAVersionAndRecordsItsStateMachineVersion() {
+    assertThat(activation.path("version").asLong()).isEqualTo(1);
+    assertThat(activation.path("versionArn").asText()).endsWith(":1")
+        .startsWith(activation.path("machineArn").asText());
+  }
+
+  @Test
+  void anS3NotificationStartsAnExecutionThatRunsThroughEveryHopHandler() throws Exception {
+    // The fixture's key is URL-encoded as S3 sends it; the object exists under the decoded key.
+    String key = "acme/acme-uploads/reports/quarterly report (final).txt";
+    // The container's shared client for the drive: not closed here, the container owns it.
+    S3Client s3 = local.clients.s3().forDrive(new PostgresDriveDirectory(local.cloud.database())
+        .find("acme", DriveKind.INTAKE).orElseThrow());
+    s3.putObject(b -> b.bucket("protomolt-intake").key(key),
+        RequestBody.fromString("Revenue grew in every region this quarter."));
+    JsonNode reply = invoke("intake", Fixtures.text("s3-object-created-put.json"));
+
+    JsonNode admission = reply.path("admissions").get(0);
+    assertThat(admission.path("key").asText()).isEqualTo(key);
+    assertThat(admission.path("graphId").asText()).isEqualTo("lambda-echo");
+    assertThat(admission.path("outcome").asText()).isEqualTo("STARTED");
+    String executionArn = admission.path("executionArn").asText();
+
+    // The test plays the echo module: it takes the dispatch the handler produced and answers it.
+    WorkDispatch work = nextDispatch(w -> w.getExecutionArn().equals(executionArn));
+    ObjectNode ack = EventJson.reply();
+    ack.put("workUnitId", work.getWorkUnitId());
+    ack.put("outcome", "CONTINUE");
+    ack.set("stream", EventJson.MAPPER.readTree(JsonFormat.printer().print(work.getStream())));
+    SfnClient sfn = local.clients.sfn();
+    sfn.sendTaskSuccess(b -> b.taskToken(work.getTaskToken()).output(ack.toString()));
+
+    assertThat(awaitClosed(sfn, executionArn)).isEqualTo(ExecutionStatus.SUCCEEDED);
+    // A repeated notification converges on the same execution.
+    JsonNode again = invoke("intake", Fixtures.text("s3-object-created-put.json"));
+    JsonNode converged = again.path("admissions").get(0);
+    assertThat(converged.path("outcome").asText()).isEqualTo("CONVERGED");
+    assertThat(executionArn).endsWith(":" + converged.path("executionName").asText());
+  }
+
+  @Test
+  void stepFunctionsTaskInputsRunPrepareDispatchCompleteAndDlq() throws Exception {
+    JsonNode prepared = invoke("prepare", Fixtures.text("sfn-prepare.json"));
+    assertThat(prepared.path("action").asText()).isEqualTo("RUN");
+    assertThat(prepared.path("workUnitId").asText()).hasSize(64);
+    assertThat(prepared.path("stream").path("document").path("docId").asText()).isEqualTo("doc-fixture-1");
+
+    JsonNode dispatchInput = EventJson.MAPPER.readTree(Fixtures.text("sfn-dispatch.json"));
+    invoke("dispatch", dispatchInput.toString());
+    WorkDispatch work = nextDispatch(w -> w.getTaskToken().equals(dispatchInput.path("taskToken").asText()));
+    assertThat(work.getWorkUnitId()).isEqualTo(dispatchInput.path("workUnitId").asText());
+    assertThat(work.getModuleId()).isEqualTo("echo");
+    assertThat(work.getHeartbeatSeconds()).isEqualTo(30);
+
+    JsonNode completed = invoke("complete", Fixtures.text("sfn-complete.json"));
+    assertThat(completed.path("destinationCount").asInt()).isZero();
+    assertThat(completed.path("workUnitId").asText()).isEqualTo(dispatchInput.path("workUnitId").asText());
+    // The hop's step record went to pipeline-events, one hop after the fixture's hop count of 1.
+    StepExecutionRecord step = StepExecutionRecord.parseFrom(nextRecord("pipeline-events",
+        r -> r.key().equals(work.getWorkUnitId() + ":STEP_STATUS_SUCCESS")).value());
+    assertThat(step.getHopNumber()).isEqualTo(2);
+    assertThat(step.getNodeId()).isEqualTo("echo");
+
+    JsonNode dead = invoke("dlq", Fixtures.text("sfn-dlq.json"));
+    String dlqId = dead.path("dlqId").asText();
+    DlqMessage message = DlqMessage.parseFrom(nextRecord("pipestream.local.lambda-echo.echo.dlq",
+        r -> r.key().equals(dlqId)).value());
+    assertThat(message.getError().getCode()).isEqualTo("Module.Retryable");
+    assertThat(message.getNodeId()).isEqualTo("echo");
+    assertThat(message.getExecutionArn()).endsWith(":fixture-execution-1");
+  }
+
+  @Test
+  void indexingReceiptsFromAnMskBatchFeedTheLedgerAndSettlement() throws Exception {
+    JsonNode ledger = invoke("indexing-ledger", Fixtures.text("msk-indexing-receipts.json"));
+    assertThat(ledger.path("records").asInt()).isEqualTo(2);
+    assertThat(ledger.path("report").findValuesAsText("kind")).containsExactly("APPLIED", "APPLIED");
+
+    JsonNode settled = invoke("settlement", Fixtures.text("msk-indexing-receipts.json"));
+    JsonNode report = settled.path("report");
+    // The first receipt names a stored state the ledger does not hold; the second failed.
+    assertThat(report.get(0).path("settlement").path("settled").asBoolean()).isFalse();
+    assertThat(report.get(0).path("settlement").path("detail").asText()).contains("no live stored state");
+    assertThat(report.get(1).path("settlement").path("detail").asText())
+        .contains("INDEX_OUTCOME_FAILED_RETRYABLE never settles");
+  }
+
+  @Test
+  void scheduledEventsRunTheReconcilerOverEveryDriveAndTheRetentionSweep() throws Exception {
+    JsonNode reconciled = invoke("reconciler", Fixtures.text("eventbridge-scheduled.json"));
+    assertThat(reconciled.path("drives").findValuesAsText("driveName"))
+        .contains("acme:intake", "acme:pipeline");
+    assertThat(reconciled.path("drives").findValues("dryRun")).allMatch(JsonNode::asBoolean);
+
+    JsonNode swept = invoke("retention", Fixtures.text("eventbridge-scheduled.json"));
+    // PROTOMOLT_RETENTION_WINDOW is unset: retention is off and tombstones nothing.
+    assertThat(swept.path("enabled").asBoolean()).isFalse();
+    assertThat(swept.path("tombstoned").asInt()).isZero();
+  }
+
+  @Test
+  void migrateCreatesMissingTopicsOnceAndLeavesDataAloneOnDelete() throws Exception {
+    String ensure = "{\"RequestType\":\"Create\",\"ResourceProperties\":{\"ServiceToken\":\"arn:aws:lambda:x\","
+        + "\"operation\":\"ensure-topics\",\"topics\":[{\"name\":\"lambda-test-topic\",\"partitions\":\"2\"}]}}";
+    assertThat(invoke("migrate", ensure).path("Data").path("created").asText()).isEqualTo("lambda-test-topic");
+    assertThat(invoke("migrate", ensure.replace("Create", "Update")).path("Data").path("created").asText())
+        .isEmpty();
+
+    JsonNode schema = invoke("migrate",
+        "{\"RequestType\":\"Update\",\"ResourceProperties\":{\"operation\":\"migrate-schema\"}}");
+    assertThat(schema.path("PhysicalResourceId").asText()).isEqualTo("protomolt-migrate-schema");
+    // The local cloud migrated on start: nothing is left to apply, and the version is reported.
+    assertThat(schema.path("Data").path("applied").asInt()).isZero();
+    assertThat(schema.path("Data").path("schemaVersion").asText()).isNotBlank();
+
+    JsonNode deleted = invoke("migrate",
+        "{\"RequestType\":\"Delete\",\"ResourceProperties\":{\"operation\":\"migrate-schema\"}}");
+    assertThat(deleted.path("Data").path("deleted").asText()).isEqualTo("nothing");
+  }
+
+  @Test
+  void aThrownExceptionIsReportedByItsClassNameAndNamesTheFieldAndRule() {
+    LambdaResult.Failure notJson = failure("intake", "[1, 2]");
+    assertThat(notJson.errorType()).isEqualTo(InvalidEventException.class.getName());
+    assertThat(notJson.errorMessage()).isEqualTo("intake: the event must be a JSON object");
+
+    String noKey = Fixtures.text("s3-object-created-put.json")
+        .replace("\"key\": \"acme/acme-uploads/reports/quarterly+report+%28final%29.txt\",", "");
+    assertThat(failure("intake", noKey).errorMessage())
+        .isEqualTo("intake: Records[0].s3.object.key must be a non-blank string");
+
+    String badBase64 = Fixtures.text("msk-indexing-receipts.json").replace("\"ZG9jLWFubnVhbA==\"", "\"%%%\"");
+    assertThat(failure("indexing-ledger", badBase64).errorMessage())
+        .startsWith("indexing-ledger: records[\"indexing-receipts-1\"][0].key must be base64");
+
+    String notProtobuf = Fixtures.text("msk-account-events.json")
+        .replaceAll("\"value\": \"[^\"]+\"", "\"value\": \"/////w==\"");
+    assertThat(failure("account-events", notProtobuf).errorMessage())
+        .startsWith("account-events: records[\"account-events-0\"][0].value must be a AccountEvent (protobuf);"
+            + " topic account-events partition 0 offset 15 is not");
+
+    String wrongTrigger = Fixtures.text("eventbridge-scheduled.json").replace("Scheduled Event", "Object Created");
+    assertThat(failure("retention", wrongTrigger).errorMessage())
+        .startsWith("retention: detail-type must be 'Scheduled Event'");
+
+    assertThat(failure("migrate", "{\"RequestType\":\"Create\",\"ResourceProperties\":{\"operation\":\"drop\"}}")
+        .errorMessage()).isEqualTo("migrate: ResourceProperties.operation must be migrate-schema or"
+            + " ensure-topics, was 'drop'");
+
+    // The hop services name their own fields; the handler lets their failure through unchanged.
+    String noGraph = Fixtures.text("sfn-prepare.json").replace("\"graphId\": \"lambda-echo\",", "");
+    assertThat(failure("prepare", noGraph).errorMessage()).contains("'graphId'");
+
+    assertThatThrownBy(() -> local.wiring.handler("reclaimer"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("handler name 'reclaimer' is unknown")
+        .hasMessageContaining("graph-admin, intake, prepare");
+  }
+
+  @Test
+  void aFunctionBuildsOnlyTheClientsItsHandlerUses() throws Exception {
+    try (ContainerClients clients = new ContainerClients(new FunctionEnvironment(local.environment),
+        Clock.systemUTC())) {
+      FunctionWiring wiring = new FunctionWiring(clients);
+      EventHandler migrate = wiring.handler("migrate");
+      migrate.handleText("{\"RequestType\":\"Delete\",\"ResourceProperties\":{\"operation\":\"ensure-topics\","
+          + "\"topics\":[]}}");
+      assertThat(clients.built()).isEmpty();
+
+      wiring.handler("prepare").handleText(Fixtures.text("sfn-prepare.json"));
+      assertThat(clients.built()).contains("jdbc", "s3", "kafka-producer").doesNotContain("sfn", "kafka-admin");
+    }
+    // A function missing a setting it needs names the variable.
+    try (ContainerClients bare = new ContainerClients(new FunctionEnvironment(Map.of()), Clock.systemUTC())) {
+      assertThatThrownBy(() -> new FunctionWiring(bare).handler("purge"))
+          .hasMessage("PROTOMOLT_JDBC_URL: required by this function but not set");
+    }
+  }
+
+  @Test
+  void inAwsGraphValidationFindsNoDatasourceRegistryAndSaysWhich() throws Exception {
+    try (ContainerClients clients = new ContainerClients(new FunctionEnvironment(local.environment),
+        Clock.systemUTC())) {
+      ObjectNode validate = EventJson.reply();
+      validate.put("operation", "validate");
+      validate.put("mode", "VALIDATION_MODE_DESIGN");
+      validate.set("graph", EventJson.MAPPER.readTree(Fixtures.text("graphs/lambda-echo.json")));
+      JsonNode result = EventJson.MAPPER.readTree(new FunctionWiring(clients).handler("graph-admin")
+          .handleText(validate.toString()));
+      assertThat(result.path("result").toString()).contains("acme-uploads").contains("not registered");
+    }
+  }
+
+  private static WorkDispatch nextDispatch(Predicate<WorkDispatch> wanted) throws Exception {
+    ConsumerRecord<String, byte[]> r = nextRecord("pipestream.module.echo", rec -> {
+      try {
+        return wanted.test(WorkDispatch.parseFrom(rec.value()));
+      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        throw new AssertionError(e);
+      }
+    });
+    return WorkDispatch.parseFrom(r.value());
+  }
+
+  /** Reads {@code topic} from the start until a record matches, within {@link #PATIENCE}. */
+  private static ConsumerRecord<String, byte[]> nextRecord(String topic,
+      Predicate<ConsumerRecord<String, byte[]>> wanted) {
+    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, local.cloud.endpoints().kafkaBootstrapServers(),
+        ConsumerConfig.GROUP_ID_CONFIG, "lambda-test-" + UUID.randomUUID(),
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+        new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(topic));
+      long deadline = System.nanoTime() + PATIENCE.toNanos();
+      List<String> seen = new ArrayList<>();
+      while (System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          if (wanted.test(r)) {
+            return r;
+          }
+          seen.add(r.key());
+        }
+      }
+      throw new AssertionError("no matching record on " + topic + " within " + PATIENCE + "; saw " + seen);
+    }
+  }
+
+  private static ExecutionStatus awaitClosed(SfnClient sfn, String executionArn) throws InterruptedException {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    ExecutionStatus status;
+    while ((status = sfn.describeExecution(b -> b.executionArn(executionArn)).status()) == ExecutionStatus.RUNNING) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("execution " + executionArn + " still running after " + PATIENCE);
+      }
+      Thread.sleep(20);
+    }
+    return status;
+  }
+}

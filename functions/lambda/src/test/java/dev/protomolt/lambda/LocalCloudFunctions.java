@@ -1,0 +1,79 @@
+package dev.protomolt.lambda;
+
+import dev.protomolt.core.graph.validation.TenancyDirectory;
+import dev.protomolt.lambda.wiring.ContainerClients;
+import dev.protomolt.lambda.wiring.FunctionEnvironment;
+import dev.protomolt.lambda.wiring.FunctionWiring;
+import dev.protomolt.localstack.cloud.LocalCloud;
+import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The local cloud with this module's handlers registered as its Lambda functions, each built by
+ * the production wiring ({@link FunctionWiring}) from the {@code PROTOMOLT_*} variables a deployed
+ * function would get, pointed at the local endpoints.
+ */
+final class LocalCloudFunctions implements AutoCloseable {
+
+  static final String ENV = "local";
+  static final String ROLE = "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":role/protomolt-local";
+
+  final LocalCloud cloud;
+  final Map<String, String> environment;
+  final ContainerClients clients;
+  final FunctionWiring wiring;
+
+  LocalCloudFunctions(Path dataDir, TenancyDirectory tenancy) {
+    this.cloud = LocalCloud.start(LocalCloudSettings.ephemeral(dataDir));
+    LocalCloudEndpoints ep = cloud.endpoints();
+    // The Step Functions client reads the default credentials chain, as it does in AWS; the local
+    // runtime accepts any key but the SDK refuses to sign without one.
+    System.setProperty("aws.accessKeyId", ep.accessKeyId());
+    System.setProperty("aws.secretAccessKey", ep.secretAccessKey());
+    this.environment = environment(ep, cloud);
+    this.clients = new ContainerClients(new FunctionEnvironment(environment), Clock.systemUTC());
+    this.wiring = new FunctionWiring(clients, tenancy);
+    for (String name : NamedHandlers.NAMES) {
+      EventHandler handler = wiring.handler(name);
+      cloud.lambdas().register(name, (event, context) -> handler.handleText(event));
+    }
+  }
+
+  /** What the stack sets on a function (decision 0654), with the local endpoints. */
+  static Map<String, String> environment(LocalCloudEndpoints ep, LocalCloud cloud) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("PROTOMOLT_ENV", ENV);
+    env.put("AWS_REGION", ep.region());
+    env.put("PROTOMOLT_KAFKA_BOOTSTRAP", ep.kafkaBootstrapServers());
+    env.put("PROTOMOLT_JDBC_URL", ep.postgresJdbcUrl());
+    env.put("PROTOMOLT_JDBC_USER", ep.postgresUser());
+    env.put("PROTOMOLT_JDBC_PASSWORD", ep.postgresPassword());
+    env.put("PROTOMOLT_SFN_ENDPOINT", ep.stepFunctions().orElseThrow().toString());
+    env.put("PROTOMOLT_S3_CREDENTIALS_REFS", "platform");
+    env.put("PROTOMOLT_S3_PLATFORM_ENDPOINT", ep.s3().toString());
+    env.put("PROTOMOLT_S3_PLATFORM_PATH_STYLE", "true");
+    env.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
+    env.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
+    env.put("PROTOMOLT_EXECUTION_ROLE_ARN", ROLE);
+    for (String hop : new String[] {"prepare", "dispatch", "complete", "dlq"}) {
+      env.put("PROTOMOLT_" + hop.toUpperCase() + "_FUNCTION_ARN", cloud.lambdas().functionArn(hop));
+    }
+    return env;
+  }
+
+  /** The datasource every fixture uploads to, owned by the fixtures' account. */
+  static TenancyDirectory fixtureTenancy() {
+    return datasource -> datasource.equals("acme-uploads") ? Optional.of("acme") : Optional.empty();
+  }
+
+  @Override
+  public void close() {
+    clients.close();
+    cloud.close();
+  }
+}
