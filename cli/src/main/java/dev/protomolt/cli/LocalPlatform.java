@@ -28,9 +28,12 @@ import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
 import dev.protomolt.gateway.KafkaWorkSource;
+import dev.protomolt.lambda.EventHandler;
+import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.module.samples.chunker.ChunkerModule;
 import dev.protomolt.module.samples.chunker.DocumentChunker;
@@ -170,10 +173,11 @@ public final class LocalPlatform implements AutoCloseable {
     CompleteService complete = new CompleteService(hops);
     DlqService dlq = new DlqService(hops);
     var lambdas = cloud.lambdas();
-    lambdas.register("prepare", (event, context) -> prepare.handle(event));
-    lambdas.register("dispatch", (event, context) -> dispatch.handle(event));
-    lambdas.register("complete", (event, context) -> complete.handle(event));
-    lambdas.register("dlq", (event, context) -> dlq.handle(event));
+    // The deployed handler classes (functions/lambda), fed the same JSON bytes AWS would send.
+    register(lambdas, "prepare", NamedHandlers.prepare(prepare));
+    register(lambdas, "dispatch", NamedHandlers.dispatch(dispatch));
+    register(lambdas, "complete", NamedHandlers.complete(complete));
+    register(lambdas, "dlq", NamedHandlers.dlq(dlq));
 
     GraphUpdateFeed feed = new GraphUpdateFeed(event -> { });
     GraphValidator validator = GraphValidator.standard(cel, tenancy);
@@ -187,10 +191,7 @@ public final class LocalPlatform implements AutoCloseable {
         new SubscriptionLookup(graphs::subscriptions, clock, Duration.ZERO), graphs, machines,
         new PostgresAdmissionLog(ds), clock);
     IntakeService intake = new IntakeService(store, admission, clock);
-    lambdas.register("intake", (event, context) -> {
-      intake.handle(event);
-      return "{}";
-    });
+    register(lambdas, "intake", NamedHandlers.intake(intake));
 
     createModuleTopics(ep.kafkaBootstrapServers());
     this.drafts = LocalGraphDoor.draftStore(ep);
@@ -340,6 +341,10 @@ public final class LocalPlatform implements AutoCloseable {
   public void stopSampleWorkers() {
     workers.forEach(ModuleWorker::close);
     workers.clear();
+  }
+
+  private static void register(LocalLambdaRunner lambdas, String name, EventHandler handler) {
+    lambdas.register(name, (event, context) -> handler.handleText(event));
   }
 
   private void startWorker(String moduleId, DocumentProcessor processor) {
