@@ -60,7 +60,12 @@ public final class KafkaBatch {
   }
 
   private static byte[] base64(EventJson json, JsonNode record, String path, String field) {
-    String text = json.text(record, path, field);
+    JsonNode value = record.get(field);
+    if (!value.isTextual()) {
+      throw json.refuse(path + "." + field, "must be a base64 string");
+    }
+    // An empty string is an empty byte array: a protobuf message with every field at its default.
+    String text = value.asText();
     try {
       return Base64.getDecoder().decode(text);
     } catch (IllegalArgumentException e) {
