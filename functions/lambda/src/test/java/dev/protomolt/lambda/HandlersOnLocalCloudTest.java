@@ -274,7 +274,8 @@ class HandlersOnLocalCloudTest {
     // A function missing a setting it needs names the variable.
     try (ContainerClients bare = new ContainerClients(new FunctionEnvironment(Map.of()), Clock.systemUTC())) {
       assertThatThrownBy(() -> new FunctionWiring(bare).handler("purge"))
-          .hasMessage("PROTOMOLT_JDBC_URL: required by this function but not set");
+          .hasMessage("PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by this function but"
+              + " neither is set");
     }
   }
 

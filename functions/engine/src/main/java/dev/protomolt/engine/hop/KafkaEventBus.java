@@ -40,7 +40,16 @@ public final class KafkaEventBus implements EventBus, AutoCloseable {
    * and every wait bounded by {@code timeout} so a missing broker fails a call instead of hanging it.
    */
   public static Producer<String, byte[]> durableProducer(String bootstrapServers, Duration timeout) {
-    Map<String, Object> config = Map.of(
+    return durableProducer(bootstrapServers, timeout, Map.of());
+  }
+
+  /**
+   * The same producer with {@code connection} settings added (how to reach and authenticate to the
+   * brokers, e.g. MSK IAM's SASL settings); they may not change the durability settings.
+   */
+  public static Producer<String, byte[]> durableProducer(String bootstrapServers, Duration timeout,
+      Map<String, Object> connection) {
+    Map<String, Object> durable = Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ProducerConfig.ACKS_CONFIG, "all",
         ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
@@ -48,6 +57,14 @@ public final class KafkaEventBus implements EventBus, AutoCloseable {
         ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis(),
         ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000),
         ProducerConfig.LINGER_MS_CONFIG, 0);
+    Map<String, Object> config = new java.util.HashMap<>(connection);
+    for (String key : durable.keySet()) {
+      if (config.containsKey(key)) {
+        throw new IllegalArgumentException("connection settings may not set " + key
+            + ": the engine's producer durability is fixed");
+      }
+    }
+    config.putAll(durable);
     return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
   }
 

@@ -13,6 +13,7 @@ import dev.protomolt.repository.s3.S3Clients;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,6 +21,7 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.Producer;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -40,6 +42,8 @@ public final class ContainerClients implements AutoCloseable {
   private final Clock clock;
   private final Once<HikariDataSource> dataSource;
   private final Once<S3Clients> s3;
+  private final Once<BrokerAccess> brokers;
+  private final Once<String> bootstrap;
   private final Once<Producer<String, byte[]>> producer;
   private final Once<KafkaEventBus> events;
   private final Once<SfnClient> sfn;
@@ -51,11 +55,19 @@ public final class ContainerClients implements AutoCloseable {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.dataSource = new Once<>(this::pool);
     this.s3 = new Once<>(() -> new S3Clients(env.objectStores(), List.of()));
-    this.producer = new Once<>(() -> KafkaEventBus.durableProducer(env.kafkaBootstrap(), KAFKA_TIMEOUT));
+    this.brokers = new Once<>(env::brokers);
+    this.bootstrap = new Once<>(() -> MskBootstrap.servers(brokers.get(), new MskBootstrap(
+        UrlConnectionHttpClient.create(), DefaultCredentialsProvider.builder().build(), env.region(),
+        MskBootstrap.awsEndpoint(env.region()))));
+    this.producer = new Once<>(() -> KafkaEventBus.durableProducer(bootstrap.get(), KAFKA_TIMEOUT,
+        brokers.get().connection()));
     this.events = new Once<>(() -> new KafkaEventBus(producer.get(), KAFKA_TIMEOUT));
     this.sfn = new Once<>(this::stepFunctions);
-    this.kafkaAdmin = new Once<>(() -> Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, env.kafkaBootstrap())));
+    this.kafkaAdmin = new Once<>(() -> {
+      Map<String, Object> config = new HashMap<>(brokers.get().connection());
+      config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get());
+      return Admin.create(config);
+    });
     this.store = new Once<>(() -> {
       DataSource ds = dataSource();
       return new PipeDocStore(new PostgresLedgerStore(ds), new S3BlobStore(s3.get()),
@@ -125,9 +137,15 @@ public final class ContainerClients implements AutoCloseable {
 
   private HikariDataSource pool() {
     HikariConfig pool = new HikariConfig();
-    pool.setJdbcUrl(env.jdbcUrl());
-    pool.setUsername(env.jdbcUser());
-    pool.setPassword(env.jdbcPassword());
+    switch (env.database()) {
+      case DatabaseAccess.Password p -> {
+        pool.setJdbcUrl(p.jdbcUrl());
+        pool.setUsername(p.user());
+        pool.setPassword(p.password());
+      }
+      case DatabaseAccess.RdsIam iam -> pool.setDataSource(new RdsIamDataSource(iam,
+          RdsIamDataSource.tokens(iam, DefaultCredentialsProvider.builder().build())));
+    }
     // A container runs one invocation at a time; two connections cover a service that reads on
     // one while a nested call writes on another, without holding proxy slots nobody uses.
     pool.setMaximumPoolSize(2);

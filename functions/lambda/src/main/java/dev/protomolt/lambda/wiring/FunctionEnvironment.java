@@ -37,26 +37,49 @@ public final class FunctionEnvironment {
     return optional("AWS_REGION").orElse("us-east-1");
   }
 
-  /** {@code PROTOMOLT_KAFKA_BOOTSTRAP}: the brokers' {@code bootstrap.servers}. */
-  public String kafkaBootstrap() {
-    return required("PROTOMOLT_KAFKA_BOOTSTRAP");
-  }
-
-  /** {@code PROTOMOLT_JDBC_URL} with {@code PROTOMOLT_JDBC_USER} and {@code PROTOMOLT_JDBC_PASSWORD}. */
-  public String jdbcUrl() {
-    String url = required("PROTOMOLT_JDBC_URL");
-    if (!url.startsWith("jdbc:postgresql:")) {
-      throw new IllegalStateException("PROTOMOLT_JDBC_URL: must be a jdbc:postgresql: URL, got \"" + url + "\"");
+  /**
+   * {@code PROTOMOLT_KAFKA_BOOTSTRAP} ({@code bootstrap.servers}, no authentication) when set, else
+   * {@code PROTOMOLT_KAFKA_CLUSTER_ARN} (MSK with IAM, what the stack sets).
+   */
+  public BrokerAccess brokers() {
+    Optional<String> bootstrap = optional("PROTOMOLT_KAFKA_BOOTSTRAP");
+    if (bootstrap.isPresent()) {
+      return new BrokerAccess.Bootstrap(bootstrap.get());
     }
-    return url;
+    Optional<String> cluster = optional("PROTOMOLT_KAFKA_CLUSTER_ARN");
+    if (cluster.isEmpty()) {
+      throw new IllegalStateException("PROTOMOLT_KAFKA_BOOTSTRAP or PROTOMOLT_KAFKA_CLUSTER_ARN: one is"
+          + " required by this function but neither is set");
+    }
+    if (!cluster.get().startsWith("arn:") || !cluster.get().contains(":kafka:")) {
+      throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: must be an MSK cluster ARN"
+          + " (arn:...:kafka:...), got \"" + cluster.get() + "\"");
+    }
+    return new BrokerAccess.MskIam(cluster.get());
   }
 
-  public String jdbcUser() {
-    return optional("PROTOMOLT_JDBC_USER").orElse("");
-  }
-
-  public String jdbcPassword() {
-    return optional("PROTOMOLT_JDBC_PASSWORD").orElse("");
+  /**
+   * {@code PROTOMOLT_JDBC_URL} (with {@code PROTOMOLT_JDBC_USER} and {@code PROTOMOLT_JDBC_PASSWORD})
+   * when set, else RDS Proxy with IAM from {@code PROTOMOLT_DB_HOST}, {@code PROTOMOLT_DB_PORT}
+   * (5432), {@code PROTOMOLT_DB_NAME} and {@code PROTOMOLT_DB_USER} (what the stack sets).
+   */
+  public DatabaseAccess database() {
+    Optional<String> url = optional("PROTOMOLT_JDBC_URL");
+    if (url.isPresent()) {
+      if (!url.get().startsWith("jdbc:postgresql:")) {
+        throw new IllegalStateException("PROTOMOLT_JDBC_URL: must be a jdbc:postgresql: URL, got \""
+            + url.get() + "\"");
+      }
+      return new DatabaseAccess.Password(url.get(), optional("PROTOMOLT_JDBC_USER").orElse(""),
+          optional("PROTOMOLT_JDBC_PASSWORD").orElse(""));
+    }
+    if (optional("PROTOMOLT_DB_HOST").isEmpty()) {
+      throw new IllegalStateException("PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by this"
+          + " function but neither is set");
+    }
+    return new DatabaseAccess.RdsIam(required("PROTOMOLT_DB_HOST"),
+        integer("PROTOMOLT_DB_PORT", 5432, 1, 65535), required("PROTOMOLT_DB_NAME"),
+        required("PROTOMOLT_DB_USER"), region());
   }
 
   /** {@code PROTOMOLT_SFN_ENDPOINT}: empty for Step Functions itself. */

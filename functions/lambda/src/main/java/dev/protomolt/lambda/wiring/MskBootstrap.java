@@ -1,0 +1,90 @@
+package dev.protomolt.lambda.wiring;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.protomolt.lambda.EventJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.http.HttpExecuteRequest;
+import software.amazon.awssdk.http.HttpExecuteResponse;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+
+/**
+ * The IAM listener's brokers of an MSK cluster, asked once per container with MSK's
+ * {@code GetBootstrapBrokers} ({@code GET /v1/clusters/<arn>/bootstrap-brokers}, SigV4 service
+ * {@code kafka}). The call is made over the SDK's HTTP client and signer because the SDK's
+ * generated MSK client is not available to this build.
+ */
+final class MskBootstrap {
+
+  private final SdkHttpClient http;
+  private final AwsCredentialsProvider credentials;
+  private final String region;
+  private final URI endpoint;
+
+  /**
+   * @param endpoint the MSK API, {@code https://kafka.<region>.amazonaws.com} in AWS
+   */
+  MskBootstrap(SdkHttpClient http, AwsCredentialsProvider credentials, String region, URI endpoint) {
+    this.http = Objects.requireNonNull(http, "http");
+    this.credentials = Objects.requireNonNull(credentials, "credentials");
+    this.region = Objects.requireNonNull(region, "region");
+    this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+  }
+
+  static URI awsEndpoint(String region) {
+    return URI.create("https://kafka." + region + ".amazonaws.com");
+  }
+
+  static String servers(BrokerAccess access, MskBootstrap msk) {
+    return switch (access) {
+      case BrokerAccess.Bootstrap plain -> plain.servers();
+      case BrokerAccess.MskIam iam -> msk.iamBrokers(iam.clusterArn());
+    };
+  }
+
+  String iamBrokers(String clusterArn) {
+    SdkHttpRequest request = SdkHttpRequest.builder().method(SdkHttpMethod.GET)
+        .uri(endpoint.resolve("/v1/clusters/" + URLEncoder.encode(clusterArn, StandardCharsets.UTF_8)
+            + "/bootstrap-brokers"))
+        .putHeader("Accept", "application/json")
+        .build();
+    SignedRequest signed = AwsV4HttpSigner.create().sign(r -> r.identity(credentials.resolveCredentials())
+        .request(request)
+        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "kafka")
+        .putProperty(AwsV4HttpSigner.REGION_NAME, region));
+    try {
+      HttpExecuteResponse response = http.prepareRequest(HttpExecuteRequest.builder()
+          .request(signed.request()).build()).call();
+      String body;
+      if (response.responseBody().isPresent()) {
+        try (InputStream in = response.responseBody().get()) {
+          body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+      } else {
+        body = "";
+      }
+      if (!response.httpResponse().isSuccessful()) {
+        throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: GetBootstrapBrokers for " + clusterArn
+            + " answered " + response.httpResponse().statusCode() + ": " + body);
+      }
+      JsonNode brokers = EventJson.MAPPER.readTree(body).path("BootstrapBrokerStringSaslIam");
+      if (!brokers.isTextual() || brokers.asText().isBlank()) {
+        throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: cluster " + clusterArn
+            + " has no IAM listener (GetBootstrapBrokers returned no BootstrapBrokerStringSaslIam)");
+      }
+      return brokers.asText();
+    } catch (IOException e) {
+      throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: GetBootstrapBrokers for " + clusterArn
+          + " failed: " + e.getMessage(), e);
+    }
+  }
+}
