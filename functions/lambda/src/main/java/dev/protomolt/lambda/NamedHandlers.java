@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.db.Migrations.MigrationReport;
 import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.lambda.accounts.AccountProvisioning;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.hop.CompleteService;
@@ -27,7 +28,6 @@ import dev.protomolt.repository.purge.StoragePurger;
 import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.retention.RetentionSweeper;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -91,12 +91,16 @@ public final class NamedHandlers {
         DocumentIndexedEvent.parser(), batch -> tree(receipts.handle(batch)));
   }
 
-  /** {@code account-events} records: drives provisioned, accounts activated or suspended. */
-  public static EventHandler accountEvents(Consumer<AccountEvent> store) {
+  /**
+   * {@code account-events} records: drives provisioned, accounts activated or suspended, and each
+   * provisioned account's intake notification rule (decision 0660).
+   */
+  public static EventHandler accountEvents(AccountProvisioning provisioning) {
     return new KafkaBatchHandler<>("account-events", "AccountEvent", AccountEvent.parser(), batch -> {
-      batch.forEach(store);
+      int rules = provisioning.apply(batch);
       ObjectNode applied = EventJson.reply();
       applied.put("applied", batch.size());
+      applied.put("intakeRulesEnsured", rules);
       return applied;
     });
   }

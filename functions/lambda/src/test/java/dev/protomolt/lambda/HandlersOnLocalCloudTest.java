@@ -89,6 +89,8 @@ class HandlersOnLocalCloudTest {
   @Test
   void accountEventsFromAnMskBatchProvisionTheDrives() {
     assertThat(accountEventsReply.path("records").asInt()).isEqualTo(1);
+    assertThat(accountEventsReply.path("report").path("intakeRulesEnsured").asInt()).isEqualTo(1);
+    assertThat(local.intakeRules).containsExactly("protomolt-intake:acme");
     PostgresDriveDirectory drives = new PostgresDriveDirectory(local.cloud.database());
     assertThat(drives.find("acme", DriveKind.INTAKE)).hasValueSatisfying(d -> {
       assertThat(d.bucket()).isEqualTo("protomolt-intake");
@@ -239,6 +241,14 @@ class HandlersOnLocalCloudTest {
     assertThat(failure("account-events", notProtobuf).errorMessage())
         .startsWith("account-events: records[\"account-events-0\"][0].value must be a AccountEvent (protobuf);"
             + " topic account-events partition 0 offset 15 is not");
+
+    String underscored = Fixtures.text("msk-account-events.json").replaceAll("\"value\": \"[^\"]+\"",
+        "\"value\": \"" + java.util.Base64.getEncoder().encodeToString(
+            dev.protomolt.proto.events.v1.AccountEvent.newBuilder().setAccountId("_intake-copies").build()
+                .toByteArray()) + "\"");
+    assertThat(failure("account-events", underscored).errorMessage()).isEqualTo("account event [0]"
+        + " account_id must be non-blank, contain no '/' and not start with '_' (intake copies live under"
+        + " _intake-copies/), got '_intake-copies'");
 
     String wrongTrigger = Fixtures.text("eventbridge-scheduled.json").replace("Scheduled Event", "Object Created");
     assertThat(failure("retention", wrongTrigger).errorMessage())

@@ -10,8 +10,10 @@ import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The local cloud with this module's handlers registered as its Lambda functions, each built by
@@ -27,6 +29,12 @@ final class LocalCloudFunctions implements AutoCloseable {
   final Map<String, String> environment;
   final ContainerClients clients;
   final FunctionWiring wiring;
+  /**
+   * The intake rules account provisioning asked for, as {@code bucket:account}. The local S3 has
+   * no bucket notification API (decision 0400), and a real local rule would make the notifier
+   * admit the tests' uploads behind their backs, so the rules are recorded here instead.
+   */
+  final List<String> intakeRules = new CopyOnWriteArrayList<>();
 
   LocalCloudFunctions(Path dataDir, TenancyDirectory tenancy) {
     this.cloud = LocalCloud.start(LocalCloudSettings.ephemeral(dataDir));
@@ -37,7 +45,8 @@ final class LocalCloudFunctions implements AutoCloseable {
     System.setProperty("aws.secretAccessKey", ep.secretAccessKey());
     this.environment = environment(ep, cloud);
     this.clients = new ContainerClients(new FunctionEnvironment(environment), Clock.systemUTC());
-    this.wiring = new FunctionWiring(clients, tenancy);
+    this.wiring = new FunctionWiring(clients, tenancy,
+        (drive, account) -> intakeRules.add(drive.bucket() + ":" + account));
     for (String name : NamedHandlers.NAMES) {
       EventHandler handler = wiring.handler(name);
       cloud.lambdas().register(name, (event, context) -> handler.handleText(event));

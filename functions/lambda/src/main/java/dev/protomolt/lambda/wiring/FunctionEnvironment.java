@@ -124,6 +124,11 @@ public final class FunctionEnvironment {
     return arn("PROTOMOLT_" + hop + "_FUNCTION_ARN");
   }
 
+  /** {@code PROTOMOLT_INTAKE_FUNCTION_ARN}: the intake alias account rules notify (account events). */
+  public String intakeFunctionArn() {
+    return arn("PROTOMOLT_INTAKE_FUNCTION_ARN");
+  }
+
   /** {@code PROTOMOLT_RETENTION_WINDOW}: an ISO-8601 duration such as P30D; unset keeps every copy. */
   public Optional<Duration> retentionWindow() {
     Optional<String> v = optional("PROTOMOLT_RETENTION_WINDOW");

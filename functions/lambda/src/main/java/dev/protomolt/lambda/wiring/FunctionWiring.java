@@ -25,6 +25,9 @@ import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
+import dev.protomolt.lambda.accounts.AccountProvisioning;
+import dev.protomolt.lambda.accounts.IntakeNotificationRules;
+import dev.protomolt.lambda.accounts.S3IntakeNotificationRules;
 import dev.protomolt.repository.ledger.IndexingLedger;
 import dev.protomolt.repository.ledger.IndexingReceipts;
 import dev.protomolt.repository.ledger.SourceSettlement;
@@ -55,19 +58,26 @@ public final class FunctionWiring {
 
   private final ContainerClients clients;
   private final TenancyDirectory tenancy;
+  private final IntakeNotificationRules intakeRules;
 
   /**
    * The AWS wiring. No datasource registry exists there yet (decision 0833), so graph admin's
    * DESIGN-mode tenancy check finds every intake datasource unregistered and says so.
    */
   public FunctionWiring(ContainerClients clients) {
-    this(clients, TenancyDirectory.empty());
+    this(clients, TenancyDirectory.empty(), null);
   }
 
-  /** With the directory graph validation asks who owns a datasource. */
-  public FunctionWiring(ContainerClients clients, TenancyDirectory tenancy) {
+  /**
+   * @param tenancy the directory graph validation asks who owns a datasource
+   * @param intakeRules how account provisioning adds intake notification rules; null for S3's own
+   *     bucket notifications (the local cloud's S3 has none, decision 0400)
+   */
+  public FunctionWiring(ContainerClients clients, TenancyDirectory tenancy,
+      IntakeNotificationRules intakeRules) {
     this.clients = Objects.requireNonNull(clients, "clients");
     this.tenancy = Objects.requireNonNull(tenancy, "tenancy");
+    this.intakeRules = intakeRules;
   }
 
   /**
@@ -90,7 +100,10 @@ public final class FunctionWiring {
           new SourceSettlement(clients.dataSource(), new PostgresLedgerStore(clients.dataSource()),
               new S3BlobStore(clients.s3()), new PostgresDriveDirectory(clients.dataSource()),
               clients.clock())));
-      case "account-events" -> NamedHandlers.accountEvents(clients.store()::onAccountEvent);
+      case "account-events" -> NamedHandlers.accountEvents(new AccountProvisioning(clients.store(),
+          new PostgresDriveDirectory(clients.dataSource())::find, intakeRules != null ? intakeRules
+              : new S3IntakeNotificationRules(clients.s3()::forDrive,
+                  clients.environment().intakeFunctionArn())));
       case "reconciler" -> NamedHandlers.reconciler(reconciler(),
           () -> new LedgerDrives(clients.dataSource()).all());
       case "retention" -> NamedHandlers.retention(new RetentionSweeper(clients.dataSource(),

@@ -1,0 +1,67 @@
+package dev.protomolt.lambda.accounts;
+
+import dev.protomolt.core.store.Drive;
+import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.proto.events.v1.AccountEvent;
+import dev.protomolt.proto.events.v1.AccountEventType;
+import dev.protomolt.proto.events.v1.DriveProvider;
+import dev.protomolt.repository.PipeDocStore;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.Optional;
+
+/**
+ * What an account event does in AWS: the store records the account's drives and status, then an
+ * account whose intake drive ProtoMolt provides (the shared intake bucket) gets its notification
+ * rule (decision 0660). A batch is checked whole before anything is applied.
+ */
+public final class AccountProvisioning {
+
+  private final PipeDocStore store;
+  private final BiFunction<String, DriveKind, Optional<Drive>> drives;
+  private final IntakeNotificationRules rules;
+
+  /**
+   * @param drives the directory the store writes, read back to learn the intake drive as stored
+   */
+  public AccountProvisioning(PipeDocStore store, BiFunction<String, DriveKind, Optional<Drive>> drives,
+      IntakeNotificationRules rules) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.drives = Objects.requireNonNull(drives, "drives");
+    this.rules = Objects.requireNonNull(rules, "rules");
+  }
+
+  /** Applies the batch in order; returns how many events added or confirmed a notification rule. */
+  public int apply(List<AccountEvent> batch) {
+    for (int i = 0; i < batch.size(); i++) {
+      requireAccountId(i, batch.get(i).getAccountId());
+    }
+    int rulesEnsured = 0;
+    for (AccountEvent event : batch) {
+      store.onAccountEvent(event);
+      if (event.getType() != AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED
+          && event.hasIntakeDrive()
+          && event.getIntakeDrive().getProvider() == DriveProvider.DRIVE_PROVIDER_PROTOMOLT) {
+        Drive intake = drives.apply(event.getAccountId(), DriveKind.INTAKE).orElseThrow(() ->
+            new IllegalStateException("account '" + event.getAccountId() + "': the store recorded no"
+                + " intake drive for an event that names one"));
+        rules.ensure(intake, event.getAccountId());
+        rulesEnsured++;
+      }
+    }
+    return rulesEnsured;
+  }
+
+  /**
+   * Uploads live under {@code <account>/} and intake copies under {@code _intake-copies/}, so an
+   * account id with a '/' or a leading '_' would make one account's rule cover another's objects.
+   */
+  static void requireAccountId(int index, String accountId) {
+    if (accountId.isBlank() || accountId.contains("/") || accountId.startsWith("_")) {
+      throw new IllegalArgumentException("account event [" + index + "] account_id must be non-blank,"
+          + " contain no '/' and not start with '_' (intake copies live under _intake-copies/), got '"
+          + accountId + "'");
+    }
+  }
+}
