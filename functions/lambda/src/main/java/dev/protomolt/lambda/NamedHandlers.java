@@ -12,11 +12,13 @@ import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
 import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.PrepareService;
+import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.lambda.handlers.GraphAdminHandler;
 import dev.protomolt.lambda.handlers.HopHandler;
 import dev.protomolt.lambda.handlers.IntakeHandler;
 import dev.protomolt.lambda.handlers.KafkaBatchHandler;
 import dev.protomolt.lambda.handlers.MigrateHandler;
+import dev.protomolt.lambda.handlers.ReclaimHandler;
 import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
 import dev.protomolt.lambda.handlers.ScheduledHandler;
 import dev.protomolt.proto.events.v1.AccountEvent;
@@ -24,6 +26,7 @@ import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.events.v1.StoragePurgeEvent;
 import dev.protomolt.repository.ledger.IndexingLedger;
 import dev.protomolt.repository.ledger.IndexingReceipts;
+import dev.protomolt.repository.purge.DeletionRequests;
 import dev.protomolt.repository.purge.StoragePurger;
 import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.retention.RetentionSweeper;
@@ -40,7 +43,7 @@ public final class NamedHandlers {
 
   /** Every handler name the zip serves, as {@code QUARKUS_LAMBDA_HANDLER} spells it. */
   public static final List<String> NAMES = List.of("graph-admin", "intake", "prepare", "dispatch",
-      "complete", "dlq", "purge", "indexing-ledger", "settlement", "account-events", "reconciler",
+      "complete", "dlq", "purge", "reclaim", "indexing-ledger", "settlement", "account-events", "reconciler",
       "retention", "migrate");
 
   private NamedHandlers() {}
@@ -73,6 +76,11 @@ public final class NamedHandlers {
   public static EventHandler purge(StoragePurger purger) {
     return new KafkaBatchHandler<>("purge", "StoragePurgeEvent", StoragePurgeEvent.parser(),
         batch -> tree(purger.purge(batch)));
+  }
+
+  /** {@code reclaim-requests} (CACHE copies a settled hop consumed) and {@code document-deleted} records. */
+  public static EventHandler reclaim(ReclaimService reclaims, DeletionRequests deletions) {
+    return new ReclaimHandler(reclaims, deletions);
   }
 
   /** {@code indexing-receipts} records into the indexing ledger. */

@@ -189,6 +189,23 @@ class HandlersOnLocalCloudTest {
   }
 
   @Test
+  void reclaimRequestsAndDeletesFromMskReachTheStore() throws Exception {
+    // Both name a copy the store never held: the services count it, nothing fails.
+    JsonNode reclaimed = invoke("reclaim", Fixtures.text("msk-reclaim-requests.json"));
+    assertThat(reclaimed.path("reclaimed").path("alreadyGone").asInt()).isEqualTo(1);
+    assertThat(reclaimed.path("reclaimed").path("refused")).isEmpty();
+
+    JsonNode deleted = invoke("reclaim", Fixtures.text("msk-document-deleted.json"));
+    assertThat(deleted.path("deleted").path("unchanged").asInt()).isEqualTo(1);
+    assertThat(deleted.path("deleted").path("rejected")).isEmpty();
+
+    String elsewhere = Fixtures.text("msk-document-deleted.json").replace("\"topic\": \"document-deleted\"",
+        "\"topic\": \"storage-purge\"").replace("document-deleted-2", "storage-purge-2");
+    assertThat(failure("reclaim", elsewhere).errorMessage()).isEqualTo("reclaim: records[\"storage-purge-2\"][0]"
+        + ".topic must be reclaim-requests or document-deleted, was 'storage-purge'");
+  }
+
+  @Test
   void scheduledEventsRunTheReconcilerOverEveryDriveAndTheRetentionSweep() throws Exception {
     JsonNode reconciled = invoke("reconciler", Fixtures.text("eventbridge-scheduled.json"));
     assertThat(reconciled.path("drives").findValuesAsText("driveName"))

@@ -68,6 +68,14 @@ public final class NamedFunctions {
     }
   }
 
+  @Named("reclaim")
+  @Singleton
+  public static class Reclaim extends QuarkusFunction implements RequestStreamHandler {
+    public Reclaim() {
+      super("reclaim");
+    }
+  }
+
   @Named("indexing-ledger")
   @Singleton
   public static class IndexingLedger extends QuarkusFunction implements RequestStreamHandler {

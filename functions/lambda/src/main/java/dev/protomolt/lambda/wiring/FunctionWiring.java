@@ -23,6 +23,7 @@ import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.HopContext;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
+import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
@@ -33,6 +34,7 @@ import dev.protomolt.repository.ledger.IndexingReceipts;
 import dev.protomolt.repository.ledger.SourceSettlement;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.purge.DeletionRequests;
 import dev.protomolt.repository.purge.StoragePurger;
 import dev.protomolt.repository.reconcile.ReconcilerSettings;
 import dev.protomolt.repository.reconcile.StorageReconciler;
@@ -95,6 +97,8 @@ public final class FunctionWiring {
       case "dlq" -> NamedHandlers.dlq(new DlqService(hops()));
       case "purge" -> NamedHandlers.purge(new StoragePurger(clients.dataSource(),
           new S3BlobStore(clients.s3()), new PostgresDriveDirectory(clients.dataSource()), clients.clock()));
+      case "reclaim" -> NamedHandlers.reclaim(new ReclaimService(clients.store()),
+          new DeletionRequests(clients.store()));
       case "indexing-ledger" -> NamedHandlers.indexingLedger(indexingLedger());
       case "settlement" -> NamedHandlers.settlement(new IndexingReceipts(indexingLedger(),
           new SourceSettlement(clients.dataSource(), new PostgresLedgerStore(clients.dataSource()),
