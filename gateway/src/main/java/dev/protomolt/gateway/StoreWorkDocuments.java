@@ -125,8 +125,10 @@ public final class StoreWorkDocuments implements WorkDocuments {
       if (processed.getSerializedSize() <= INLINE_LIMIT_BYTES) {
         return original.toBuilder().setDocument(processed).build();
       }
+      // An inline body came over a MEMORY edge, so the hop's address holds no copy of its own
+      // unless the engine says otherwise.
       SavePipeDocResponse saved = store.save(target(dispatch, processed, accountOf(original, processed),
-          false).build());
+          dispatch.hasResultKeep() && dispatch.getResultKeep()).build());
       return original.toBuilder().setDocumentRef(saved.getDocumentRef()).build();
     }
     DocumentReference source = original.getDocumentRef();
@@ -136,7 +138,7 @@ public final class StoreWorkDocuments implements WorkDocuments {
     PartChanges changes = codec.observe(served.storedManifest(), processed, keys,
         served.readMask()).changes();
     SavePipeDocRequest.Builder save = target(dispatch, processed, source.getAccountId(),
-        source.getKeep()).setCopyUnwrittenPartsFrom(source);
+        resultKeep(dispatch, source)).setCopyUnwrittenPartsFrom(source);
     boolean rewriteChunks = !changes.chunkSetsRemoved().isEmpty() || changes.chunkOrderChanged();
     Set<PipeDocPart> written = EnumSet.noneOf(PipeDocPart.class);
     written.addAll(changes.partsWritten());
@@ -154,6 +156,23 @@ public final class StoreWorkDocuments implements WorkDocuments {
     save.addAllPartsWritten(written);
     SavePipeDocResponse saved = store.save(save.build());
     return original.toBuilder().setDocumentRef(saved.getDocumentRef()).build();
+  }
+
+  /**
+   * The keep flag of the hop's own address, where the result is saved (decision 0815): the
+   * dispatch's {@code result_keep} when the engine set it, else the source's flag only when the
+   * source is the copy at that very address. A source elsewhere (a CACHE pre-mapped copy at
+   * {@code <node>.pre}) says nothing about the node's copy, so the result is kept rather than risk
+   * turning a PERSIST copy into a CACHE one that its hop then reclaims; a CACHE copy kept by mistake
+   * is left for the retention sweeper, a PERSIST copy reclaimed by mistake would be lost.
+   */
+  static boolean resultKeep(WorkDispatch dispatch, DocumentReference source) {
+    if (dispatch.hasResultKeep()) {
+      return dispatch.getResultKeep();
+    }
+    boolean sameAddress = source.getGraphAddressId().equals(dispatch.getNodeId())
+        && source.getGraphId().equals(dispatch.getGraphId());
+    return !sameAddress || source.getKeep();
   }
 
   private static SavePipeDocRequest.Builder target(WorkDispatch dispatch, PipeDoc processed,
