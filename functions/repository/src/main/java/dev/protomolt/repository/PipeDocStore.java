@@ -485,6 +485,35 @@ public final class PipeDocStore {
     return Optional.of(built);
   }
 
+  /**
+   * Tombstones the exact CACHE stored state a reclaim request names: the ACTIVE {@code keep=false}
+   * row at {@code coordinates} whose manifest still has {@code expectedChecksum} and
+   * {@code expectedUpdatedAt}, decided in the same statement as the tombstone (decision 0817). A
+   * PERSIST row, a gone row and a newer copy at the same address are all left alone.
+   *
+   * @return the published event, or empty when that exact copy was not there
+   */
+  public Optional<StoragePurgeEvent> reclaimCacheCopy(NodeCoordinates coordinates, String reason,
+      String expectedChecksum, com.google.protobuf.Timestamp expectedUpdatedAt) {
+    UUID nodeId = NodeIds.nodeId(coordinates);
+    Optional<PipeDocRecord> row = ledger.find(nodeId)
+        .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE && !r.keep())
+        .filter(r -> r.manifest().getChecksum().equals(expectedChecksum)
+            && r.manifest().getUpdatedAt().equals(expectedUpdatedAt));
+    if (row.isEmpty()) {
+      return Optional.empty();
+    }
+    Instant now = clock.instant();
+    // The conditional update re-checks what the read saw: a save landing in between makes it
+    // match nothing, so the event below always describes the manifest that was tombstoned.
+    if (!ledger.tombstoneCacheCopy(nodeId, now, expectedChecksum, expectedUpdatedAt)) {
+      return Optional.empty();
+    }
+    StoragePurgeEvent built = PurgeEvents.of(row.get(), reason, now);
+    purgeEvents.publish(built);
+    return Optional.of(built);
+  }
+
   /** The reference of a document's stored state, for callers that hold coordinates. */
   public static DocumentReference reference(NodeCoordinates coordinates, boolean keep) {
     return DocumentReferences.of(coordinates, NodeIds.nodeId(coordinates), keep);

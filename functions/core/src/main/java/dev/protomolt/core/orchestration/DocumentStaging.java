@@ -36,6 +36,12 @@ public interface DocumentStaging {
       String nodeId, boolean keep);
 
   /**
+   * The manifest of the ACTIVE stored state {@code reference} names (no object is read), or empty
+   * when it is gone. Its checksum and save time identify that exact copy in a reclaim request.
+   */
+  java.util.Optional<dev.protomolt.proto.repository.v1.PipeDocManifest> activeManifest(DocumentReference reference);
+
+  /**
    * Reclaims a CACHE copy (keep=false). The hop services only request it (a {@code ReclaimRequest}
    * on {@code reclaim-requests}); the reclaim consumer calls this once the hop has settled.
    */

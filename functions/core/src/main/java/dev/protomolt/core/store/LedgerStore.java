@@ -25,4 +25,15 @@ public interface LedgerStore {
    * @return false when there was no ACTIVE row
    */
   boolean tombstone(UUID nodeId, Instant at);
+
+  /**
+   * Marks the row PENDING_PURGE only while it is an ACTIVE CACHE row ({@code keep=false}) whose
+   * manifest still has {@code manifestChecksum} and {@code manifestUpdatedAt}: the exact stored
+   * state a reclaim request names. The check and the update are one statement, so a newer copy
+   * saved at the same address in between is never taken (decision 0817).
+   *
+   * @return false when no such row was there
+   */
+  boolean tombstoneCacheCopy(UUID nodeId, Instant at, String manifestChecksum,
+      com.google.protobuf.Timestamp manifestUpdatedAt);
 }

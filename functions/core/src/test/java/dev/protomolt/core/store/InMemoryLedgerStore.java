@@ -41,9 +41,20 @@ public final class InMemoryLedgerStore implements LedgerStore {
 
   @Override
   public boolean tombstone(UUID nodeId, Instant at) {
+    return tombstoneIf(nodeId, at, r -> true);
+  }
+
+  @Override
+  public boolean tombstoneCacheCopy(UUID nodeId, Instant at, String manifestChecksum,
+      com.google.protobuf.Timestamp manifestUpdatedAt) {
+    return tombstoneIf(nodeId, at, r -> !r.keep() && r.manifest().getChecksum().equals(manifestChecksum)
+        && r.manifest().getUpdatedAt().equals(manifestUpdatedAt));
+  }
+
+  private boolean tombstoneIf(UUID nodeId, Instant at, java.util.function.Predicate<PipeDocRecord> only) {
     boolean[] done = {false};
     rows.computeIfPresent(nodeId, (id, r) -> {
-      if (r.status() != DocumentStatus.DOCUMENT_STATUS_ACTIVE) {
+      if (r.status() != DocumentStatus.DOCUMENT_STATUS_ACTIVE || !only.test(r)) {
         return r;
       }
       done[0] = true;

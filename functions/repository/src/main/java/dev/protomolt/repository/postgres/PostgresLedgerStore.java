@@ -102,6 +102,26 @@ public final class PostgresLedgerStore implements LedgerStore {
     }
   }
 
+  @Override
+  public boolean tombstoneCacheCopy(UUID nodeId, Instant at, String manifestChecksum,
+      com.google.protobuf.Timestamp manifestUpdatedAt) {
+    // The manifest column is printed by ManifestJson, whose Timestamp form is Timestamps.toString,
+    // so the text comparison is exact; both conditions sit in the UPDATE so the decision and the
+    // delete cannot be split by a concurrent save of a newer copy.
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement("UPDATE pipedocs SET status = 'PENDING_PURGE',"
+            + " updated_at = ? WHERE node_id = ? AND status = 'ACTIVE' AND keep = FALSE"
+            + " AND checksum = ? AND manifest->>'updated_at' = ?")) {
+      s.setTimestamp(1, Timestamp.from(at));
+      s.setObject(2, nodeId);
+      s.setString(3, manifestChecksum);
+      s.setString(4, com.google.protobuf.util.Timestamps.toString(manifestUpdatedAt));
+      return s.executeUpdate() == 1;
+    } catch (SQLException | IllegalArgumentException e) {
+      throw new LedgerException("tombstoning the CACHE copy " + nodeId, e);
+    }
+  }
+
   private static PipeDocRecord read(ResultSet rs) throws SQLException {
     PipeDocManifest manifest;
     try {
