@@ -77,6 +77,9 @@ public final class CompleteService {
       return HopJson.print(out);
     }
 
+    String preMapped = input.getMetadata().getContextParamsOrDefault(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId(), "");
+    // Read before the body, so the requests name the copies as this hop found them (decision 0817).
+    List<SettledReclaims.Keyed> reclaims = reclaimsOnSettle(input, id, preMapped, workUnitId);
     PipeDoc document = hop.fullBody(input, id.nodeId());
     if (status == StepStatus.STEP_STATUS_SUCCESS && !"INTAKE".equals(outcome)
         || status == StepStatus.STEP_STATUS_NO_OP) {
@@ -87,11 +90,11 @@ public final class CompleteService {
       }
     }
     PipeStream stamped = stamp(input, id);
-    String preMapped = input.getMetadata().getContextParamsOrDefault(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId(), "");
     if (!preMapped.isEmpty()) {
-      // The staged pre-mapped body was this hop's alone; the marker does not travel on.
+      // The staged pre-mapped body was this hop's alone; its markers do not travel on.
       stamped = stamped.toBuilder().setMetadata(stamped.getMetadata().toBuilder()
-          .removeContextParams(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId())).build();
+          .removeContextParams(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId())
+          .removeContextParams(PrepareService.PRE_MAPPED_KEEP_PARAM_PREFIX + id.nodeId())).build();
     }
 
     RoutingDecision decision;
@@ -108,6 +111,14 @@ public final class CompleteService {
           + failed.edgeId() + "' out of node '" + id.nodeId() + "' failed: " + failed.reason());
     };
 
+    if (!destinations.isEmpty() && !reclaims.isEmpty()) {
+      // Produced by the next Lambda of the execution, which runs only after this result is
+      // recorded, so a retried Complete can still read its input (decision 0816). Added before
+      // staging, so the inline budget counts them.
+      StreamMetadata.Builder carried = stamped.getMetadata().toBuilder();
+      SettledReclaims.carry(carried, reclaims);
+      stamped = stamped.toBuilder().setMetadata(carried).build();
+    }
     List<PipeStream> staged = new ArrayList<>();
     int inlineBudget = hop.inlineLimitBytes;
     for (Destination destination : destinations) {
@@ -126,10 +137,9 @@ public final class CompleteService {
       PipeStream s = staged.get(i);
       staged.set(i, s.toBuilder().setMetadata(s.getMetadata().toBuilder().addHistory(record)).build());
     }
-    reclaimConsumedCache(input, workUnitId);
-    boolean inputIsPreMapped = input.hasDocumentRef() && input.getDocumentRef().getGraphAddressId().equals(preMapped);
-    if (!preMapped.isEmpty() && !inputIsPreMapped) {
-      reclaimPreMapped(input, id, preMapped, workUnitId);
+    if (destinations.isEmpty()) {
+      // A terminal hop has no successor to hand its requests to: they are its last act.
+      SettledReclaims.produce(hop, reclaims);
     }
     return answer(workUnitId, destinations, staged);
   }
@@ -194,42 +204,50 @@ public final class CompleteService {
   }
 
   /**
-   * A CACHE input (keep=false) was only for this hop. Its reclaim is requested on
-   * {@code reclaim-requests} rather than done here: the reclaim consumer deletes it after this
-   * hop's result is in the execution, so a retried Complete can still hydrate its input.
+   * The reclaim requests this hop owes once it settles: its consumed CACHE input (keep=false) and
+   * the CACHE copy Prepare staged for its pre-mapped body, each naming the exact stored state by its
+   * manifest checksum and save time, so a late request never takes a newer copy at the same
+   * address (decision 0817). A copy already gone needs no request.
    */
-  private void reclaimConsumedCache(PipeStream input, String workUnitId) {
-    if (input.hasDocumentRef() && !input.getDocumentRef().getKeep()) {
-      publishReclaim(input.getDocumentRef(), "CACHE input consumed by work unit " + workUnitId, workUnitId, workUnitId);
+  private List<SettledReclaims.Keyed> reclaimsOnSettle(PipeStream input, HopIdentity id, String preMapped,
+      String workUnitId) {
+    List<SettledReclaims.Keyed> requests = new ArrayList<>();
+    boolean inputIsPreMapped = input.hasDocumentRef() && input.getDocumentRef().getGraphAddressId().equals(preMapped);
+    if (!preMapped.isEmpty() && !inputIsPreMapped) {
+      DocumentReference pre = DocumentReference.newBuilder()
+          .setDocId(HopContext.docId(input))
+          .setAccountId(input.getMetadata().getAccountId())
+          .setGraphId(id.graphId())
+          .setGraphAddressId(preMapped)
+          .setKeep(false)
+          .build();
+      request(pre, "pre-mapped body of work unit " + workUnitId, workUnitId)
+          .ifPresent(r -> requests.add(new SettledReclaims.Keyed(workUnitId + ":pre", r)));
     }
+    if (input.hasDocumentRef() && !input.getDocumentRef().getKeep()) {
+      request(input.getDocumentRef(), "CACHE input consumed by work unit " + workUnitId, workUnitId)
+          .ifPresent(r -> requests.add(new SettledReclaims.Keyed(workUnitId, r)));
+    }
+    return requests;
   }
 
-  private void publishReclaim(DocumentReference ref, String reason, String workUnitId, String key) {
+  private java.util.Optional<ReclaimRequest> request(DocumentReference ref, String reason, String workUnitId) {
+    java.util.Optional<dev.protomolt.proto.repository.v1.PipeDocManifest> manifest;
+    try {
+      manifest = hop.staging.activeManifest(ref);
+    } catch (DocumentStaging.TransientStoreFailure e) {
+      throw new TransientHopFailure("reading the manifest of the " + reason + " (doc '" + ref.getDocId()
+          + "') failed: " + e.getMessage(), e);
+    }
     Instant now = hop.clock.instant();
-    ReclaimRequest request = ReclaimRequest.newBuilder()
+    return manifest.map(m -> ReclaimRequest.newBuilder()
         .setDocumentRef(ref)
         .setReason(reason)
         .setWorkUnitId(workUnitId)
         .setRequestedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-        .build();
-    try {
-      hop.events.publish(RECLAIM_REQUESTS, key, request.toByteArray());
-    } catch (RuntimeException e) {
-      throw new TransientHopFailure("requesting the reclaim of the " + reason + " (doc '" + ref.getDocId()
-          + "') failed: " + e.getMessage(), e);
-    }
-  }
-
-  /** Requests the reclaim of the CACHE copy Prepare staged for this hop's pre-mapped body. */
-  private void reclaimPreMapped(PipeStream input, HopIdentity id, String address, String workUnitId) {
-    DocumentReference ref = DocumentReference.newBuilder()
-        .setDocId(HopContext.docId(input))
-        .setAccountId(input.getMetadata().getAccountId())
-        .setGraphId(id.graphId())
-        .setGraphAddressId(address)
-        .setKeep(false)
-        .build();
-    publishReclaim(ref, "pre-mapped body of work unit " + workUnitId, workUnitId, workUnitId + ":pre");
+        .setExpectedChecksum(m.getChecksum())
+        .setExpectedUpdatedAt(m.getUpdatedAt())
+        .build());
   }
 
   private static String answer(String workUnitId, List<Destination> destinations, List<PipeStream> staged) {

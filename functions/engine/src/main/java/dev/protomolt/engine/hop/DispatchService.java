@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Timestamp;
 import dev.protomolt.core.graph.GraphCache.PinnedNode;
 import dev.protomolt.core.orchestration.EventBus;
+import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * {@code N.Work} ({@code waitForTaskToken}): produces the {@code WorkDispatch} pointer on
@@ -53,6 +55,7 @@ public final class DispatchService {
         .setAttempt(payload.path("attempt").asInt(0))
         .setExecutionArn(id.executionId())
         .setHeartbeatSeconds(payload.path("heartbeatSeconds").asInt(0));
+    resultKeep(stream, id).ifPresent(dispatch::setResultKeep);
     if (timeoutSeconds > 0) {
       dispatch.setDeadline(timestamp(now.plusSeconds(timeoutSeconds)));
     }
@@ -66,6 +69,28 @@ public final class DispatchService {
           + EventBus.moduleTopic(moduleId) + " failed: " + e.getMessage(), e);
     }
     return "{}";
+  }
+
+  /**
+   * The staging of the hop's own address, where the gateway saves the module's result (decision
+   * 0815): the flag of a reference to that very address, or the flag Prepare recorded for it when
+   * it staged a pre-mapped body elsewhere; unknown (unset) for an inline body or a foreign address.
+   */
+  static Optional<Boolean> resultKeep(PipeStream stream, HopIdentity id) {
+    if (!stream.hasDocumentRef()) {
+      return Optional.empty();
+    }
+    DocumentReference ref = stream.getDocumentRef();
+    if (ref.getGraphAddressId().equals(id.nodeId()) && ref.getGraphId().equals(id.graphId())) {
+      return Optional.of(ref.getKeep());
+    }
+    String recorded = stream.getMetadata().getContextParamsOrDefault(
+        PrepareService.PRE_MAPPED_KEEP_PARAM_PREFIX + id.nodeId(), "");
+    return switch (recorded) {
+      case "true" -> Optional.of(true);
+      case "false" -> Optional.of(false);
+      default -> Optional.empty();
+    };
   }
 
   private static Timestamp timestamp(Instant at) {

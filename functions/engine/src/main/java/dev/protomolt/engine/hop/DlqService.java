@@ -38,7 +38,16 @@ public final class DlqService {
     if (failed == null || !failed.isObject()) {
       throw new BadPayloadFailure("payload field 'failed' must be the failing state object");
     }
-    PipeStream stream = HopJson.stream(failed, "stream");
+    PipeStream failedStream = HopJson.stream(failed, "stream");
+    PipeStream stream;
+    try {
+      // A hop that failed before its Prepare produced the previous hop's reclaim requests still
+      // settles that previous hop (decision 0816).
+      stream = SettledReclaims.produceCarried(hop, failedStream);
+    } catch (BadPayloadFailure malformed) {
+      // A malformed request must not stop the dead letter; it stays in the stream it came in.
+      stream = failedStream;
+    }
     String workUnitId = HopJson.optionalText(failed, "workUnitId");
     JsonNode error = failed.path("error");
     ErrorInfo errorInfo = ErrorInfo.newBuilder()

@@ -122,6 +122,20 @@ public final class PipeDocStoreStaging implements DocumentStaging {
   }
 
   @Override
+  public java.util.Optional<PipeDocManifest> activeManifest(DocumentReference reference) {
+    return translated("reading the manifest of doc '" + reference.getDocId() + "'", () -> {
+      try {
+        GetPipeDocManifestResponse found = store.getManifest(
+            GetPipeDocManifestRequest.newBuilder().setDocumentRef(reference).build());
+        return found.getStatus() == DocumentStatus.DOCUMENT_STATUS_ACTIVE
+            ? java.util.Optional.of(found.getManifest()) : java.util.Optional.<PipeDocManifest>empty();
+      } catch (PipeDocStoreException.DocumentNotFound gone) {
+        return java.util.Optional.<PipeDocManifest>empty();
+      }
+    });
+  }
+
+  @Override
   public void reclaim(DocumentReference reference) {
     // Cache-only: a PERSIST copy is never reclaimed, whatever the reference claims.
     translated("reclaiming doc '" + reference.getDocId() + "'",

@@ -10,6 +10,7 @@ import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.routing.FieldMappings;
 import dev.protomolt.core.routing.FilterOutcome;
 import dev.protomolt.core.routing.NodeFilter;
+import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.ErrorInfo;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
@@ -29,6 +30,12 @@ public final class PrepareService {
   public static final String PRE_MAPPED_SUFFIX = ".pre";
   /** Context parameter naming the CACHE address of a node's staged pre-mapped body, keyed by node. */
   public static final String PRE_MAPPED_PARAM_PREFIX = "protomolt.preMapped.";
+  /**
+   * Context parameter recording, beside a staged pre-mapped body, the keep flag of the node's own
+   * input copy, so Dispatch can tell the gateway the staging of the address it saves the result at
+   * (decision 0815).
+   */
+  public static final String PRE_MAPPED_KEEP_PARAM_PREFIX = "protomolt.preMappedKeep.";
 
   private final HopContext hop;
 
@@ -39,7 +46,9 @@ public final class PrepareService {
   public String handle(String payloadJson) {
     JsonNode payload = HopJson.parse(payloadJson);
     HopIdentity id = HopIdentity.of(payload);
-    PipeStream stream = HopJson.stream(payload, "stream");
+    // The previous hop has settled once this Lambda runs: its reclaim requests go out now, and
+    // no further (decision 0816).
+    PipeStream stream = SettledReclaims.produceCarried(hop, HopJson.stream(payload, "stream"));
     PinnedNode pinned = hop.pinned(id);
     String workUnitId = HopContext.workUnitId(id, stream);
     PipeDoc document = hop.body(stream, pinned.node());
@@ -86,10 +95,15 @@ public final class PrepareService {
           id.graphId(), id.nodeId() + PRE_MAPPED_SUFFIX, false);
       // Complete asks for this copy's reclaim once the hop settles: the stream no longer names it
       // after the module's result replaces the reference.
-      return stream.toBuilder().setDocumentRef(ref)
-          .setMetadata(stream.getMetadata().toBuilder().putContextParams(PRE_MAPPED_PARAM_PREFIX + id.nodeId(),
-              ref.getGraphAddressId()))
-          .build();
+      var metadata = stream.getMetadata().toBuilder()
+          .putContextParams(PRE_MAPPED_PARAM_PREFIX + id.nodeId(), ref.getGraphAddressId());
+      DocumentReference input = stream.getDocumentRef();
+      if (input.getGraphAddressId().equals(id.nodeId()) && input.getGraphId().equals(id.graphId())) {
+        // The input is the node's own copy: its flag is the edge behaviour of the address the
+        // gateway will save the module's result at, which the CACHE pre-mapped copy must not replace.
+        metadata.putContextParams(PRE_MAPPED_KEEP_PARAM_PREFIX + id.nodeId(), Boolean.toString(input.getKeep()));
+      }
+      return stream.toBuilder().setDocumentRef(ref).setMetadata(metadata).build();
     } catch (DocumentStaging.TransientStoreFailure e) {
       throw new TransientHopFailure("staging the pre-mapped body of node '" + id.nodeId()
           + "' failed: " + e.getMessage(), e);

@@ -30,7 +30,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 public final class ReclaimService {
 
   /** What one batch did; {@code refused} names each record that was not acted on and why. */
-  public record Report(int reclaimed, int alreadyGone, List<String> refused) {
+  public record Report(int reclaimed, int alreadyGone, int superseded, List<String> refused) {
     public Report {
       refused = List.copyOf(refused);
     }
@@ -52,6 +52,7 @@ public final class ReclaimService {
   public Report handle(List<byte[]> values) {
     int reclaimed = 0;
     int gone = 0;
+    int superseded = 0;
     List<String> refused = new ArrayList<>();
     for (int i = 0; i < values.size(); i++) {
       String where = "record " + i;
@@ -70,12 +71,13 @@ public final class ReclaimService {
       switch (reclaim(request)) {
         case RECLAIMED -> reclaimed++;
         case ALREADY_GONE -> gone++;
+        case SUPERSEDED -> superseded++;
         case PERSISTENT -> refused.add(where + " (work unit '" + request.getWorkUnitId() + "'): doc '"
             + request.getDocumentRef().getDocId() + "' at '" + request.getDocumentRef().getGraphAddressId()
             + "' is stored as PERSIST (keep=true); only CACHE copies are reclaimed");
       }
     }
-    return new Report(reclaimed, gone, refused);
+    return new Report(reclaimed, gone, superseded, refused);
   }
 
   private static String problem(ReclaimRequest request) {
@@ -85,6 +87,14 @@ public final class ReclaimService {
     if (request.getDocumentRef().getKeep()) {
       return "document_ref.keep is true: a PERSIST copy is never reclaimed";
     }
+    if (request.getExpectedChecksum().isBlank()) {
+      return "expected_checksum is required: without it the copy cannot be told from a newer one at the"
+          + " same address";
+    }
+    if (!request.hasExpectedUpdatedAt()) {
+      return "expected_updated_at is required: without it the copy cannot be told from a newer one at the"
+          + " same address";
+    }
     try {
       DocumentReferences.coordinates(request.getDocumentRef(), "document_ref");
     } catch (PipeDocStoreException.InvalidRequest e) {
@@ -93,7 +103,8 @@ public final class ReclaimService {
     return null;
   }
 
-  private enum Outcome { RECLAIMED, ALREADY_GONE, PERSISTENT }
+  /** {@code SUPERSEDED}: the address holds another copy than the one the request names. */
+  private enum Outcome { RECLAIMED, ALREADY_GONE, PERSISTENT, SUPERSEDED }
 
   private Outcome reclaim(ReclaimRequest request) {
     DocumentReference ref = request.getDocumentRef();
@@ -110,9 +121,16 @@ public final class ReclaimService {
       if (row.getKeep()) {
         return Outcome.PERSISTENT;
       }
+      if (!row.getManifest().getChecksum().equals(request.getExpectedChecksum())
+          || !row.getManifest().getUpdatedAt().equals(request.getExpectedUpdatedAt())) {
+        return Outcome.SUPERSEDED;
+      }
       NodeCoordinates coordinates = DocumentReferences.coordinates(ref, "document_ref");
       String reason = "RECLAIMED: " + (request.getReason().isBlank() ? "CACHE input consumed" : request.getReason());
-      return store.tombstone(coordinates, reason, true).isPresent() ? Outcome.RECLAIMED : Outcome.ALREADY_GONE;
+      // The store re-checks keep, checksum and save time in the statement that tombstones, so a
+      // save landing after the read above is never taken; that race counts as superseded.
+      return store.reclaimCacheCopy(coordinates, reason, request.getExpectedChecksum(),
+          request.getExpectedUpdatedAt()).isPresent() ? Outcome.RECLAIMED : Outcome.SUPERSEDED;
     } catch (SdkException | UncheckedIOException e) {
       throw new ReclaimUnavailable("reclaiming doc '" + ref.getDocId() + "' at '" + ref.getGraphAddressId()
           + "' failed: " + e.getMessage(), e);

@@ -80,7 +80,7 @@ class GoldenGraphEndToEndTest {
     List<byte[]> requests = h.events.on(CompleteService.RECLAIM_REQUESTS).stream()
         .map(RecordingEventBus.Produced::value).toList();
     ReclaimService.Report report = new ReclaimService(RecordingStaging.store()).handle(requests);
-    assertThat(report).isEqualTo(new ReclaimService.Report(1, 0, List.of()));
+    assertThat(report).isEqualTo(new ReclaimService.Report(1, 0, 0, List.of()));
     assertThatThrownBy(() -> h.staging.hydrate(cacheInput, Set.of(), false))
         .isInstanceOf(PipeDocStoreException.DocumentNotFound.class);
     assertThat(parser.getStream().getDocumentRef().getKeep()).isTrue();

@@ -92,17 +92,28 @@ class HopServicesTest {
     assertThat(prepared.at("/stream/documentRef").has("keep")).as("CACHE: keep=false").isFalse();
     assertThat(prepared.at("/stream/metadata/contextParams/" + PrepareService.PRE_MAPPED_PARAM_PREFIX + "parse").asText())
         .isEqualTo("parse.pre");
-    // The module answers with a result the gateway saved at the node's address.
-    DocumentReference result = h.staging.stage(stored, "acme", "g4", "parse", true);
-    PipeStream fromModule = PipeStream.newBuilder().setStreamId("s").setDocumentRef(result)
-        .setMetadata(StreamMetadata.newBuilder().setAccountId("acme")
-            .putContextParams(PrepareService.PRE_MAPPED_PARAM_PREFIX + "parse", "parse.pre")).build();
+    // Dispatch tells the gateway the staging of the node's own address, not of the CACHE copy read.
+    ObjectNode dispatch = payload("parse").put("graphId", "g4").put("moduleId", "parser").put("taskToken", "tok")
+        .put("workUnitId", "wu-1");
+    dispatch.set("stream", prepared.get("stream"));
+    h.dispatch.handle(dispatch.toString());
+    var work = h.nextDispatch();
+    assertThat(work.hasResultKeep()).isTrue();
+    assertThat(work.getResultKeep()).as("the node's input copy is PERSIST").isTrue();
+    // The module answers with a result the gateway saved at the node's address, with that flag.
+    DocumentReference result = h.staging.stage(stored, "acme", "g4", "parse", work.getResultKeep());
+    PipeStream fromModule = work.getStream().toBuilder().setDocumentRef(result).build();
     ObjectNode complete = (ObjectNode) HopHarness.parse(completePayload("parse", fromModule));
     complete.put("graphId", "g4");
 
     JsonNode done = HopHarness.parse(h.complete.handle(complete.toString()));
 
-    assertThat(done.get("destinations").toString()).as("the marker does not travel on").doesNotContain("preMapped");
+    assertThat(done.get("destinations").toString()).as("the markers do not travel on").doesNotContain("preMapped");
+    assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS)).as("not before the hop settled").isEmpty();
+    // The next hop's Prepare runs once Complete's result is recorded: it produces the request.
+    ObjectNode next = payload("a").put("graphId", "g4");
+    next.set("stream", done.get("destinations").get(0).get("stream"));
+    h.prepare.handle(next.toString());
     var requests = h.events.on(CompleteService.RECLAIM_REQUESTS);
     assertThat(requests).singleElement().satisfies(r -> {
       assertThat(r.key()).isEqualTo("wu-1:pre");
@@ -112,6 +123,8 @@ class HopServicesTest {
     var report = new dev.protomolt.engine.reclaim.ReclaimService(RecordingStaging.store())
         .handle(requests.stream().map(RecordingEventBus.Produced::value).toList());
     assertThat(report.reclaimed()).isEqualTo(1);
+    assertThat(RecordingStaging.store().getManifest(dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest
+        .newBuilder().setDocumentRef(result).build()).getKeep()).as("the node's copy is still PERSIST").isTrue();
     assertThat(h.staging.hydrate(result, java.util.Set.of(), false).getDocId()).as("the PERSIST copy stays").isEqualTo("p");
   }
 

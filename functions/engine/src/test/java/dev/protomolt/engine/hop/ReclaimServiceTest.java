@@ -29,10 +29,10 @@ class ReclaimServiceTest {
     DocumentReference cache = staging.stage(doc("r-1"), "acme", "g1", "side", false);
     List<byte[]> batch = List.of(request(cache).toByteArray());
 
-    assertThat(reclaim.handle(batch)).isEqualTo(new ReclaimService.Report(1, 0, List.of()));
+    assertThat(reclaim.handle(batch)).isEqualTo(new ReclaimService.Report(1, 0, 0, List.of()));
     assertThatThrownBy(() -> staging.hydrate(cache, Set.of(), false))
         .isInstanceOf(PipeDocStoreException.DocumentNotFound.class);
-    assertThat(reclaim.handle(batch)).as("idempotent").isEqualTo(new ReclaimService.Report(0, 1, List.of()));
+    assertThat(reclaim.handle(batch)).as("idempotent").isEqualTo(new ReclaimService.Report(0, 1, 0, List.of()));
   }
 
   @Test
@@ -56,7 +56,7 @@ class ReclaimServiceTest {
     List<byte[]> batch = List.of(
         "not protobuf".getBytes(StandardCharsets.UTF_8),
         ReclaimRequest.newBuilder().setWorkUnitId("wu-1").build().toByteArray(),
-        request(cache.toBuilder().setDocId("").build()).toByteArray(),
+        request(cache).toBuilder().setDocumentRef(cache.toBuilder().setDocId("")).build().toByteArray(),
         request(cache).toByteArray());
 
     ReclaimService.Report report = reclaim.handle(batch);
@@ -68,9 +68,29 @@ class ReclaimServiceTest {
     assertThat(report.refused().get(2)).contains("document_ref.doc_id");
   }
 
-  private static ReclaimRequest request(DocumentReference ref) {
-    return ReclaimRequest.newBuilder().setDocumentRef(ref).setWorkUnitId("wu-" + ref.getDocId())
-        .setReason("CACHE input consumed by work unit wu-" + ref.getDocId()).build();
+  @Test
+  void aRequestThatDoesNotNameTheExactCopyIsRefusedAndTheCopyStays() {
+    DocumentReference cache = staging.stage(doc("r-4"), "acme", "g1", "side", false);
+    ReclaimRequest exact = request(cache);
+
+    ReclaimService.Report report = reclaim.handle(List.of(
+        exact.toBuilder().clearExpectedChecksum().build().toByteArray(),
+        exact.toBuilder().clearExpectedUpdatedAt().build().toByteArray()));
+
+    assertThat(report.reclaimed()).isZero();
+    assertThat(report.refused()).hasSize(2);
+    assertThat(report.refused().get(0)).contains("expected_checksum is required");
+    assertThat(report.refused().get(1)).contains("expected_updated_at is required");
+    assertThat(staging.hydrate(cache, Set.of(), false).getDocId()).isEqualTo("r-4");
+  }
+
+  /** A request as Complete builds it: the reference plus the manifest identity of that exact copy. */
+  private ReclaimRequest request(DocumentReference ref) {
+    ReclaimRequest.Builder r = ReclaimRequest.newBuilder().setDocumentRef(ref).setWorkUnitId("wu-" + ref.getDocId())
+        .setReason("CACHE input consumed by work unit wu-" + ref.getDocId());
+    staging.activeManifest(ref.toBuilder().setKeep(false).build()).ifPresent(m ->
+        r.setExpectedChecksum(m.getChecksum()).setExpectedUpdatedAt(m.getUpdatedAt()));
+    return r.build();
   }
 
   private static PipeDoc doc(String id) {

@@ -81,6 +81,12 @@ final class RecordingStaging implements DocumentStaging {
   }
 
   @Override
+  public java.util.Optional<dev.protomolt.proto.repository.v1.PipeDocManifest> activeManifest(
+      DocumentReference reference) {
+    return store.activeManifest(reference);
+  }
+
+  @Override
   public void reclaim(DocumentReference reference) {
     store.reclaim(reference);
   }
