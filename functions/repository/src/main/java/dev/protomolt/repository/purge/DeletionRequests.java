@@ -27,12 +27,41 @@ public final class DeletionRequests {
   }
 
   /**
-   * Reclaims inter-step bodies the engine no longer needs. A PERSIST ({@code keep}) row is never
-   * reclaimed: only an explicit delete removes it.
+   * Reclaims inter-step bodies the engine no longer needs: only the exact CACHE copy each request
+   * names by its manifest checksum and save time (decision 0817). A PERSIST ({@code keep}) row, a
+   * newer copy at the same address and a gone row are unchanged; only an explicit delete removes a
+   * PERSIST row.
    */
   public DeletionReport reclaim(List<ReclaimRequest> batch) {
-    return apply(batch, ReclaimRequest::getDocumentRef, r -> true,
-        r -> r.getReason().isBlank() ? "RECLAIM" : "RECLAIM: " + r.getReason());
+    List<String> purgeEventIds = new ArrayList<>();
+    int unchanged = 0;
+    List<String> rejected = new ArrayList<>();
+    for (int i = 0; i < batch.size(); i++) {
+      ReclaimRequest request = batch.get(i);
+      NodeCoordinates coordinates;
+      try {
+        coordinates = DocumentReferences.coordinates(request.getDocumentRef(), "document_ref");
+      } catch (PipeDocStoreException.InvalidRequest e) {
+        rejected.add("event " + i + ": " + e.getMessage());
+        continue;
+      }
+      if (request.getExpectedChecksum().isBlank() || !request.hasExpectedUpdatedAt()) {
+        // Without the copy's identity a late request could take a newer copy at the same address
+        // (decision 0817); leaving the copy costs only storage until retention.
+        rejected.add("event " + i + ": expected_checksum and expected_updated_at are required: a reclaim"
+            + " deletes only the exact copy it names");
+        continue;
+      }
+      var published = store.reclaimCacheCopy(coordinates,
+          request.getReason().isBlank() ? "RECLAIM" : "RECLAIM: " + request.getReason(),
+          request.getExpectedChecksum(), request.getExpectedUpdatedAt());
+      if (published.isPresent()) {
+        purgeEventIds.add(published.get().getPurgeEventId());
+      } else {
+        unchanged++;
+      }
+    }
+    return new DeletionReport(purgeEventIds, unchanged, rejected);
   }
 
   /** Explicit deletes. */

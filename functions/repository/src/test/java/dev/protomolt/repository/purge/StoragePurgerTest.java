@@ -214,21 +214,29 @@ class StoragePurgerTest {
     assertThat(report.purged()).containsExactly(UUID.fromString(saved.getNodeId()));
   }
 
+  /** A reclaim request naming the exact saved copy, as the engine builds it (decision 0817). */
+  private static ReclaimRequest.Builder exact(SavePipeDocResponse saved) {
+    return ReclaimRequest.newBuilder().setDocumentRef(saved.getDocumentRef())
+        .setExpectedChecksum(saved.getManifest().getChecksum())
+        .setExpectedUpdatedAt(saved.getManifest().getUpdatedAt());
+  }
+
   @Test
   void reclaimFreesCacheBodiesOnlyAndExplicitDeletesTakePersistOnesNamingBadFields() {
     SavePipeDocResponse cache = save("doc-cache", "embedder", false);
     SavePipeDocResponse persist = save("doc-persist", "embedder", true);
 
     DeletionRequests.DeletionReport reclaimed = deletions.reclaim(List.of(
-        ReclaimRequest.newBuilder().setDocumentRef(cache.getDocumentRef()).build(),
-        ReclaimRequest.newBuilder().setDocumentRef(persist.getDocumentRef()).build(),
-        ReclaimRequest.newBuilder().setDocumentRef(
-            cache.getDocumentRef().toBuilder().setGraphId("")).build()));
+        exact(cache).build(),
+        exact(persist).build(),
+        exact(cache).setDocumentRef(cache.getDocumentRef().toBuilder().setGraphId("")).build(),
+        exact(cache).clearExpectedUpdatedAt().build()));
 
     assertThat(reclaimed.purgeEventIds()).hasSize(1);
     assertThat(reclaimed.unchanged()).isEqualTo(1);
-    assertThat(reclaimed.rejected()).singleElement().asString()
-        .contains("event 2").contains("document_ref.graph_id");
+    assertThat(reclaimed.rejected()).hasSize(2);
+    assertThat(reclaimed.rejected().get(0)).contains("event 2").contains("document_ref.graph_id");
+    assertThat(reclaimed.rejected().get(1)).contains("event 3").contains("expected_updated_at");
     assertThat(status(cache.getDocumentRef())).isEqualTo(DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
     assertThat(status(persist.getDocumentRef())).isEqualTo(DocumentStatus.DOCUMENT_STATUS_ACTIVE);
     assertThat(h.purgeEvents.drain()).singleElement()
