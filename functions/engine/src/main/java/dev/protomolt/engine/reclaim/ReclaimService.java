@@ -72,6 +72,9 @@ public final class ReclaimService {
         case RECLAIMED -> reclaimed++;
         case ALREADY_GONE -> gone++;
         case SUPERSEDED -> superseded++;
+        case UNIDENTIFIED -> refused.add(where + " (work unit '" + request.getWorkUnitId() + "'): "
+            + (request.getExpectedChecksum().isBlank() ? "expected_checksum" : "expected_updated_at")
+            + " is required: without it the copy cannot be told from a newer one at the same address");
         case PERSISTENT -> refused.add(where + " (work unit '" + request.getWorkUnitId() + "'): doc '"
             + request.getDocumentRef().getDocId() + "' at '" + request.getDocumentRef().getGraphAddressId()
             + "' is stored as PERSIST (keep=true); only CACHE copies are reclaimed");
@@ -87,14 +90,6 @@ public final class ReclaimService {
     if (request.getDocumentRef().getKeep()) {
       return "document_ref.keep is true: a PERSIST copy is never reclaimed";
     }
-    if (request.getExpectedChecksum().isBlank()) {
-      return "expected_checksum is required: without it the copy cannot be told from a newer one at the"
-          + " same address";
-    }
-    if (!request.hasExpectedUpdatedAt()) {
-      return "expected_updated_at is required: without it the copy cannot be told from a newer one at the"
-          + " same address";
-    }
     try {
       DocumentReferences.coordinates(request.getDocumentRef(), "document_ref");
     } catch (PipeDocStoreException.InvalidRequest e) {
@@ -103,8 +98,12 @@ public final class ReclaimService {
     return null;
   }
 
-  /** {@code SUPERSEDED}: the address holds another copy than the one the request names. */
-  private enum Outcome { RECLAIMED, ALREADY_GONE, PERSISTENT, SUPERSEDED }
+  /**
+   * {@code SUPERSEDED}: the address holds another copy than the one the request names;
+   * {@code UNIDENTIFIED}: a copy is there but the request does not say which copy it means, so it
+   * is left for retention (a request for a copy already gone needs no identity to be harmless).
+   */
+  private enum Outcome { RECLAIMED, ALREADY_GONE, PERSISTENT, SUPERSEDED, UNIDENTIFIED }
 
   private Outcome reclaim(ReclaimRequest request) {
     DocumentReference ref = request.getDocumentRef();
@@ -120,6 +119,9 @@ public final class ReclaimService {
       }
       if (row.getKeep()) {
         return Outcome.PERSISTENT;
+      }
+      if (request.getExpectedChecksum().isBlank() || !request.hasExpectedUpdatedAt()) {
+        return Outcome.UNIDENTIFIED;
       }
       if (!row.getManifest().getChecksum().equals(request.getExpectedChecksum())
           || !row.getManifest().getUpdatedAt().equals(request.getExpectedUpdatedAt())) {
