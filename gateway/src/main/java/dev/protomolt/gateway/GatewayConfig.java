@@ -1,5 +1,8 @@
 package dev.protomolt.gateway;
 
+import dev.protomolt.access.AccessSettings;
+import dev.protomolt.access.BrokerAccess;
+import dev.protomolt.access.DatabaseAccess;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import java.net.URI;
 import java.util.ArrayList;
@@ -16,18 +19,19 @@ import java.util.regex.Pattern;
  *
  * @param port the gRPC port (default 18100)
  * @param modules the module services served, one Kafka consumer each
- * @param kafkaBootstrap {@code bootstrap.servers}
+ * @param brokers how the gateway reaches Kafka: {@code PROTOMOLT_KAFKA_BOOTSTRAP} locally, MSK by
+ *     {@code PROTOMOLT_KAFKA_CLUSTER_ARN} with SASL/IAM in AWS (decision 0670)
  * @param consumerGroup the group every gateway task shares
  * @param partitionCapacity most records buffered per partition
  * @param stepFunctionsEndpoint empty for AWS itself
  * @param region the AWS region of Step Functions
- * @param jdbcUrl the ledger database
+ * @param database the ledger database: {@code PROTOMOLT_JDBC_URL} locally, RDS Proxy with IAM
+ *     tokens from {@code PROTOMOLT_DB_HOST}/{@code _PORT}/{@code _NAME}/{@code _USER} in AWS
  * @param objectStores S3 settings per credentials reference the drives name
  */
-public record GatewayConfig(int port, List<String> modules, String kafkaBootstrap,
+public record GatewayConfig(int port, List<String> modules, BrokerAccess brokers,
     String consumerGroup, int partitionCapacity, Optional<URI> stepFunctionsEndpoint,
-    String region, String jdbcUrl, String jdbcUser, String jdbcPassword,
-    Map<String, ObjectStoreSettings> objectStores) {
+    String region, DatabaseAccess database, Map<String, ObjectStoreSettings> objectStores) {
 
   public static final int DEFAULT_PORT = 18100;
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
@@ -59,16 +63,21 @@ public record GatewayConfig(int port, List<String> modules, String kafkaBootstra
           values.get(prefix + "SECRET_ACCESS_KEY")));
     }
     String sfn = values.getOrDefault("PROTOMOLT_SFN_ENDPOINT", "").strip();
-    return new GatewayConfig(port, List.copyOf(modules),
-        required(values, "PROTOMOLT_KAFKA_BOOTSTRAP"),
+    AccessSettings access = new AccessSettings(values, "the gateway");
+    BrokerAccess brokers;
+    DatabaseAccess database;
+    try {
+      brokers = access.brokers();
+      database = access.database();
+    } catch (IllegalStateException e) {
+      // One exception type for every bad setting, so main reports them all the same way.
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    return new GatewayConfig(port, List.copyOf(modules), brokers,
         values.getOrDefault("PROTOMOLT_GATEWAY_GROUP", "protomolt-gateway"),
         integer(values, "PROTOMOLT_GATEWAY_PARTITION_CAPACITY", 256, 1, 1_000_000),
         sfn.isEmpty() ? Optional.empty() : Optional.of(uri(sfn, "PROTOMOLT_SFN_ENDPOINT")),
-        values.getOrDefault("AWS_REGION", "us-east-1"),
-        required(values, "PROTOMOLT_JDBC_URL"),
-        values.getOrDefault("PROTOMOLT_JDBC_USER", ""),
-        values.getOrDefault("PROTOMOLT_JDBC_PASSWORD", ""),
-        Map.copyOf(stores));
+        access.region(), database, Map.copyOf(stores));
   }
 
   private static String required(Map<String, String> values, String key) {

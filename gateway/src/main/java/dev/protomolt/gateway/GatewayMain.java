@@ -1,7 +1,8 @@
 package dev.protomolt.gateway;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.protomolt.access.LedgerPool;
+import dev.protomolt.access.MskBootstrap;
 import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
@@ -22,9 +23,11 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -45,17 +48,15 @@ public final class GatewayMain implements AutoCloseable {
   private final DocumentWorkUnitLogs workUnitLogs;
 
   private GatewayMain(GatewayConfig config, List<BindableService> extraServices) throws IOException {
-    HikariConfig pool = new HikariConfig();
-    pool.setJdbcUrl(config.jdbcUrl());
-    if (!config.jdbcUser().isEmpty()) {
-      pool.setUsername(config.jdbcUser());
-      pool.setPassword(config.jdbcPassword());
-    }
-    pool.setMaximumPoolSize(16);
-    pool.setPoolName("gateway-ledger");
-    this.dataSource = new HikariDataSource(pool);
+    // Sessions run on virtual threads; sixteen connections cover them without crowding the proxy.
+    this.dataSource = LedgerPool.open(config.database(), DefaultCredentialsProvider.builder().build(),
+        "gateway-ledger", 16);
     this.s3 = new S3Clients(config.objectStores(), List.of());
-    this.purgeEvents = new KafkaPurgeEvents(config.kafkaBootstrap());
+    String bootstrap = MskBootstrap.servers(config.brokers(), new MskBootstrap(
+        UrlConnectionHttpClient.create(), DefaultCredentialsProvider.builder().build(), config.region(),
+        MskBootstrap.awsEndpoint(config.region())));
+    Map<String, Object> connection = config.brokers().connection();
+    this.purgeEvents = new KafkaPurgeEvents(bootstrap, connection);
     S3BlobStore blobs = new S3BlobStore(s3);
     PostgresDriveDirectory drives = new PostgresDriveDirectory(dataSource);
     PipeDocStore store = new PipeDocStore(new PostgresLedgerStore(dataSource), blobs, drives,
@@ -65,7 +66,7 @@ public final class GatewayMain implements AutoCloseable {
         .httpClient(UrlConnectionHttpClient.create());
     config.stepFunctionsEndpoint().ifPresent(sfnBuilder::endpointOverride);
     this.sfn = sfnBuilder.build();
-    this.source = new KafkaWorkSource(config.kafkaBootstrap(), config.consumerGroup(),
+    this.source = new KafkaWorkSource(bootstrap, connection, config.consumerGroup(),
         config.modules(), config.partitionCapacity());
     GatewayClock clock = GatewayClock.system();
     PostgresLogPartIndex logIndex = new PostgresLogPartIndex(dataSource);

@@ -3,6 +3,7 @@ package dev.protomolt.gateway;
 import dev.protomolt.core.store.PurgeEventSink;
 import dev.protomolt.proto.events.v1.StoragePurgeEvent;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,13 +27,26 @@ public final class KafkaPurgeEvents implements PurgeEventSink, AutoCloseable {
   private final Duration acceptTimeout;
 
   public KafkaPurgeEvents(String bootstrapServers) {
-    this(bootstrapServers, Duration.ofSeconds(30));
+    this(bootstrapServers, Map.of());
+  }
+
+  /**
+   * @param connection how to authenticate (SASL/IAM on MSK); its keys are laid under the fixed
+   *     settings below, so they can never weaken durability or the timeouts
+   */
+  public KafkaPurgeEvents(String bootstrapServers, Map<String, Object> connection) {
+    this(bootstrapServers, connection, Duration.ofSeconds(30));
   }
 
   KafkaPurgeEvents(String bootstrapServers, Duration acceptTimeout) {
+    this(bootstrapServers, Map.of(), acceptTimeout);
+  }
+
+  KafkaPurgeEvents(String bootstrapServers, Map<String, Object> connection, Duration acceptTimeout) {
     this.acceptTimeout = acceptTimeout;
     int millis = Math.toIntExact(acceptTimeout.toMillis());
-    this.producer = new KafkaProducer<>(Map.of(
+    Map<String, Object> config = new HashMap<>(connection);
+    config.putAll(Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         // The caller returns "tombstoned" only after the event is durable: all replicas, no dupes.
         ProducerConfig.ACKS_CONFIG, "all",
@@ -41,8 +55,8 @@ public final class KafkaPurgeEvents implements PurgeEventSink, AutoCloseable {
         ProducerConfig.MAX_BLOCK_MS_CONFIG, millis,
         // Kafka insists delivery >= linger + request timeout; half the budget per request fits.
         ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis / 2,
-        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis),
-        new StringSerializer(), new ByteArraySerializer());
+        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis));
+    this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
   }
 
   @Override

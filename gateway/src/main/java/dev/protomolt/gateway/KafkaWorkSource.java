@@ -82,7 +82,17 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
    */
   public KafkaWorkSource(String bootstrapServers, String groupId, Collection<String> moduleIds,
       int capacityPerPartition) {
+    this(bootstrapServers, Map.of(), groupId, moduleIds, capacityPerPartition);
+  }
+
+  /**
+   * @param connection how to authenticate (SASL/IAM on MSK); laid under the consumer's own
+   *     settings, so it cannot change offsets, grouping or commits
+   */
+  public KafkaWorkSource(String bootstrapServers, Map<String, Object> connection, String groupId,
+      Collection<String> moduleIds, int capacityPerPartition) {
     Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+    Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(groupId, "groupId");
     if (capacityPerPartition < 1) {
       throw new IllegalArgumentException(
@@ -94,7 +104,7 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     this.capacityPerPartition = capacityPerPartition;
     for (String moduleId : moduleIds) {
       buffers.put(moduleId, new LinkedHashMap<>());
-      consumers.put(moduleId, new ModuleConsumer(moduleId, bootstrapServers, groupId));
+      consumers.put(moduleId, new ModuleConsumer(moduleId, bootstrapServers, connection, groupId));
     }
     consumers.values().forEach(ModuleConsumer::start);
   }
@@ -194,9 +204,11 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread thread;
 
-    ModuleConsumer(String moduleId, String bootstrapServers, String groupId) {
+    ModuleConsumer(String moduleId, String bootstrapServers, Map<String, Object> connection,
+        String groupId) {
       this.moduleId = moduleId;
       Properties p = new Properties();
+      p.putAll(connection);
       p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
       p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
       p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

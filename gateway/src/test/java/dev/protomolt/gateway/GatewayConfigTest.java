@@ -3,6 +3,8 @@ package dev.protomolt.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.protomolt.access.BrokerAccess;
+import dev.protomolt.access.DatabaseAccess;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
@@ -48,12 +50,29 @@ class GatewayConfigTest {
 
   @Test
   void everyRefusalNamesItsKeyAndRule() {
-    for (String key : new String[] {"PROTOMOLT_GATEWAY_MODULES", "PROTOMOLT_KAFKA_BOOTSTRAP",
-        "PROTOMOLT_JDBC_URL"}) {
-      Map<String, String> m = minimal();
-      m.remove(key);
-      assertThatThrownBy(() -> GatewayConfig.from(m)).hasMessage(key + ": required");
-    }
+    Map<String, String> noModules = minimal();
+    noModules.remove("PROTOMOLT_GATEWAY_MODULES");
+    assertThatThrownBy(() -> GatewayConfig.from(noModules)).hasMessage("PROTOMOLT_GATEWAY_MODULES: required");
+    Map<String, String> noBrokers = minimal();
+    noBrokers.remove("PROTOMOLT_KAFKA_BOOTSTRAP");
+    assertThatThrownBy(() -> GatewayConfig.from(noBrokers)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("PROTOMOLT_KAFKA_BOOTSTRAP or PROTOMOLT_KAFKA_CLUSTER_ARN: one is required by the"
+            + " gateway but neither is set");
+    Map<String, String> noDatabase = minimal();
+    noDatabase.remove("PROTOMOLT_JDBC_URL");
+    assertThatThrownBy(() -> GatewayConfig.from(noDatabase)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by the gateway but neither"
+            + " is set");
+    Map<String, String> badArn = minimal();
+    badArn.remove("PROTOMOLT_KAFKA_BOOTSTRAP");
+    badArn.put("PROTOMOLT_KAFKA_CLUSTER_ARN", "protomolt-dev");
+    assertThatThrownBy(() -> GatewayConfig.from(badArn)).hasMessage("PROTOMOLT_KAFKA_CLUSTER_ARN: must be"
+        + " an MSK cluster ARN (arn:...:kafka:...), got \"protomolt-dev\"");
+    Map<String, String> halfProxy = minimal();
+    halfProxy.remove("PROTOMOLT_JDBC_URL");
+    halfProxy.put("PROTOMOLT_DB_HOST", "proxy.example");
+    assertThatThrownBy(() -> GatewayConfig.from(halfProxy))
+        .hasMessage("PROTOMOLT_DB_NAME: required by the gateway but not set");
     Map<String, String> port = minimal();
     port.put("PROTOMOLT_GATEWAY_PORT", "70000");
     assertThatThrownBy(() -> GatewayConfig.from(port))
@@ -69,5 +88,37 @@ class GatewayConfigTest {
     sfn.put("PROTOMOLT_SFN_ENDPOINT", "localhost");
     assertThatThrownBy(() -> GatewayConfig.from(sfn))
         .hasMessageStartingWith("PROTOMOLT_SFN_ENDPOINT: must be an absolute URL");
+  }
+
+  @Test
+  void theStacksIamSettingsNameTheClusterAndTheProxy() {
+    Map<String, String> m = minimal();
+    m.remove("PROTOMOLT_KAFKA_BOOTSTRAP");
+    m.remove("PROTOMOLT_JDBC_URL");
+    m.put("AWS_REGION", "eu-west-1");
+    m.put("PROTOMOLT_KAFKA_CLUSTER_ARN", "arn:aws:kafka:eu-west-1:123456789012:cluster/protomolt-dev/abc");
+    m.put("PROTOMOLT_DB_HOST", "proxy.example.eu-west-1.rds.amazonaws.com");
+    m.put("PROTOMOLT_DB_NAME", "protomolt");
+    m.put("PROTOMOLT_DB_USER", "protomolt");
+    GatewayConfig c = GatewayConfig.from(m);
+    assertThat(c.brokers()).isEqualTo(new BrokerAccess.MskIam(
+        "arn:aws:kafka:eu-west-1:123456789012:cluster/protomolt-dev/abc"));
+    assertThat(c.brokers().connection()).containsEntry("sasl.mechanism", "AWS_MSK_IAM");
+    assertThat(c.database()).isEqualTo(new DatabaseAccess.RdsIam(
+        "proxy.example.eu-west-1.rds.amazonaws.com", 5432, "protomolt", "protomolt", "eu-west-1"));
+  }
+
+  @Test
+  void anExplicitBootstrapAndJdbcUrlWinOverTheStacksSettings() {
+    Map<String, String> m = minimal();
+    m.put("PROTOMOLT_KAFKA_CLUSTER_ARN", "arn:aws:kafka:eu-west-1:123456789012:cluster/protomolt-dev/abc");
+    m.put("PROTOMOLT_DB_HOST", "proxy.example");
+    m.put("PROTOMOLT_JDBC_USER", "protomolt");
+    m.put("PROTOMOLT_JDBC_PASSWORD", "secret");
+    GatewayConfig c = GatewayConfig.from(m);
+    assertThat(c.brokers()).isEqualTo(new BrokerAccess.Bootstrap("127.0.0.1:9092"));
+    assertThat(c.brokers().connection()).isEmpty();
+    assertThat(c.database()).isEqualTo(new DatabaseAccess.Password(
+        "jdbc:postgresql://127.0.0.1:5432/protomolt", "protomolt", "secret"));
   }
 }

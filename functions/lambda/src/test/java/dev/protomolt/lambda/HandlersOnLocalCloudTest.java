@@ -7,11 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.proto.data.v1.StepExecutionRecord;
+import dev.protomolt.proto.events.v1.AccountEvent;
+import dev.protomolt.proto.events.v1.AccountEventType;
 import dev.protomolt.proto.events.v1.DlqMessage;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
@@ -307,17 +310,43 @@ class HandlersOnLocalCloudTest {
   }
 
   @Test
-  void inAwsGraphValidationFindsNoDatasourceRegistryAndSaysWhich() throws Exception {
+  void inAwsGraphAdminReadsDatasourceOwnersThatAccountEventsBind() throws Exception {
     try (ContainerClients clients = new ContainerClients(new FunctionEnvironment(local.environment),
         Clock.systemUTC())) {
       ObjectNode validate = EventJson.reply();
       validate.put("operation", "validate");
       validate.put("mode", "VALIDATION_MODE_DESIGN");
       validate.set("graph", EventJson.MAPPER.readTree(Fixtures.text("graphs/lambda-echo.json")));
-      JsonNode result = EventJson.MAPPER.readTree(new FunctionWiring(clients).handler("graph-admin")
-          .handleText(validate.toString()));
-      assertThat(result.path("result").toString()).contains("acme-uploads").contains("not registered");
+      EventHandler graphAdmin = new FunctionWiring(clients).handler("graph-admin");
+
+      // Before any account event names it, the datasource has no owner in the ledger's bindings.
+      JsonNode unbound = EventJson.MAPPER.readTree(graphAdmin.handleText(validate.toString()));
+      assertThat(unbound.path("result").toString()).contains("acme-uploads").contains("not registered");
+
+      // The fixture's provisioning event for acme, redelivered naming its datasource.
+      AccountEvent fixture = AccountEvent.parseFrom(java.util.Base64.getDecoder().decode(
+          EventJson.MAPPER.readTree(Fixtures.text("msk-account-events.json"))
+              .path("records").path("account-events-0").path(0).path("value").asText()));
+      JsonNode bound = invoke("account-events", accountEvent(fixture.toBuilder()
+          .addDatasourceIds("acme-uploads").build()));
+      assertThat(bound.path("records").asInt()).isEqualTo(1);
+      JsonNode owned = EventJson.MAPPER.readTree(graphAdmin.handleText(validate.toString()));
+      assertThat(owned.path("result").toString()).doesNotContain("not registered");
+
+      // A datasource never changes owner: another account's claim is refused, naming both.
+      assertThat(failure("account-events", accountEvent(AccountEvent.newBuilder().setAccountId("globex")
+          .setType(AccountEventType.ACCOUNT_EVENT_TYPE_UPDATED).addDatasourceIds("acme-uploads").build()))
+          .errorMessage()).contains("datasourceId: 'acme-uploads' already belongs to account 'acme', not"
+              + " 'globex'");
+      assertThat(failure("account-events", accountEvent(AccountEvent.newBuilder().setAccountId("acme")
+          .addDatasourceIds(" ").build())).errorMessage())
+          .isEqualTo("account event [0] datasource_ids[0] must be non-blank");
     }
+  }
+
+  private static String accountEvent(AccountEvent event) {
+    return Fixtures.text("msk-account-events.json").replaceAll("\"value\": \"[^\"]+\"",
+        "\"value\": \"" + java.util.Base64.getEncoder().encodeToString(event.toByteArray()) + "\"");
   }
 
   private static WorkDispatch nextDispatch(Predicate<WorkDispatch> wanted) throws Exception {

@@ -123,6 +123,11 @@ public final class EnvironmentStack extends ZonePinnedStack {
           functions.alias(hop).getFunctionArn());
     }
     functions.setEnvironment(MIGRATE, "PROTOMOLT_DB_SECRET_ARN", database.secret().getSecretArn());
+    // Housekeeping from the environment's config (decision 0671): how long superseded copies are
+    // kept, and whether the reconciler deletes the orphans it finds or only reports them.
+    functions.setEnvironment(RETENTION, "PROTOMOLT_RETENTION_WINDOW", config.storage().retentionWindow());
+    functions.setEnvironment(RECONCILER, "PROTOMOLT_RECONCILER_DELETE",
+        Boolean.toString(config.storage().reconcilerDeletes()));
     // Account provisioning adds each account's notification rule for this function (decision 0660).
     functions.setEnvironment(ACCOUNT_EVENTS, "PROTOMOLT_INTAKE_FUNCTION_ARN",
         functions.alias(INTAKE).getFunctionArn());
@@ -158,9 +163,8 @@ public final class EnvironmentStack extends ZonePinnedStack {
         String.join(",", config.messaging().moduleServices()));
     gatewayEnvironment.put("PROTOMOLT_GATEWAY_GROUP", prefix + "-gateway");
     gatewayEnvironment.put("AWS_REGION", config.region());
-    gatewayEnvironment.put("PROTOMOLT_JDBC_URL", "jdbc:postgresql://" + database.proxyEndpoint()
-        + ":" + Database.PORT + "/" + Database.DATABASE_NAME + "?sslmode=require");
-    gatewayEnvironment.put("PROTOMOLT_JDBC_USER", Database.USER);
+    // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
+    // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
     this.gateway = new ModuleGateway(this, "Gateway", new ModuleGateway.Props(prefix, config.name(),
         network.vpc(), network.appSubnets(),
         config.gateway().internetFacing() ? network.publicSubnets() : network.appSubnets(),
@@ -177,7 +181,8 @@ public final class EnvironmentStack extends ZonePinnedStack {
     tables.workLedger().grantReadWriteData(gatewayRole);
     database.grantConnect(gatewayRole);
     storage.grantDocumentReadWrite(gatewayRole);
-    messaging.grantProduce(gatewayRole, "pipeline-events");
+    // The document store behind the gateway announces tombstones on storage-purge (KafkaPurgeEvents).
+    messaging.grantProduce(gatewayRole, "storage-purge");
 
     new Alerting(this, "Alarms", new Alerting.Props(prefix, config.name(),
         config.alarms().emailTargets(), config.alarms().deadLetterThreshold(),

@@ -190,11 +190,81 @@ class EnvironmentStackTest {
         Map.of("Name", "PROTOMOLT_GATEWAY_MODULES", "Value", "parser,chunker,embedder,opensearch-sink"),
         Map.of("Name", "PROTOMOLT_GATEWAY_GROUP", "Value", "protomolt-dev-gateway"),
         Map.of("Name", "AWS_REGION", "Value", "eu-west-1"),
-        Map.of("Name", "PROTOMOLT_JDBC_USER", "Value", "protomolt"))) {
+        Map.of("Name", "PROTOMOLT_DB_USER", "Value", "protomolt"),
+        Map.of("Name", "PROTOMOLT_DB_NAME", "Value", "protomolt"),
+        Map.of("Name", "PROTOMOLT_DB_PORT", "Value", "5432"))) {
       template.hasResourceProperties("AWS::ECS::TaskDefinition", Match.objectLike(Map.of(
           "ContainerDefinitions", List.of(Match.objectLike(Map.of(
               "Environment", Match.arrayWith(List.of(variable))))))));
     }
+    // The proxy host and the cluster ARN are references resolved at deploy time.
+    List<String> names = gatewayEnvironmentNames();
+    assertThat(names).contains("PROTOMOLT_DB_HOST", "PROTOMOLT_KAFKA_CLUSTER_ARN")
+        .doesNotContain("PROTOMOLT_JDBC_URL", "PROTOMOLT_JDBC_USER", "PROTOMOLT_JDBC_PASSWORD",
+            "PROTOMOLT_KAFKA_BOOTSTRAP");
+  }
+
+  @Test
+  void theGatewayTaskRoleConnectsAsTheProxyUserAndReadsOnlyItsTopicsAndGroup() {
+    List<Statement> statements = PolicyDocuments.forRole(template, gatewayTaskRoleId());
+    List<Statement> connect = statements.stream().filter(st -> st.actions().contains("rds-db:connect")).toList();
+    assertThat(connect).singleElement().satisfies(st -> assertThat(st.resources()).singleElement()
+        .asString().contains(":rds-db:").contains(":dbuser:").endsWith("/protomolt"));
+    assertThat(statements.stream().flatMap(st -> st.actions().stream()).distinct())
+        .contains("kafka-cluster:Connect", "kafka:GetBootstrapBrokers", "kafka-cluster:ReadData",
+            "kafka-cluster:AlterGroup", "kafka-cluster:WriteData");
+    for (Statement st : statements) {
+      if (st.actions().stream().anyMatch(a -> a.startsWith("kafka") || a.startsWith("rds-db"))) {
+        assertThat(st.resources()).as("resources of %s", st.actions()).noneMatch(r -> r.equals("*"));
+      }
+    }
+    List<String> topics = statements.stream().flatMap(st -> st.resources().stream())
+        .filter(r -> r.contains(":topic/")).map(r -> r.substring(r.lastIndexOf('/') + 1)).distinct().toList();
+    assertThat(topics).containsExactlyInAnyOrder("pipestream.module.parser", "pipestream.module.chunker",
+        "pipestream.module.embedder", "pipestream.module.opensearch-sink", "storage-purge");
+    assertThat(statements.stream().flatMap(st -> st.resources().stream()).filter(r -> r.contains(":group/")))
+        .allSatisfy(r -> assertThat(r).endsWith("/protomolt-dev-gateway"));
+  }
+
+  @Test
+  void housekeepingSettingsComeFromTheEnvironmentsConfig() {
+    template.hasResourceProperties("AWS::Lambda::Function", Match.objectLike(Map.of(
+        "FunctionName", "protomolt-dev-retention",
+        "Environment", Map.of("Variables", Match.objectLike(Map.of(
+            "PROTOMOLT_RETENTION_WINDOW", "P30D"))))));
+    template.hasResourceProperties("AWS::Lambda::Function", Match.objectLike(Map.of(
+        "FunctionName", "protomolt-dev-reconciler",
+        "Environment", Map.of("Variables", Match.objectLike(Map.of(
+            "PROTOMOLT_RECONCILER_DELETE", "true"))))));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void noFunctionIsGivenAnExplicitJdbcUrlOrBootstrap() {
+    Map<String, Map<String, Object>> functions = template.findResources("AWS::Lambda::Function");
+    assertThat(functions).hasSizeGreaterThanOrEqualTo(PlatformFunction.values().length);
+    for (Map<String, Object> fn : functions.values()) {
+      Map<String, Object> props = (Map<String, Object>) fn.get("Properties");
+      Map<String, Object> env = (Map<String, Object>) props.getOrDefault("Environment", Map.of());
+      Map<String, Object> variables = (Map<String, Object>) env.getOrDefault("Variables", Map.of());
+      assertThat(variables).as("environment of %s", props.get("FunctionName"))
+          .doesNotContainKeys("PROTOMOLT_JDBC_URL", "PROTOMOLT_KAFKA_BOOTSTRAP", "PROTOMOLT_JDBC_PASSWORD");
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> gatewayEnvironmentNames() {
+    Map<String, Object> task = template.findResources("AWS::ECS::TaskDefinition").values().iterator().next();
+    Map<String, Object> container = (Map<String, Object>) ((List<Object>) ((Map<String, Object>)
+        task.get("Properties")).get("ContainerDefinitions")).get(0);
+    return ((List<Map<String, Object>>) container.get("Environment")).stream()
+        .map(v -> (String) v.get("Name")).toList();
+  }
+
+  private static String gatewayTaskRoleId() {
+    return template.findResources("AWS::IAM::Role").keySet().stream()
+        .filter(id -> id.startsWith("Gateway") && id.contains("TaskRole"))
+        .findFirst().orElseThrow(() -> new AssertionError("no gateway task role"));
   }
 
   @Test

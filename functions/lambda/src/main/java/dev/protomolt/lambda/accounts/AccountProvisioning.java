@@ -8,37 +8,54 @@ import dev.protomolt.proto.events.v1.DriveProvider;
 import dev.protomolt.repository.PipeDocStore;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.Optional;
 
 /**
  * What an account event does in AWS: the store records the account's drives and status, then an
  * account whose intake drive ProtoMolt provides (the shared intake bucket) gets its notification
- * rule (decision 0660). A batch is checked whole before anything is applied.
+ * rule (decision 0660), and each datasource the event names is bound to the account (decision
+ * 0672). A batch is checked whole before anything is applied.
  */
 public final class AccountProvisioning {
 
   private final PipeDocStore store;
   private final BiFunction<String, DriveKind, Optional<Drive>> drives;
   private final IntakeNotificationRules rules;
+  private final BiConsumer<String, String> datasources;
 
   /**
    * @param drives the directory the store writes, read back to learn the intake drive as stored
+   * @param datasources binds a datasource id to its owning account (graph admin's tenancy
+   *     directory reads these bindings, decision 0672); refuses a second owner
    */
   public AccountProvisioning(PipeDocStore store, BiFunction<String, DriveKind, Optional<Drive>> drives,
-      IntakeNotificationRules rules) {
+      IntakeNotificationRules rules, BiConsumer<String, String> datasources) {
     this.store = Objects.requireNonNull(store, "store");
     this.drives = Objects.requireNonNull(drives, "drives");
     this.rules = Objects.requireNonNull(rules, "rules");
+    this.datasources = Objects.requireNonNull(datasources, "datasources");
   }
 
   /** Applies the batch in order; returns how many events added or confirmed a notification rule. */
   public int apply(List<AccountEvent> batch) {
     for (int i = 0; i < batch.size(); i++) {
       requireAccountId(i, batch.get(i).getAccountId());
+      List<String> ids = batch.get(i).getDatasourceIdsList();
+      for (int j = 0; j < ids.size(); j++) {
+        if (ids.get(j).isBlank()) {
+          throw new IllegalArgumentException("account event [" + i + "] datasource_ids[" + j
+              + "] must be non-blank");
+        }
+      }
     }
     int rulesEnsured = 0;
     for (AccountEvent event : batch) {
+      // Bound first, so a claim on another account's datasource refuses the event before the store
+      // changes anything; binding again on redelivery is a no-op. Bound even for a deactivated
+      // account: ownership outlives activity, so a paused owner's datasource is not free to claim.
+      event.getDatasourceIdsList().forEach(id -> datasources.accept(id, event.getAccountId()));
       store.onAccountEvent(event);
       if (event.getType() != AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED
           && event.hasIntakeDrive()

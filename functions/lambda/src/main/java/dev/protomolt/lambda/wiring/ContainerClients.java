@@ -1,7 +1,9 @@
 package dev.protomolt.lambda.wiring;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.protomolt.access.BrokerAccess;
+import dev.protomolt.access.LedgerPool;
+import dev.protomolt.access.MskBootstrap;
 import dev.protomolt.engine.hop.KafkaEventBus;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
@@ -136,22 +138,10 @@ public final class ContainerClients implements AutoCloseable {
   }
 
   private HikariDataSource pool() {
-    HikariConfig pool = new HikariConfig();
-    switch (env.database()) {
-      case DatabaseAccess.Password p -> {
-        pool.setJdbcUrl(p.jdbcUrl());
-        pool.setUsername(p.user());
-        pool.setPassword(p.password());
-      }
-      case DatabaseAccess.RdsIam iam -> pool.setDataSource(new RdsIamDataSource(iam,
-          RdsIamDataSource.tokens(iam, DefaultCredentialsProvider.builder().build())));
-    }
     // A container runs one invocation at a time; two connections cover a service that reads on
     // one while a nested call writes on another, without holding proxy slots nobody uses.
-    pool.setMaximumPoolSize(2);
-    pool.setMinimumIdle(0);
-    pool.setPoolName("protomolt-lambda");
-    return new HikariDataSource(pool);
+    return LedgerPool.open(env.database(), DefaultCredentialsProvider.builder().build(),
+        "protomolt-lambda", 2);
   }
 
   private SfnClient stepFunctions() {

@@ -1,5 +1,8 @@
 package dev.protomolt.lambda.wiring;
 
+import dev.protomolt.access.AccessSettings;
+import dev.protomolt.access.BrokerAccess;
+import dev.protomolt.access.DatabaseAccess;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import java.net.URI;
 import java.time.Duration;
@@ -37,49 +40,14 @@ public final class FunctionEnvironment {
     return optional("AWS_REGION").orElse("us-east-1");
   }
 
-  /**
-   * {@code PROTOMOLT_KAFKA_BOOTSTRAP} ({@code bootstrap.servers}, no authentication) when set, else
-   * {@code PROTOMOLT_KAFKA_CLUSTER_ARN} (MSK with IAM, what the stack sets).
-   */
+  /** How this function reaches the brokers (shared with the gateway, decision 0670). */
   public BrokerAccess brokers() {
-    Optional<String> bootstrap = optional("PROTOMOLT_KAFKA_BOOTSTRAP");
-    if (bootstrap.isPresent()) {
-      return new BrokerAccess.Bootstrap(bootstrap.get());
-    }
-    Optional<String> cluster = optional("PROTOMOLT_KAFKA_CLUSTER_ARN");
-    if (cluster.isEmpty()) {
-      throw new IllegalStateException("PROTOMOLT_KAFKA_BOOTSTRAP or PROTOMOLT_KAFKA_CLUSTER_ARN: one is"
-          + " required by this function but neither is set");
-    }
-    if (!cluster.get().startsWith("arn:") || !cluster.get().contains(":kafka:")) {
-      throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: must be an MSK cluster ARN"
-          + " (arn:...:kafka:...), got \"" + cluster.get() + "\"");
-    }
-    return new BrokerAccess.MskIam(cluster.get());
+    return new AccessSettings(values, "this function").brokers();
   }
 
-  /**
-   * {@code PROTOMOLT_JDBC_URL} (with {@code PROTOMOLT_JDBC_USER} and {@code PROTOMOLT_JDBC_PASSWORD})
-   * when set, else RDS Proxy with IAM from {@code PROTOMOLT_DB_HOST}, {@code PROTOMOLT_DB_PORT}
-   * (5432), {@code PROTOMOLT_DB_NAME} and {@code PROTOMOLT_DB_USER} (what the stack sets).
-   */
+  /** How this function reaches the ledger database (shared with the gateway, decision 0670). */
   public DatabaseAccess database() {
-    Optional<String> url = optional("PROTOMOLT_JDBC_URL");
-    if (url.isPresent()) {
-      if (!url.get().startsWith("jdbc:postgresql:")) {
-        throw new IllegalStateException("PROTOMOLT_JDBC_URL: must be a jdbc:postgresql: URL, got \""
-            + url.get() + "\"");
-      }
-      return new DatabaseAccess.Password(url.get(), optional("PROTOMOLT_JDBC_USER").orElse(""),
-          optional("PROTOMOLT_JDBC_PASSWORD").orElse(""));
-    }
-    if (optional("PROTOMOLT_DB_HOST").isEmpty()) {
-      throw new IllegalStateException("PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by this"
-          + " function but neither is set");
-    }
-    return new DatabaseAccess.RdsIam(required("PROTOMOLT_DB_HOST"),
-        integer("PROTOMOLT_DB_PORT", 5432, 1, 65535), required("PROTOMOLT_DB_NAME"),
-        required("PROTOMOLT_DB_USER"), region());
+    return new AccessSettings(values, "this function").database();
   }
 
   /** {@code PROTOMOLT_SFN_ENDPOINT}: empty for Step Functions itself. */

@@ -14,6 +14,7 @@ import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
+import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
@@ -63,11 +64,13 @@ public final class FunctionWiring {
   private final IntakeNotificationRules intakeRules;
 
   /**
-   * The AWS wiring. No datasource registry exists there yet (decision 0833), so graph admin's
-   * DESIGN-mode tenancy check finds every intake datasource unregistered and says so.
+   * The AWS wiring: graph admin's DESIGN-mode tenancy check reads datasource ownership from the
+   * ledger's {@code datasource_bindings}, which account events fill (decision 0672). The pool is
+   * only built when a check first asks.
    */
   public FunctionWiring(ContainerClients clients) {
-    this(clients, TenancyDirectory.empty(), null);
+    this(clients, datasourceId -> new PostgresDatasourceBindings(clients.dataSource())
+        .datasourceAccount(datasourceId), null);
   }
 
   /**
@@ -107,7 +110,8 @@ public final class FunctionWiring {
       case "account-events" -> NamedHandlers.accountEvents(new AccountProvisioning(clients.store(),
           new PostgresDriveDirectory(clients.dataSource())::find, intakeRules != null ? intakeRules
               : new S3IntakeNotificationRules(clients.s3()::forDrive,
-                  clients.environment().intakeFunctionArn())));
+                  clients.environment().intakeFunctionArn()),
+          new PostgresDatasourceBindings(clients.dataSource())::bind));
       case "reconciler" -> NamedHandlers.reconciler(reconciler(),
           () -> new LedgerDrives(clients.dataSource()).all());
       case "retention" -> NamedHandlers.retention(new RetentionSweeper(clients.dataSource(),

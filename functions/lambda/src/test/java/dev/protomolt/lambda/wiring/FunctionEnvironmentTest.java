@@ -3,6 +3,9 @@ package dev.protomolt.lambda.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.protomolt.access.BrokerAccess;
+import dev.protomolt.access.DatabaseAccess;
+import dev.protomolt.engine.hop.KafkaEventBus;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -82,5 +85,12 @@ class FunctionEnvironmentTest {
     assertThat(env.stepFunctionsEndpoint()).isEmpty();
     assertThat(env.region()).isEqualTo("us-east-1");
     assertThat(env.objectStores()).containsOnlyKeys("platform");
+  }
+
+  @Test
+  void connectionSettingsCannotWeakenTheEnginesProducer() {
+    assertThatThrownBy(() -> KafkaEventBus.durableProducer("127.0.0.1:1", Duration.ofSeconds(1),
+        Map.of("acks", "1")))
+        .hasMessage("connection settings may not set acks: the engine's producer durability is fixed");
   }
 }

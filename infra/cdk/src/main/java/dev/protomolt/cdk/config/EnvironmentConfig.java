@@ -38,8 +38,12 @@ public record EnvironmentConfig(
   /**
    * Platform buckets. CACHE bodies are reclaimed when their destination hop settles; the
    * lifecycle rule is the backstop that removes staging objects a crash left behind.
+   * {@code retentionWindow} (ISO-8601 days, e.g. {@code P30D}) is how long the retention function
+   * keeps superseded copies (PROTOMOLT_RETENTION_WINDOW); {@code reconcilerDeletes} lets the
+   * reconciler delete the orphans it finds instead of only reporting them (decision 0671).
    */
-  public record Storage(Integer cacheStagingExpirationDays, Boolean retainOnDelete) {}
+  public record Storage(Integer cacheStagingExpirationDays, Boolean retainOnDelete,
+      String retentionWindow, Boolean reconcilerDeletes) {}
 
   /** Aurora PostgreSQL Serverless v2 capacity (ACUs), backups and protection. */
   public record Database(

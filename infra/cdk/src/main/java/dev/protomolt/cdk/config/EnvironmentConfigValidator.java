@@ -19,6 +19,7 @@ public final class EnvironmentConfigValidator {
   private static final Pattern REGION = Pattern.compile("[a-z]{2}(-gov)?-[a-z]+-\\d");
   private static final Pattern CIDR = Pattern.compile("(\\d{1,3}\\.){3}\\d{1,3}/(1[6-9]|2[0-4])");
   private static final Pattern MODULE_SERVICE = Pattern.compile("[a-z][a-z0-9-]{0,62}");
+  private static final Pattern RETENTION_WINDOW = Pattern.compile("P\\d{1,9}D");
   private static final Pattern SCHEDULE = Pattern.compile("(rate|cron)\\(.+\\)");
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
   /** The retention periods CloudWatch Logs accepts; any other number is rejected at deploy. */
@@ -102,6 +103,15 @@ public final class EnvironmentConfigValidator {
     range("storage.cacheStagingExpirationDays", s.cacheStagingExpirationDays(), 1, 365,
         "CACHE bodies are transient");
     required("storage.retainOnDelete", s.retainOnDelete());
+    if (matches("storage.retentionWindow", s.retentionWindow(), RETENTION_WINDOW,
+        "must be whole days in ISO-8601, such as P30D")) {
+      long days = Long.parseLong(s.retentionWindow().substring(1, s.retentionWindow().length() - 1));
+      if (days < 1 || days > 3650) {
+        fail("storage.retentionWindow", "must be between P1D and P3650D (how long superseded copies"
+            + " are kept; got " + s.retentionWindow() + ")");
+      }
+    }
+    required("storage.reconcilerDeletes", s.reconcilerDeletes());
   }
 
   private void database(EnvironmentConfig.Database d) {

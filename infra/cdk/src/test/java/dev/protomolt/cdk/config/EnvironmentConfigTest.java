@@ -51,6 +51,24 @@ class EnvironmentConfigTest {
   }
 
   @Test
+  void theRetentionWindowIsWholeDaysWithinBoundsAndTheReconcilerChoiceIsExplicit() throws IOException {
+    for (String[] bad : new String[][] {
+        {"PT12H", "storage.retentionWindow: must be whole days in ISO-8601, such as P30D (got 'PT12H')"},
+        {"30", "storage.retentionWindow: must be whole days in ISO-8601, such as P30D (got '30')"},
+        {"P0D", "storage.retentionWindow: must be between P1D and P3650D"},
+        {"P4000D", "storage.retentionWindow: must be between P1D and P3650D"}}) {
+      String dev = Files.readString(CONFIG.resolve("dev.json"))
+          .replace("\"retentionWindow\": \"P30D\"", "\"retentionWindow\": \"" + bad[0] + "\"");
+      Path file = write("dev.json", dev);
+      assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file)).hasMessageContaining(bad[1]);
+    }
+    String dev = Files.readString(CONFIG.resolve("dev.json")).replace(", \"reconcilerDeletes\": true", "");
+    Path file = write("dev.json", dev);
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
+        .hasMessageContaining("storage.reconcilerDeletes: is required");
+  }
+
+  @Test
   void aMissingSectionIsNamedNotDefaulted() throws IOException {
     String dev = Files.readString(CONFIG.resolve("dev.json"))
         .replace("\"readers\": 0,", "");

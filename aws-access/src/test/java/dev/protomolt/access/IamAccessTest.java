@@ -1,14 +1,12 @@
-package dev.protomolt.lambda.wiring;
+package dev.protomolt.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.protomolt.engine.hop.KafkaEventBus;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -18,7 +16,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 
 /**
- * The IAM paths a deployed function takes, short of AWS itself: the RDS token is signed for the
+ * The IAM paths a deployed function or gateway takes, short of AWS itself: the RDS token is signed for the
  * proxy's host and user, and GetBootstrapBrokers is a SigV4-signed call (answered here by a
  * loopback server standing in for MSK's API).
  */
@@ -73,13 +71,6 @@ class IamAccessTest {
     serve(403, "{\"message\":\"not authorized\"}", new AtomicReference<>(), new AtomicReference<>());
     assertThatThrownBy(() -> msk().iamBrokers(CLUSTER))
         .hasMessageContaining("answered 403").hasMessageContaining("not authorized");
-  }
-
-  @Test
-  void connectionSettingsCannotWeakenTheEnginesProducer() {
-    assertThatThrownBy(() -> KafkaEventBus.durableProducer("127.0.0.1:1", Duration.ofSeconds(1),
-        Map.of("acks", "1")))
-        .hasMessage("connection settings may not set acks: the engine's producer durability is fixed");
   }
 
   private MskBootstrap msk() {

@@ -1,4 +1,4 @@
-package dev.protomolt.lambda.wiring;
+package dev.protomolt.access;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -14,18 +14,18 @@ import software.amazon.awssdk.services.rds.RdsUtilities;
  * token (a SigV4-signed request, made locally, valid 15 minutes) as its password. The pool above
  * it keeps connections open past the token's life; only connecting needs a valid token.
  */
-final class RdsIamDataSource extends PGSimpleDataSource {
+public final class RdsIamDataSource extends PGSimpleDataSource {
 
   private final transient Supplier<String> tokens;
 
-  RdsIamDataSource(DatabaseAccess.RdsIam access, Supplier<String> tokens) {
+  public RdsIamDataSource(DatabaseAccess.RdsIam access, Supplier<String> tokens) {
     this.tokens = Objects.requireNonNull(tokens, "tokens");
     setURL(access.jdbcUrl());
     setUser(access.user());
   }
 
   /** Tokens signed with {@code credentials} (the function's role) for the proxy's host and user. */
-  static Supplier<String> tokens(DatabaseAccess.RdsIam access, AwsCredentialsProvider credentials) {
+  public static Supplier<String> tokens(DatabaseAccess.RdsIam access, AwsCredentialsProvider credentials) {
     RdsUtilities rds = RdsUtilities.builder().region(Region.of(access.region()))
         .credentialsProvider(credentials).build();
     return () -> rds.generateAuthenticationToken(b -> b.hostname(access.host()).port(access.port())

@@ -1,7 +1,7 @@
-package dev.protomolt.lambda.wiring;
+package dev.protomolt.access;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.protomolt.lambda.EventJson;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -23,7 +23,9 @@ import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
  * {@code kafka}). The call is made over the SDK's HTTP client and signer because the SDK's
  * generated MSK client is not available to this build.
  */
-final class MskBootstrap {
+public final class MskBootstrap {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final SdkHttpClient http;
   private final AwsCredentialsProvider credentials;
@@ -33,25 +35,25 @@ final class MskBootstrap {
   /**
    * @param endpoint the MSK API, {@code https://kafka.<region>.amazonaws.com} in AWS
    */
-  MskBootstrap(SdkHttpClient http, AwsCredentialsProvider credentials, String region, URI endpoint) {
+  public MskBootstrap(SdkHttpClient http, AwsCredentialsProvider credentials, String region, URI endpoint) {
     this.http = Objects.requireNonNull(http, "http");
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.region = Objects.requireNonNull(region, "region");
     this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
   }
 
-  static URI awsEndpoint(String region) {
+  public static URI awsEndpoint(String region) {
     return URI.create("https://kafka." + region + ".amazonaws.com");
   }
 
-  static String servers(BrokerAccess access, MskBootstrap msk) {
+  public static String servers(BrokerAccess access, MskBootstrap msk) {
     return switch (access) {
       case BrokerAccess.Bootstrap plain -> plain.servers();
       case BrokerAccess.MskIam iam -> msk.iamBrokers(iam.clusterArn());
     };
   }
 
-  String iamBrokers(String clusterArn) {
+  public String iamBrokers(String clusterArn) {
     SdkHttpRequest request = SdkHttpRequest.builder().method(SdkHttpMethod.GET)
         .uri(endpoint.resolve("/v1/clusters/" + URLEncoder.encode(clusterArn, StandardCharsets.UTF_8)
             + "/bootstrap-brokers"))
@@ -76,7 +78,7 @@ final class MskBootstrap {
         throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: GetBootstrapBrokers for " + clusterArn
             + " answered " + response.httpResponse().statusCode() + ": " + body);
       }
-      JsonNode brokers = EventJson.MAPPER.readTree(body).path("BootstrapBrokerStringSaslIam");
+      JsonNode brokers = JSON.readTree(body).path("BootstrapBrokerStringSaslIam");
       if (!brokers.isTextual() || brokers.asText().isBlank()) {
         throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: cluster " + clusterArn
             + " has no IAM listener (GetBootstrapBrokers returned no BootstrapBrokerStringSaslIam)");

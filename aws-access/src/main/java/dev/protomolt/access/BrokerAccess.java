@@ -1,4 +1,4 @@
-package dev.protomolt.lambda.wiring;
+package dev.protomolt.access;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package dev.protomolt.lambda.wiring;
+package dev.protomolt.access;
 
 /** How a function reaches the ledger database. */
 public sealed interface DatabaseAccess {

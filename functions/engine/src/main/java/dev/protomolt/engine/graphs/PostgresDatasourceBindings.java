@@ -1,0 +1,75 @@
+package dev.protomolt.engine.graphs;
+
+import dev.protomolt.core.graph.validation.TenancyDirectory;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Which account owns each datasource, from the {@code datasource_bindings} table the local platform
+ * already keeps (migration V960, decision 0961), so graph admin in AWS checks ownership against the
+ * same rows (decision 0672). A datasource never changes owner: the primary key is the datasource
+ * alone, and {@link #bind} refuses a second owner instead of overwriting the first.
+ */
+public final class PostgresDatasourceBindings implements TenancyDirectory {
+
+  private final DataSource db;
+
+  public PostgresDatasourceBindings(DataSource db) {
+    this.db = Objects.requireNonNull(db, "db");
+  }
+
+  /**
+   * Records that {@code accountId} owns {@code datasourceId}; binding the same pair again is a
+   * no-op, so a redelivered account event changes nothing.
+   *
+   * @throws IllegalArgumentException naming the field when either id is blank, or when the
+   *     datasource already belongs to another account
+   */
+  public void bind(String datasourceId, String accountId) {
+    requireNonBlank("datasourceId", datasourceId);
+    requireNonBlank("accountId", accountId);
+    try (Connection c = db.getConnection();
+        PreparedStatement s = c.prepareStatement("INSERT INTO datasource_bindings (datasource_id,"
+            + " account_id) VALUES (?, ?) ON CONFLICT (datasource_id) DO NOTHING")) {
+      s.setString(1, datasourceId);
+      s.setString(2, accountId);
+      s.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot record datasource '" + datasourceId + "': "
+          + e.getMessage(), e);
+    }
+    // Read back rather than trust the insert: a concurrent binder may have won the row.
+    String owner = datasourceAccount(datasourceId).orElseThrow(() -> new IllegalStateException(
+        "datasource '" + datasourceId + "' was bound but cannot be read back"));
+    if (!owner.equals(accountId)) {
+      throw new IllegalArgumentException("datasourceId: '" + datasourceId + "' already belongs to"
+          + " account '" + owner + "', not '" + accountId + "'; a datasource never changes owner");
+    }
+  }
+
+  @Override
+  public Optional<String> datasourceAccount(String datasourceId) {
+    try (Connection c = db.getConnection();
+        PreparedStatement s = c.prepareStatement(
+            "SELECT account_id FROM datasource_bindings WHERE datasource_id = ?")) {
+      s.setString(1, datasourceId);
+      try (ResultSet r = s.executeQuery()) {
+        return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read datasource_bindings for '" + datasourceId + "': "
+          + e.getMessage(), e);
+    }
+  }
+
+  private static void requireNonBlank(String field, String value) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(field + ": must be non-blank, got '" + value + "'");
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package dev.protomolt.engine.graphs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Datasource ownership on real PostgreSQL 17, in the table migration V960 creates. */
+class PostgresDatasourceBindingsTest {
+
+  private DataSource db;
+  private PostgresDatasourceBindings bindings;
+
+  @BeforeEach
+  void empty() throws Exception {
+    db = EmbeddedDatabase.migrated();
+    try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+      s.execute("TRUNCATE datasource_bindings");
+    }
+    bindings = new PostgresDatasourceBindings(db);
+  }
+
+  @Test
+  void aBoundDatasourceNamesItsOwnerAndAnUnknownOneNoOne() {
+    bindings.bind("uploads", "acme");
+    assertThat(bindings.datasourceAccount("uploads")).contains("acme");
+    assertThat(bindings.datasourceAccount("elsewhere")).isEmpty();
+  }
+
+  @Test
+  void rebindingToTheSameAccountIsANoOpAndAnotherAccountIsRefused() {
+    bindings.bind("uploads", "acme");
+    bindings.bind("uploads", "acme");
+    assertThatThrownBy(() -> bindings.bind("uploads", "globex"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("datasourceId: 'uploads' already belongs to account 'acme', not 'globex'; a datasource"
+            + " never changes owner");
+    assertThat(bindings.datasourceAccount("uploads")).contains("acme");
+  }
+
+  @Test
+  void blankIdsAreRefusedNamingTheField() {
+    assertThatThrownBy(() -> bindings.bind(" ", "acme")).hasMessage("datasourceId: must be non-blank, got ' '");
+    assertThatThrownBy(() -> bindings.bind("uploads", "")).hasMessage("accountId: must be non-blank, got ''");
+    assertThat(bindings.datasourceAccount("uploads")).isEmpty();
+  }
+
+  @Test
+  void rowsWrittenByTheLocalPlatformAreReadAsIs() throws Exception {
+    // The cli's ProvisionedTenancy writes this shape; AWS reads the same table.
+    try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+      s.execute("INSERT INTO datasource_bindings (datasource_id, account_id) VALUES ('drop', 'initech')");
+    }
+    assertThat(bindings.datasourceAccount("drop")).contains("initech");
+  }
+}
