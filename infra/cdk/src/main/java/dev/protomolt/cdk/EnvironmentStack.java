@@ -221,7 +221,12 @@ public final class EnvironmentStack extends ZonePinnedStack {
     graphAdmin.grantStartExecution(intake);
     messaging.grantProduce(intake, "pipeline-events");
 
-    storage.grantDocumentRead(functions.alias(PREPARE));
+    // Prepare stages a large pre-mapped body as the node's `.pre` copy, records DROPPED step
+    // records, and sends the reclaim requests the previous hop left for it once that hop settled
+    // (decision 0816), so it writes documents and two topics.
+    IGrantable prepare = functions.alias(PREPARE);
+    storage.grantDocumentReadWrite(prepare);
+    messaging.grantProduce(prepare, "pipeline-events", "reclaim-requests");
 
     messaging.grantProduce(functions.alias(DISPATCH),
         Messaging.MODULE_TOPIC_PREFIX + "*");
@@ -233,6 +238,8 @@ public final class EnvironmentStack extends ZonePinnedStack {
     IGrantable dlq = functions.alias(DLQ);
     storage.grantDocumentReadWrite(dlq);
     messaging.grantProduce(dlq, Messaging.DLQ_TOPIC_PATTERN);
+    // A dead-lettered hop still settles the previous hop's CACHE input (decision 0816).
+    messaging.grantProduce(dlq, "reclaim-requests");
 
     IGrantable purge = functions.alias(PURGE);
     consume(messaging, purge, prefix, PURGE, "storage-purge");

@@ -120,7 +120,11 @@ class EnvironmentStackTest {
     assertThat(kafkaActions("Dispatch")).containsExactlyInAnyOrder("kafka-cluster:Connect",
         "kafka:GetBootstrapBrokers", "kafka:DescribeClusterV2", "kafka-cluster:WriteDataIdempotently",
         "kafka-cluster:DescribeTopic", "kafka-cluster:WriteData");
-    assertThat(kafkaActions("Prepare")).isEmpty();
+    // Prepare writes step records and the settled hop's reclaim requests; it never reads a topic.
+    assertThat(kafkaActions("Prepare")).contains("kafka-cluster:WriteData")
+        .doesNotContain("kafka-cluster:ReadData", "kafka-cluster:CreateTopic");
+    assertThat(topicResources("Prepare")).allMatch(r -> r.endsWith("/pipeline-events") || r.endsWith("/reclaim-requests"));
+    assertThat(topicResources("Dlq")).anyMatch(r -> r.endsWith("/reclaim-requests"));
     assertThat(kafkaActions("Purge")).contains("kafka-cluster:ReadData").doesNotContain("kafka-cluster:WriteData");
     assertThat(kafkaActions("Migrate")).contains("kafka-cluster:CreateTopic");
     assertThat(kafkaActions("Intake")).doesNotContain("kafka-cluster:CreateTopic", "kafka-cluster:ReadData");
@@ -178,9 +182,10 @@ class EnvironmentStackTest {
         .flatMap(s -> s.resources().stream())
         .filter(r -> r.contains("StorageIntake")).distinct().toList();
     assertThat(intakePuts).singleElement().asString().endsWith("/_intake-copies/*");
-    // Prepare only reads documents; intake copies included.
+    // Prepare stages `.pre` copies, so it writes documents; like every writer, intake copies only
+    // under their prefix (the single-element check above covers it).
     assertThat(statementsOf("Prepare").stream().flatMap(s -> s.actions().stream()))
-        .contains("s3:GetObject*").doesNotContain("s3:PutObject", "s3:DeleteObject");
+        .contains("s3:GetObject*", "s3:PutObject");
   }
 
   @Test
