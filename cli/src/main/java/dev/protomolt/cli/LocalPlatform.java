@@ -194,6 +194,9 @@ public final class LocalPlatform implements AutoCloseable {
     register(lambdas, "intake", NamedHandlers.intake(intake));
 
     createModuleTopics(ep.kafkaBootstrapServers());
+    // The stack's MSK-triggered functions (reclaim, purge, indexing ledger, account events) on
+    // their local event-source mappings, as infra/cdk's FunctionTriggers wires them (decision 0966).
+    PlatformEventSources.wire(cloud, store, s3, clock, (drive, account) -> notifyIntake(account));
     this.drafts = LocalGraphDoor.draftStore(ep);
     this.gateway = GatewayMain.start(GatewayConfig.from(gatewayValues(ep, gatewayPort)),
         List.of(LocalGraphDoor.of(admin, activation, new DraftService(drafts.store(), validator,
@@ -208,9 +211,15 @@ public final class LocalPlatform implements AutoCloseable {
     startWorker(ParserModule.MODULE_ID, new DocumentParser(clock));
     startWorker(ChunkerModule.MODULE_ID, new DocumentChunker());
     startWorker(EmbedderModule.MODULE_ID, new DocumentEmbedder());
-    startWorker(IndexSinkModule.MODULE_ID, new DocumentIndexSink(index,
-        new JsonLinesReceiptSink(indexDir.resolve("receipts.jsonl")), IndexSinkModule.INDEX_NAME,
-        clock, new UlidGenerator(clock, new SecureRandom())));
+    // Receipts go to the file a person can read and to indexing-receipts for the ledger; the demo
+    // graph's sink declares its index name as its one index plan (DemoGraph).
+    JsonLinesReceiptSink receiptFile = new JsonLinesReceiptSink(indexDir.resolve("receipts.jsonl"));
+    KafkaReceiptSink receiptTopic = new KafkaReceiptSink(producer, Duration.ofSeconds(30),
+        IndexSinkModule.INDEX_NAME);
+    startWorker(IndexSinkModule.MODULE_ID, new DocumentIndexSink(index, receipt -> {
+      receiptFile.emit(receipt);
+      receiptTopic.emit(receipt);
+    }, IndexSinkModule.INDEX_NAME, clock, new UlidGenerator(clock, new SecureRandom())));
   }
 
   /** Starts the local cloud with {@code settings} and everything on top of it. */
