@@ -1,5 +1,6 @@
 package dev.protomolt.cli;
 
+import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
@@ -72,7 +73,8 @@ final class PlatformEventSources {
         new DeletionRequests(store)));
     register(cloud, "indexing-ledger", NamedHandlers.indexingLedger(new IndexingLedger(ds, clock)));
     register(cloud, "account-events", NamedHandlers.accountEvents(
-        new AccountProvisioning(store, drives::find, intakeRules)));
+        new AccountProvisioning(store, drives::find, intakeRules,
+            new PostgresDatasourceBindings(ds)::bind)));
     Set<String> topics = new LinkedHashSet<>();
     TRIGGERS.forEach(t -> topics.add(t.topic()));
     createTopics(cloud.endpoints().kafkaBootstrapServers(), topics);
