@@ -128,10 +128,15 @@ public final class MskPoller implements AutoCloseable {
     closed = true;
     Thread running = thread;
     if (running != null) {
+      // Wake the poll first and interrupt only a thread still asleep in a retry pause: an
+      // interrupted thread's consumer.close() throws and leaves the group uncleanly.
       consumer.wakeup();
-      running.interrupt();
       try {
-        running.join(Duration.ofSeconds(10));
+        running.join(Duration.ofSeconds(2));
+        if (running.isAlive()) {
+          running.interrupt();
+          running.join(Duration.ofSeconds(10));
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -153,6 +158,8 @@ public final class MskPoller implements AutoCloseable {
         LOG.log(Level.SEVERE, "MSK poller for " + mapping.functionName() + " stopped", e);
       }
     } finally {
+      // Leaving the group must not fail because close() interrupted a retry pause.
+      Thread.interrupted();
       consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(
           Duration.ofSeconds(5)));
     }
