@@ -69,10 +69,9 @@ final class DemoCommand implements Callable<Integer> {
       summary.documents().forEach(d -> out.printf("  %-28s %-14s %s%n", d.name(), d.disposition(),
           d.docId()));
       out.println("dispositions: " + summary.dispositions());
-      out.println("per node (documents stored, parts present):");
-      summary.nodes().forEach(n -> out.printf("  %-20s %4d documents %5d parts%n", n.node(),
-          n.documents(), n.parts()));
-      out.println("parts stored: " + summary.partsStored());
+      summary.perNode().print(out);
+      out.println("parts stored: " + summary.partsStored()
+          + " (the intake copies and every node's stored copies)");
       out.println("documents indexed: " + summary.indexed());
       out.printf("throughput: %.2f documents/s over %.1f s from first upload to last disposition"
           + " (%.1f s start-up before that)%n", summary.documents().size() / seconds, seconds,

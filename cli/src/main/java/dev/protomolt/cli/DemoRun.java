@@ -44,7 +44,8 @@ public final class DemoRun {
 
   /** What the demo did. {@code complete} is true only if every document reached a disposition. */
   public record Summary(List<Outcome> documents, Map<String, Integer> dispositions,
-      List<NodeTally> nodes, int indexed, Optional<SearchHit> sampleHit, boolean complete) {
+      NodeDispositions perNode, List<NodeTally> nodes, int indexed, Optional<SearchHit> sampleHit,
+      boolean complete) {
 
     /** Every part stored for the run's documents, over the intake copies and every node's copies. */
     public long partsStored() {
@@ -123,7 +124,7 @@ public final class DemoRun {
     }
     DispositionWatch watch = new DispositionWatch(platform.database(), platform.stepFunctions(),
         ACCOUNT, since);
-    Map<String, String> dispositionByDoc = Map.of();
+    Map<String, List<DispositionWatch.Ending>> dispositionByDoc = Map.of();
     long deadline = System.nanoTime() + patience.toNanos();
     while (true) {
       dispositionByDoc = watch.terminal(docIdByName.values());
@@ -136,7 +137,8 @@ public final class DemoRun {
     List<Outcome> outcomes = new ArrayList<>();
     Map<String, Integer> counts = new TreeMap<>();
     for (Map.Entry<String, String> e : docIdByName.entrySet()) {
-      String disposition = dispositionByDoc.getOrDefault(e.getValue(), "PENDING");
+      List<DispositionWatch.Ending> endings = dispositionByDoc.get(e.getValue());
+      String disposition = endings == null ? "PENDING" : DispositionWatch.describe(endings);
       outcomes.add(new Outcome(e.getKey(), e.getValue(), disposition));
       counts.merge(disposition, 1, Integer::sum);
     }
@@ -152,7 +154,9 @@ public final class DemoRun {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the sample index: " + e.getMessage(), e);
     }
-    return new Summary(List.copyOf(outcomes), Map.copyOf(counts),
+    NodeDispositions perNode = NodeDispositions.of(dispositionByDoc.values(),
+        docIdByName.size() - dispositionByDoc.size());
+    return new Summary(List.copyOf(outcomes), Map.copyOf(counts), perNode,
         NodeTally.of(platform.database(), ACCOUNT, DemoGraph.GRAPH_ID, docIdByName.values()),
         indexed, hit, !counts.containsKey("PENDING"));
   }

@@ -2,6 +2,7 @@ package dev.protomolt.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.statemachines.ErrorNames;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,15 +21,35 @@ import javax.sql.DataSource;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+import software.amazon.awssdk.services.sfn.model.HistoryEvent;
 
 /**
  * Where uploaded documents stand: what intake admitted each to ({@code intake_admissions}) and how
  * each admission's Step Functions execution ended. A document is terminal once it has at least one
  * admission since {@code since} and every such admission is terminal: UNBOUND or UNDEPLOYED
- * (recorded, nothing to run), or an execution no longer RUNNING, whose disposition is the
- * execution's output {@code disposition} (SINK_REACHED, ...) or its status and error.
+ * (recorded, nothing to run), or an execution no longer RUNNING. Each admission's ending names the
+ * node where the walk stopped and the disposition, both read from what the runtime recorded: a
+ * succeeded execution's output {@code {disposition, node}} (SINK_REACHED, REJECTED, DROPPED, ...,
+ * the statemachines README's state contract), and for any other status the last state the history
+ * entered ({@code <label>.DeadLettered} → DEAD_LETTERED at that node, decisions 0302 and 0980).
  */
 final class DispositionWatch {
+
+  /** The node column of an admission that started no execution. */
+  static final String NO_EXECUTION = "(no execution)";
+  /** A dead-lettered hop's disposition: its execution FAILED with ProtoMolt.DeadLettered. */
+  static final String DEAD_LETTERED = "DEAD_LETTERED";
+
+  /**
+   * How one admission ended.
+   *
+   * @param graphId the graph the admission ran on (empty for an unbound datasource)
+   * @param node the node id where the walk stopped, a hashed state label when the node id is not
+   *     its own label (decision 0303), or {@link #NO_EXECUTION}
+   * @param disposition SINK_REACHED, REJECTED, DROPPED, DEAD_LETTERED, UNBOUND, ... or the status
+   *     and error of an execution that failed otherwise
+   */
+  record Ending(String graphId, String node, String disposition) {}
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -37,7 +58,7 @@ final class DispositionWatch {
   private final String accountId;
   private final Instant since;
   /** Finished executions never change; remember them rather than describe them again. */
-  private final Map<String, String> endedByArn = new HashMap<>();
+  private final Map<String, Ending> endedByArn = new HashMap<>();
 
   DispositionWatch(DataSource db, SfnClient sfn, String accountId, Instant since) {
     this.db = db;
@@ -46,8 +67,8 @@ final class DispositionWatch {
     this.since = since;
   }
 
-  /** Document id → its disposition, for each of {@code docIds} that is terminal now. */
-  Map<String, String> terminal(Collection<String> docIds) {
+  /** Document id → how each of its admissions ended, for each of {@code docIds} terminal now. */
+  Map<String, List<Ending>> terminal(Collection<String> docIds) {
     Map<String, List<String[]>> admissions = new LinkedHashMap<>();
     try (Connection c = db.getConnection();
         PreparedStatement s = c.prepareStatement("SELECT doc_id, graph_id, outcome, execution_arn"
@@ -65,33 +86,46 @@ final class DispositionWatch {
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read intake_admissions: " + e.getMessage(), e);
     }
-    Map<String, String> done = new TreeMap<>();
+    Map<String, List<Ending>> done = new TreeMap<>();
     for (Map.Entry<String, List<String[]>> doc : admissions.entrySet()) {
-      List<String> parts = new ArrayList<>();
+      List<Ending> endings = new ArrayList<>();
       for (String[] a : doc.getValue()) {
-        String disposition = disposition(a[1], a[2]);
-        if (disposition == null) {
-          parts = null;
+        Ending ending = ending(a[0], a[1], a[2]);
+        if (ending == null) {
+          endings = null;
           break;
         }
-        parts.add(doc.getValue().size() == 1 || a[0].isEmpty() ? disposition : a[0] + ":" + disposition);
+        endings.add(ending);
       }
-      if (parts != null) {
-        done.put(doc.getKey(), String.join(", ", parts));
+      if (endings != null) {
+        done.put(doc.getKey(), List.copyOf(endings));
       }
     }
     return done;
   }
 
-  /** The admission's disposition, or null while its execution runs (or has not started). */
-  private String disposition(String outcome, String executionArn) {
+  /**
+   * One document's endings as its summary line shows them: the disposition alone for one
+   * admission, {@code graph:disposition} for each when intake admitted it to several graphs.
+   */
+  static String describe(List<Ending> endings) {
+    List<String> parts = new ArrayList<>();
+    for (Ending e : endings) {
+      parts.add(endings.size() == 1 || e.graphId().isEmpty() ? e.disposition()
+          : e.graphId() + ":" + e.disposition());
+    }
+    return String.join(", ", parts);
+  }
+
+  /** The admission's ending, or null while its execution runs (or has not started). */
+  private Ending ending(String graphId, String outcome, String executionArn) {
     if (outcome.equals("UNBOUND") || outcome.equals("UNDEPLOYED")) {
-      return outcome;
+      return new Ending(graphId, NO_EXECUTION, outcome);
     }
     if (executionArn.isEmpty()) {
       return null;
     }
-    String ended = endedByArn.get(executionArn);
+    Ending ended = endedByArn.get(executionArn);
     if (ended != null) {
       return ended;
     }
@@ -99,20 +133,44 @@ final class DispositionWatch {
     if (d.status() == ExecutionStatus.RUNNING) {
       return null;
     }
-    ended = dispositionOf(d);
+    ended = endingOf(graphId, d);
     endedByArn.put(executionArn, ended);
     return ended;
   }
 
-  static String dispositionOf(DescribeExecutionResponse d) {
+  /** How a finished execution ended, from its output or, if it did not succeed, its history. */
+  Ending endingOf(String graphId, DescribeExecutionResponse d) {
     if (d.status() != ExecutionStatus.SUCCEEDED) {
-      return d.status() + (d.error() == null ? "" : " (" + d.error() + ")");
+      String disposition = ErrorNames.DEAD_LETTERED.equals(d.error()) ? DEAD_LETTERED
+          : d.status() + (d.error() == null ? "" : " (" + d.error() + ")");
+      return new Ending(graphId, lastStateLabel(d.executionArn()), disposition);
     }
     try {
       JsonNode out = JSON.readTree(d.output());
-      return out.path("disposition").asText("SUCCEEDED");
+      return new Ending(graphId, out.path("node").asText("-"),
+          out.path("disposition").asText("SUCCEEDED"));
     } catch (IOException e) {
-      return "SUCCEEDED (unreadable output)";
+      return new Ending(graphId, "-", "SUCCEEDED (unreadable output)");
     }
+  }
+
+  /**
+   * The label of the last state the execution entered, read from the newest history events: for
+   * a dead letter {@code parse.DeadLettered} gives {@code parse}. States are {@code
+   * <label>.<Suffix>} (decision 0303), so the label is everything before the last dot.
+   */
+  private String lastStateLabel(String executionArn) {
+    for (HistoryEvent event : sfn.getExecutionHistory(b -> b.executionArn(executionArn)
+        .reverseOrder(true).includeExecutionData(false).maxResults(25)).events()) {
+      if (event.stateEnteredEventDetails() != null) {
+        return labelOf(event.stateEnteredEventDetails().name());
+      }
+    }
+    return "-";
+  }
+
+  static String labelOf(String stateName) {
+    int dot = stateName.lastIndexOf('.');
+    return dot > 0 ? stateName.substring(0, dot) : stateName;
   }
 }

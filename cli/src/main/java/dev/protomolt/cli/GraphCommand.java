@@ -225,7 +225,8 @@ final class GraphCommand implements Runnable {
   }
 
   @Command(name = "asl", mixinStandardHelpOptions = true,
-      description = "Print the Amazon States Language a graph version compiles to.")
+      description = "Print the Amazon States Language of a graph version: the definition deployed"
+          + " on Step Functions, or the compiled template if the version was never activated.")
   static final class Asl extends GraphCall {
 
     @Parameters(paramLabel = "ID")
@@ -235,17 +236,35 @@ final class GraphCommand implements Runnable {
         description = "The version (default: the active one).")
     long version;
 
+    @Mixin
+    DataOption data;
+
     @Override
     int run(PipelineGraphServiceBlockingStub graphs, PrintWriter out) {
       GraphVersionResponse stored = get(graphs, graphId, version);
-      try {
-        // The template form: function ARNs appear as ${PrepareFunctionArn} and the like, the
-        // values deployment substitutes.
-        out.println(StateMachineCompiler.compile(stored.getGraph()).definition());
-      } catch (GraphCompileException e) {
-        throw CommandFailure.refused("graph '" + graphId + "' version "
-            + stored.getGraph().getVersion() + " does not compile: " + e.getMessage());
+      long number = stored.getGraph().getVersion();
+      String versionArn = stored.getStateMachineVersionArn();
+      if (!versionArn.isEmpty()) {
+        // What actually runs: the published version's definition, placeholders substituted
+        // (decision 0981).
+        out.println(DeployedDefinition.read(data.settings(), versionArn));
+        out.flush();
+        return 0;
       }
+      String template;
+      try {
+        template = StateMachineCompiler.compile(stored.getGraph()).definition();
+      } catch (GraphCompileException e) {
+        throw CommandFailure.refused("graph '" + graphId + "' version " + number
+            + " does not compile: " + e.getMessage());
+      }
+      // The note goes to stderr so that stdout stays one JSON document either way.
+      PrintWriter err = spec.commandLine().getErr();
+      err.printf("graph '%s' version %d was never activated, so no state machine version holds it:"
+          + " this is the compiled template, with ${PrepareFunctionArn} and the like where"
+          + " deployment substitutes the function and state machine ARNs%n", graphId, number);
+      err.flush();
+      out.println(template);
       out.flush();
       return 0;
     }

@@ -177,7 +177,7 @@ final class IngestCommand implements Callable<Integer> {
     DispositionWatch watch = new DispositionWatch(clients.db(), clients.sfn(), account, since);
     ProgressLine progress = ProgressLine.onConsole(out, "processing", docIdByPath.size());
     long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
-    Map<String, String> done = Map.of();
+    Map<String, List<DispositionWatch.Ending>> done = Map.of();
     while (true) {
       done = watch.terminal(docIdByPath.values());
       progress.update(done.size());
@@ -189,11 +189,13 @@ final class IngestCommand implements Callable<Integer> {
     progress.finish(done.size());
     Map<String, Integer> counts = new TreeMap<>();
     for (Map.Entry<String, String> e : docIdByPath.entrySet()) {
-      String disposition = done.getOrDefault(e.getValue(), "PENDING");
+      List<DispositionWatch.Ending> endings = done.get(e.getValue());
+      String disposition = endings == null ? "PENDING" : DispositionWatch.describe(endings);
       counts.merge(disposition, 1, Integer::sum);
       out.printf("  %s  %-40s %s%n", e.getValue(), e.getKey(), disposition);
     }
     out.println("dispositions: " + counts);
+    NodeDispositions.of(done.values(), docIdByPath.size() - done.size()).print(out);
     if (done.size() < docIdByPath.size()) {
       out.printf("%d of %d documents had no terminal disposition after %d s; `protomolt ingest"
           + " --wait --timeout-seconds N` waits longer, `aws stepfunctions list-executions` shows"

@@ -52,6 +52,10 @@ final class LocalClients implements AutoCloseable {
     return endpoints.s3();
   }
 
+  java.net.URI sfnEndpoint() {
+    return endpoints.stepFunctions().orElseThrow();
+  }
+
   S3Client s3() {
     return s3;
   }

@@ -123,6 +123,41 @@ class CommandsTest {
   }
 
   @Test
+  void aslPrintsTheDeployedDefinitionOrSaysTheVersionWasNeverActivated() throws Exception {
+    Path file = write("asl-demo.json", GraphFile.json(DemoGraph.of(ACCOUNT, "drafts",
+        LocalPlatform.CLUSTER).toBuilder().setGraphId("asl-demo").setName("asl-demo").build()));
+    assertThat(run("graph", "apply", file.toString(), "--inactive", "--gateway", gateway)
+        .out()).contains("graph 'asl-demo' version 1 stored, not active");
+
+    CommandRun template = run("graph", "asl", "asl-demo", "--version", "1", "--data",
+        data.toString(), "--gateway", gateway);
+    assertThat(template.status()).as("%s", template).isZero();
+    assertThat(template.err()).contains("graph 'asl-demo' version 1 was never activated")
+        .contains("compiled template");
+    assertThat(template.out()).contains("${PrepareFunctionArn}");
+    assertThat(new ObjectMapper().readTree(template.out()).has("States")).isTrue();
+
+    CommandRun applied = run("graph", "apply", file.toString(), "--gateway", gateway);
+    Matcher arn = Pattern.compile("version 2 stored and active \\((arn:aws:states:[^)]+)\\)")
+        .matcher(applied.out());
+    assertThat(arn.find()).as("%s", applied).isTrue();
+    CommandRun deployed = run("graph", "asl", "asl-demo", "--data", data.toString(),
+        "--gateway", gateway);
+    assertThat(deployed.status()).as("%s", deployed).isZero();
+    assertThat(deployed.err()).isEmpty();
+    assertThat(deployed.out()).doesNotContain("${");
+    String described = platform.stepFunctions().describeStateMachine(b -> b.stateMachineArn(
+        arn.group(1))).definition();
+    assertThat(new ObjectMapper().readTree(deployed.out()))
+        .isEqualTo(new ObjectMapper().readTree(described));
+
+    // Version 1 stays a template: activating version 2 never published it.
+    assertThat(run("graph", "asl", "asl-demo", "--version", "1", "--data", data.toString(),
+        "--gateway", gateway).out()).contains("${DispatchFunctionArn}");
+    assertThat(run("graph", "deactivate", "asl-demo", "--gateway", gateway).status()).isZero();
+  }
+
+  @Test
   void aYamlGraphFileIsAppliedLikeItsJsonForm() {
     CommandRun applied = run("graph", "apply", write("notes.yaml", """
         graphId: notes
@@ -209,6 +244,8 @@ class CommandsTest {
         + " Skerryvore was trimmed twice before dawn.\n");
     Files.writeString(folder.resolve("harbour.md"), "# Harbour\n\nThe breakwater at Peterhead"
         + " shelters the fleet.\n");
+    // Only blanks: the parser rejects it, so the per-node table shows two nodes.
+    Files.writeString(folder.resolve("blank.txt"), "  \n\n\t\n");
     assertThat(run("graph", "apply", write("pipeline.json", GraphFile.json(DemoGraph.of(ACCOUNT,
         "docs", LocalPlatform.CLUSTER).toBuilder().setGraphId("pipeline").build())).toString(),
         "--gateway", gateway).status()).isZero();
@@ -217,10 +254,16 @@ class CommandsTest {
         "--account", ACCOUNT, "--datasource", "docs", "--wait", "--data", data.toString(),
         "--timeout-seconds", "120");
     assertThat(ingest.status()).as("%s", ingest).isZero();
-    assertThat(ingest.out()).contains("uploaded 2 files").contains("s3://protomolt-intake/acme/docs/")
-        .contains("dispositions: {SINK_REACHED=2}").contains("sub/harbour.md");
+    assertThat(ingest.out()).contains("uploaded 3 files").contains("s3://protomolt-intake/acme/docs/")
+        .contains("dispositions: {REJECTED=1, SINK_REACHED=2}").contains("sub/harbour.md")
+        .containsPattern("sub/blank\\.txt\\s+REJECTED");
+    // Dispositions per node, from the executions' outputs: two at the sink, one at the parser.
+    assertThat(ingest.out()).contains("dispositions per node:")
+        .containsPattern("\\n  pipeline\\s+" + DemoGraph.INDEX + "\\s+SINK_REACHED\\s+2\\n")
+        .containsPattern("\\n  pipeline\\s+" + DemoGraph.PARSE + "\\s+REJECTED\\s+1\\n")
+        .containsPattern("\\n  total\\s+all\\s+3\\n");
     // Not a terminal, so the progress is plain lines ending at the full count.
-    assertThat(ingest.out()).contains("processing [##############################] 2/2 100%");
+    assertThat(ingest.out()).contains("processing [##############################] 3/3 100%");
 
     Matcher id = Pattern.compile("(\\S+)\\s+keepers\\.txt").matcher(ingest.out());
     assertThat(id.find()).as("%s", ingest).isTrue();
