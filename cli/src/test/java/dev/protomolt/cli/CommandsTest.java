@@ -1,6 +1,7 @@
 package dev.protomolt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
@@ -155,6 +156,26 @@ class CommandsTest {
     assertThat(run("graph", "asl", "asl-demo", "--version", "1", "--data", data.toString(),
         "--gateway", gateway).out()).contains("${DispatchFunctionArn}");
     assertThat(run("graph", "deactivate", "asl-demo", "--gateway", gateway).status()).isZero();
+  }
+
+  @Test
+  void aDeployedDefinitionThatCannotBeReadNamesTheAddressOrTheArn() {
+    LocalCloudSettings here = LocalCloudSettings.fromSystemProperties().withDataDir(data);
+    int nobody = LocalPorts.free();
+    LocalCloudSettings elsewhere = new LocalCloudSettings(here.dataDir(), here.region(),
+        here.accessKeyId(), here.secretAccessKey(), here.buckets(), here.s3Port(),
+        here.postgresPort(), here.kafkaPort(), here.kafkaControllerPort(), here.dynamoDbPort(),
+        nobody);
+    String arn = "arn:aws:states:us-east-1:000000000000:stateMachine:never-deployed:7";
+    assertThatThrownBy(() -> DeployedDefinition.read(elsewhere, arn))
+        .isInstanceOfSatisfying(CommandFailure.class,
+            f -> assertThat(f.exitCode()).isEqualTo(CommandFailure.UNREACHABLE))
+        .hasMessageContaining("no local Step Functions at http://127.0.0.1:" + nobody)
+        .hasMessageContaining("protomolt up --data");
+    assertThatThrownBy(() -> DeployedDefinition.read(here, arn))
+        .isInstanceOfSatisfying(CommandFailure.class,
+            f -> assertThat(f.exitCode()).isEqualTo(CommandFailure.REFUSED))
+        .hasMessageContaining(arn).hasMessageContaining("cannot be described");
   }
 
   @Test
