@@ -42,7 +42,11 @@ public final class DemoRun {
   /** One uploaded document and how its execution ended. */
   public record Outcome(String name, String docId, String disposition) {}
 
-  /** What the demo did. {@code complete} is true only if every document reached a disposition. */
+  /**
+   * What the demo did. {@code perNode} says where each document's walk ended and how, as the
+   * executions recorded it; {@code nodes} what the document store holds at each node. {@code
+   * complete} is true only if every document reached a disposition.
+   */
   public record Summary(List<Outcome> documents, Map<String, Integer> dispositions,
       NodeDispositions perNode, List<NodeTally> nodes, int indexed, Optional<SearchHit> sampleHit,
       boolean complete) {
