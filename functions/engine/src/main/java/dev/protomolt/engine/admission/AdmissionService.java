@@ -92,39 +92,63 @@ public final class AdmissionService {
     String machineArn = anyVersionArn.substring(0, anyVersionArn.lastIndexOf(':'));
     // Resolved once: every document of this intake runs the version the alias names right now.
     String pinnedArn = machines.aliasTarget(machineArn, StateMachineNames.ACTIVE_ALIAS).orElse("");
-    StoredGraph pinned = pinnedArn.isEmpty() ? null : graphs.versions(graphId).stream()
-        .filter(s -> s.stateMachineVersionArn().equals(pinnedArn)).findFirst().orElse(null);
+    StoredGraph pinned = storedAt(graphs, graphId, pinnedArn).orElse(null);
     if (pinned == null) {
       return record(intake, graphId, subscription.getVersion(), Outcome.UNDEPLOYED, "", "",
           pinnedArn.isEmpty() ? "alias 'active' of " + machineArn + " does not exist"
               : "alias 'active' points at " + pinnedArn + ", which no stored graph version recorded");
     }
     long version = pinned.graph().getVersion();
-    String intakeNode = SubscriptionIds.derive(pinned.graph()).stream()
-        .filter(s -> s.getDatasourceId().equals(intake.datasourceId()))
-        .map(DatasourceSubscription::getIntakeNodeId).findFirst().orElse("");
+    String intakeNode = intakeNodeOf(pinned, intake.datasourceId());
     if (intakeNode.isEmpty()) {
       // The alias names a version that no longer reads this datasource: nothing to run it on.
       return record(intake, graphId, version, Outcome.UNBOUND, "", "",
           "the active version " + version + " of graph '" + graphId + "' has no intake node for datasource '"
               + intake.datasourceId() + "'");
     }
-    PipeStream stamped = stamp(intake, pinned, intakeNode);
     String name = StateMachineNames.admissionExecutionName(intake.accountId(), intake.datasourceId(),
         intake.docId(), graphId, version);
-    String input;
-    try {
-      input = "{\"node\":" + quote(intakeNode) + ",\"stream\":" + JSON.print(stamped) + "}";
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException("stream of doc '" + intake.docId() + "' cannot be printed as JSON: "
-          + e.getMessage(), e);
-    }
+    String input = executionInput(intake, pinned, intakeNode);
     return switch (machines.start(pinnedArn, name, input)) {
       case StartOutcome.Started started -> record(intake, graphId, version, Outcome.STARTED, name,
           started.executionArn(), "");
       case StartOutcome.AlreadyExists exists -> record(intake, graphId, version, Outcome.CONVERGED, name, "",
           exists.detail());
     };
+  }
+
+  /**
+   * The stored version whose recorded state machine version ARN is {@code versionArn}, the way
+   * an alias target is mapped back to a graph version; empty when none recorded it.
+   */
+  public static java.util.Optional<StoredGraph> storedAt(GraphStore graphs, String graphId, String versionArn) {
+    if (versionArn.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    return graphs.versions(graphId).stream()
+        .filter(s -> s.stateMachineVersionArn().equals(versionArn)).findFirst();
+  }
+
+  /** The node of {@code pinned} that reads {@code datasourceId}, or empty text when none does. */
+  public static String intakeNodeOf(StoredGraph pinned, String datasourceId) {
+    return SubscriptionIds.derive(pinned.graph()).stream()
+        .filter(s -> s.getDatasourceId().equals(datasourceId))
+        .map(DatasourceSubscription::getIntakeNodeId).findFirst().orElse("");
+  }
+
+  /**
+   * The execution input an intake starts with on {@code pinned}: the intake node and the stream
+   * stamped with the pinned graph's identity. Replay starts executions with exactly this input, so
+   * a replayed document is indistinguishable from a fresh intake to the hops.
+   */
+  public static String executionInput(Intake intake, StoredGraph pinned, String intakeNode) {
+    PipeStream stamped = stamp(intake, pinned, intakeNode);
+    try {
+      return "{\"node\":" + quote(intakeNode) + ",\"stream\":" + JSON.print(stamped) + "}";
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("stream of doc '" + intake.docId() + "' cannot be printed as JSON: "
+          + e.getMessage(), e);
+    }
   }
 
   private static PipeStream stamp(Intake intake, StoredGraph pinned, String intakeNode) {

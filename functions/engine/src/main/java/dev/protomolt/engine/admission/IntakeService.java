@@ -90,16 +90,23 @@ public final class IntakeService {
         .setGraphId(GraphIds.intakeGraphId(accountId))
         .setKeep(true)
         .build()).getDocumentRef();
-    Instant now = clock.instant();
+    return admission.admit(intakeOf(accountId, datasourceId, ref, clock.instant()));
+  }
+
+  /**
+   * The intake of a saved intake copy, by reference: what admission stamps and starts. Replay
+   * builds its intakes here too, from the intake copies its query finds.
+   */
+  public static Intake intakeOf(String accountId, String datasourceId, DocumentReference ref, Instant now) {
     PipeStream stream = PipeStream.newBuilder()
-        .setStreamId(docId)
+        .setStreamId(ref.getDocId())
         .setDocumentRef(ref)
         .setMetadata(StreamMetadata.newBuilder()
             .setAccountId(accountId)
             .setDatasourceId(datasourceId)
             .setCreatedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano())))
         .build();
-    return admission.admit(new Intake(accountId, datasourceId, docId, stream));
+    return new Intake(accountId, datasourceId, ref.getDocId(), stream);
   }
 
   /** The created objects of an S3 notification; test events and other event types carry none. */

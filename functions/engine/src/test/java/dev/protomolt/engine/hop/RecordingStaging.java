@@ -34,7 +34,7 @@ final class RecordingStaging implements DocumentStaging {
     return harness().store;
   }
 
-  private static synchronized StoreHarness harness() {
+  static synchronized StoreHarness harness() {
     if (shared == null) {
       shared = StoreHarness.start();
       shared.store.onAccountEvent(StoreHarness.platformAccount("acme"));
