@@ -19,6 +19,8 @@ import dev.protomolt.lambda.handlers.IntakeHandler;
 import dev.protomolt.lambda.handlers.KafkaBatchHandler;
 import dev.protomolt.lambda.handlers.MigrateHandler;
 import dev.protomolt.lambda.handlers.ReclaimHandler;
+import dev.protomolt.lambda.handlers.ReplayHandler;
+import dev.protomolt.engine.replay.ReplayService;
 import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
 import dev.protomolt.lambda.handlers.ScheduledHandler;
 import dev.protomolt.proto.events.v1.AccountEvent;
@@ -44,7 +46,7 @@ public final class NamedHandlers {
   /** Every handler name the zip serves, as {@code QUARKUS_LAMBDA_HANDLER} spells it. */
   public static final List<String> NAMES = List.of("graph-admin", "intake", "prepare", "dispatch",
       "complete", "dlq", "purge", "reclaim", "indexing-ledger", "settlement", "account-events", "reconciler",
-      "retention", "migrate");
+      "retention", "migrate", "replay");
 
   private NamedHandlers() {}
 
@@ -70,6 +72,11 @@ public final class NamedHandlers {
 
   public static EventHandler dlq(DlqService dlq) {
     return new HopHandler("dlq", dlq::handle);
+  }
+
+  /** One replay of stored documents onto a graph version (decision 0990). */
+  public static EventHandler replay(ReplayService replay) {
+    return new ReplayHandler(replay);
   }
 
   /** {@code storage-purge} records, purged as one batch. */

@@ -28,6 +28,14 @@ public final class NamedFunctions {
     }
   }
 
+  @Named("replay")
+  @Singleton
+  public static class Replay extends QuarkusFunction implements RequestStreamHandler {
+    public Replay() {
+      super("replay");
+    }
+  }
+
   @Named("prepare")
   @Singleton
   public static class Prepare extends QuarkusFunction implements RequestStreamHandler {

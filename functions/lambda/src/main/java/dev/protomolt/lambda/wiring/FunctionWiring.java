@@ -25,6 +25,8 @@ import dev.protomolt.engine.hop.HopContext;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.reclaim.ReclaimService;
+import dev.protomolt.engine.replay.ReplayService;
+import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
@@ -94,6 +96,7 @@ public final class FunctionWiring {
     return switch (name) {
       case "graph-admin" -> NamedHandlers.graphAdmin(graphAdmin(), activation());
       case "intake" -> NamedHandlers.intake(intake());
+      case "replay" -> NamedHandlers.replay(replay());
       case "prepare" -> NamedHandlers.prepare(new PrepareService(hops()));
       case "dispatch" -> NamedHandlers.dispatch(new DispatchService(hops()));
       case "complete" -> NamedHandlers.complete(new CompleteService(hops()));
@@ -130,6 +133,13 @@ public final class FunctionWiring {
     return new HopContext(new GraphCache(new StoredVersionSource(new PostgresGraphStore(clients.dataSource())),
         cel, clients.clock(), GRAPH_CACHE_TTL), new PipeDocStoreStaging(clients.store()), clients.events(),
         clients.clock(), HopContext.DEFAULT_INLINE_LIMIT);
+  }
+
+  private ReplayService replay() {
+    PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
+    // Replay, like intake, only starts executions: the role is never used to create a machine.
+    return new ReplayService(new ReplayQuery(clients.dataSource())::stream, graphs,
+        new SfnStateMachines(clients.sfn(), INTAKE_ROLE), clients.clock());
   }
 
   private IntakeService intake() {
