@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "protomolt", mixinStandardHelpOptions = true, version = "protomolt 0.1.0",
     description = "Document pipelines on a local cloud.",
     subcommands = {UpCommand.class, EnvCommand.class, GraphCommand.class, IngestCommand.class,
-        DocCommand.class, SearchCommand.class, DemoCommand.class})
+        DocCommand.class, SearchCommand.class, DemoCommand.class, ReplayCommand.class})
 public final class Main implements Runnable {
 
   /**
