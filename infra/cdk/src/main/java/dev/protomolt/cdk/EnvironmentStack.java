@@ -12,6 +12,7 @@ import static dev.protomolt.cdk.PlatformFunction.PREPARE;
 import static dev.protomolt.cdk.PlatformFunction.PURGE;
 import static dev.protomolt.cdk.PlatformFunction.RECLAIM;
 import static dev.protomolt.cdk.PlatformFunction.RECONCILER;
+import static dev.protomolt.cdk.PlatformFunction.REPLAY;
 import static dev.protomolt.cdk.PlatformFunction.RETENTION;
 import static dev.protomolt.cdk.PlatformFunction.SETTLEMENT;
 
@@ -220,6 +221,9 @@ public final class EnvironmentStack extends ZonePinnedStack {
     storage.grantDocumentReadWrite(intake);
     graphAdmin.grantStartExecution(intake);
     messaging.grantProduce(intake, "pipeline-events");
+
+    // Replay reads only the ledger (no object) and starts executions on graph versions, as intake does.
+    graphAdmin.grantStartExecution(functions.alias(REPLAY));
 
     // Prepare stages a large pre-mapped body as the node's `.pre` copy, records DROPPED step
     // records, and sends the reclaim requests the previous hop left for it once that hop settled

@@ -22,6 +22,8 @@ public enum PlatformFunction {
   ACCOUNT_EVENTS("account-events"),
   RECONCILER("reconciler"),
   RETENTION("retention"),
+  // Invoked by operators (and later a replay state machine) with a replay request: decision 0990.
+  REPLAY("replay"),
   MIGRATE("migrate");
 
   private final String id;

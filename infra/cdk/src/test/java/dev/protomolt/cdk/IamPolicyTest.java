@@ -143,7 +143,7 @@ class IamPolicyTest {
 
   @Test
   void functionsThatDoNotStoreDocumentsCannotWriteThem() {
-    for (String fn : List.of("Dispatch", "IndexingLedger", "Retention", "Migrate",
+    for (String fn : List.of("Dispatch", "IndexingLedger", "Retention", "Replay", "Migrate",
         "GraphAdmin", "Reconciler")) {
       List<String> writes = PolicyDocuments.forRole(template, roleId("Functions" + fn + "ServiceRole"))
           .stream().flatMap(s -> s.actions().stream())

@@ -57,7 +57,7 @@ class PipelineFunctionsTest {
     }
     assertThat(PlatformFunction.values()).extracting(PlatformFunction::id).containsExactly(
         "graph-admin", "intake", "prepare", "dispatch", "complete", "dlq", "purge", "reclaim",
-        "indexing-ledger", "settlement", "account-events", "reconciler", "retention", "migrate");
+        "indexing-ledger", "settlement", "account-events", "reconciler", "retention", "replay", "migrate");
   }
 
   @Test
