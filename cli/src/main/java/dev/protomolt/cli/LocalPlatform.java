@@ -14,6 +14,7 @@ import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.GraphUpdateFeed;
+import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
@@ -126,7 +127,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final KafkaProducer<String, byte[]> producer;
   private final SfnClient sfn;
   private final PipeDocStore store;
-  private final ProvisionedTenancy tenancy;
+  private final PostgresDatasourceBindings tenancy;
   private final GraphAdminService admin;
   private final GraphActivationService activation;
   private final GatewayMain gateway;
@@ -144,7 +145,7 @@ public final class LocalPlatform implements AutoCloseable {
     DataSource ds = cloud.database();
     Clock clock = Clock.systemUTC();
     PipelineCelEnvironment cel = PipelineCelEnvironment.create();
-    this.tenancy = new ProvisionedTenancy(ds);
+    this.tenancy = new PostgresDatasourceBindings(ds);
 
     this.s3 = new S3Clients(Map.of(CREDENTIALS_REF,
         ObjectStoreSettings.staticKeys(ep.s3(), ep.accessKeyId(), ep.secretAccessKey())), List.of());

@@ -5,6 +5,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -65,6 +67,22 @@ public final class PostgresDatasourceBindings implements TenancyDirectory {
       throw new IllegalStateException("cannot read datasource_bindings for '" + datasourceId + "': "
           + e.getMessage(), e);
     }
+  }
+
+  /** Every account that owns a datasource (the local platform restores their intake rules on start). */
+  public List<String> accounts() {
+    List<String> found = new ArrayList<>();
+    try (Connection c = db.getConnection();
+        PreparedStatement s = c.prepareStatement(
+            "SELECT DISTINCT account_id FROM datasource_bindings ORDER BY account_id");
+        ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        found.add(r.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read datasource_bindings: " + e.getMessage(), e);
+    }
+    return found;
   }
 
   private static void requireNonBlank(String field, String value) {

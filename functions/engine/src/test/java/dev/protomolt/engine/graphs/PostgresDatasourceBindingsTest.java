@@ -51,7 +51,7 @@ class PostgresDatasourceBindingsTest {
 
   @Test
   void rowsWrittenByTheLocalPlatformAreReadAsIs() throws Exception {
-    // The cli's ProvisionedTenancy writes this shape; AWS reads the same table.
+    // The local platform binds through this same class; AWS reads the same table.
     try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
       s.execute("INSERT INTO datasource_bindings (datasource_id, account_id) VALUES ('drop', 'initech')");
     }
