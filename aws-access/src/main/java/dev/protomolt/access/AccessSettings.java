@@ -39,12 +39,18 @@ public final class AccessSettings {
     }
     Optional<String> cluster = optional("PROTOMOLT_KAFKA_CLUSTER_ARN");
     if (cluster.isEmpty()) {
-      throw new IllegalStateException("PROTOMOLT_KAFKA_BOOTSTRAP or PROTOMOLT_KAFKA_CLUSTER_ARN: one is"
-          + " required by " + who + " but neither is set");
+      throw new IllegalStateException(
+          "PROTOMOLT_KAFKA_BOOTSTRAP or PROTOMOLT_KAFKA_CLUSTER_ARN: one is"
+              + " required by "
+              + who
+              + " but neither is set");
     }
     if (!cluster.get().startsWith("arn:") || !cluster.get().contains(":kafka:")) {
-      throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: must be an MSK cluster ARN"
-          + " (arn:...:kafka:...), got \"" + cluster.get() + "\"");
+      throw new IllegalStateException(
+          "PROTOMOLT_KAFKA_CLUSTER_ARN: must be an MSK cluster ARN"
+              + " (arn:...:kafka:...), got \""
+              + cluster.get()
+              + "\"");
     }
     return new BrokerAccess.MskIam(cluster.get());
   }
@@ -58,23 +64,32 @@ public final class AccessSettings {
     Optional<String> url = optional("PROTOMOLT_JDBC_URL");
     if (url.isPresent()) {
       if (!url.get().startsWith("jdbc:postgresql:")) {
-        throw new IllegalStateException("PROTOMOLT_JDBC_URL: must be a jdbc:postgresql: URL, got \""
-            + url.get() + "\"");
+        throw new IllegalStateException(
+            "PROTOMOLT_JDBC_URL: must be a jdbc:postgresql: URL, got \"" + url.get() + "\"");
       }
-      return new DatabaseAccess.Password(url.get(), optional("PROTOMOLT_JDBC_USER").orElse(""),
+      return new DatabaseAccess.Password(
+          url.get(),
+          optional("PROTOMOLT_JDBC_USER").orElse(""),
           optional("PROTOMOLT_JDBC_PASSWORD").orElse(""));
     }
     if (optional("PROTOMOLT_DB_HOST").isEmpty()) {
-      throw new IllegalStateException("PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by "
-          + who + " but neither is set");
+      throw new IllegalStateException(
+          "PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by "
+              + who
+              + " but neither is set");
     }
-    return new DatabaseAccess.RdsIam(required("PROTOMOLT_DB_HOST"), port("PROTOMOLT_DB_PORT"),
-        required("PROTOMOLT_DB_NAME"), required("PROTOMOLT_DB_USER"), region());
+    return new DatabaseAccess.RdsIam(
+        required("PROTOMOLT_DB_HOST"),
+        port("PROTOMOLT_DB_PORT"),
+        required("PROTOMOLT_DB_NAME"),
+        required("PROTOMOLT_DB_USER"),
+        region());
   }
 
   private String required(String key) {
-    return optional(key).orElseThrow(() -> new IllegalStateException(key + ": required by " + who
-        + " but not set"));
+    return optional(key)
+        .orElseThrow(
+            () -> new IllegalStateException(key + ": required by " + who + " but not set"));
   }
 
   private Optional<String> optional(String key) {

@@ -28,7 +28,8 @@ public sealed interface BrokerAccess {
           "security.protocol", "SASL_SSL",
           "sasl.mechanism", "AWS_MSK_IAM",
           "sasl.jaas.config", "software.amazon.msk.auth.iam.IAMLoginModule required;",
-          "sasl.client.callback.handler.class", "software.amazon.msk.auth.iam.IAMClientCallbackHandler");
+          "sasl.client.callback.handler.class",
+              "software.amazon.msk.auth.iam.IAMClientCallbackHandler");
     }
   }
 }

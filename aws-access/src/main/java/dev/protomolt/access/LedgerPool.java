@@ -16,8 +16,8 @@ public final class LedgerPool {
    * @param name the pool's name in logs
    * @param size most connections held open
    */
-  public static HikariDataSource open(DatabaseAccess access, AwsCredentialsProvider credentials,
-      String name, int size) {
+  public static HikariDataSource open(
+      DatabaseAccess access, AwsCredentialsProvider credentials, String name, int size) {
     HikariConfig pool = new HikariConfig();
     switch (access) {
       case DatabaseAccess.Password p -> {
@@ -27,8 +27,8 @@ public final class LedgerPool {
           pool.setPassword(p.password());
         }
       }
-      case DatabaseAccess.RdsIam iam -> pool.setDataSource(new RdsIamDataSource(iam,
-          RdsIamDataSource.tokens(iam, credentials)));
+      case DatabaseAccess.RdsIam iam ->
+          pool.setDataSource(new RdsIamDataSource(iam, RdsIamDataSource.tokens(iam, credentials)));
     }
     pool.setMaximumPoolSize(size);
     pool.setMinimumIdle(0);

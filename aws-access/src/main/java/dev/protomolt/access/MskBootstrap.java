@@ -35,7 +35,8 @@ public final class MskBootstrap {
   /**
    * @param endpoint the MSK API, {@code https://kafka.<region>.amazonaws.com} in AWS
    */
-  public MskBootstrap(SdkHttpClient http, AwsCredentialsProvider credentials, String region, URI endpoint) {
+  public MskBootstrap(
+      SdkHttpClient http, AwsCredentialsProvider credentials, String region, URI endpoint) {
     this.http = Objects.requireNonNull(http, "http");
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.region = Objects.requireNonNull(region, "region");
@@ -54,18 +55,28 @@ public final class MskBootstrap {
   }
 
   public String iamBrokers(String clusterArn) {
-    SdkHttpRequest request = SdkHttpRequest.builder().method(SdkHttpMethod.GET)
-        .uri(endpoint.resolve("/v1/clusters/" + URLEncoder.encode(clusterArn, StandardCharsets.UTF_8)
-            + "/bootstrap-brokers"))
-        .putHeader("Accept", "application/json")
-        .build();
-    SignedRequest signed = AwsV4HttpSigner.create().sign(r -> r.identity(credentials.resolveCredentials())
-        .request(request)
-        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "kafka")
-        .putProperty(AwsV4HttpSigner.REGION_NAME, region));
+    SdkHttpRequest request =
+        SdkHttpRequest.builder()
+            .method(SdkHttpMethod.GET)
+            .uri(
+                endpoint.resolve(
+                    "/v1/clusters/"
+                        + URLEncoder.encode(clusterArn, StandardCharsets.UTF_8)
+                        + "/bootstrap-brokers"))
+            .putHeader("Accept", "application/json")
+            .build();
+    SignedRequest signed =
+        AwsV4HttpSigner.create()
+            .sign(
+                r ->
+                    r.identity(credentials.resolveCredentials())
+                        .request(request)
+                        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "kafka")
+                        .putProperty(AwsV4HttpSigner.REGION_NAME, region));
     try {
-      HttpExecuteResponse response = http.prepareRequest(HttpExecuteRequest.builder()
-          .request(signed.request()).build()).call();
+      HttpExecuteResponse response =
+          http.prepareRequest(HttpExecuteRequest.builder().request(signed.request()).build())
+              .call();
       String body;
       if (response.responseBody().isPresent()) {
         try (InputStream in = response.responseBody().get()) {
@@ -75,18 +86,30 @@ public final class MskBootstrap {
         body = "";
       }
       if (!response.httpResponse().isSuccessful()) {
-        throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: GetBootstrapBrokers for " + clusterArn
-            + " answered " + response.httpResponse().statusCode() + ": " + body);
+        throw new IllegalStateException(
+            "PROTOMOLT_KAFKA_CLUSTER_ARN: GetBootstrapBrokers for "
+                + clusterArn
+                + " answered "
+                + response.httpResponse().statusCode()
+                + ": "
+                + body);
       }
       JsonNode brokers = JSON.readTree(body).path("BootstrapBrokerStringSaslIam");
       if (!brokers.isTextual() || brokers.asText().isBlank()) {
-        throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: cluster " + clusterArn
-            + " has no IAM listener (GetBootstrapBrokers returned no BootstrapBrokerStringSaslIam)");
+        throw new IllegalStateException(
+            "PROTOMOLT_KAFKA_CLUSTER_ARN: cluster "
+                + clusterArn
+                + " has no IAM listener (GetBootstrapBrokers returned no"
+                + " BootstrapBrokerStringSaslIam)");
       }
       return brokers.asText();
     } catch (IOException e) {
-      throw new IllegalStateException("PROTOMOLT_KAFKA_CLUSTER_ARN: GetBootstrapBrokers for " + clusterArn
-          + " failed: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "PROTOMOLT_KAFKA_CLUSTER_ARN: GetBootstrapBrokers for "
+              + clusterArn
+              + " failed: "
+              + e.getMessage(),
+          e);
     }
   }
 }

@@ -25,11 +25,16 @@ public final class RdsIamDataSource extends PGSimpleDataSource {
   }
 
   /** Tokens signed with {@code credentials} (the function's role) for the proxy's host and user. */
-  public static Supplier<String> tokens(DatabaseAccess.RdsIam access, AwsCredentialsProvider credentials) {
-    RdsUtilities rds = RdsUtilities.builder().region(Region.of(access.region()))
-        .credentialsProvider(credentials).build();
-    return () -> rds.generateAuthenticationToken(b -> b.hostname(access.host()).port(access.port())
-        .username(access.user()));
+  public static Supplier<String> tokens(
+      DatabaseAccess.RdsIam access, AwsCredentialsProvider credentials) {
+    RdsUtilities rds =
+        RdsUtilities.builder()
+            .region(Region.of(access.region()))
+            .credentialsProvider(credentials)
+            .build();
+    return () ->
+        rds.generateAuthenticationToken(
+            b -> b.hostname(access.host()).port(access.port()).username(access.user()));
   }
 
   @Override

@@ -27,41 +27,43 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class PartCodecBenchmark {
-    @Param({"SMALL_STRINGS", "LARGE_BLOBS", "CHUNKS_WITH_VECTORS"})
-    public DocumentShape shape;
+  @Param({"SMALL_STRINGS", "LARGE_BLOBS", "CHUNKS_WITH_VECTORS"})
+  public DocumentShape shape;
 
-    private final PipeDocPartCodec codec = new PipeDocPartCodec();
-    private final ObjectKeys keys = ObjectKeys.forNode("acct/pipeline/", UUID.nameUUIDFromBytes(new byte[] {1}));
-    private byte[] original;
+  private final PipeDocPartCodec codec = new PipeDocPartCodec();
+  private final ObjectKeys keys =
+      ObjectKeys.forNode("acct/pipeline/", UUID.nameUUIDFromBytes(new byte[] {1}));
+  private byte[] original;
 
-    @Setup
-    public void setUp() {
-        original = shape.bytes();
-        SplitDocument split = codec.split(keys, original);
-        if (!java.util.Arrays.equals(codec.assembleBytes(split.manifest(), split.bytesByObjectKey()), original)) {
-            throw new IllegalStateException("codec does not round-trip the " + shape + " document");
-        }
+  @Setup
+  public void setUp() {
+    original = shape.bytes();
+    SplitDocument split = codec.split(keys, original);
+    if (!java.util.Arrays.equals(
+        codec.assembleBytes(split.manifest(), split.bytesByObjectKey()), original)) {
+      throw new IllegalStateException("codec does not round-trip the " + shape + " document");
     }
+  }
 
-    @Benchmark
-    public byte[] baselineParseSerialize() throws InvalidProtocolBufferException {
-        return PipeDoc.parseFrom(original).toByteArray();
-    }
+  @Benchmark
+  public byte[] baselineParseSerialize() throws InvalidProtocolBufferException {
+    return PipeDoc.parseFrom(original).toByteArray();
+  }
 
-    /**
-     * The least any SHA-256-verifying codec must do: hash the document's bytes once when writing
-     * the fragments and once when verifying them on read. Not a baseline, a floor for context.
-     */
-    @Benchmark
-    public byte[] sha256Floor() throws NoSuchAlgorithmException {
-        MessageDigest digest = MessageDigest.getInstance("SHA-256");
-        digest.digest(original);
-        return digest.digest(original);
-    }
+  /**
+   * The least any SHA-256-verifying codec must do: hash the document's bytes once when writing
+   * the fragments and once when verifying them on read. Not a baseline, a floor for context.
+   */
+  @Benchmark
+  public byte[] sha256Floor() throws NoSuchAlgorithmException {
+    MessageDigest digest = MessageDigest.getInstance("SHA-256");
+    digest.digest(original);
+    return digest.digest(original);
+  }
 
-    @Benchmark
-    public byte[] codecSplitHashAssemble() {
-        SplitDocument split = codec.split(keys, original);
-        return codec.assembleBytes(split.manifest(), split.bytesByObjectKey());
-    }
+  @Benchmark
+  public byte[] codecSplitHashAssemble() {
+    SplitDocument split = codec.split(keys, original);
+    return codec.assembleBytes(split.manifest(), split.bytesByObjectKey());
+  }
 }

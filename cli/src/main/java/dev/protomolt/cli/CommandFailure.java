@@ -8,6 +8,7 @@ final class CommandFailure extends RuntimeException {
 
   /** Exit status for a refused input (a bad file, an unknown graph or document). */
   static final int REFUSED = 1;
+
   /** Exit status when the local platform is not running or not reachable. */
   static final int UNREACHABLE = 3;
 

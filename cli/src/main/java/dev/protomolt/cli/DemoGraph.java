@@ -29,15 +29,24 @@ public final class DemoGraph {
   /** The demo graph for {@code accountId}, fed by {@code datasourceId}, on {@code clusterId}. */
   public static PipelineGraph of(String accountId, String datasourceId, String clusterId) {
     return PipelineGraph.newBuilder()
-        .setGraphId(GRAPH_ID).setClusterId(clusterId).setAccountId(accountId).setName("demo")
-        .addNodes(GraphNode.newBuilder().setNodeId(INTAKE).setName("intake")
-            .setNodeType(NodeType.NODE_TYPE_INTAKE).setDatasourceId(datasourceId))
-        .addNodes(module(PARSE, ParserModule.MODULE_ID, NodeType.NODE_TYPE_PROCESSOR).toBuilder()
-            .setCapabilities(ModuleCapabilities.newBuilder().setNeedsBlobContent(true)))
+        .setGraphId(GRAPH_ID)
+        .setClusterId(clusterId)
+        .setAccountId(accountId)
+        .setName("demo")
+        .addNodes(
+            GraphNode.newBuilder()
+                .setNodeId(INTAKE)
+                .setName("intake")
+                .setNodeType(NodeType.NODE_TYPE_INTAKE)
+                .setDatasourceId(datasourceId))
+        .addNodes(
+            module(PARSE, ParserModule.MODULE_ID, NodeType.NODE_TYPE_PROCESSOR).toBuilder()
+                .setCapabilities(ModuleCapabilities.newBuilder().setNeedsBlobContent(true)))
         .addNodes(module(CHUNK, ChunkerModule.MODULE_ID, NodeType.NODE_TYPE_PROCESSOR))
         .addNodes(module(EMBED, EmbedderModule.MODULE_ID, NodeType.NODE_TYPE_PROCESSOR))
-        .addNodes(module(INDEX, IndexSinkModule.MODULE_ID, NodeType.NODE_TYPE_SINK).toBuilder()
-            .addIndexPlanIds(IndexSinkModule.INDEX_NAME))
+        .addNodes(
+            module(INDEX, IndexSinkModule.MODULE_ID, NodeType.NODE_TYPE_SINK).toBuilder()
+                .addIndexPlanIds(IndexSinkModule.INDEX_NAME))
         .addEdges(persist("intake-parse", INTAKE, PARSE))
         .addEdges(persist("parse-chunk", PARSE, CHUNK))
         .addEdges(persist("chunk-embed", CHUNK, EMBED))
@@ -46,12 +55,20 @@ public final class DemoGraph {
   }
 
   private static GraphNode module(String nodeId, String moduleId, NodeType type) {
-    return GraphNode.newBuilder().setNodeId(nodeId).setName(nodeId).setNodeType(type)
-        .setModuleId(moduleId).build();
+    return GraphNode.newBuilder()
+        .setNodeId(nodeId)
+        .setName(nodeId)
+        .setNodeType(type)
+        .setModuleId(moduleId)
+        .build();
   }
 
   private static GraphEdge persist(String id, String from, String to) {
-    return GraphEdge.newBuilder().setEdgeId(id).setFromNodeId(from).setToNodeId(to)
-        .setTransportType(TransportType.TRANSPORT_TYPE_PERSIST).build();
+    return GraphEdge.newBuilder()
+        .setEdgeId(id)
+        .setFromNodeId(from)
+        .setToNodeId(to)
+        .setTransportType(TransportType.TRANSPORT_TYPE_PERSIST)
+        .build();
   }
 }

@@ -47,8 +47,13 @@ public final class DemoRun {
    * executions recorded it; {@code nodes} what the document store holds at each node. {@code
    * complete} is true only if every document reached a disposition.
    */
-  public record Summary(List<Outcome> documents, Map<String, Integer> dispositions,
-      NodeDispositions perNode, List<NodeTally> nodes, int indexed, Optional<SearchHit> sampleHit,
+  public record Summary(
+      List<Outcome> documents,
+      Map<String, Integer> dispositions,
+      NodeDispositions perNode,
+      List<NodeTally> nodes,
+      int indexed,
+      Optional<SearchHit> sampleHit,
       boolean complete) {
 
     /** Every part stored for the run's documents, over the intake copies and every node's copies. */
@@ -98,14 +103,20 @@ public final class DemoRun {
    * Runs the demo with {@code corpus}; waits at most {@code patience} for the documents, then
    * reports whatever has not ended as {@code PENDING}.
    */
-  public static Summary run(LocalPlatform platform, Map<String, byte[]> corpus, String searchText,
-      Duration patience) throws InterruptedException {
-    return run(platform, corpus, searchText, patience, done -> { });
+  public static Summary run(
+      LocalPlatform platform, Map<String, byte[]> corpus, String searchText, Duration patience)
+      throws InterruptedException {
+    return run(platform, corpus, searchText, patience, done -> {});
   }
 
   /** As above, telling {@code progress} how many documents have ended each time it looks. */
-  public static Summary run(LocalPlatform platform, Map<String, byte[]> corpus, String searchText,
-      Duration patience, IntConsumer progress) throws InterruptedException {
+  public static Summary run(
+      LocalPlatform platform,
+      Map<String, byte[]> corpus,
+      String searchText,
+      Duration patience,
+      IntConsumer progress)
+      throws InterruptedException {
     platform.provisionAccount(ACCOUNT, DATASOURCE);
     platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
     Map<String, String> docIdByName = new LinkedHashMap<>();
@@ -113,21 +124,28 @@ public final class DemoRun {
     // On a reused data folder the same uploads were admitted to earlier versions too; only
     // admissions from this run count.
     Instant since = Instant.now();
-    try (S3Client s3 = S3Client.builder().endpointOverride(ep.s3()).region(Region.of(ep.region()))
-        .forcePathStyle(true).httpClient(UrlConnectionHttpClient.create())
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey()))).build()) {
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(ep.s3())
+            .region(Region.of(ep.region()))
+            .forcePathStyle(true)
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .build()) {
       for (Map.Entry<String, byte[]> doc : corpus.entrySet()) {
         String key = ACCOUNT + "/" + DATASOURCE + "/" + doc.getKey();
-        s3.putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key),
+        s3.putObject(
+            b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key),
             RequestBody.fromBytes(doc.getValue()));
         // IntakeService names the document by bucket and key, so the demo knows it in advance.
-        docIdByName.put(doc.getKey(), StateMachineNames.hashOf("intake",
-            LocalPlatform.INTAKE_BUCKET, key));
+        docIdByName.put(
+            doc.getKey(), StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key));
       }
     }
-    DispositionWatch watch = new DispositionWatch(platform.database(), platform.stepFunctions(),
-        ACCOUNT, since);
+    DispositionWatch watch =
+        new DispositionWatch(platform.database(), platform.stepFunctions(), ACCOUNT, since);
     Map<String, List<DispositionWatch.Ending>> dispositionByDoc = Map.of();
     long deadline = System.nanoTime() + patience.toNanos();
     while (true) {
@@ -149,19 +167,29 @@ public final class DemoRun {
     int indexed;
     Optional<SearchHit> hit;
     try {
-      indexed = (int) new JsonLinesReceiptSink(platform.indexDir().resolve("receipts.jsonl"))
-          .readAll().stream()
-          .filter(r -> r.getOutcome() == IndexOutcome.INDEX_OUTCOME_INDEXED)
-          .map(DocumentIndexedEvent::getDocId).filter(docIdByName::containsValue)
-          .distinct().count();
+      indexed =
+          (int)
+              new JsonLinesReceiptSink(platform.indexDir().resolve("receipts.jsonl"))
+                  .readAll().stream()
+                      .filter(r -> r.getOutcome() == IndexOutcome.INDEX_OUTCOME_INDEXED)
+                      .map(DocumentIndexedEvent::getDocId)
+                      .filter(docIdByName::containsValue)
+                      .distinct()
+                      .count();
       hit = platform.indexSearch().text(searchText, 1).stream().findFirst();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the sample index: " + e.getMessage(), e);
     }
-    NodeDispositions perNode = NodeDispositions.of(dispositionByDoc.values(),
-        docIdByName.size() - dispositionByDoc.size());
-    return new Summary(List.copyOf(outcomes), Map.copyOf(counts), perNode,
+    NodeDispositions perNode =
+        NodeDispositions.of(
+            dispositionByDoc.values(), docIdByName.size() - dispositionByDoc.size());
+    return new Summary(
+        List.copyOf(outcomes),
+        Map.copyOf(counts),
+        perNode,
         NodeTally.of(platform.database(), ACCOUNT, DemoGraph.GRAPH_ID, docIdByName.values()),
-        indexed, hit, !counts.containsKey("PENDING"));
+        indexed,
+        hit,
+        !counts.containsKey("PENDING"));
   }
 }

@@ -18,12 +18,23 @@ final class DeployedDefinition {
       try {
         return clients.sfn().describeStateMachine(b -> b.stateMachineArn(versionArn)).definition();
       } catch (SdkClientException e) {
-        throw new CommandFailure(CommandFailure.UNREACHABLE, "no local Step Functions at "
-            + clients.sfnEndpoint() + " (" + e.getMessage() + ") — start it with `protomolt up"
-            + " --data " + settings.dataDir() + "`");
+        throw new CommandFailure(
+            CommandFailure.UNREACHABLE,
+            "no local Step Functions at "
+                + clients.sfnEndpoint()
+                + " ("
+                + e.getMessage()
+                + ") — start it with `protomolt up"
+                + " --data "
+                + settings.dataDir()
+                + "`");
       } catch (SfnException e) {
-        throw CommandFailure.refused("state machine version " + versionArn + " recorded for the"
-            + " graph version cannot be described: " + e.getMessage());
+        throw CommandFailure.refused(
+            "state machine version "
+                + versionArn
+                + " recorded for the"
+                + " graph version cannot be described: "
+                + e.getMessage());
       }
     }
   }

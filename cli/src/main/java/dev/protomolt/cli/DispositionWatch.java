@@ -37,6 +37,7 @@ final class DispositionWatch {
 
   /** The node column of an admission that started no execution. */
   static final String NO_EXECUTION = "(no execution)";
+
   /** A dead-lettered hop's disposition: its execution FAILED with ProtoMolt.DeadLettered. */
   static final String DEAD_LETTERED = "DEAD_LETTERED";
 
@@ -57,6 +58,7 @@ final class DispositionWatch {
   private final SfnClient sfn;
   private final String accountId;
   private final Instant since;
+
   /** Finished executions never change; remember them rather than describe them again. */
   private final Map<String, Ending> endedByArn = new HashMap<>();
 
@@ -71,15 +73,18 @@ final class DispositionWatch {
   Map<String, List<Ending>> terminal(Collection<String> docIds) {
     Map<String, List<String[]>> admissions = new LinkedHashMap<>();
     try (Connection c = db.getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT doc_id, graph_id, outcome, execution_arn"
-            + " FROM intake_admissions WHERE account_id = ? AND doc_id = ANY (?) AND recorded_at >= ?"
-            + " ORDER BY doc_id, graph_id")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT doc_id, graph_id, outcome, execution_arn FROM intake_admissions WHERE"
+                    + " account_id = ? AND doc_id = ANY (?) AND recorded_at >= ? ORDER BY doc_id,"
+                    + " graph_id")) {
       s.setString(1, accountId);
       s.setArray(2, c.createArrayOf("text", docIds.toArray(String[]::new)));
       s.setTimestamp(3, Timestamp.from(since));
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
-          admissions.computeIfAbsent(r.getString(1), k -> new ArrayList<>())
+          admissions
+              .computeIfAbsent(r.getString(1), k -> new ArrayList<>())
               .add(new String[] {r.getString(2), r.getString(3), r.getString(4)});
         }
       }
@@ -111,8 +116,10 @@ final class DispositionWatch {
   static String describe(List<Ending> endings) {
     List<String> parts = new ArrayList<>();
     for (Ending e : endings) {
-      parts.add(endings.size() == 1 || e.graphId().isEmpty() ? e.disposition()
-          : e.graphId() + ":" + e.disposition());
+      parts.add(
+          endings.size() == 1 || e.graphId().isEmpty()
+              ? e.disposition()
+              : e.graphId() + ":" + e.disposition());
     }
     return String.join(", ", parts);
   }
@@ -141,14 +148,16 @@ final class DispositionWatch {
   /** How a finished execution ended, from its output or, if it did not succeed, its history. */
   Ending endingOf(String graphId, DescribeExecutionResponse d) {
     if (d.status() != ExecutionStatus.SUCCEEDED) {
-      String disposition = ErrorNames.DEAD_LETTERED.equals(d.error()) ? DEAD_LETTERED
-          : d.status() + (d.error() == null ? "" : " (" + d.error() + ")");
+      String disposition =
+          ErrorNames.DEAD_LETTERED.equals(d.error())
+              ? DEAD_LETTERED
+              : d.status() + (d.error() == null ? "" : " (" + d.error() + ")");
       return new Ending(graphId, lastStateLabel(d.executionArn()), disposition);
     }
     try {
       JsonNode out = JSON.readTree(d.output());
-      return new Ending(graphId, out.path("node").asText("-"),
-          out.path("disposition").asText("SUCCEEDED"));
+      return new Ending(
+          graphId, out.path("node").asText("-"), out.path("disposition").asText("SUCCEEDED"));
     } catch (IOException e) {
       return new Ending(graphId, "-", "SUCCEEDED (unreadable output)");
     }
@@ -160,8 +169,14 @@ final class DispositionWatch {
    * <label>.<Suffix>} (decision 0303), so the label is everything before the last dot.
    */
   private String lastStateLabel(String executionArn) {
-    for (HistoryEvent event : sfn.getExecutionHistory(b -> b.executionArn(executionArn)
-        .reverseOrder(true).includeExecutionData(false).maxResults(25)).events()) {
+    for (HistoryEvent event :
+        sfn.getExecutionHistory(
+                b ->
+                    b.executionArn(executionArn)
+                        .reverseOrder(true)
+                        .includeExecutionData(false)
+                        .maxResults(25))
+            .events()) {
       if (event.stateEnteredEventDetails() != null) {
         return labelOf(event.stateEnteredEventDetails().name());
       }

@@ -36,13 +36,14 @@ import picocli.CommandLine.Spec;
  * gRPC door. Without {@code --graph}/{@code --node} the copy is the intake copy (the upload as
  * intake stored it); with them, the copy a graph node saved.
  */
-@Command(name = "doc", mixinStandardHelpOptions = true,
+@Command(
+    name = "doc",
+    mixinStandardHelpOptions = true,
     description = "Read a stored document or its manifest from the running platform.",
     subcommands = {DocCommand.Get.class, DocCommand.Manifest.class})
 final class DocCommand implements Runnable {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public void run() {
@@ -52,11 +53,9 @@ final class DocCommand implements Runnable {
   /** Which copy, and the call plumbing both subcommands share. */
   abstract static class DocCall implements Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
-    @Mixin
-    GatewayOption gateway;
+    @Mixin GatewayOption gateway;
 
     @Parameters(paramLabel = "DOC_ID")
     String docId;
@@ -73,9 +72,13 @@ final class DocCommand implements Runnable {
     @Override
     public final Integer call() {
       if ((graphId == null) != (nodeId == null)) {
-        throw CommandFailure.refused((graphId == null ? "--node" : "--graph") + ": must be given"
-            + " together with " + (graphId == null ? "--graph" : "--node") + " (a graph node's"
-            + " copy); give neither for the intake copy");
+        throw CommandFailure.refused(
+            (graphId == null ? "--node" : "--graph")
+                + ": must be given"
+                + " together with "
+                + (graphId == null ? "--graph" : "--node")
+                + " (a graph node's"
+                + " copy); give neither for the intake copy");
       }
       ManagedChannel channel = gateway.open();
       try {
@@ -94,29 +97,50 @@ final class DocCommand implements Runnable {
 
     private DocumentReference reference(PipeDocServiceBlockingStub docs) {
       if (graphId != null) {
-        return DocumentReference.newBuilder().setDocId(docId).setAccountId(account)
-            .setGraphId(graphId).setGraphAddressId(nodeId).build();
+        return DocumentReference.newBuilder()
+            .setDocId(docId)
+            .setAccountId(account)
+            .setGraphId(graphId)
+            .setGraphAddressId(nodeId)
+            .build();
       }
       // The replay listing is the door's one way to find a document's intake copy by id alone.
-      List<ReplayCandidate> copies = gateway.call("document '" + docId + "'", () -> {
-        List<ReplayCandidate> found = new ArrayList<>();
-        timed(docs).streamDocumentsForReplay(StreamDocumentsForReplayRequest.newBuilder()
-            .setAccountId(account).addDocIds(docId).build()).forEachRemaining(found::add);
-        return found;
-      });
+      List<ReplayCandidate> copies =
+          gateway.call(
+              "document '" + docId + "'",
+              () -> {
+                List<ReplayCandidate> found = new ArrayList<>();
+                timed(docs)
+                    .streamDocumentsForReplay(
+                        StreamDocumentsForReplayRequest.newBuilder()
+                            .setAccountId(account)
+                            .addDocIds(docId)
+                            .build())
+                    .forEachRemaining(found::add);
+                return found;
+              });
       if (copies.isEmpty()) {
-        throw CommandFailure.refused("DOC_ID: no document '" + docId + "' in account '" + account
-            + "' — `protomolt ingest` prints the id of each document it uploads");
+        throw CommandFailure.refused(
+            "DOC_ID: no document '"
+                + docId
+                + "' in account '"
+                + account
+                + "' — `protomolt ingest` prints the id of each document it uploads");
       }
       return copies.getLast().getDocumentRef();
     }
   }
 
-  @Command(name = "get", mixinStandardHelpOptions = true,
+  @Command(
+      name = "get",
+      mixinStandardHelpOptions = true,
       description = "Print a stored document as protobuf JSON.")
   static final class Get extends DocCall {
 
-    @Option(names = "--part", paramLabel = "P", converter = PartConverter.class,
+    @Option(
+        names = "--part",
+        paramLabel = "P",
+        converter = PartConverter.class,
         description = "Only these parts: CORE, BLOBS, CHUNKS, PARSED (repeatable; default: all).")
     List<PipeDocPart> parts = new ArrayList<>();
 
@@ -125,8 +149,16 @@ final class DocCommand implements Runnable {
 
     @Override
     int run(PipeDocServiceBlockingStub docs, DocumentReference ref, PrintWriter out) {
-      GetPipeDocResponse got = gateway.call("document '" + docId + "'", () -> timed(docs)
-          .getPipeDoc(GetPipeDocRequest.newBuilder().setDocumentRef(ref).addAllParts(parts).build()));
+      GetPipeDocResponse got =
+          gateway.call(
+              "document '" + docId + "'",
+              () ->
+                  timed(docs)
+                      .getPipeDoc(
+                          GetPipeDocRequest.newBuilder()
+                              .setDocumentRef(ref)
+                              .addAllParts(parts)
+                              .build()));
       String json = json(got.getPipedoc());
       if (outFile == null) {
         out.println(json);
@@ -136,22 +168,30 @@ final class DocCommand implements Runnable {
         } catch (IOException e) {
           throw CommandFailure.refused("--out: cannot write " + outFile + ": " + e.getMessage());
         }
-        out.printf("document '%s' (%s at %s, parts %s) written to %s%n", docId, ref.getGraphId(),
-            ref.getGraphAddressId(), got.getPartsReturnedList(), outFile);
+        out.printf(
+            "document '%s' (%s at %s, parts %s) written to %s%n",
+            docId, ref.getGraphId(), ref.getGraphAddressId(), got.getPartsReturnedList(), outFile);
       }
       out.flush();
       return 0;
     }
   }
 
-  @Command(name = "manifest", mixinStandardHelpOptions = true,
+  @Command(
+      name = "manifest",
+      mixinStandardHelpOptions = true,
       description = "Print which parts a stored document has, with their sizes and checksums.")
   static final class Manifest extends DocCall {
 
     @Override
     int run(PipeDocServiceBlockingStub docs, DocumentReference ref, PrintWriter out) {
-      GetPipeDocManifestResponse got = gateway.call("document '" + docId + "'", () -> timed(docs)
-          .getPipeDocManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build()));
+      GetPipeDocManifestResponse got =
+          gateway.call(
+              "document '" + docId + "'",
+              () ->
+                  timed(docs)
+                      .getPipeDocManifest(
+                          GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build()));
       out.println(json(got));
       out.flush();
       return 0;
@@ -164,15 +204,16 @@ final class DocCommand implements Runnable {
     public PipeDocPart convert(String value) {
       String name = value.toUpperCase(Locale.ROOT);
       try {
-        PipeDocPart part = PipeDocPart.valueOf(name.startsWith("PIPE_DOC_PART_") ? name
-            : "PIPE_DOC_PART_" + name);
+        PipeDocPart part =
+            PipeDocPart.valueOf(name.startsWith("PIPE_DOC_PART_") ? name : "PIPE_DOC_PART_" + name);
         if (part != PipeDocPart.PIPE_DOC_PART_UNSPECIFIED && part != PipeDocPart.UNRECOGNIZED) {
           return part;
         }
       } catch (IllegalArgumentException e) {
         // Falls through to the refusal below, which lists the accepted names.
       }
-      throw new IllegalArgumentException("must be CORE, BLOBS, CHUNKS or PARSED, got '" + value + "'");
+      throw new IllegalArgumentException(
+          "must be CORE, BLOBS, CHUNKS or PARSED, got '" + value + "'");
     }
   }
 

@@ -16,18 +16,22 @@ import picocli.CommandLine.Spec;
  * lines, computed from the same settings {@code up} uses, so it works whether or not {@code up} is
  * running: {@code eval $(protomolt env)} points the AWS CLI and SDKs at the local cloud.
  */
-@Command(name = "env", mixinStandardHelpOptions = true,
-    description = "Print the local cloud's endpoints and credentials as `export KEY=VALUE;` lines"
-        + " (eval $(protomolt env)).")
+@Command(
+    name = "env",
+    mixinStandardHelpOptions = true,
+    description =
+        "Print the local cloud's endpoints and credentials as `export KEY=VALUE;` lines"
+            + " (eval $(protomolt env)).")
 final class EnvCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  DataOption data;
+  @Mixin DataOption data;
 
-  @Option(names = "--gateway-port", paramLabel = "PORT", defaultValue = "" + GatewayConfig.DEFAULT_PORT,
+  @Option(
+      names = "--gateway-port",
+      paramLabel = "PORT",
+      defaultValue = "" + GatewayConfig.DEFAULT_PORT,
       description = "The gateway port `up` was given (default: ${DEFAULT-VALUE}).")
   int gatewayPort;
 
@@ -37,8 +41,8 @@ final class EnvCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (gatewayPort < 1 || gatewayPort > 65535) {
-      throw new ParameterException(spec.commandLine(),
-          "--gateway-port: must be between 1 and 65535, got " + gatewayPort);
+      throw new ParameterException(
+          spec.commandLine(), "--gateway-port: must be between 1 and 65535, got " + gatewayPort);
     }
     Map<String, String> env;
     try {
@@ -47,8 +51,9 @@ final class EnvCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     PrintWriter out = spec.commandLine().getOut();
-    env.forEach((key, value) -> out.println(plain ? key + "=" + value
-        : LocalEnvironment.exportLine(key, value)));
+    env.forEach(
+        (key, value) ->
+            out.println(plain ? key + "=" + value : LocalEnvironment.exportLine(key, value)));
     out.flush();
     return 0;
   }

@@ -17,9 +17,12 @@ final class GatewayOption {
 
   static final String DEFAULT = "127.0.0.1:" + GatewayConfig.DEFAULT_PORT;
 
-  @Option(names = "--gateway", paramLabel = "HOST:PORT",
+  @Option(
+      names = "--gateway",
+      paramLabel = "HOST:PORT",
       defaultValue = "${env:PROTOMOLT_GATEWAY:-" + DEFAULT + "}",
-      description = "The running platform's gateway (default: $PROTOMOLT_GATEWAY or " + DEFAULT + ").")
+      description =
+          "The running platform's gateway (default: $PROTOMOLT_GATEWAY or " + DEFAULT + ").")
   String address;
 
   ManagedChannel open() {
@@ -31,8 +34,11 @@ final class GatewayOption {
       port = -1;
     }
     if (port < 1 || port > 65535) {
-      throw CommandFailure.refused("--gateway: must be HOST:PORT with a port between 1 and 65535,"
-          + " got '" + address + "'");
+      throw CommandFailure.refused(
+          "--gateway: must be HOST:PORT with a port between 1 and 65535,"
+              + " got '"
+              + address
+              + "'");
     }
     return NettyChannelBuilder.forAddress(address.substring(0, colon), port).usePlaintext().build();
   }
@@ -46,20 +52,31 @@ final class GatewayOption {
       return call.get();
     } catch (StatusRuntimeException e) {
       Status.Code code = e.getStatus().getCode();
-      String detail = e.getStatus().getDescription() == null ? code.name()
-          : e.getStatus().getDescription();
+      String detail =
+          e.getStatus().getDescription() == null ? code.name() : e.getStatus().getDescription();
       throw switch (code) {
-        case UNAVAILABLE -> new CommandFailure(CommandFailure.UNREACHABLE, "no local cloud on "
-            + address + " (" + detail + ") — start it with `protomolt up --data DIR`, or point"
-            + " --gateway at the one running");
-        case DEADLINE_EXCEEDED -> new CommandFailure(CommandFailure.UNREACHABLE, what
-            + ": the platform on " + address + " did not answer in time — is `protomolt up` still"
-            + " starting? Try again in a moment");
+        case UNAVAILABLE ->
+            new CommandFailure(
+                CommandFailure.UNREACHABLE,
+                "no local cloud on "
+                    + address
+                    + " ("
+                    + detail
+                    + ") — start it with `protomolt up --data DIR`, or point"
+                    + " --gateway at the one running");
+        case DEADLINE_EXCEEDED ->
+            new CommandFailure(
+                CommandFailure.UNREACHABLE,
+                what
+                    + ": the platform on "
+                    + address
+                    + " did not answer in time — is `protomolt up` still"
+                    + " starting? Try again in a moment");
         case NOT_FOUND -> CommandFailure.refused(what + ": not found — " + detail);
         case INVALID_ARGUMENT, FAILED_PRECONDITION, ALREADY_EXISTS, ABORTED ->
             CommandFailure.refused(what + ": refused — " + detail);
-        default -> CommandFailure.refused(what + ": the platform answered " + code + " — "
-            + detail);
+        default ->
+            CommandFailure.refused(what + ": the platform answered " + code + " — " + detail);
       };
     }
   }

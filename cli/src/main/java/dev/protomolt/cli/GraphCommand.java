@@ -36,15 +36,24 @@ import picocli.CommandLine.Spec;
  * {@code protomolt graph ...}: graph lifecycle against a running {@code up}, through the engine's
  * {@code PipelineGraphService} door on the gateway port.
  */
-@Command(name = "graph", mixinStandardHelpOptions = true,
-    description = "Apply, validate, inspect and (de)activate pipeline graphs on a running platform.",
-    subcommands = {GraphCommand.Apply.class, GraphCommand.Validate.class, GraphCommand.ListGraphs.class,
-        GraphCommand.Show.class, GraphCommand.Asl.class, GraphCommand.Activate.class,
-        GraphCommand.Deactivate.class, GraphCommand.Delete.class})
+@Command(
+    name = "graph",
+    mixinStandardHelpOptions = true,
+    description =
+        "Apply, validate, inspect and (de)activate pipeline graphs on a running platform.",
+    subcommands = {
+      GraphCommand.Apply.class,
+      GraphCommand.Validate.class,
+      GraphCommand.ListGraphs.class,
+      GraphCommand.Show.class,
+      GraphCommand.Asl.class,
+      GraphCommand.Activate.class,
+      GraphCommand.Deactivate.class,
+      GraphCommand.Delete.class
+    })
 final class GraphCommand implements Runnable {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public void run() {
@@ -54,13 +63,13 @@ final class GraphCommand implements Runnable {
   /** Options every graph subcommand shares, and the call plumbing. */
   abstract static class GraphCall implements Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
-    @Mixin
-    GatewayOption gateway;
+    @Mixin GatewayOption gateway;
 
-    @Option(names = "--cluster", defaultValue = LocalPlatform.CLUSTER,
+    @Option(
+        names = "--cluster",
+        defaultValue = LocalPlatform.CLUSTER,
         description = "The cluster the graph runs on (default: ${DEFAULT-VALUE}).")
     String cluster;
 
@@ -81,10 +90,18 @@ final class GraphCommand implements Runnable {
       return graphs.withDeadlineAfter(60, TimeUnit.SECONDS);
     }
 
-    GraphVersionResponse get(PipelineGraphServiceBlockingStub graphs, String graphId, long version) {
-      return gateway.call("graph '" + graphId + "'" + (version == 0 ? "" : " version " + version),
-          () -> timed(graphs).getGraph(GetGraphRequest.newBuilder().setGraphId(graphId)
-              .setClusterId(cluster).setVersion(version).build()));
+    GraphVersionResponse get(
+        PipelineGraphServiceBlockingStub graphs, String graphId, long version) {
+      return gateway.call(
+          "graph '" + graphId + "'" + (version == 0 ? "" : " version " + version),
+          () ->
+              timed(graphs)
+                  .getGraph(
+                      GetGraphRequest.newBuilder()
+                          .setGraphId(graphId)
+                          .setClusterId(cluster)
+                          .setVersion(version)
+                          .build()));
     }
   }
 
@@ -101,8 +118,9 @@ final class GraphCommand implements Runnable {
       if (!v.getEdgeId().isEmpty()) {
         where.append(" edge=").append(v.getEdgeId());
       }
-      out.printf("%s rule=%s%s: %s%n", v.getSeverity().name().replace("SEVERITY_", ""),
-          v.getRule(), where, v.getMessage());
+      out.printf(
+          "%s rule=%s%s: %s%n",
+          v.getSeverity().name().replace("SEVERITY_", ""), v.getRule(), where, v.getMessage());
     }
     return result.getValid();
   }
@@ -110,10 +128,13 @@ final class GraphCommand implements Runnable {
   /** The validation level the platform applies when the graph is applied (its deploy mode). */
   static ValidationMode deployMode(PipelineGraph graph) {
     return graph.getMode() == GraphMode.GRAPH_MODE_PRODUCTION
-        ? ValidationMode.VALIDATION_MODE_PRODUCTION : ValidationMode.VALIDATION_MODE_DESIGN;
+        ? ValidationMode.VALIDATION_MODE_PRODUCTION
+        : ValidationMode.VALIDATION_MODE_DESIGN;
   }
 
-  @Command(name = "apply", mixinStandardHelpOptions = true,
+  @Command(
+      name = "apply",
+      mixinStandardHelpOptions = true,
       description = "Validate FILE, store it as the graph's next version and activate it.")
   static final class Apply extends GraphCall {
 
@@ -126,35 +147,60 @@ final class GraphCommand implements Runnable {
     @Override
     int run(PipelineGraphServiceBlockingStub graphs, PrintWriter out) {
       PipelineGraph graph = GraphFile.read(file);
-      ValidationResult result = gateway.call("validating " + file, () -> timed(graphs)
-          .validateGraph(ValidateGraphRequest.newBuilder().setGraph(graph)
-              .setMode(deployMode(graph)).build()));
+      ValidationResult result =
+          gateway.call(
+              "validating " + file,
+              () ->
+                  timed(graphs)
+                      .validateGraph(
+                          ValidateGraphRequest.newBuilder()
+                              .setGraph(graph)
+                              .setMode(deployMode(graph))
+                              .build()));
       if (!report(result, out)) {
-        out.println("graph '" + graph.getGraphId() + "' in " + file + " is invalid: nothing applied;"
-            + " fix the violations above and apply again");
+        out.println(
+            "graph '"
+                + graph.getGraphId()
+                + "' in "
+                + file
+                + " is invalid: nothing applied;"
+                + " fix the violations above and apply again");
         out.flush();
         return CommandFailure.REFUSED;
       }
-      CreateGraphRequest request = CreateGraphRequest.newBuilder().setGraph(graph)
-          .setCreatedBy("protomolt-cli").build();
-      GraphVersionResponse stored = gateway.call("applying " + file, () -> inactive
-          ? timed(graphs).createGraph(request) : timed(graphs).createAndActivateGraph(request));
-      out.printf("graph '%s' version %d stored%s%n", stored.getGraph().getGraphId(),
-          stored.getGraph().getVersion(), stored.getActive()
-              ? " and active (" + stored.getStateMachineVersionArn() + ")" : ", not active");
+      CreateGraphRequest request =
+          CreateGraphRequest.newBuilder().setGraph(graph).setCreatedBy("protomolt-cli").build();
+      GraphVersionResponse stored =
+          gateway.call(
+              "applying " + file,
+              () ->
+                  inactive
+                      ? timed(graphs).createGraph(request)
+                      : timed(graphs).createAndActivateGraph(request));
+      out.printf(
+          "graph '%s' version %d stored%s%n",
+          stored.getGraph().getGraphId(),
+          stored.getGraph().getVersion(),
+          stored.getActive()
+              ? " and active (" + stored.getStateMachineVersionArn() + ")"
+              : ", not active");
       out.flush();
       return 0;
     }
   }
 
-  @Command(name = "validate", mixinStandardHelpOptions = true,
+  @Command(
+      name = "validate",
+      mixinStandardHelpOptions = true,
       description = "Check FILE against the platform's rules; print every violation.")
   static final class Validate extends GraphCall {
 
     @Parameters(paramLabel = "FILE", description = "A PipelineGraph in protobuf JSON (or YAML).")
     Path file;
 
-    @Option(names = "--mode", paramLabel = "MODE",
+    @Option(
+        names = "--mode",
+        paramLabel = "MODE",
         description = "DRAFT, DESIGN or PRODUCTION (default: the graph's own deploy mode).")
     ValidationMode mode;
 
@@ -162,56 +208,106 @@ final class GraphCommand implements Runnable {
     int run(PipelineGraphServiceBlockingStub graphs, PrintWriter out) {
       PipelineGraph graph = GraphFile.read(file);
       ValidationMode level = mode == null ? deployMode(graph) : mode;
-      ValidationResult result = gateway.call("validating " + file, () -> timed(graphs)
-          .validateGraph(ValidateGraphRequest.newBuilder().setGraph(graph).setMode(level).build()));
+      ValidationResult result =
+          gateway.call(
+              "validating " + file,
+              () ->
+                  timed(graphs)
+                      .validateGraph(
+                          ValidateGraphRequest.newBuilder()
+                              .setGraph(graph)
+                              .setMode(level)
+                              .build()));
       boolean valid = report(result, out);
-      out.printf("graph '%s': %s at %s level (%d violation%s)%n", graph.getGraphId(),
-          valid ? "valid" : "invalid", level.name().replace("VALIDATION_MODE_", ""),
-          result.getViolationsCount(), result.getViolationsCount() == 1 ? "" : "s");
+      out.printf(
+          "graph '%s': %s at %s level (%d violation%s)%n",
+          graph.getGraphId(),
+          valid ? "valid" : "invalid",
+          level.name().replace("VALIDATION_MODE_", ""),
+          result.getViolationsCount(),
+          result.getViolationsCount() == 1 ? "" : "s");
       out.flush();
       return valid ? 0 : CommandFailure.REFUSED;
     }
   }
 
-  @Command(name = "list", mixinStandardHelpOptions = true,
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
       description = "List the cluster's graphs, or every version of one graph.")
   static final class ListGraphs extends GraphCall {
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "ID", description = "List this graph's versions.")
+    @Parameters(
+        index = "0",
+        arity = "0..1",
+        paramLabel = "ID",
+        description = "List this graph's versions.")
     String graphId;
 
     @Override
     int run(PipelineGraphServiceBlockingStub graphs, PrintWriter out) {
-      List<GraphVersionSummary> rows = graphId == null
-          ? gateway.call("listing graphs", () -> timed(graphs)
-              .listGraphs(ListGraphsRequest.newBuilder().setClusterId(cluster).build())).getGraphsList()
-          : gateway.call("graph '" + graphId + "'", () -> timed(graphs).listGraphVersions(
-              ListGraphVersionsRequest.newBuilder().setGraphId(graphId).setClusterId(cluster).build()))
-              .getVersionsList();
+      List<GraphVersionSummary> rows =
+          graphId == null
+              ? gateway
+                  .call(
+                      "listing graphs",
+                      () ->
+                          timed(graphs)
+                              .listGraphs(
+                                  ListGraphsRequest.newBuilder().setClusterId(cluster).build()))
+                  .getGraphsList()
+              : gateway
+                  .call(
+                      "graph '" + graphId + "'",
+                      () ->
+                          timed(graphs)
+                              .listGraphVersions(
+                                  ListGraphVersionsRequest.newBuilder()
+                                      .setGraphId(graphId)
+                                      .setClusterId(cluster)
+                                      .build()))
+                  .getVersionsList();
       if (rows.isEmpty()) {
-        out.println(graphId == null ? "no graphs in cluster '" + cluster + "' — apply one with"
-            + " `protomolt graph apply FILE`" : "graph '" + graphId + "' has no versions");
+        out.println(
+            graphId == null
+                ? "no graphs in cluster '"
+                    + cluster
+                    + "' — apply one with"
+                    + " `protomolt graph apply FILE`"
+                : "graph '" + graphId + "' has no versions");
         out.flush();
         return graphId == null ? 0 : CommandFailure.REFUSED;
       }
-      out.printf("%-24s %7s  %-6s %5s %5s  %s%n", "GRAPH", "VERSION", "ACTIVE", "NODES", "EDGES", "NAME");
+      out.printf(
+          "%-24s %7s  %-6s %5s %5s  %s%n", "GRAPH", "VERSION", "ACTIVE", "NODES", "EDGES", "NAME");
       for (GraphVersionSummary s : rows) {
-        out.printf("%-24s %7d  %-6s %5d %5d  %s%n", s.getGraphId(), s.getVersion(),
-            s.getActive() ? "yes" : "no", s.getNodeCount(), s.getEdgeCount(), s.getName());
+        out.printf(
+            "%-24s %7d  %-6s %5d %5d  %s%n",
+            s.getGraphId(),
+            s.getVersion(),
+            s.getActive() ? "yes" : "no",
+            s.getNodeCount(),
+            s.getEdgeCount(),
+            s.getName());
       }
       out.flush();
       return 0;
     }
   }
 
-  @Command(name = "show", mixinStandardHelpOptions = true,
+  @Command(
+      name = "show",
+      mixinStandardHelpOptions = true,
       description = "Print a graph version as protobuf JSON (the active one by default).")
   static final class Show extends GraphCall {
 
     @Parameters(paramLabel = "ID")
     String graphId;
 
-    @Option(names = "--version", paramLabel = "N", defaultValue = "0",
+    @Option(
+        names = "--version",
+        paramLabel = "N",
+        defaultValue = "0",
         description = "The version (default: the active one).")
     long version;
 
@@ -224,20 +320,25 @@ final class GraphCommand implements Runnable {
     }
   }
 
-  @Command(name = "asl", mixinStandardHelpOptions = true,
-      description = "Print the Amazon States Language of a graph version: the definition deployed"
-          + " on Step Functions, or the compiled template if the version was never activated.")
+  @Command(
+      name = "asl",
+      mixinStandardHelpOptions = true,
+      description =
+          "Print the Amazon States Language of a graph version: the definition deployed"
+              + " on Step Functions, or the compiled template if the version was never activated.")
   static final class Asl extends GraphCall {
 
     @Parameters(paramLabel = "ID")
     String graphId;
 
-    @Option(names = "--version", paramLabel = "N", defaultValue = "0",
+    @Option(
+        names = "--version",
+        paramLabel = "N",
+        defaultValue = "0",
         description = "The version (default: the active one).")
     long version;
 
-    @Mixin
-    DataOption data;
+    @Mixin DataOption data;
 
     @Override
     int run(PipelineGraphServiceBlockingStub graphs, PrintWriter out) {
@@ -255,14 +356,16 @@ final class GraphCommand implements Runnable {
       try {
         template = StateMachineCompiler.compile(stored.getGraph()).definition();
       } catch (GraphCompileException e) {
-        throw CommandFailure.refused("graph '" + graphId + "' version " + number
-            + " does not compile: " + e.getMessage());
+        throw CommandFailure.refused(
+            "graph '" + graphId + "' version " + number + " does not compile: " + e.getMessage());
       }
       // The note goes to stderr so that stdout stays one JSON document either way.
       PrintWriter err = spec.commandLine().getErr();
-      err.printf("graph '%s' version %d was never activated, so no state machine version holds it:"
-          + " this is the compiled template, with ${PrepareFunctionArn} and the like where"
-          + " deployment substitutes the function and state machine ARNs%n", graphId, number);
+      err.printf(
+          "graph '%s' version %d was never activated, so no state machine version holds it:"
+              + " this is the compiled template, with ${PrepareFunctionArn} and the like where"
+              + " deployment substitutes the function and state machine ARNs%n",
+          graphId, number);
       err.flush();
       out.println(template);
       out.flush();
@@ -270,7 +373,9 @@ final class GraphCommand implements Runnable {
     }
   }
 
-  @Command(name = "activate", mixinStandardHelpOptions = true,
+  @Command(
+      name = "activate",
+      mixinStandardHelpOptions = true,
       description = "Make a stored version the active one (deploying it if needed); also rollback.")
   static final class Activate extends GraphCall {
 
@@ -282,17 +387,28 @@ final class GraphCommand implements Runnable {
 
     @Override
     int run(PipelineGraphServiceBlockingStub graphs, PrintWriter out) {
-      GraphVersionResponse active = gateway.call("activating graph '" + graphId + "' version "
-          + version, () -> timed(graphs).activateGraph(GraphVersionRef.newBuilder()
-              .setGraphId(graphId).setClusterId(cluster).setVersion(version).build()));
-      out.printf("graph '%s' version %d is active (%s)%n", graphId, active.getGraph().getVersion(),
-          active.getStateMachineVersionArn());
+      GraphVersionResponse active =
+          gateway.call(
+              "activating graph '" + graphId + "' version " + version,
+              () ->
+                  timed(graphs)
+                      .activateGraph(
+                          GraphVersionRef.newBuilder()
+                              .setGraphId(graphId)
+                              .setClusterId(cluster)
+                              .setVersion(version)
+                              .build()));
+      out.printf(
+          "graph '%s' version %d is active (%s)%n",
+          graphId, active.getGraph().getVersion(), active.getStateMachineVersionArn());
       out.flush();
       return 0;
     }
   }
 
-  @Command(name = "deactivate", mixinStandardHelpOptions = true,
+  @Command(
+      name = "deactivate",
+      mixinStandardHelpOptions = true,
       description = "Stop admitting new documents to a graph; running ones finish.")
   static final class Deactivate extends GraphCall {
 
@@ -301,16 +417,26 @@ final class GraphCommand implements Runnable {
 
     @Override
     int run(PipelineGraphServiceBlockingStub graphs, PrintWriter out) {
-      DeactivateGraphResponse done = gateway.call("deactivating graph '" + graphId + "'",
-          () -> timed(graphs).deactivateGraph(DeactivateGraphRequest.newBuilder()
-              .setGraphId(graphId).setClusterId(cluster).build()));
-      out.printf("graph '%s' deactivated (was version %d)%n", graphId, done.getDeactivatedVersion());
+      DeactivateGraphResponse done =
+          gateway.call(
+              "deactivating graph '" + graphId + "'",
+              () ->
+                  timed(graphs)
+                      .deactivateGraph(
+                          DeactivateGraphRequest.newBuilder()
+                              .setGraphId(graphId)
+                              .setClusterId(cluster)
+                              .build()));
+      out.printf(
+          "graph '%s' deactivated (was version %d)%n", graphId, done.getDeactivatedVersion());
       out.flush();
       return 0;
     }
   }
 
-  @Command(name = "delete", mixinStandardHelpOptions = true,
+  @Command(
+      name = "delete",
+      mixinStandardHelpOptions = true,
       description = "Delete one inactive graph version.")
   static final class Delete extends GraphCall {
 
@@ -322,9 +448,16 @@ final class GraphCommand implements Runnable {
 
     @Override
     int run(PipelineGraphServiceBlockingStub graphs, PrintWriter out) {
-      gateway.call("deleting graph '" + graphId + "' version " + version, () -> timed(graphs)
-          .deleteGraphVersion(GraphVersionRef.newBuilder().setGraphId(graphId)
-              .setClusterId(cluster).setVersion(version).build()));
+      gateway.call(
+          "deleting graph '" + graphId + "' version " + version,
+          () ->
+              timed(graphs)
+                  .deleteGraphVersion(
+                      GraphVersionRef.newBuilder()
+                          .setGraphId(graphId)
+                          .setClusterId(cluster)
+                          .setVersion(version)
+                          .build()));
       out.printf("graph '%s' version %d deleted%n", graphId, version);
       out.flush();
       return 0;

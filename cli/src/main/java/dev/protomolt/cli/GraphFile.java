@@ -38,16 +38,20 @@ final class GraphFile {
         JsonNode tree = new ObjectMapper(new YAMLFactory()).readTree(text);
         json = new ObjectMapper().writeValueAsString(tree);
       } catch (IOException e) {
-        throw CommandFailure.refused("FILE: " + file + " is not valid YAML: "
-            + e.getMessage());
+        throw CommandFailure.refused("FILE: " + file + " is not valid YAML: " + e.getMessage());
       }
     }
     PipelineGraph.Builder graph = PipelineGraph.newBuilder();
     try {
       JsonFormat.parser().merge(json, graph);
     } catch (InvalidProtocolBufferException | RuntimeException e) {
-      throw CommandFailure.refused("FILE: " + file + " is not a PipelineGraph in protobuf "
-          + (yaml ? "YAML" : "JSON") + " form: " + e.getMessage());
+      throw CommandFailure.refused(
+          "FILE: "
+              + file
+              + " is not a PipelineGraph in protobuf "
+              + (yaml ? "YAML" : "JSON")
+              + " form: "
+              + e.getMessage());
     }
     return graph.build();
   }

@@ -26,17 +26,20 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * cp} would, so the upload travels the same notification path as a user's; then optionally waits
  * for every document's terminal disposition.
  */
-@Command(name = "ingest", mixinStandardHelpOptions = true,
+@Command(
+    name = "ingest",
+    mixinStandardHelpOptions = true,
     description = "Upload files to an account's datasource on the running platform.")
 final class IngestCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  DataOption data;
+  @Mixin DataOption data;
 
-  @Parameters(arity = "1..*", paramLabel = "PATH", description = "Files, or folders with --recursive.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "PATH",
+      description = "Files, or folders with --recursive.")
   List<Path> paths;
 
   @Option(names = "--account", required = true, paramLabel = "A")
@@ -45,21 +48,28 @@ final class IngestCommand implements Callable<Integer> {
   @Option(names = "--datasource", required = true, paramLabel = "D")
   String datasource;
 
-  @Option(names = {"-r", "--recursive"}, description = "Upload every file below each folder.")
+  @Option(
+      names = {"-r", "--recursive"},
+      description = "Upload every file below each folder.")
   boolean recursive;
 
-  @Option(names = "--wait", description = "Wait until every document reached a terminal disposition.")
+  @Option(
+      names = "--wait",
+      description = "Wait until every document reached a terminal disposition.")
   boolean await;
 
-  @Option(names = "--timeout-seconds", defaultValue = "300", paramLabel = "N",
+  @Option(
+      names = "--timeout-seconds",
+      defaultValue = "300",
+      paramLabel = "N",
       description = "How long --wait waits (default: ${DEFAULT-VALUE}).")
   long timeoutSeconds;
 
   @Override
   public Integer call() throws InterruptedException {
     if (timeoutSeconds < 1) {
-      throw new ParameterException(spec.commandLine(),
-          "--timeout-seconds: must be at least 1, got " + timeoutSeconds);
+      throw new ParameterException(
+          spec.commandLine(), "--timeout-seconds: must be at least 1, got " + timeoutSeconds);
     }
     try {
       LocalPlatform.requireAccountId(account);
@@ -67,19 +77,38 @@ final class IngestCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--account: " + e.getMessage());
     }
     if (datasource.isBlank() || datasource.contains("/")) {
-      throw new ParameterException(spec.commandLine(),
+      throw new ParameterException(
+          spec.commandLine(),
           "--datasource: must be non-blank and contain no '/', got '" + datasource + "'");
     }
     IngestPlan plan = IngestPlan.of(paths, recursive);
     PrintWriter out = spec.commandLine().getOut();
     try (LocalClients clients = new LocalClients(LocalEnvironment.expected(data.settings()))) {
-      String owner = clients.datasourceOwner(datasource).orElseThrow(() -> CommandFailure.refused(
-          "--datasource: '" + datasource + "' is not provisioned, so intake would not notice the"
-              + " uploads; provision it with `protomolt up --data " + data.data + " --account "
-              + account + ":" + datasource + "`; nothing was uploaded"));
+      String owner =
+          clients
+              .datasourceOwner(datasource)
+              .orElseThrow(
+                  () ->
+                      CommandFailure.refused(
+                          "--datasource: '"
+                              + datasource
+                              + "' is not provisioned, so intake would not notice the"
+                              + " uploads; provision it with `protomolt up --data "
+                              + data.data
+                              + " --account "
+                              + account
+                              + ":"
+                              + datasource
+                              + "`; nothing was uploaded"));
       if (!owner.equals(account)) {
-        throw CommandFailure.refused("--datasource: '" + datasource + "' belongs to account '"
-            + owner + "', not '" + account + "'; nothing was uploaded");
+        throw CommandFailure.refused(
+            "--datasource: '"
+                + datasource
+                + "' belongs to account '"
+                + owner
+                + "', not '"
+                + account
+                + "'; nothing was uploaded");
       }
       Instant started = Instant.now();
       Map<String, String> docIdByPath = upload(clients, plan, out);
@@ -104,29 +133,58 @@ final class IngestCommand implements Callable<Integer> {
       } catch (SdkClientException e) {
         progress.finish(done);
         if (refusedConnection(e)) {
-          throw new CommandFailure(CommandFailure.UNREACHABLE, "no local cloud S3 at "
-              + clients.s3Endpoint() + " — start it with `protomolt up --data " + data.data
-              + "`; " + done + " of " + plan.items().size() + " files were uploaded before that");
+          throw new CommandFailure(
+              CommandFailure.UNREACHABLE,
+              "no local cloud S3 at "
+                  + clients.s3Endpoint()
+                  + " — start it with `protomolt up --data "
+                  + data.data
+                  + "`; "
+                  + done
+                  + " of "
+                  + plan.items().size()
+                  + " files were uploaded before that");
         }
-        throw new CommandFailure(CommandFailure.UNREACHABLE, "cannot upload " + item.file()
-            + " to the local cloud's S3 (" + causes(e) + "); " + done + " of "
-            + plan.items().size() + " files were uploaded — run the same ingest again:"
-            + " uploading a file again is harmless");
+        throw new CommandFailure(
+            CommandFailure.UNREACHABLE,
+            "cannot upload "
+                + item.file()
+                + " to the local cloud's S3 ("
+                + causes(e)
+                + "); "
+                + done
+                + " of "
+                + plan.items().size()
+                + " files were uploaded — run the same ingest again:"
+                + " uploading a file again is harmless");
       } catch (S3Exception e) {
         progress.finish(done);
-        throw CommandFailure.refused("S3 refused " + item.file() + " as s3://"
-            + LocalPlatform.INTAKE_BUCKET + "/" + key + ": " + e.awsErrorDetails().errorCode()
-            + " " + e.awsErrorDetails().errorMessage() + "; " + done + " of "
-            + plan.items().size() + " files were uploaded");
+        throw CommandFailure.refused(
+            "S3 refused "
+                + item.file()
+                + " as s3://"
+                + LocalPlatform.INTAKE_BUCKET
+                + "/"
+                + key
+                + ": "
+                + e.awsErrorDetails().errorCode()
+                + " "
+                + e.awsErrorDetails().errorMessage()
+                + "; "
+                + done
+                + " of "
+                + plan.items().size()
+                + " files were uploaded");
       }
       // Intake names the document by bucket and key, so the id is known before it is admitted.
-      docIdByPath.put(item.path(), StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET,
-          key));
+      docIdByPath.put(
+          item.path(), StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key));
       progress.update(++done);
     }
     progress.finish(done);
-    out.printf("uploaded %d file%s (%d bytes) to s3://%s/%s/%s/%n", done, done == 1 ? "" : "s",
-        plan.bytes(), LocalPlatform.INTAKE_BUCKET, account, datasource);
+    out.printf(
+        "uploaded %d file%s (%d bytes) to s3://%s/%s/%s/%n",
+        done, done == 1 ? "" : "s", plan.bytes(), LocalPlatform.INTAKE_BUCKET, account, datasource);
     out.flush();
     return docIdByPath;
   }
@@ -140,8 +198,11 @@ final class IngestCommand implements Callable<Integer> {
       throws InterruptedException {
     for (int round = 1; ; round++) {
       try {
-        clients.s3().putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key),
-            RequestBody.fromFile(item.file()));
+        clients
+            .s3()
+            .putObject(
+                b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key),
+                RequestBody.fromFile(item.file()));
         return;
       } catch (SdkClientException e) {
         if (round == UPLOAD_ROUNDS || refusedConnection(e)) {
@@ -157,7 +218,9 @@ final class IngestCommand implements Callable<Integer> {
   private static String causes(Throwable e) {
     StringBuilder text = new StringBuilder(String.valueOf(e.getMessage()));
     for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-      text.append("; caused by ").append(t.getClass().getSimpleName()).append(": ")
+      text.append("; caused by ")
+          .append(t.getClass().getSimpleName())
+          .append(": ")
           .append(t.getMessage());
     }
     return text.toString();
@@ -172,8 +235,9 @@ final class IngestCommand implements Callable<Integer> {
     return false;
   }
 
-  private int waitFor(LocalClients clients, Map<String, String> docIdByPath, Instant since,
-      PrintWriter out) throws InterruptedException {
+  private int waitFor(
+      LocalClients clients, Map<String, String> docIdByPath, Instant since, PrintWriter out)
+      throws InterruptedException {
     DispositionWatch watch = new DispositionWatch(clients.db(), clients.sfn(), account, since);
     ProgressLine progress = ProgressLine.onConsole(out, "processing", docIdByPath.size());
     long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
@@ -197,10 +261,11 @@ final class IngestCommand implements Callable<Integer> {
     out.println("dispositions: " + counts);
     NodeDispositions.of(done.values(), docIdByPath.size() - done.size()).print(out);
     if (done.size() < docIdByPath.size()) {
-      out.printf("%d of %d documents had no terminal disposition after %d s; `protomolt ingest"
-          + " --wait --timeout-seconds N` waits longer, `aws stepfunctions list-executions` shows"
-          + " what is still running%n", docIdByPath.size() - done.size(), docIdByPath.size(),
-          timeoutSeconds);
+      out.printf(
+          "%d of %d documents had no terminal disposition after %d s; `protomolt ingest --wait"
+              + " --timeout-seconds N` waits longer, `aws stepfunctions list-executions` shows what"
+              + " is still running%n",
+          docIdByPath.size() - done.size(), docIdByPath.size(), timeoutSeconds);
     }
     out.flush();
     return done.size() == docIdByPath.size() ? 0 : CommandFailure.REFUSED;

@@ -28,12 +28,18 @@ record IngestPlan(List<Item> items) {
       }
       if (Files.isDirectory(p)) {
         if (!recursive) {
-          throw CommandFailure.refused("PATH: " + p + " is a directory; pass --recursive to upload"
-              + " the files in it; nothing was uploaded");
+          throw CommandFailure.refused(
+              "PATH: "
+                  + p
+                  + " is a directory; pass --recursive to upload"
+                  + " the files in it; nothing was uploaded");
         }
         try (Stream<Path> files = Files.walk(p)) {
           for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
-            add(byPath, f, p.relativize(f).toString().replace(f.getFileSystem().getSeparator(), "/"));
+            add(
+                byPath,
+                f,
+                p.relativize(f).toString().replace(f.getFileSystem().getSeparator(), "/"));
           }
         } catch (IOException e) {
           throw new UncheckedIOException("cannot list " + p + ": " + e.getMessage(), e);
@@ -53,9 +59,16 @@ record IngestPlan(List<Item> items) {
   private static void add(Map<String, Item> byPath, Path file, String path) {
     Item previous = byPath.get(path);
     if (previous != null && !previous.file().toAbsolutePath().equals(file.toAbsolutePath())) {
-      throw CommandFailure.refused("PATH: " + previous.file() + " and " + file + " would both be"
-          + " uploaded as '" + path + "', and the second would replace the first; upload them"
-          + " separately or from their common folder with --recursive");
+      throw CommandFailure.refused(
+          "PATH: "
+              + previous.file()
+              + " and "
+              + file
+              + " would both be"
+              + " uploaded as '"
+              + path
+              + "', and the second would replace the first; upload them"
+              + " separately or from their common folder with --recursive");
     }
     try {
       byPath.put(path, new Item(file, path, Files.size(file)));

@@ -37,8 +37,8 @@ final class KafkaReceiptSink implements ReceiptSink {
     this.producer = Objects.requireNonNull(producer, "producer");
     this.acceptTimeout = Objects.requireNonNull(acceptTimeout, "acceptTimeout");
     if (planId == null || planId.isBlank()) {
-      throw new IllegalArgumentException("planId: must name the sink's index plan, got '"
-          + planId + "'");
+      throw new IllegalArgumentException(
+          "planId: must name the sink's index plan, got '" + planId + "'");
     }
     this.planId = planId;
   }
@@ -50,8 +50,13 @@ final class KafkaReceiptSink implements ReceiptSink {
       receipt.setPlanId(planId);
     }
     if (!receipt.getNodeId().isBlank() && !isUuid(receipt.getNodeId())) {
-      receipt.setNodeId(NodeIds.nodeId(receipt.getDocId(), receipt.getNodeId(),
-          receipt.getAccountId(), receipt.getGraphId()).toString());
+      receipt.setNodeId(
+          NodeIds.nodeId(
+                  receipt.getDocId(),
+                  receipt.getNodeId(),
+                  receipt.getAccountId(),
+                  receipt.getGraphId())
+              .toString());
     }
     return receipt.build();
   }
@@ -70,15 +75,22 @@ final class KafkaReceiptSink implements ReceiptSink {
     DocumentIndexedEvent receipt = forTheLedger(emitted);
     String key = receipt.getAccountId() + "/" + receipt.getDocId();
     try {
-      producer.send(new ProducerRecord<>(TOPIC, key, receipt.toByteArray()))
+      producer
+          .send(new ProducerRecord<>(TOPIC, key, receipt.toByteArray()))
           .get(acceptTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IOException("interrupted while publishing the receipt for doc '"
-          + receipt.getDocId() + "'", e);
+      throw new IOException(
+          "interrupted while publishing the receipt for doc '" + receipt.getDocId() + "'", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IOException("the receipt for doc '" + receipt.getDocId() + "' was not accepted by "
-          + TOPIC + ": " + e.getMessage(), e);
+      throw new IOException(
+          "the receipt for doc '"
+              + receipt.getDocId()
+              + "' was not accepted by "
+              + TOPIC
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 }

@@ -32,15 +32,25 @@ final class LocalClients implements AutoCloseable {
 
   LocalClients(LocalCloudEndpoints endpoints) {
     this.endpoints = endpoints;
-    StaticCredentialsProvider keys = StaticCredentialsProvider.create(
-        AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey()));
-    this.s3 = S3Client.builder().endpointOverride(endpoints.s3()).forcePathStyle(true)
-        .region(Region.of(endpoints.region())).credentialsProvider(keys)
-        .overrideConfiguration(o -> o.addExecutionInterceptor(new NoExpectContinue()))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    this.sfn = SfnClient.builder().endpointOverride(endpoints.stepFunctions().orElseThrow())
-        .region(Region.of(endpoints.region())).credentialsProvider(keys)
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    StaticCredentialsProvider keys =
+        StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey()));
+    this.s3 =
+        S3Client.builder()
+            .endpointOverride(endpoints.s3())
+            .forcePathStyle(true)
+            .region(Region.of(endpoints.region()))
+            .credentialsProvider(keys)
+            .overrideConfiguration(o -> o.addExecutionInterceptor(new NoExpectContinue()))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
+    this.sfn =
+        SfnClient.builder()
+            .endpointOverride(endpoints.stepFunctions().orElseThrow())
+            .region(Region.of(endpoints.region()))
+            .credentialsProvider(keys)
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
     this.db = new PGSimpleDataSource();
     db.setURL(endpoints.postgresJdbcUrl());
     db.setUser(endpoints.postgresUser());
@@ -71,16 +81,24 @@ final class LocalClients implements AutoCloseable {
   /** The account that owns {@code datasourceId}, if provisioned; proves the database answers. */
   Optional<String> datasourceOwner(String datasourceId) {
     try (Connection c = db.getConnection();
-        PreparedStatement s = c.prepareStatement(
-            "SELECT account_id FROM datasource_bindings WHERE datasource_id = ?")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT account_id FROM datasource_bindings WHERE datasource_id = ?")) {
       s.setString(1, datasourceId);
       try (ResultSet r = s.executeQuery()) {
         return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
       }
     } catch (SQLException e) {
-      throw new CommandFailure(CommandFailure.UNREACHABLE, "no local cloud database at "
-          + endpoints.postgresJdbcUrl() + " (" + e.getMessage() + ") — start it with"
-          + " `protomolt up --data " + endpoints.dataDir() + "`");
+      throw new CommandFailure(
+          CommandFailure.UNREACHABLE,
+          "no local cloud database at "
+              + endpoints.postgresJdbcUrl()
+              + " ("
+              + e.getMessage()
+              + ") — start it with"
+              + " `protomolt up --data "
+              + endpoints.dataDir()
+              + "`");
     }
   }
 
@@ -91,8 +109,8 @@ final class LocalClients implements AutoCloseable {
    */
   private static final class NoExpectContinue implements ExecutionInterceptor {
     @Override
-    public SdkHttpRequest modifyHttpRequest(Context.ModifyHttpRequest context,
-        ExecutionAttributes executionAttributes) {
+    public SdkHttpRequest modifyHttpRequest(
+        Context.ModifyHttpRequest context, ExecutionAttributes executionAttributes) {
       return context.httpRequest().toBuilder().removeHeader("Expect").build();
     }
   }

@@ -24,20 +24,32 @@ public final class LocalEnvironment {
 
   /** The endpoints the local cloud answers on when started with {@code settings}. */
   public static LocalCloudEndpoints expected(LocalCloudSettings settings) {
-    for (int port : new int[] {settings.s3Port(), settings.postgresPort(), settings.kafkaPort(),
-        settings.dynamoDbPort(), settings.stepFunctionsPort()}) {
+    for (int port :
+        new int[] {
+          settings.s3Port(),
+          settings.postgresPort(),
+          settings.kafkaPort(),
+          settings.dynamoDbPort(),
+          settings.stepFunctionsPort()
+        }) {
       if (port == 0) {
-        throw new IllegalArgumentException("settings: a port chosen at start (0) cannot be known"
-            + " in advance; set the -Dprotomolt.local.*.port properties to fixed ports");
+        throw new IllegalArgumentException(
+            "settings: a port chosen at start (0) cannot be known"
+                + " in advance; set the -Dprotomolt.local.*.port properties to fixed ports");
       }
     }
-    return new LocalCloudEndpoints(settings.dataDir().toAbsolutePath(), settings.region(),
-        settings.accessKeyId(), settings.secretAccessKey(),
-        URI.create("http://" + HOST + ":" + settings.s3Port()), settings.buckets(),
+    return new LocalCloudEndpoints(
+        settings.dataDir().toAbsolutePath(),
+        settings.region(),
+        settings.accessKeyId(),
+        settings.secretAccessKey(),
+        URI.create("http://" + HOST + ":" + settings.s3Port()),
+        settings.buckets(),
         URI.create("http://" + HOST + ":" + settings.dynamoDbPort()),
         HOST + ":" + settings.kafkaPort(),
         "jdbc:postgresql://" + HOST + ":" + settings.postgresPort() + "/" + LocalPostgres.DATABASE,
-        LocalPostgres.USER, LocalPostgres.USER,
+        LocalPostgres.USER,
+        LocalPostgres.USER,
         Optional.of(URI.create("http://" + HOST + ":" + settings.stepFunctionsPort())));
   }
 

@@ -34,8 +34,11 @@ final class LocalGraphDoor {
 
   private LocalGraphDoor() {}
 
-  static PipelineGraphGrpcService of(GraphAdminService admin, GraphActivationService activation,
-      DraftService drafts, GraphUpdateFeed feed) {
+  static PipelineGraphGrpcService of(
+      GraphAdminService admin,
+      GraphActivationService activation,
+      DraftService drafts,
+      GraphUpdateFeed feed) {
     // The activation service attached itself to the admin service when it was built; taking it
     // here only makes that ordering a compile-time requirement of the caller.
     java.util.Objects.requireNonNull(activation, "activation");
@@ -43,11 +46,15 @@ final class LocalGraphDoor {
   }
 
   static Drafts draftStore(LocalCloudEndpoints ep) {
-    DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(ep.dynamoDb())
-        .region(Region.of(ep.region())).httpClient(UrlConnectionHttpClient.create())
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-        .build();
+    DynamoDbClient dynamo =
+        DynamoDbClient.builder()
+            .endpointOverride(ep.dynamoDb())
+            .region(Region.of(ep.region()))
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .build();
     try {
       DynamoDbDraftStore.createTable(dynamo, DRAFTS_TABLE);
     } catch (RuntimeException e) {

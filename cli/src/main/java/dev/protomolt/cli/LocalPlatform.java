@@ -110,16 +110,23 @@ public final class LocalPlatform implements AutoCloseable {
   public static final String INTAKE_BUCKET = "protomolt-intake";
   public static final String STORE_BUCKET = "protomolt-store";
   public static final String CLUSTER = "local";
+
   /**
    * Where the store writes intake copies inside the intake bucket: outside every account's upload
    * prefix, so the store's own objects never notify intake (decision 0951).
    */
   public static final String INTAKE_COPIES_PREFIX = "_intake-copies/";
+
   /** The credentials reference every locally provisioned drive names. */
   static final String CREDENTIALS_REF = "platform";
+
   static final String ROLE = "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":role/protomolt-local";
-  static final List<String> MODULES = List.of(ParserModule.MODULE_ID, ChunkerModule.MODULE_ID,
-      EmbedderModule.MODULE_ID, IndexSinkModule.MODULE_ID);
+  static final List<String> MODULES =
+      List.of(
+          ParserModule.MODULE_ID,
+          ChunkerModule.MODULE_ID,
+          EmbedderModule.MODULE_ID,
+          IndexSinkModule.MODULE_ID);
 
   private final LocalCloud cloud;
   private final S3Clients s3;
@@ -137,7 +144,8 @@ public final class LocalPlatform implements AutoCloseable {
   private final ManagedChannel channel;
   private final List<ModuleWorker> workers = new ArrayList<>();
   private final Map<String, DocumentProcessor> processors = new LinkedHashMap<>();
-  private final java.util.Set<String> notifiedAccounts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.Set<String> notifiedAccounts =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private LocalPlatform(LocalCloud cloud, int gatewayPort) throws IOException {
     this.cloud = cloud;
@@ -147,28 +155,55 @@ public final class LocalPlatform implements AutoCloseable {
     PipelineCelEnvironment cel = PipelineCelEnvironment.create();
     this.tenancy = new PostgresDatasourceBindings(ds);
 
-    this.s3 = new S3Clients(Map.of(CREDENTIALS_REF,
-        ObjectStoreSettings.staticKeys(ep.s3(), ep.accessKeyId(), ep.secretAccessKey())), List.of());
+    this.s3 =
+        new S3Clients(
+            Map.of(
+                CREDENTIALS_REF,
+                ObjectStoreSettings.staticKeys(ep.s3(), ep.accessKeyId(), ep.secretAccessKey())),
+            List.of());
     this.purgeEvents = new KafkaPurgeEvents(ep.kafkaBootstrapServers());
-    this.store = new PipeDocStore(new PostgresLedgerStore(ds), new S3BlobStore(s3),
-        new PostgresDriveDirectory(ds), new CachedAccountStatus(new PostgresAccountStatus(ds)),
-        purgeEvents, clock);
-    this.producer = new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers(),
-        ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(),
-        new ByteArraySerializer());
-    this.sfn = SfnClient.builder().endpointOverride(ep.stepFunctions().orElseThrow(
-            () -> new IllegalStateException("the local cloud started no Step Functions runtime")))
-        .region(Region.of(ep.region()))
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    this.store =
+        new PipeDocStore(
+            new PostgresLedgerStore(ds),
+            new S3BlobStore(s3),
+            new PostgresDriveDirectory(ds),
+            new CachedAccountStatus(new PostgresAccountStatus(ds)),
+            purgeEvents,
+            clock);
+    this.producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                ep.kafkaBootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true),
+            new StringSerializer(),
+            new ByteArraySerializer());
+    this.sfn =
+        SfnClient.builder()
+            .endpointOverride(
+                ep.stepFunctions()
+                    .orElseThrow(
+                        () ->
+                            new IllegalStateException(
+                                "the local cloud started no Step Functions runtime")))
+            .region(Region.of(ep.region()))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
 
     PostgresGraphStore graphs = new PostgresGraphStore(ds);
-    HopContext hops = new HopContext(new GraphCache(new StoredVersionSource(graphs), cel, clock,
-        Duration.ofMinutes(30)), new PipeDocStoreStaging(store),
-        new KafkaEventBus(producer, Duration.ofSeconds(30)), clock, HopContext.DEFAULT_INLINE_LIMIT);
+    HopContext hops =
+        new HopContext(
+            new GraphCache(new StoredVersionSource(graphs), cel, clock, Duration.ofMinutes(30)),
+            new PipeDocStoreStaging(store),
+            new KafkaEventBus(producer, Duration.ofSeconds(30)),
+            clock,
+            HopContext.DEFAULT_INLINE_LIMIT);
     PrepareService prepare = new PrepareService(hops);
     DispatchService dispatch = new DispatchService(hops);
     CompleteService complete = new CompleteService(hops);
@@ -180,47 +215,70 @@ public final class LocalPlatform implements AutoCloseable {
     register(lambdas, "complete", NamedHandlers.complete(complete));
     register(lambdas, "dlq", NamedHandlers.dlq(dlq));
 
-    GraphUpdateFeed feed = new GraphUpdateFeed(event -> { });
+    GraphUpdateFeed feed = new GraphUpdateFeed(event -> {});
     GraphValidator validator = GraphValidator.standard(cel, tenancy);
-    this.admin = new GraphAdminService(graphs, new StepFunctionsVersionPins(sfn, graphs), feed,
-        validator, clock);
+    this.admin =
+        new GraphAdminService(
+            graphs, new StepFunctionsVersionPins(sfn, graphs), feed, validator, clock);
     SfnStateMachines machines = new SfnStateMachines(sfn, ROLE);
-    this.activation = new GraphActivationService(admin, machines, new EngineFunctions("local",
-        lambdas.functionArn("prepare"), lambdas.functionArn("dispatch"),
-        lambdas.functionArn("complete"), lambdas.functionArn("dlq")));
-    AdmissionService admission = new AdmissionService(
-        new SubscriptionLookup(graphs::subscriptions, clock, Duration.ZERO), graphs, machines,
-        new PostgresAdmissionLog(ds), clock);
+    this.activation =
+        new GraphActivationService(
+            admin,
+            machines,
+            new EngineFunctions(
+                "local",
+                lambdas.functionArn("prepare"),
+                lambdas.functionArn("dispatch"),
+                lambdas.functionArn("complete"),
+                lambdas.functionArn("dlq")));
+    AdmissionService admission =
+        new AdmissionService(
+            new SubscriptionLookup(graphs::subscriptions, clock, Duration.ZERO),
+            graphs,
+            machines,
+            new PostgresAdmissionLog(ds),
+            clock);
     IntakeService intake = new IntakeService(store, admission, clock);
     register(lambdas, "intake", NamedHandlers.intake(intake));
 
     createModuleTopics(ep.kafkaBootstrapServers());
     // The stack's MSK-triggered functions (reclaim, purge, indexing ledger, account events) on
-    // their local event-source mappings, as infra/cdk's FunctionTriggers wires them (decision 0966).
+    // their local event-source mappings, as infra/cdk's FunctionTriggers wires them (decision
+    // 0966).
     PlatformEventSources.wire(cloud, store, s3, clock, (drive, account) -> notifyIntake(account));
     this.drafts = LocalGraphDoor.draftStore(ep);
-    this.gateway = GatewayMain.start(GatewayConfig.from(gatewayValues(ep, gatewayPort)),
-        List.of(LocalGraphDoor.of(admin, activation, new DraftService(drafts.store(), validator,
-            clock), feed)));
+    this.gateway =
+        GatewayMain.start(
+            GatewayConfig.from(gatewayValues(ep, gatewayPort)),
+            List.of(
+                LocalGraphDoor.of(
+                    admin, activation, new DraftService(drafts.store(), validator, clock), feed)));
     // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
     tenancy.accounts().forEach(this::notifyIntake);
 
     this.indexDir = ep.dataDir().resolve("index");
     this.index = LuceneIndex.open(indexDir);
-    this.channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext()
-        .build();
+    this.channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
     startWorker(ParserModule.MODULE_ID, new DocumentParser(clock));
     startWorker(ChunkerModule.MODULE_ID, new DocumentChunker());
     startWorker(EmbedderModule.MODULE_ID, new DocumentEmbedder());
     // Receipts go to the file a person can read and to indexing-receipts for the ledger; the demo
     // graph's sink declares its index name as its one index plan (DemoGraph).
     JsonLinesReceiptSink receiptFile = new JsonLinesReceiptSink(indexDir.resolve("receipts.jsonl"));
-    KafkaReceiptSink receiptTopic = new KafkaReceiptSink(producer, Duration.ofSeconds(30),
-        IndexSinkModule.INDEX_NAME);
-    startWorker(IndexSinkModule.MODULE_ID, new DocumentIndexSink(index, receipt -> {
-      receiptFile.emit(receipt);
-      receiptTopic.emit(receipt);
-    }, IndexSinkModule.INDEX_NAME, clock, new UlidGenerator(clock, new SecureRandom())));
+    KafkaReceiptSink receiptTopic =
+        new KafkaReceiptSink(producer, Duration.ofSeconds(30), IndexSinkModule.INDEX_NAME);
+    startWorker(
+        IndexSinkModule.MODULE_ID,
+        new DocumentIndexSink(
+            index,
+            receipt -> {
+              receiptFile.emit(receipt);
+              receiptTopic.emit(receipt);
+            },
+            IndexSinkModule.INDEX_NAME,
+            clock,
+            new UlidGenerator(clock, new SecureRandom())));
   }
 
   /** Starts the local cloud with {@code settings} and everything on top of it. */
@@ -248,11 +306,13 @@ public final class LocalPlatform implements AutoCloseable {
     for (String datasourceId : datasourceIds) {
       tenancy.bind(datasourceId, accountId);
     }
-    store.onAccountEvent(AccountEvent.newBuilder().setAccountId(accountId)
-        .setType(AccountEventType.ACCOUNT_EVENT_TYPE_CREATED)
-        .setIntakeDrive(drive(INTAKE_BUCKET, INTAKE_COPIES_PREFIX + accountId + "/"))
-        .setPipelineDrive(drive(STORE_BUCKET, accountId + "/pipeline/"))
-        .build());
+    store.onAccountEvent(
+        AccountEvent.newBuilder()
+            .setAccountId(accountId)
+            .setType(AccountEventType.ACCOUNT_EVENT_TYPE_CREATED)
+            .setIntakeDrive(drive(INTAKE_BUCKET, INTAKE_COPIES_PREFIX + accountId + "/"))
+            .setPipelineDrive(drive(STORE_BUCKET, accountId + "/pipeline/"))
+            .build());
     notifyIntake(accountId);
   }
 
@@ -263,11 +323,17 @@ public final class LocalPlatform implements AutoCloseable {
   }
 
   static void requireAccountId(String accountId) {
-    if (accountId == null || accountId.isBlank() || accountId.contains("/")
+    if (accountId == null
+        || accountId.isBlank()
+        || accountId.contains("/")
         || accountId.startsWith("_")) {
-      throw new IllegalArgumentException("accountId: must be non-blank, contain no '/' and not"
-          + " start with '_' (the intake bucket keeps intake copies under "
-          + INTAKE_COPIES_PREFIX + "), got '" + accountId + "'");
+      throw new IllegalArgumentException(
+          "accountId: must be non-blank, contain no '/' and not"
+              + " start with '_' (the intake bucket keeps intake copies under "
+              + INTAKE_COPIES_PREFIX
+              + "), got '"
+              + accountId
+              + "'");
     }
   }
 
@@ -280,20 +346,23 @@ public final class LocalPlatform implements AutoCloseable {
   }
 
   /** One admission of an uploaded document: which execution carries it through which graph. */
-  public record Admission(String docId, String graphId, long graphVersion, String outcome,
-      String executionArn) {}
+  public record Admission(
+      String docId, String graphId, long graphVersion, String outcome, String executionArn) {}
 
   /** What intake admitted for {@code accountId} so far, oldest first. */
   public List<Admission> admissions(String accountId) {
     List<Admission> found = new ArrayList<>();
     try (Connection c = cloud.database().getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT doc_id, graph_id, graph_version, outcome, execution_arn"
-            + " FROM intake_admissions WHERE account_id = ? ORDER BY recorded_at")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT doc_id, graph_id, graph_version, outcome, execution_arn"
+                    + " FROM intake_admissions WHERE account_id = ? ORDER BY recorded_at")) {
       s.setString(1, accountId);
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
-          found.add(new Admission(r.getString(1), r.getString(2), r.getLong(3), r.getString(4),
-              r.getString(5)));
+          found.add(
+              new Admission(
+                  r.getString(1), r.getString(2), r.getLong(3), r.getString(4), r.getString(5)));
         }
       }
     } catch (SQLException e) {
@@ -359,23 +428,28 @@ public final class LocalPlatform implements AutoCloseable {
 
   private void startWorker(String moduleId, DocumentProcessor processor) {
     processors.put(moduleId, processor);
-    ModuleWorker worker = new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), processor,
-        WorkerClock.system());
+    ModuleWorker worker =
+        new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), processor, WorkerClock.system());
     worker.start();
     workers.add(worker);
   }
 
   private static DriveBinding drive(String bucket, String prefix) {
-    return DriveBinding.newBuilder().setBucket(bucket).setPrefix(prefix)
-        .setRegion(LocalCloudSettings.DEFAULT_REGION).setCredentialsRef(CREDENTIALS_REF)
-        .setProvider(DriveProvider.DRIVE_PROVIDER_PROTOMOLT).build();
+    return DriveBinding.newBuilder()
+        .setBucket(bucket)
+        .setPrefix(prefix)
+        .setRegion(LocalCloudSettings.DEFAULT_REGION)
+        .setCredentialsRef(CREDENTIALS_REF)
+        .setProvider(DriveProvider.DRIVE_PROVIDER_PROTOMOLT)
+        .build();
   }
 
   /** The gateway's own configuration keys (gateway/README.md), pointed at the local cloud. */
   private static Map<String, String> gatewayValues(LocalCloudEndpoints ep, int port) {
     // GatewayMain's Step Functions client reads credentials from the default chain; the local
     // runtime accepts any key, but the SDK refuses to sign without one (decision 0953).
-    if (System.getProperty("aws.accessKeyId") == null && System.getenv("AWS_ACCESS_KEY_ID") == null) {
+    if (System.getProperty("aws.accessKeyId") == null
+        && System.getenv("AWS_ACCESS_KEY_ID") == null) {
       System.setProperty("aws.accessKeyId", ep.accessKeyId());
       System.setProperty("aws.secretAccessKey", ep.secretAccessKey());
     }
@@ -398,15 +472,18 @@ public final class LocalPlatform implements AutoCloseable {
 
   /** The gateway subscribes to each module topic; creating them first avoids a metadata wait. */
   private static void createModuleTopics(String bootstrap) {
-    try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+    try (Admin kafka =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
       for (String module : MODULES) {
         try {
-          kafka.createTopics(List.of(new NewTopic(KafkaWorkSource.topic(module), 1, (short) 1)))
-              .all().get(30, TimeUnit.SECONDS);
+          kafka
+              .createTopics(List.of(new NewTopic(KafkaWorkSource.topic(module), 1, (short) 1)))
+              .all()
+              .get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof TopicExistsException)) {
-            throw new IllegalStateException("cannot create topic for module " + module + ": "
-                + e.getCause(), e.getCause());
+            throw new IllegalStateException(
+                "cannot create topic for module " + module + ": " + e.getCause(), e.getCause());
           }
         }
       }

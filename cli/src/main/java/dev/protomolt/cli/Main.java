@@ -8,10 +8,21 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code protomolt} command. */
-@Command(name = "protomolt", mixinStandardHelpOptions = true, version = "protomolt 0.1.0",
+@Command(
+    name = "protomolt",
+    mixinStandardHelpOptions = true,
+    version = "protomolt 0.1.0",
     description = "Document pipelines on a local cloud.",
-    subcommands = {UpCommand.class, EnvCommand.class, GraphCommand.class, IngestCommand.class,
-        DocCommand.class, SearchCommand.class, DemoCommand.class, ReplayCommand.class})
+    subcommands = {
+      UpCommand.class,
+      EnvCommand.class,
+      GraphCommand.class,
+      IngestCommand.class,
+      DocCommand.class,
+      SearchCommand.class,
+      DemoCommand.class,
+      ReplayCommand.class
+    })
 public final class Main implements Runnable {
 
   /**
@@ -19,8 +30,8 @@ public final class Main implements Runnable {
    * module, and the module SDK's reconnect warnings, which the platform's own shutdown triggers.
    * Held here because JUL keeps loggers only weakly, and a collected one forgets its level.
    */
-  private static final List<Logger> QUIETED = List.of(Logger.getLogger("org.apache.lucene"),
-      Logger.getLogger("dev.protomolt.module.sdk"));
+  private static final List<Logger> QUIETED =
+      List.of(Logger.getLogger("org.apache.lucene"), Logger.getLogger("dev.protomolt.module.sdk"));
 
   @Override
   public void run() {
@@ -31,15 +42,16 @@ public final class Main implements Runnable {
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Main());
     // A CommandFailure already says what went wrong and what to do; a stack trace would bury it.
-    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      PrintWriter err = commandLine.getErr();
-      if (e instanceof CommandFailure failure) {
-        err.println(commandLine.getCommandSpec().qualifiedName() + ": " + failure.getMessage());
-        err.flush();
-        return failure.exitCode();
-      }
-      throw e;
-    });
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          PrintWriter err = commandLine.getErr();
+          if (e instanceof CommandFailure failure) {
+            err.println(commandLine.getCommandSpec().qualifiedName() + ": " + failure.getMessage());
+            err.flush();
+            return failure.exitCode();
+          }
+          throw e;
+        });
     return cli;
   }
 

@@ -27,9 +27,11 @@ public record NodeDispositions(List<Row> rows, Map<String, Integer> totals) {
 
   /** The table over {@code endingsByDoc}, plus {@code pending} documents with no ending yet. */
   static NodeDispositions of(Collection<List<DispositionWatch.Ending>> endingsByDoc, int pending) {
-    Map<List<String>, Integer> counts = new TreeMap<>(
-        Comparator.<List<String>, String>comparing(k -> k.get(0))
-            .thenComparing(k -> k.get(1)).thenComparing(k -> k.get(2)));
+    Map<List<String>, Integer> counts =
+        new TreeMap<>(
+            Comparator.<List<String>, String>comparing(k -> k.get(0))
+                .thenComparing(k -> k.get(1))
+                .thenComparing(k -> k.get(2)));
     Map<String, Integer> totals = new TreeMap<>();
     for (List<DispositionWatch.Ending> endings : endingsByDoc) {
       for (DispositionWatch.Ending e : endings) {
@@ -41,8 +43,11 @@ public record NodeDispositions(List<Row> rows, Map<String, Integer> totals) {
       counts.put(List.of("", RUNNING, "PENDING"), pending);
       totals.put("PENDING", pending);
     }
-    List<Row> rows = counts.entrySet().stream().map(c -> new Row(c.getKey().get(0),
-        c.getKey().get(1), c.getKey().get(2), c.getValue())).toList();
+    List<Row> rows =
+        counts.entrySet().stream()
+            .map(
+                c -> new Row(c.getKey().get(0), c.getKey().get(1), c.getKey().get(2), c.getValue()))
+            .toList();
     return new NodeDispositions(rows, Map.copyOf(totals));
   }
 
@@ -56,11 +61,14 @@ public record NodeDispositions(List<Row> rows, Map<String, Integer> totals) {
     out.println("dispositions per node:");
     out.printf("  %-16s %-20s %-24s %9s%n", "graph", "node", "disposition", "documents");
     for (Row r : rows) {
-      out.printf("  %-16s %-20s %-24s %9d%n", r.graphId().isEmpty() ? "-" : r.graphId(), r.node(),
-          r.disposition(), r.documents());
+      out.printf(
+          "  %-16s %-20s %-24s %9d%n",
+          r.graphId().isEmpty() ? "-" : r.graphId(), r.node(), r.disposition(), r.documents());
     }
-    new TreeMap<>(totals).forEach((disposition, n) ->
-        out.printf("  %-16s %-20s %-24s %9d%n", "total", "", disposition, n));
+    new TreeMap<>(totals)
+        .forEach(
+            (disposition, n) ->
+                out.printf("  %-16s %-20s %-24s %9d%n", "total", "", disposition, n));
     out.printf("  %-16s %-20s %-24s %9d%n", "total", "", "all", total());
   }
 }

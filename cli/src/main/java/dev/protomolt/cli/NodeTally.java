@@ -20,17 +20,19 @@ import javax.sql.DataSource;
  */
 public record NodeTally(String node, int documents, long parts) {
 
-  static List<NodeTally> of(DataSource db, String accountId, String graphId,
-      Collection<String> docIds) {
+  static List<NodeTally> of(
+      DataSource db, String accountId, String graphId, Collection<String> docIds) {
     List<NodeTally> tallies = new ArrayList<>();
-    String sql = "SELECT CASE WHEN row_kind = 'INTAKE' THEN 'intake:' || graph_address_id"
-        + " ELSE graph_address_id END AS node, count(DISTINCT doc_id),"
-        + " coalesce(sum((SELECT count(*) FROM jsonb_array_elements(manifest -> 'entries') e"
-        + "   WHERE e ->> 'state' = 'PART_STATE_PRESENT')), 0)"
-        + " FROM pipedocs WHERE account_id = ? AND doc_id = ANY (?) AND status = 'ACTIVE'"
-        + " AND (graph_id = ? OR graph_id = 'intake:' || account_id)"
-        + " GROUP BY 1 ORDER BY min(created_at), 1";
-    try (Connection c = db.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+    String sql =
+        "SELECT CASE WHEN row_kind = 'INTAKE' THEN 'intake:' || graph_address_id"
+            + " ELSE graph_address_id END AS node, count(DISTINCT doc_id),"
+            + " coalesce(sum((SELECT count(*) FROM jsonb_array_elements(manifest -> 'entries') e"
+            + "   WHERE e ->> 'state' = 'PART_STATE_PRESENT')), 0)"
+            + " FROM pipedocs WHERE account_id = ? AND doc_id = ANY (?) AND status = 'ACTIVE'"
+            + " AND (graph_id = ? OR graph_id = 'intake:' || account_id)"
+            + " GROUP BY 1 ORDER BY min(created_at), 1";
+    try (Connection c = db.getConnection();
+        PreparedStatement s = c.prepareStatement(sql)) {
       s.setString(1, accountId);
       s.setArray(2, c.createArrayOf("text", docIds.toArray(String[]::new)));
       s.setString(3, graphId);

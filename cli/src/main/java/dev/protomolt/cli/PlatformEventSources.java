@@ -42,12 +42,13 @@ final class PlatformEventSources {
   record Trigger(String function, String topic) {}
 
   /** The stack's Kafka triggers, in its order, less settlement (decision 0966). */
-  static final List<Trigger> TRIGGERS = List.of(
-      new Trigger("purge", "storage-purge"),
-      new Trigger("reclaim", "reclaim-requests"),
-      new Trigger("reclaim", "document-deleted"),
-      new Trigger("indexing-ledger", KafkaReceiptSink.TOPIC),
-      new Trigger("account-events", "account-events"));
+  static final List<Trigger> TRIGGERS =
+      List.of(
+          new Trigger("purge", "storage-purge"),
+          new Trigger("reclaim", "reclaim-requests"),
+          new Trigger("reclaim", "document-deleted"),
+          new Trigger("indexing-ledger", KafkaReceiptSink.TOPIC),
+          new Trigger("account-events", "account-events"));
 
   private PlatformEventSources() {}
 
@@ -63,24 +64,39 @@ final class PlatformEventSources {
    *
    * @param intakeRules how the account-events function adds an account's intake notification
    */
-  static void wire(LocalCloud cloud, PipeDocStore store, S3Clients s3, Clock clock,
+  static void wire(
+      LocalCloud cloud,
+      PipeDocStore store,
+      S3Clients s3,
+      Clock clock,
       IntakeNotificationRules intakeRules) {
     DataSource ds = cloud.database();
     PostgresDriveDirectory drives = new PostgresDriveDirectory(ds);
-    register(cloud, "purge", NamedHandlers.purge(
-        new StoragePurger(ds, new S3BlobStore(s3), drives, clock)));
-    register(cloud, "reclaim", NamedHandlers.reclaim(new ReclaimService(store),
-        new DeletionRequests(store)));
+    register(
+        cloud,
+        "purge",
+        NamedHandlers.purge(new StoragePurger(ds, new S3BlobStore(s3), drives, clock)));
+    register(
+        cloud,
+        "reclaim",
+        NamedHandlers.reclaim(new ReclaimService(store), new DeletionRequests(store)));
     register(cloud, "indexing-ledger", NamedHandlers.indexingLedger(new IndexingLedger(ds, clock)));
-    register(cloud, "account-events", NamedHandlers.accountEvents(
-        new AccountProvisioning(store, drives::find, intakeRules,
-            new PostgresDatasourceBindings(ds)::bind)));
+    register(
+        cloud,
+        "account-events",
+        NamedHandlers.accountEvents(
+            new AccountProvisioning(
+                store, drives::find, intakeRules, new PostgresDatasourceBindings(ds)::bind)));
     Set<String> topics = new LinkedHashSet<>();
     TRIGGERS.forEach(t -> topics.add(t.topic()));
     createTopics(cloud.endpoints().kafkaBootstrapServers(), topics);
     for (Trigger t : TRIGGERS) {
-      cloud.addMskEventSource(new MskEventSourceMapping(t.function(), List.of(t.topic()),
-          group(t.function()), MskEventSourceMapping.DEFAULT_BATCH_SIZE));
+      cloud.addMskEventSource(
+          new MskEventSourceMapping(
+              t.function(),
+              List.of(t.topic()),
+              group(t.function()),
+              MskEventSourceMapping.DEFAULT_BATCH_SIZE));
     }
   }
 
@@ -93,16 +109,19 @@ final class PlatformEventSources {
    * metadata refresh (minutes), so the topics exist before the pollers start.
    */
   private static void createTopics(String bootstrap, Set<String> topics) {
-    try (Admin kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-      var created = kafka.createTopics(topics.stream().map(t -> new NewTopic(t, 1, (short) 1))
-          .toList()).values();
+    try (Admin kafka =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+      var created =
+          kafka
+              .createTopics(topics.stream().map(t -> new NewTopic(t, 1, (short) 1)).toList())
+              .values();
       for (var entry : created.entrySet()) {
         try {
           entry.getValue().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof TopicExistsException)) {
-            throw new IllegalStateException("cannot create topic " + entry.getKey() + ": "
-                + e.getCause(), e.getCause());
+            throw new IllegalStateException(
+                "cannot create topic " + entry.getKey() + ": " + e.getCause(), e.getCause());
           }
         }
       }

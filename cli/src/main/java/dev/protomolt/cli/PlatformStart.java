@@ -12,18 +12,21 @@ final class PlatformStart {
   private PlatformStart() {}
 
   static LocalPlatform start(LocalCloudSettings settings, int gatewayPort) {
-    System.err.println("protomolt: starting the local cloud, engine, gateway and sample modules in "
-        + settings.dataDir().toAbsolutePath() + " ...");
+    System.err.println(
+        "protomolt: starting the local cloud, engine, gateway and sample modules in "
+            + settings.dataDir().toAbsolutePath()
+            + " ...");
     try {
       return LocalPlatform.start(settings, gatewayPort);
     } catch (RuntimeException e) {
       Throwable cause = e;
-      while (cause.getCause() != null && cause.getMessage() != null
+      while (cause.getCause() != null
+          && cause.getMessage() != null
           && cause.getMessage().equals(String.valueOf(cause.getCause()))) {
         cause = cause.getCause();
       }
-      throw new CommandFailure(CommandFailure.UNREACHABLE, "the local platform did not start: "
-          + cause.getMessage());
+      throw new CommandFailure(
+          CommandFailure.UNREACHABLE, "the local platform did not start: " + cause.getMessage());
     }
   }
 }

@@ -31,8 +31,17 @@ public record ProgressBar(String label, long total, int width) {
     double seconds = elapsed.toNanos() / 1e9;
     String rate = seconds <= 0 ? "-" : String.format(Locale.ROOT, "%.1f", clamped / seconds);
     long wholeSeconds = elapsed.toSeconds();
-    return String.format(Locale.ROOT, "%s [%s%s] %" + count.length() + "d/%s %3d%%  %s/s  %d:%02d",
-        label, "#".repeat(filled), "-".repeat(width - filled), clamped, count, percent, rate,
-        wholeSeconds / 60, wholeSeconds % 60);
+    return String.format(
+        Locale.ROOT,
+        "%s [%s%s] %" + count.length() + "d/%s %3d%%  %s/s  %d:%02d",
+        label,
+        "#".repeat(filled),
+        "-".repeat(width - filled),
+        clamped,
+        count,
+        percent,
+        rate,
+        wholeSeconds / 60,
+        wholeSeconds % 60);
   }
 }

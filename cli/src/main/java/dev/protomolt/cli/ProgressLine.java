@@ -24,7 +24,11 @@ public final class ProgressLine {
   /**
    * @param nanoTime a monotonic clock in nanoseconds ({@code System::nanoTime}; tests pass a fake)
    */
-  public ProgressLine(PrintWriter out, ProgressBar bar, boolean terminal, Duration plainEvery,
+  public ProgressLine(
+      PrintWriter out,
+      ProgressBar bar,
+      boolean terminal,
+      Duration plainEvery,
       LongSupplier nanoTime) {
     this.out = out;
     this.bar = bar;
@@ -38,8 +42,12 @@ public final class ProgressLine {
   /** A line for the command's standard output, redrawn in place when that is a terminal. */
   static ProgressLine onConsole(PrintWriter out, String label, long total) {
     var console = System.console();
-    return new ProgressLine(out, new ProgressBar(label, Math.max(1, total), 30),
-        console != null && console.isTerminal(), Duration.ofSeconds(5), System::nanoTime);
+    return new ProgressLine(
+        out,
+        new ProgressBar(label, Math.max(1, total), 30),
+        console != null && console.isTerminal(),
+        Duration.ofSeconds(5),
+        System::nanoTime);
   }
 
   /** Reports {@code done} items so far. */
@@ -66,7 +74,8 @@ public final class ProgressLine {
   private void draw(long done, long now, boolean last) {
     String line = bar.render(done, Duration.ofNanos(now - started));
     // Pad over a longer previous line so no stale characters remain after the carriage return.
-    String padded = line.length() < drawnWidth ? line + " ".repeat(drawnWidth - line.length()) : line;
+    String padded =
+        line.length() < drawnWidth ? line + " ".repeat(drawnWidth - line.length()) : line;
     drawnWidth = line.length();
     out.print("\r" + padded + (last ? System.lineSeparator() : ""));
     out.flush();

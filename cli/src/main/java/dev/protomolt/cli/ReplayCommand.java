@@ -29,15 +29,15 @@ import picocli.CommandLine.Spec;
  * (decisions 0964, 0990). The candidates are counted first (the query reads no object), so the
  * progress bar knows its total.
  */
-@Command(name = "replay", mixinStandardHelpOptions = true,
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
     description = "Start stored documents again on a graph version of the running platform.")
 final class ReplayCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  DataOption data;
+  @Mixin DataOption data;
 
   @Option(names = "--account", required = true, paramLabel = "A")
   String account;
@@ -45,7 +45,9 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--graph", required = true, paramLabel = "G")
   String graph;
 
-  @Option(names = "--version", paramLabel = "N",
+  @Option(
+      names = "--version",
+      paramLabel = "N",
       description = "The graph version to run (default: the active one when the replay starts).")
   Long version;
 
@@ -58,20 +60,28 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--crawl", paramLabel = "C")
   String crawl;
 
-  @Option(names = "--modified-after", paramLabel = "T", description = "ISO-8601 instant, exclusive.")
+  @Option(
+      names = "--modified-after",
+      paramLabel = "T",
+      description = "ISO-8601 instant, exclusive.")
   String modifiedAfter;
 
-  @Option(names = "--modified-before", paramLabel = "T", description = "ISO-8601 instant, exclusive.")
+  @Option(
+      names = "--modified-before",
+      paramLabel = "T",
+      description = "ISO-8601 instant, exclusive.")
   String modifiedBefore;
 
-  @Option(names = "--replay-id", paramLabel = "ID",
+  @Option(
+      names = "--replay-id",
+      paramLabel = "ID",
       description = "Names the replay; the same id converges (default: derived from the request).")
   String replayId;
 
   @Override
   public Integer call() {
-    StreamDocumentsForReplayRequest.Builder selectors = StreamDocumentsForReplayRequest.newBuilder()
-        .setAccountId(account);
+    StreamDocumentsForReplayRequest.Builder selectors =
+        StreamDocumentsForReplayRequest.newBuilder().setAccountId(account);
     if (datasource != null) {
       selectors.setDatasourceId(datasource);
     }
@@ -87,35 +97,47 @@ final class ReplayCommand implements Callable<Integer> {
     if (modifiedBefore != null) {
       selectors.setModifiedBefore(timestamp("--modified-before", modifiedBefore));
     }
-    ReplayRequest request = new ReplayRequest(replayId, selectors.build(), graph,
-        version == null ? OptionalLong.empty() : OptionalLong.of(version));
+    ReplayRequest request =
+        new ReplayRequest(
+            replayId,
+            selectors.build(),
+            graph,
+            version == null ? OptionalLong.empty() : OptionalLong.of(version));
     PrintWriter out = spec.commandLine().getOut();
     try (LocalClients clients = new LocalClients(LocalEnvironment.expected(data.settings()))) {
       // Proves the database answers, with the message that says how to start the platform.
       clients.datasourceOwner(datasource == null ? "" : datasource);
       ReplayQuery query = new ReplayQuery(clients.db());
       ProgressLine[] progress = new ProgressLine[1];
-      ReplayService replay = new ReplayService((r, sink) -> {
-        long[] total = {0};
-        query.stream(r, c -> total[0]++);
-        progress[0] = ProgressLine.onConsole(out, "replaying", total[0]);
-        query.stream(r, sink);
-      }, new PostgresGraphStore(clients.db()), new SfnStateMachines(clients.sfn(), LocalPlatform.ROLE),
-          Clock.systemUTC());
+      ReplayService replay =
+          new ReplayService(
+              (r, sink) -> {
+                long[] total = {0};
+                query.stream(r, c -> total[0]++);
+                progress[0] = ProgressLine.onConsole(out, "replaying", total[0]);
+                query.stream(r, sink);
+              },
+              new PostgresGraphStore(clients.db()),
+              new SfnStateMachines(clients.sfn(), LocalPlatform.ROLE),
+              Clock.systemUTC());
       ReplayReport report;
       try {
         report = replay.replay(request, soFar -> progress[0].update(soFar.candidates()));
       } catch (ReplayRefused e) {
-        throw CommandFailure.refused(flagOf(e.field()) + e.getMessage().substring(e.field().length())
-            + "; nothing was started");
+        throw CommandFailure.refused(
+            flagOf(e.field())
+                + e.getMessage().substring(e.field().length())
+                + "; nothing was started");
       }
       if (progress[0] != null) {
         progress[0].finish(report.candidates());
       }
-      out.printf("replay %s of graph '%s' version %d (%s)%n", report.replayId(), report.graphId(),
-          report.graphVersion(), report.versionArn());
-      out.printf("candidates %d, started %d, already started %d, skipped %d%n", report.candidates(),
-          report.started(), report.alreadyStarted(), report.skippedTotal());
+      out.printf(
+          "replay %s of graph '%s' version %d (%s)%n",
+          report.replayId(), report.graphId(), report.graphVersion(), report.versionArn());
+      out.printf(
+          "candidates %d, started %d, already started %d, skipped %d%n",
+          report.candidates(), report.started(), report.alreadyStarted(), report.skippedTotal());
       report.skipped().forEach((verdict, n) -> out.printf("  skipped %s: %d%n", verdict, n));
       out.flush();
       return 0;
@@ -127,8 +149,13 @@ final class ReplayCommand implements Callable<Integer> {
       Instant at = Instant.parse(text);
       return Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()).build();
     } catch (DateTimeParseException e) {
-      throw new ParameterException(spec.commandLine(), flag + ": must be an ISO-8601 instant such as"
-          + " 2026-03-01T12:00:00Z, got '" + text + "'");
+      throw new ParameterException(
+          spec.commandLine(),
+          flag
+              + ": must be an ISO-8601 instant such as"
+              + " 2026-03-01T12:00:00Z, got '"
+              + text
+              + "'");
     }
   }
 

@@ -20,41 +20,48 @@ import picocli.CommandLine.Spec;
  * {@code protomolt search TEXT}: a text query against the sample index sink's Lucene index under
  * the data folder. Reading needs no running platform: Lucene readers never take the write lock.
  */
-@Command(name = "search", mixinStandardHelpOptions = true,
+@Command(
+    name = "search",
+    mixinStandardHelpOptions = true,
     description = "Search what the sample index sink has indexed.")
 final class SearchCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  DataOption data;
+  @Mixin DataOption data;
 
   @Parameters(arity = "1..*", paramLabel = "TEXT")
   List<String> words;
 
-  @Option(names = "--limit", defaultValue = "10", paramLabel = "N",
+  @Option(
+      names = "--limit",
+      defaultValue = "10",
+      paramLabel = "N",
       description = "At most N hits (default: ${DEFAULT-VALUE}).")
   int limit;
 
   @Override
   public Integer call() {
     if (limit < 1 || limit > 1000) {
-      throw new ParameterException(spec.commandLine(),
-          "--limit: must be between 1 and 1000, got " + limit);
+      throw new ParameterException(
+          spec.commandLine(), "--limit: must be between 1 and 1000, got " + limit);
     }
     Path index = LocalEnvironment.indexDir(data.data);
     if (!Files.isDirectory(index) || !hasCommit(index)) {
-      throw CommandFailure.refused("no search index at " + index + " — run `protomolt demo --data "
-          + data.data + "`, or ingest documents through a graph that ends in the index sink");
+      throw CommandFailure.refused(
+          "no search index at "
+              + index
+              + " — run `protomolt demo --data "
+              + data.data
+              + "`, or ingest documents through a graph that ends in the index sink");
     }
     String text = String.join(" ", words);
     List<SearchHit> hits;
     try {
       hits = IndexSearch.at(index).text(text, limit);
     } catch (IOException e) {
-      throw CommandFailure.refused("cannot read the search index at " + index + ": "
-          + e.getMessage());
+      throw CommandFailure.refused(
+          "cannot read the search index at " + index + ": " + e.getMessage());
     }
     PrintWriter out = spec.commandLine().getOut();
     if (hits.isEmpty()) {

@@ -20,41 +20,57 @@ import picocli.CommandLine.Spec;
  * {@code protomolt up}: the local cloud, the engine functions, the gateway and the sample modules,
  * in the foreground until Ctrl-C. Prints every endpoint as {@code KEY=VALUE} lines.
  */
-@Command(name = "up", mixinStandardHelpOptions = true,
+@Command(
+    name = "up",
+    mixinStandardHelpOptions = true,
     description = "Start the local cloud, the gateway and the sample modules; run until Ctrl-C.")
 final class UpCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--data", paramLabel = "DIR", defaultValue = ".protomolt",
-      description = "Where every object, row, record and the index live (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      defaultValue = ".protomolt",
+      description =
+          "Where every object, row, record and the index live (default: ${DEFAULT-VALUE}).")
   Path data;
 
-  @Option(names = "--gateway-port", paramLabel = "PORT", defaultValue = "" + GatewayConfig.DEFAULT_PORT,
+  @Option(
+      names = "--gateway-port",
+      paramLabel = "PORT",
+      defaultValue = "" + GatewayConfig.DEFAULT_PORT,
       description = "The gateway's gRPC port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   int gatewayPort;
 
-  @Option(names = "--account", paramLabel = "A:D[,D...]",
-      description = "Provision account A with datasources D (repeatable). Kept in the data folder,"
-          + " so a later `up` on it needs no flag.")
+  @Option(
+      names = "--account",
+      paramLabel = "A:D[,D...]",
+      description =
+          "Provision account A with datasources D (repeatable). Kept in the data folder,"
+              + " so a later `up` on it needs no flag.")
   List<String> accounts = new ArrayList<>();
 
   @Override
   public Integer call() throws InterruptedException {
     if (gatewayPort < 0 || gatewayPort > 65535) {
-      throw new ParameterException(spec.commandLine(),
-          "--gateway-port: must be between 0 and 65535, got " + gatewayPort);
+      throw new ParameterException(
+          spec.commandLine(), "--gateway-port: must be between 0 and 65535, got " + gatewayPort);
     }
     Map<String, List<String>> provision = new LinkedHashMap<>();
     for (String account : accounts) {
       int colon = account.indexOf(':');
-      List<String> datasources = colon < 0 ? List.of()
-          : List.of(account.substring(colon + 1).split(","));
+      List<String> datasources =
+          colon < 0 ? List.of() : List.of(account.substring(colon + 1).split(","));
       String accountId = colon < 0 ? account : account.substring(0, colon);
-      if (datasources.isEmpty() || datasources.stream().anyMatch(d -> d.isBlank() || d.contains("/"))) {
-        throw new ParameterException(spec.commandLine(), "--account: must be ACCOUNT:DATASOURCE[,"
-            + "DATASOURCE...] with non-blank datasources without '/', got '" + account + "'");
+      if (datasources.isEmpty()
+          || datasources.stream().anyMatch(d -> d.isBlank() || d.contains("/"))) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--account: must be ACCOUNT:DATASOURCE[,"
+                + "DATASOURCE...] with non-blank datasources without '/', got '"
+                + account
+                + "'");
       }
       try {
         LocalPlatform.requireAccountId(accountId);
@@ -67,25 +83,43 @@ final class UpCommand implements Callable<Integer> {
     LocalCloudSettings settings = LocalCloudSettings.fromSystemProperties().withDataDir(data);
     LocalPlatform platform = PlatformStart.start(settings, gatewayPort);
     try {
-      provision.forEach((accountId, datasources) ->
-          platform.provisionAccount(accountId, datasources.toArray(String[]::new)));
+      provision.forEach(
+          (accountId, datasources) ->
+              platform.provisionAccount(accountId, datasources.toArray(String[]::new)));
     } catch (IllegalArgumentException e) {
       platform.close();
       throw CommandFailure.refused("--account: " + e.getMessage());
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      platform.close();
-      stopped.countDown();
-    }, "protomolt-up-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  platform.close();
+                  stopped.countDown();
+                },
+                "protomolt-up-shutdown"));
     platform.environment().forEach((key, value) -> out.println(key + "=" + value));
-    provision.forEach((accountId, datasources) -> out.println("# account " + accountId
-        + ": upload to s3://" + LocalPlatform.INTAKE_BUCKET + "/" + accountId + "/<datasource>/ for "
-        + datasources));
-    out.println("# protomolt is up; Ctrl-C stops it. Data: " + data.toAbsolutePath()
-        + ". In another shell: eval $(protomolt env --data " + data
-        + (platform.gatewayPort() == GatewayConfig.DEFAULT_PORT ? ""
-            : " --gateway-port " + platform.gatewayPort()) + ")");
+    provision.forEach(
+        (accountId, datasources) ->
+            out.println(
+                "# account "
+                    + accountId
+                    + ": upload to s3://"
+                    + LocalPlatform.INTAKE_BUCKET
+                    + "/"
+                    + accountId
+                    + "/<datasource>/ for "
+                    + datasources));
+    out.println(
+        "# protomolt is up; Ctrl-C stops it. Data: "
+            + data.toAbsolutePath()
+            + ". In another shell: eval $(protomolt env --data "
+            + data
+            + (platform.gatewayPort() == GatewayConfig.DEFAULT_PORT
+                ? ""
+                : " --gateway-port " + platform.gatewayPort())
+            + ")");
     out.flush();
     stopped.await();
     return 0;

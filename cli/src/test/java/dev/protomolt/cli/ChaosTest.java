@@ -61,16 +61,32 @@ class ChaosTest {
   static final int DOCUMENTS = Integer.getInteger("chaos.documents", 300);
   static final String ACCOUNT = "chaos";
   static final String DATASOURCE = "docs";
+
   /** Kill chance per delivery: about one in sixteen dies, some seventy kills over 1,200 hops. */
   static final double KILL_CHANCE =
       Double.parseDouble(System.getProperty("chaos.killChance", "0.06"));
+
   /** Real components need real time; a bound for failing, never a measurement. */
   static final Duration PATIENCE = Duration.ofSeconds(150);
-  static final List<String> WORDS = List.of("harbour", "beacon", "ledger", "tide", "granite",
-      "lantern", "current", "anchor", "meridian", "shoal", "keeper", "signal", "chart", "squall");
 
-  @TempDir
-  Path data;
+  static final List<String> WORDS =
+      List.of(
+          "harbour",
+          "beacon",
+          "ledger",
+          "tide",
+          "granite",
+          "lantern",
+          "current",
+          "anchor",
+          "meridian",
+          "shoal",
+          "keeper",
+          "signal",
+          "chart",
+          "squall");
+
+  @TempDir Path data;
 
   @Test
   void everyDocumentEndsOnceAndIntactWhileWorkersAreKilledMidWork() throws Exception {
@@ -80,60 +96,84 @@ class ChaosTest {
 
     try (LocalPlatform platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
       platform.stopSampleWorkers();
-      try (ChaosWorkers chaos = new ChaosWorkers(platform.gatewayPort(),
-          platform.sampleProcessors(), 2, seed, KILL_CHANCE)) {
+      try (ChaosWorkers chaos =
+          new ChaosWorkers(
+              platform.gatewayPort(), platform.sampleProcessors(), 2, seed, KILL_CHANCE)) {
         platform.provisionAccount(ACCOUNT, DATASOURCE);
-        long version = platform.applyAndActivate(
-            DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
+        long version =
+            platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
 
         Map<String, byte[]> uploaded = upload(platform, corpus(random));
         Map<String, String> markerByDoc = new HashMap<>();
         uploaded.forEach((docId, bytes) -> markerByDoc.put(docId, markerOf(bytes)));
 
-        Map<String, DescribeExecutionResponse> ended = awaitEveryExecution(platform, version,
-            uploaded.keySet());
-        System.out.printf("ChaosTest seed=%d: %d kills (%d after processing), %d replacements,"
-                + " gateway re-buffered %d, duplicates %d%n", seed, chaos.kills(),
-            chaos.killsAfterProcessing(), chaos.replacements(),
+        Map<String, DescribeExecutionResponse> ended =
+            awaitEveryExecution(platform, version, uploaded.keySet());
+        System.out.printf(
+            "ChaosTest seed=%d: %d kills (%d after processing), %d replacements,"
+                + " gateway re-buffered %d, duplicates %d%n",
+            seed,
+            chaos.kills(),
+            chaos.killsAfterProcessing(),
+            chaos.replacements(),
             platform.gatewayCounters().rebufferedUnits(),
             platform.gatewayCounters().duplicateAcks());
 
         // Exactly one admission, one execution and one terminal disposition per document.
-        List<LocalPlatform.Admission> admissions = platform.admissions(ACCOUNT).stream()
-            .filter(a -> a.graphId().equals(DemoGraph.GRAPH_ID) && a.graphVersion() == version)
-            .toList();
-        assertThat(admissions).extracting(LocalPlatform.Admission::docId)
-            .as("one admission per document").doesNotHaveDuplicates()
+        List<LocalPlatform.Admission> admissions =
+            platform.admissions(ACCOUNT).stream()
+                .filter(a -> a.graphId().equals(DemoGraph.GRAPH_ID) && a.graphVersion() == version)
+                .toList();
+        assertThat(admissions)
+            .extracting(LocalPlatform.Admission::docId)
+            .as("one admission per document")
+            .doesNotHaveDuplicates()
             .containsExactlyInAnyOrderElementsOf(uploaded.keySet());
-        assertThat(admissions).extracting(LocalPlatform.Admission::executionArn)
-            .doesNotHaveDuplicates().doesNotContain("");
+        assertThat(admissions)
+            .extracting(LocalPlatform.Admission::executionArn)
+            .doesNotHaveDuplicates()
+            .doesNotContain("");
         ObjectMapper json = new ObjectMapper();
         for (Map.Entry<String, DescribeExecutionResponse> e : ended.entrySet()) {
           DescribeExecutionResponse d = e.getValue();
-          assertThat(d.status()).as("document %s: %s %s", e.getKey(), d.error(), d.cause())
+          assertThat(d.status())
+              .as("document %s: %s %s", e.getKey(), d.error(), d.cause())
               .isEqualTo(ExecutionStatus.SUCCEEDED);
           assertThat(json.readTree(d.output()).path("disposition").asText())
-              .as("document %s", e.getKey()).isEqualTo("SINK_REACHED");
+              .as("document %s", e.getKey())
+              .isEqualTo("SINK_REACHED");
         }
 
         // Nothing lost: every hop's stored state reads back whole (the store verifies each part's
         // SHA-256 on read) and the sink got the uploaded bytes bit for bit.
         for (Map.Entry<String, byte[]> doc : uploaded.entrySet()) {
-          for (String node : List.of(DemoGraph.PARSE, DemoGraph.CHUNK, DemoGraph.EMBED,
-              DemoGraph.INDEX)) {
-            PipeDoc stored = platform.store().get(GetPipeDocRequest.newBuilder()
-                .setDocumentRef(DocumentReference.newBuilder().setDocId(doc.getKey())
-                    .setGraphAddressId(node).setAccountId(ACCOUNT).setGraphId(DemoGraph.GRAPH_ID))
-                .build()).getPipedoc();
-            assertThat(LocalPlatformEndToEndTest.sha256(
-                stored.getBlobBag().getBlob().getData().toByteArray()))
+          for (String node :
+              List.of(DemoGraph.PARSE, DemoGraph.CHUNK, DemoGraph.EMBED, DemoGraph.INDEX)) {
+            PipeDoc stored =
+                platform
+                    .store()
+                    .get(
+                        GetPipeDocRequest.newBuilder()
+                            .setDocumentRef(
+                                DocumentReference.newBuilder()
+                                    .setDocId(doc.getKey())
+                                    .setGraphAddressId(node)
+                                    .setAccountId(ACCOUNT)
+                                    .setGraphId(DemoGraph.GRAPH_ID))
+                            .build())
+                    .getPipedoc();
+            assertThat(
+                    LocalPlatformEndToEndTest.sha256(
+                        stored.getBlobBag().getBlob().getData().toByteArray()))
                 .as("the original bytes of %s at %s", doc.getKey(), node)
                 .isEqualTo(LocalPlatformEndToEndTest.sha256(doc.getValue()));
-            assertThat(stored.getSearchMetadata().getBody()).as("%s at %s", doc.getKey(), node)
+            assertThat(stored.getSearchMetadata().getBody())
+                .as("%s at %s", doc.getKey(), node)
                 .contains(markerByDoc.get(doc.getKey()));
             if (!node.equals(DemoGraph.PARSE)) {
               assertThat(stored.getSearchMetadata().getSemanticResultsList())
-                  .as("chunks of %s at %s", doc.getKey(), node).isNotEmpty();
+                  .as("chunks of %s at %s", doc.getKey(), node)
+                  .isNotEmpty();
             }
           }
         }
@@ -143,20 +183,27 @@ class ChaosTest {
           IndexSearcher searcher = new IndexSearcher(reader);
           for (String docId : uploaded.keySet()) {
             // The sample index's field names (IndexFields): one "document" entry per doc_id.
-            int entries = searcher.count(new BooleanQuery.Builder()
-                .add(new TermQuery(new Term("doc_id", docId)), BooleanClause.Occur.FILTER)
-                .add(new TermQuery(new Term("kind", "document")), BooleanClause.Occur.FILTER)
-                .build());
+            int entries =
+                searcher.count(
+                    new BooleanQuery.Builder()
+                        .add(new TermQuery(new Term("doc_id", docId)), BooleanClause.Occur.FILTER)
+                        .add(
+                            new TermQuery(new Term("kind", "document")), BooleanClause.Occur.FILTER)
+                        .build());
             assertThat(entries).as("index entries of %s", docId).isEqualTo(1);
           }
         }
         String probe = uploaded.keySet().iterator().next();
         assertThat(platform.indexSearch().text(markerByDoc.get(probe), 3))
-            .extracting(hit -> hit.docId()).first().isEqualTo(probe);
-        Set<String> receipted = new JsonLinesReceiptSink(platform.indexDir()
-            .resolve("receipts.jsonl")).readAll().stream()
-            .filter(r -> r.getOutcome() == IndexOutcome.INDEX_OUTCOME_INDEXED)
-            .map(DocumentIndexedEvent::getDocId).collect(Collectors.toSet());
+            .extracting(hit -> hit.docId())
+            .first()
+            .isEqualTo(probe);
+        Set<String> receipted =
+            new JsonLinesReceiptSink(platform.indexDir().resolve("receipts.jsonl"))
+                .readAll().stream()
+                    .filter(r -> r.getOutcome() == IndexOutcome.INDEX_OUTCOME_INDEXED)
+                    .map(DocumentIndexedEvent::getDocId)
+                    .collect(Collectors.toSet());
         assertThat(receipted).containsAll(uploaded.keySet());
 
         // The modules' log lines were kept as work-unit document logs in PostgreSQL, and only the
@@ -166,10 +213,12 @@ class ChaosTest {
         db.setUser(platform.endpoints().postgresUser());
         db.setPassword(platform.endpoints().postgresPassword());
         assertThat(new PostgresLogPartIndex(db).query("indexed " + probe, 10))
-            .singleElement().satisfies(hit -> {
-              assertThat(hit.key().collection()).isEqualTo(ACCOUNT);
-              assertThat(hit.key().path()).startsWith(LogKey.WORK_UNIT_LOGS);
-            });
+            .singleElement()
+            .satisfies(
+                hit -> {
+                  assertThat(hit.key().collection()).isEqualTo(ACCOUNT);
+                  assertThat(hit.key().path()).startsWith(LogKey.WORK_UNIT_LOGS);
+                });
 
         // The chaos really happened, and every kill cost the gateway a re-buffer, not a document.
         assertThat(chaos.kills()).as("kills with seed %d", seed).isGreaterThan(DOCUMENTS / 10);
@@ -187,11 +236,11 @@ class ChaosTest {
       StringBuilder text = new StringBuilder("Chaos document ").append(i).append("\n\n");
       int words = 40 + random.nextInt(360);
       for (int w = 0; w < words; w++) {
-        text.append(WORDS.get(random.nextInt(WORDS.size())))
-            .append(w % 12 == 11 ? ".\n" : " ");
+        text.append(WORDS.get(random.nextInt(WORDS.size()))).append(w % 12 == 11 ? ".\n" : " ");
       }
       text.append("\nmarker ").append(marker(i)).append('\n');
-      corpus.put(String.format("doc-%03d.txt", i), text.toString().getBytes(StandardCharsets.UTF_8));
+      corpus.put(
+          String.format("doc-%03d.txt", i), text.toString().getBytes(StandardCharsets.UTF_8));
     }
     return corpus;
   }
@@ -217,16 +266,23 @@ class ChaosTest {
   private static Map<String, byte[]> upload(LocalPlatform platform, Map<String, byte[]> corpus) {
     Map<String, byte[]> byDocId = new LinkedHashMap<>();
     LocalCloudEndpoints ep = platform.endpoints();
-    try (S3Client s3 = S3Client.builder().endpointOverride(ep.s3()).region(Region.of(ep.region()))
-        .forcePathStyle(true).httpClient(UrlConnectionHttpClient.create())
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey()))).build()) {
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(ep.s3())
+            .region(Region.of(ep.region()))
+            .forcePathStyle(true)
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .build()) {
       for (Map.Entry<String, byte[]> doc : corpus.entrySet()) {
         String key = ACCOUNT + "/" + DATASOURCE + "/" + doc.getKey();
-        s3.putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
+        s3.putObject(
+            b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
             RequestBody.fromBytes(doc.getValue()));
-        byDocId.put(StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key),
-            doc.getValue());
+        byDocId.put(
+            StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key), doc.getValue());
       }
     }
     return byDocId;
@@ -239,26 +295,33 @@ class ChaosTest {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     while (ended.size() < docIds.size()) {
       for (LocalPlatform.Admission a : platform.admissions(ACCOUNT)) {
-        if (a.graphVersion() != version || !docIds.contains(a.docId())
-            || ended.containsKey(a.docId()) || a.executionArn().isEmpty()) {
+        if (a.graphVersion() != version
+            || !docIds.contains(a.docId())
+            || ended.containsKey(a.docId())
+            || a.executionArn().isEmpty()) {
           continue;
         }
-        DescribeExecutionResponse d = platform.stepFunctions()
-            .describeExecution(b -> b.executionArn(a.executionArn()));
+        DescribeExecutionResponse d =
+            platform.stepFunctions().describeExecution(b -> b.executionArn(a.executionArn()));
         if (d.status() != ExecutionStatus.RUNNING) {
           ended.put(a.docId(), d);
           if (ended.size() % 50 == 0) {
-            System.out.println("ChaosTest: " + ended.size() + " of " + docIds.size()
-                + " documents ended");
+            System.out.println(
+                "ChaosTest: " + ended.size() + " of " + docIds.size() + " documents ended");
           }
         }
       }
       if (System.nanoTime() > deadline) {
         Set<String> missing = new HashSet<>(docIds);
         missing.removeAll(ended.keySet());
-        throw new AssertionError(missing.size() + " of " + docIds.size()
-            + " documents had not ended within " + PATIENCE + ", e.g. " + new ArrayList<>(missing)
-            .subList(0, Math.min(5, missing.size())));
+        throw new AssertionError(
+            missing.size()
+                + " of "
+                + docIds.size()
+                + " documents had not ended within "
+                + PATIENCE
+                + ", e.g. "
+                + new ArrayList<>(missing).subList(0, Math.min(5, missing.size())));
       }
       Thread.sleep(200);
     }

@@ -57,8 +57,12 @@ final class ChaosWorkers implements AutoCloseable {
    * Starts {@code workersPerModule} workers (two streams each) per processor in
    * {@code processors}; each delivery is killed with probability {@code killChance}.
    */
-  ChaosWorkers(int gatewayPort, Map<String, DocumentProcessor> processors, int workersPerModule,
-      long seed, double killChance) {
+  ChaosWorkers(
+      int gatewayPort,
+      Map<String, DocumentProcessor> processors,
+      int workersPerModule,
+      long seed,
+      double killChance) {
     this.gatewayPort = gatewayPort;
     this.seed = seed;
     this.killChance = killChance;
@@ -146,24 +150,24 @@ final class ChaosWorkers implements AutoCloseable {
     Victim(String moduleId) {
       this.moduleId = moduleId;
       this.delegate = processors.get(moduleId);
-      this.channel = NettyChannelBuilder.forAddress("127.0.0.1", gatewayPort).usePlaintext()
-          .build();
-      this.worker = new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), this,
-          WorkerClock.system());
+      this.channel =
+          NettyChannelBuilder.forAddress("127.0.0.1", gatewayPort).usePlaintext().build();
+      this.worker =
+          new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), this, WorkerClock.system());
     }
 
     @Override
     public ModuleOutcome process(WorkContext work) throws Exception {
-      int delivery = deliveries.computeIfAbsent(work.workUnitId(), k -> new AtomicInteger())
-          .incrementAndGet();
+      int delivery =
+          deliveries.computeIfAbsent(work.workUnitId(), k -> new AtomicInteger()).incrementAndGet();
       Random draw = new Random(seed ^ (31L * work.workUnitId().hashCode() + delivery));
       boolean kill = delivery <= KILLABLE_DELIVERIES && draw.nextDouble() < killChance;
       if (kill && draw.nextBoolean()) {
         kill();
         // A hung process holds its unit until it is torn down; the teardown releases the latch.
         hang.await();
-        throw new IllegalStateException("worker " + moduleId + " was killed holding "
-            + work.workUnitId());
+        throw new IllegalStateException(
+            "worker " + moduleId + " was killed holding " + work.workUnitId());
       }
       ModuleOutcome outcome = delegate.process(work);
       if (kill && kill()) {

@@ -27,13 +27,11 @@ class CommandsTest {
 
   static final String ACCOUNT = "acme";
 
-  @TempDir
-  static Path data;
+  @TempDir static Path data;
   static LocalPlatform platform;
   static String gateway;
 
-  @TempDir
-  Path files;
+  @TempDir Path files;
 
   @BeforeAll
   static void startPlatform() {
@@ -57,28 +55,48 @@ class CommandsTest {
 
   @Test
   void envPrintsWhatTheRunningPlatformServesFromTheSettingsAlone() {
-    CommandRun env = run("env", "--data", data.toString(), "--gateway-port",
-        Integer.toString(platform.gatewayPort()), "--plain");
+    CommandRun env =
+        run(
+            "env",
+            "--data",
+            data.toString(),
+            "--gateway-port",
+            Integer.toString(platform.gatewayPort()),
+            "--plain");
     assertThat(env.status()).as("%s", env).isZero();
     Map<String, String> printed = new LinkedHashMap<>();
-    env.out().lines().forEach(l -> printed.put(l.substring(0, l.indexOf('=')),
-        l.substring(l.indexOf('=') + 1)));
+    env.out()
+        .lines()
+        .forEach(l -> printed.put(l.substring(0, l.indexOf('=')), l.substring(l.indexOf('=') + 1)));
     assertThat(printed).containsExactlyInAnyOrderEntriesOf(platform.environment());
-    assertThat(printed).containsKeys("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL_SFN",
-        "AWS_ENDPOINT_URL_DYNAMODB", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
-        "PROTOMOLT_JDBC_URL", "PROTOMOLT_JDBC_USER", "PROTOMOLT_KAFKA_BOOTSTRAP_SERVERS",
-        "PROTOMOLT_GATEWAY", "PROTOMOLT_INTAKE_BUCKET", "PROTOMOLT_STORE_BUCKET");
+    assertThat(printed)
+        .containsKeys(
+            "AWS_ENDPOINT_URL_S3",
+            "AWS_ENDPOINT_URL_SFN",
+            "AWS_ENDPOINT_URL_DYNAMODB",
+            "AWS_REGION",
+            "AWS_ACCESS_KEY_ID",
+            "AWS_SECRET_ACCESS_KEY",
+            "PROTOMOLT_JDBC_URL",
+            "PROTOMOLT_JDBC_USER",
+            "PROTOMOLT_KAFKA_BOOTSTRAP_SERVERS",
+            "PROTOMOLT_GATEWAY",
+            "PROTOMOLT_INTAKE_BUCKET",
+            "PROTOMOLT_STORE_BUCKET");
 
     CommandRun exports = run("env", "--data", data.toString());
     assertThat(exports.out().lines()).allMatch(l -> l.startsWith("export ") && l.endsWith(";"));
-    assertThat(exports.out()).contains("export AWS_ENDPOINT_URL_S3="
-        + platform.endpoints().s3() + ";");
+    assertThat(exports.out())
+        .contains("export AWS_ENDPOINT_URL_S3=" + platform.endpoints().s3() + ";");
   }
 
   @Test
   void aGraphGoesThroughItsWholeLifecycle() throws Exception {
-    PipelineGraph graph = DemoGraph.of(ACCOUNT, "drafts", LocalPlatform.CLUSTER).toBuilder()
-        .setGraphId("articles").setName("articles").build();
+    PipelineGraph graph =
+        DemoGraph.of(ACCOUNT, "drafts", LocalPlatform.CLUSTER).toBuilder()
+            .setGraphId("articles")
+            .setName("articles")
+            .build();
     Path file = files.resolve("articles.json");
     Files.writeString(file, GraphFile.json(graph));
 
@@ -88,15 +106,19 @@ class CommandsTest {
 
     CommandRun applied = run("graph", "apply", file.toString(), "--gateway", gateway);
     assertThat(applied.status()).as("%s", applied).isZero();
-    assertThat(applied.out()).contains("graph 'articles' version 1 stored and active (arn:aws:states:");
+    assertThat(applied.out())
+        .contains("graph 'articles' version 1 stored and active (arn:aws:states:");
     CommandRun again = run("graph", "apply", file.toString(), "--gateway", gateway);
-    assertThat(again.out()).as("%s", again).contains("graph 'articles' version 2 stored and active");
+    assertThat(again.out())
+        .as("%s", again)
+        .contains("graph 'articles' version 2 stored and active");
 
     CommandRun list = run("graph", "list", "--gateway", gateway);
     assertThat(list.status()).as("%s", list).isZero();
     assertThat(list.out()).containsPattern("articles\\s+2\\s+yes\\s+5\\s+4\\s+articles");
     CommandRun versions = run("graph", "list", "articles", "--gateway", gateway);
-    assertThat(versions.out()).containsPattern("articles\\s+1\\s+no")
+    assertThat(versions.out())
+        .containsPattern("articles\\s+1\\s+no")
         .containsPattern("articles\\s+2\\s+yes");
 
     CommandRun shown = run("graph", "show", "articles", "--version", "1", "--gateway", gateway);
@@ -108,7 +130,8 @@ class CommandsTest {
     assertThat(asl.status()).as("%s", asl).isZero();
     assertThat(new ObjectMapper().readTree(asl.out()).has("States")).isTrue();
 
-    CommandRun rollback = run("graph", "activate", "articles", "--version", "1", "--gateway", gateway);
+    CommandRun rollback =
+        run("graph", "activate", "articles", "--version", "1", "--gateway", gateway);
     assertThat(rollback.out()).as("%s", rollback).contains("graph 'articles' version 1 is active");
     CommandRun busy = run("graph", "delete", "articles", "--version", "1", "--gateway", gateway);
     assertThat(busy.status()).as("the active version cannot be deleted: %s", busy).isEqualTo(1);
@@ -125,36 +148,67 @@ class CommandsTest {
 
   @Test
   void aslPrintsTheDeployedDefinitionOrSaysTheVersionWasNeverActivated() throws Exception {
-    Path file = write("asl-demo.json", GraphFile.json(DemoGraph.of(ACCOUNT, "drafts",
-        LocalPlatform.CLUSTER).toBuilder().setGraphId("asl-demo").setName("asl-demo").build()));
-    assertThat(run("graph", "apply", file.toString(), "--inactive", "--gateway", gateway)
-        .out()).contains("graph 'asl-demo' version 1 stored, not active");
+    Path file =
+        write(
+            "asl-demo.json",
+            GraphFile.json(
+                DemoGraph.of(ACCOUNT, "drafts", LocalPlatform.CLUSTER).toBuilder()
+                    .setGraphId("asl-demo")
+                    .setName("asl-demo")
+                    .build()));
+    assertThat(run("graph", "apply", file.toString(), "--inactive", "--gateway", gateway).out())
+        .contains("graph 'asl-demo' version 1 stored, not active");
 
-    CommandRun template = run("graph", "asl", "asl-demo", "--version", "1", "--data",
-        data.toString(), "--gateway", gateway);
+    CommandRun template =
+        run(
+            "graph",
+            "asl",
+            "asl-demo",
+            "--version",
+            "1",
+            "--data",
+            data.toString(),
+            "--gateway",
+            gateway);
     assertThat(template.status()).as("%s", template).isZero();
-    assertThat(template.err()).contains("graph 'asl-demo' version 1 was never activated")
+    assertThat(template.err())
+        .contains("graph 'asl-demo' version 1 was never activated")
         .contains("compiled template");
     assertThat(template.out()).contains("${PrepareFunctionArn}");
     assertThat(new ObjectMapper().readTree(template.out()).has("States")).isTrue();
 
     CommandRun applied = run("graph", "apply", file.toString(), "--gateway", gateway);
-    Matcher arn = Pattern.compile("version 2 stored and active \\((arn:aws:states:[^)]+)\\)")
-        .matcher(applied.out());
+    Matcher arn =
+        Pattern.compile("version 2 stored and active \\((arn:aws:states:[^)]+)\\)")
+            .matcher(applied.out());
     assertThat(arn.find()).as("%s", applied).isTrue();
-    CommandRun deployed = run("graph", "asl", "asl-demo", "--data", data.toString(),
-        "--gateway", gateway);
+    CommandRun deployed =
+        run("graph", "asl", "asl-demo", "--data", data.toString(), "--gateway", gateway);
     assertThat(deployed.status()).as("%s", deployed).isZero();
     assertThat(deployed.err()).isEmpty();
     assertThat(deployed.out()).doesNotContain("${");
-    String described = platform.stepFunctions().describeStateMachine(b -> b.stateMachineArn(
-        arn.group(1))).definition();
+    String described =
+        platform
+            .stepFunctions()
+            .describeStateMachine(b -> b.stateMachineArn(arn.group(1)))
+            .definition();
     assertThat(new ObjectMapper().readTree(deployed.out()))
         .isEqualTo(new ObjectMapper().readTree(described));
 
     // Version 1 stays a template: activating version 2 never published it.
-    assertThat(run("graph", "asl", "asl-demo", "--version", "1", "--data", data.toString(),
-        "--gateway", gateway).out()).contains("${DispatchFunctionArn}");
+    assertThat(
+            run(
+                    "graph",
+                    "asl",
+                    "asl-demo",
+                    "--version",
+                    "1",
+                    "--data",
+                    data.toString(),
+                    "--gateway",
+                    gateway)
+                .out())
+        .contains("${DispatchFunctionArn}");
     assertThat(run("graph", "deactivate", "asl-demo", "--gateway", gateway).status()).isZero();
   }
 
@@ -162,76 +216,110 @@ class CommandsTest {
   void aDeployedDefinitionThatCannotBeReadNamesTheAddressOrTheArn() {
     LocalCloudSettings here = LocalCloudSettings.fromSystemProperties().withDataDir(data);
     int nobody = LocalPorts.free();
-    LocalCloudSettings elsewhere = new LocalCloudSettings(here.dataDir(), here.region(),
-        here.accessKeyId(), here.secretAccessKey(), here.buckets(), here.s3Port(),
-        here.postgresPort(), here.kafkaPort(), here.kafkaControllerPort(), here.dynamoDbPort(),
-        nobody);
+    LocalCloudSettings elsewhere =
+        new LocalCloudSettings(
+            here.dataDir(),
+            here.region(),
+            here.accessKeyId(),
+            here.secretAccessKey(),
+            here.buckets(),
+            here.s3Port(),
+            here.postgresPort(),
+            here.kafkaPort(),
+            here.kafkaControllerPort(),
+            here.dynamoDbPort(),
+            nobody);
     String arn = "arn:aws:states:us-east-1:000000000000:stateMachine:never-deployed:7";
     assertThatThrownBy(() -> DeployedDefinition.read(elsewhere, arn))
-        .isInstanceOfSatisfying(CommandFailure.class,
+        .isInstanceOfSatisfying(
+            CommandFailure.class,
             f -> assertThat(f.exitCode()).isEqualTo(CommandFailure.UNREACHABLE))
         .hasMessageContaining("no local Step Functions at http://127.0.0.1:" + nobody)
         .hasMessageContaining("protomolt up --data");
     assertThatThrownBy(() -> DeployedDefinition.read(here, arn))
-        .isInstanceOfSatisfying(CommandFailure.class,
-            f -> assertThat(f.exitCode()).isEqualTo(CommandFailure.REFUSED))
-        .hasMessageContaining(arn).hasMessageContaining("cannot be described");
+        .isInstanceOfSatisfying(
+            CommandFailure.class, f -> assertThat(f.exitCode()).isEqualTo(CommandFailure.REFUSED))
+        .hasMessageContaining(arn)
+        .hasMessageContaining("cannot be described");
   }
 
   @Test
   void aYamlGraphFileIsAppliedLikeItsJsonForm() {
-    CommandRun applied = run("graph", "apply", write("notes.yaml", """
-        graphId: notes
-        clusterId: local
-        accountId: acme
-        name: notes
-        nodes:
-          - {nodeId: intake, name: intake, nodeType: NODE_TYPE_INTAKE, datasourceId: notes}
-          - {nodeId: parse, name: parse, nodeType: NODE_TYPE_SINK, moduleId: parser}
-        edges:
-          - {edgeId: intake-parse, fromNodeId: intake, toNodeId: parse, transportType: TRANSPORT_TYPE_PERSIST}
-        """).toString(), "--inactive", "--gateway", gateway);
+    CommandRun applied =
+        run(
+            "graph",
+            "apply",
+            write(
+                    "notes.yaml",
+                    """
+                    graphId: notes
+                    clusterId: local
+                    accountId: acme
+                    name: notes
+                    nodes:
+                      - {nodeId: intake, name: intake, nodeType: NODE_TYPE_INTAKE, datasourceId: notes}
+                      - {nodeId: parse, name: parse, nodeType: NODE_TYPE_SINK, moduleId: parser}
+                    edges:
+                      - {edgeId: intake-parse, fromNodeId: intake, toNodeId: parse, transportType: TRANSPORT_TYPE_PERSIST}
+                    """)
+                .toString(),
+            "--inactive",
+            "--gateway",
+            gateway);
     assertThat(applied.status()).as("%s", applied).isZero();
     assertThat(applied.out()).contains("graph 'notes' version 1 stored, not active");
   }
 
   @Test
   void anInvalidGraphPrintsEveryViolationWithItsRuleAndFieldAndAppliesNothing() {
-    PipelineGraph bad = DemoGraph.of(ACCOUNT, "ghost-source", LocalPlatform.CLUSTER).toBuilder()
-        .setGraphId("broken")
-        .addEdges(GraphEdge.newBuilder().setEdgeId("to-nowhere").setFromNodeId(DemoGraph.INDEX)
-            .setToNodeId("nowhere"))
-        .build();
+    PipelineGraph bad =
+        DemoGraph.of(ACCOUNT, "ghost-source", LocalPlatform.CLUSTER).toBuilder()
+            .setGraphId("broken")
+            .addEdges(
+                GraphEdge.newBuilder()
+                    .setEdgeId("to-nowhere")
+                    .setFromNodeId(DemoGraph.INDEX)
+                    .setToNodeId("nowhere"))
+            .build();
     Path file = write("broken.json", GraphFile.json(bad));
 
     CommandRun validated = run("graph", "validate", file.toString(), "--gateway", gateway);
     assertThat(validated.status()).as("%s", validated).isEqualTo(1);
-    assertThat(validated.out()).contains("graph 'broken': invalid")
-        .contains("ghost-source").contains("nowhere");
+    assertThat(validated.out())
+        .contains("graph 'broken': invalid")
+        .contains("ghost-source")
+        .contains("nowhere");
     assertThat(validated.out().lines().filter(l -> l.startsWith("ERROR rule=")).count())
-        .as("%s", validated).isGreaterThanOrEqualTo(2);
+        .as("%s", validated)
+        .isGreaterThanOrEqualTo(2);
 
     CommandRun applied = run("graph", "apply", file.toString(), "--gateway", gateway);
     assertThat(applied.status()).isEqualTo(1);
     assertThat(applied.out()).contains("is invalid: nothing applied");
     assertThat(run("graph", "show", "broken", "--gateway", gateway).status())
-        .as("nothing was stored").isEqualTo(1);
+        .as("nothing was stored")
+        .isEqualTo(1);
   }
 
   @Test
   void unreadableGraphFilesAreRefusedNamingTheFileAndTheProblem() {
-    CommandRun missing = run("graph", "apply", files.resolve("absent.json").toString(),
-        "--gateway", gateway);
+    CommandRun missing =
+        run("graph", "apply", files.resolve("absent.json").toString(), "--gateway", gateway);
     assertThat(missing.status()).isEqualTo(1);
     assertThat(missing.err()).contains("FILE: ").contains("absent.json does not exist");
 
-    CommandRun notJson = run("graph", "validate", write("junk.json", "{ nodes: [").toString(),
-        "--gateway", gateway);
+    CommandRun notJson =
+        run("graph", "validate", write("junk.json", "{ nodes: [").toString(), "--gateway", gateway);
     assertThat(notJson.status()).isEqualTo(1);
     assertThat(notJson.err()).contains("junk.json is not a PipelineGraph in protobuf JSON form");
 
-    CommandRun misspelt = run("graph", "validate", write("typo.json", "{\"graphIdd\": \"x\"}")
-        .toString(), "--gateway", gateway);
+    CommandRun misspelt =
+        run(
+            "graph",
+            "validate",
+            write("typo.json", "{\"graphIdd\": \"x\"}").toString(),
+            "--gateway",
+            gateway);
     assertThat(misspelt.status()).isEqualTo(1);
     assertThat(misspelt.err()).contains("graphIdd");
   }
@@ -241,8 +329,8 @@ class CommandsTest {
     CommandRun shown = run("graph", "show", "no-such-graph", "--gateway", gateway);
     assertThat(shown.status()).isEqualTo(1);
     assertThat(shown.err()).contains("graph 'no-such-graph': not found");
-    CommandRun activated = run("graph", "activate", "no-such-graph", "--version", "3",
-        "--gateway", gateway);
+    CommandRun activated =
+        run("graph", "activate", "no-such-graph", "--version", "3", "--gateway", gateway);
     assertThat(activated.status()).isEqualTo(1);
     assertThat(activated.err()).contains("not found");
   }
@@ -252,7 +340,8 @@ class CommandsTest {
     String nobody = "127.0.0.1:" + LocalPorts.free();
     CommandRun list = run("graph", "list", "--gateway", nobody);
     assertThat(list.status()).as("%s", list).isEqualTo(CommandFailure.UNREACHABLE);
-    assertThat(list.err()).contains("no local cloud on " + nobody)
+    assertThat(list.err())
+        .contains("no local cloud on " + nobody)
         .contains("start it with `protomolt up --data DIR`");
     CommandRun doc = run("doc", "get", "x", "--account", ACCOUNT, "--gateway", nobody);
     assertThat(doc.status()).isEqualTo(CommandFailure.UNREACHABLE);
@@ -261,25 +350,54 @@ class CommandsTest {
   @Test
   void ingestedFilesTravelThePipelineAndCanBeReadAndFound() throws Exception {
     Path folder = Files.createDirectories(files.resolve("corpus/sub"));
-    Files.writeString(files.resolve("corpus/keepers.txt"), "Lighthouse keepers\n\nThe lamp at"
-        + " Skerryvore was trimmed twice before dawn.\n");
-    Files.writeString(folder.resolve("harbour.md"), "# Harbour\n\nThe breakwater at Peterhead"
-        + " shelters the fleet.\n");
+    Files.writeString(
+        files.resolve("corpus/keepers.txt"),
+        "Lighthouse keepers\n\nThe lamp at" + " Skerryvore was trimmed twice before dawn.\n");
+    Files.writeString(
+        folder.resolve("harbour.md"),
+        "# Harbour\n\nThe breakwater at Peterhead" + " shelters the fleet.\n");
     // Only blanks: the parser rejects it, so the per-node table shows two nodes.
     Files.writeString(folder.resolve("blank.txt"), "  \n\n\t\n");
-    assertThat(run("graph", "apply", write("pipeline.json", GraphFile.json(DemoGraph.of(ACCOUNT,
-        "docs", LocalPlatform.CLUSTER).toBuilder().setGraphId("pipeline").build())).toString(),
-        "--gateway", gateway).status()).isZero();
+    assertThat(
+            run(
+                    "graph",
+                    "apply",
+                    write(
+                            "pipeline.json",
+                            GraphFile.json(
+                                DemoGraph.of(ACCOUNT, "docs", LocalPlatform.CLUSTER).toBuilder()
+                                    .setGraphId("pipeline")
+                                    .build()))
+                        .toString(),
+                    "--gateway",
+                    gateway)
+                .status())
+        .isZero();
 
-    CommandRun ingest = run("ingest", files.resolve("corpus").toString(), "--recursive",
-        "--account", ACCOUNT, "--datasource", "docs", "--wait", "--data", data.toString(),
-        "--timeout-seconds", "120");
+    CommandRun ingest =
+        run(
+            "ingest",
+            files.resolve("corpus").toString(),
+            "--recursive",
+            "--account",
+            ACCOUNT,
+            "--datasource",
+            "docs",
+            "--wait",
+            "--data",
+            data.toString(),
+            "--timeout-seconds",
+            "120");
     assertThat(ingest.status()).as("%s", ingest).isZero();
-    assertThat(ingest.out()).contains("uploaded 3 files").contains("s3://protomolt-intake/acme/docs/")
-        .contains("dispositions: {REJECTED=1, SINK_REACHED=2}").contains("sub/harbour.md")
+    assertThat(ingest.out())
+        .contains("uploaded 3 files")
+        .contains("s3://protomolt-intake/acme/docs/")
+        .contains("dispositions: {REJECTED=1, SINK_REACHED=2}")
+        .contains("sub/harbour.md")
         .containsPattern("sub/blank\\.txt\\s+REJECTED");
     // Dispositions per node, from the executions' outputs: two at the sink, one at the parser.
-    assertThat(ingest.out()).contains("dispositions per node:")
+    assertThat(ingest.out())
+        .contains("dispositions per node:")
         .containsPattern("\\n  pipeline\\s+" + DemoGraph.INDEX + "\\s+SINK_REACHED\\s+2\\n")
         .containsPattern("\\n  pipeline\\s+" + DemoGraph.PARSE + "\\s+REJECTED\\s+1\\n")
         .containsPattern("\\n  total\\s+all\\s+3\\n");
@@ -295,8 +413,23 @@ class CommandsTest {
     assertThat(new ObjectMapper().readTree(doc.out()).path("docId").asText()).isEqualTo(docId);
 
     Path out = files.resolve("at-sink.json");
-    CommandRun atSink = run("doc", "get", docId, "--account", ACCOUNT, "--graph", "pipeline",
-        "--node", DemoGraph.INDEX, "--part", "core", "--out", out.toString(), "--gateway", gateway);
+    CommandRun atSink =
+        run(
+            "doc",
+            "get",
+            docId,
+            "--account",
+            ACCOUNT,
+            "--graph",
+            "pipeline",
+            "--node",
+            DemoGraph.INDEX,
+            "--part",
+            "core",
+            "--out",
+            out.toString(),
+            "--gateway",
+            gateway);
     assertThat(atSink.status()).as("%s", atSink).isZero();
     assertThat(Files.readString(out)).contains("Skerryvore");
 
@@ -313,28 +446,72 @@ class CommandsTest {
 
   @Test
   void badIngestInputsAreRefusedBeforeAnythingIsUploaded() throws Exception {
-    CommandRun missing = run("ingest", files.resolve("nope.txt").toString(), "--account", ACCOUNT,
-        "--datasource", "docs", "--data", data.toString());
+    CommandRun missing =
+        run(
+            "ingest",
+            files.resolve("nope.txt").toString(),
+            "--account",
+            ACCOUNT,
+            "--datasource",
+            "docs",
+            "--data",
+            data.toString());
     assertThat(missing.status()).isEqualTo(1);
-    assertThat(missing.err()).contains("PATH: ").contains("nope.txt does not exist; nothing was uploaded");
+    assertThat(missing.err())
+        .contains("PATH: ")
+        .contains("nope.txt does not exist; nothing was uploaded");
 
     Files.createDirectories(files.resolve("folder"));
-    CommandRun folder = run("ingest", files.resolve("folder").toString(), "--account", ACCOUNT,
-        "--datasource", "docs", "--data", data.toString());
+    CommandRun folder =
+        run(
+            "ingest",
+            files.resolve("folder").toString(),
+            "--account",
+            ACCOUNT,
+            "--datasource",
+            "docs",
+            "--data",
+            data.toString());
     assertThat(folder.err()).contains("is a directory; pass --recursive");
 
-    CommandRun unbound = run("ingest", write("a.txt", "hello").toString(), "--account", ACCOUNT,
-        "--datasource", "unprovisioned", "--data", data.toString());
+    CommandRun unbound =
+        run(
+            "ingest",
+            write("a.txt", "hello").toString(),
+            "--account",
+            ACCOUNT,
+            "--datasource",
+            "unprovisioned",
+            "--data",
+            data.toString());
     assertThat(unbound.status()).isEqualTo(1);
-    assertThat(unbound.err()).contains("--datasource: 'unprovisioned' is not provisioned")
-        .contains("protomolt up --data").contains("--account acme:unprovisioned");
+    assertThat(unbound.err())
+        .contains("--datasource: 'unprovisioned' is not provisioned")
+        .contains("protomolt up --data")
+        .contains("--account acme:unprovisioned");
 
-    CommandRun foreign = run("ingest", write("b.txt", "hello").toString(), "--account", "other",
-        "--datasource", "docs", "--data", data.toString());
+    CommandRun foreign =
+        run(
+            "ingest",
+            write("b.txt", "hello").toString(),
+            "--account",
+            "other",
+            "--datasource",
+            "docs",
+            "--data",
+            data.toString());
     assertThat(foreign.err()).contains("'docs' belongs to account 'acme', not 'other'");
 
-    CommandRun badAccount = run("ingest", write("c.txt", "x").toString(), "--account", "_x",
-        "--datasource", "docs", "--data", data.toString());
+    CommandRun badAccount =
+        run(
+            "ingest",
+            write("c.txt", "x").toString(),
+            "--account",
+            "_x",
+            "--datasource",
+            "docs",
+            "--data",
+            data.toString());
     assertThat(badAccount.status()).isEqualTo(2);
     assertThat(badAccount.err()).contains("--account: accountId: must be non-blank");
   }
@@ -342,12 +519,22 @@ class CommandsTest {
   @Test
   void ingestWithoutARunningPlatformSaysHowToStartOne() {
     String port = System.getProperty(LocalCloudSettings.POSTGRES_PORT_SETTING);
-    System.setProperty(LocalCloudSettings.POSTGRES_PORT_SETTING, Integer.toString(LocalPorts.free()));
+    System.setProperty(
+        LocalCloudSettings.POSTGRES_PORT_SETTING, Integer.toString(LocalPorts.free()));
     try {
-      CommandRun ingest = run("ingest", write("d.txt", "x").toString(), "--account", ACCOUNT,
-          "--datasource", "docs", "--data", data.toString());
+      CommandRun ingest =
+          run(
+              "ingest",
+              write("d.txt", "x").toString(),
+              "--account",
+              ACCOUNT,
+              "--datasource",
+              "docs",
+              "--data",
+              data.toString());
       assertThat(ingest.status()).as("%s", ingest).isEqualTo(CommandFailure.UNREACHABLE);
-      assertThat(ingest.err()).contains("no local cloud database at jdbc:postgresql://127.0.0.1:")
+      assertThat(ingest.err())
+          .contains("no local cloud database at jdbc:postgresql://127.0.0.1:")
           .contains("start it with `protomolt up --data ");
     } finally {
       System.setProperty(LocalCloudSettings.POSTGRES_PORT_SETTING, port);
@@ -358,14 +545,15 @@ class CommandsTest {
   void anUnknownDocumentIsReportedWithWhereIdsComeFrom() {
     CommandRun doc = run("doc", "get", "no-such-doc", "--account", ACCOUNT, "--gateway", gateway);
     assertThat(doc.status()).as("%s", doc).isEqualTo(1);
-    assertThat(doc.err()).startsWith("protomolt doc get: DOC_ID: ")
+    assertThat(doc.err())
+        .startsWith("protomolt doc get: DOC_ID: ")
         .contains("no document 'no-such-doc' in account 'acme'")
         .contains("`protomolt ingest` prints the id");
-    CommandRun half = run("doc", "manifest", "x", "--account", ACCOUNT, "--graph", "g",
-        "--gateway", gateway);
+    CommandRun half =
+        run("doc", "manifest", "x", "--account", ACCOUNT, "--graph", "g", "--gateway", gateway);
     assertThat(half.err()).contains("--graph: must be given together with --node");
-    CommandRun part = run("doc", "get", "x", "--account", ACCOUNT, "--part", "pages",
-        "--gateway", gateway);
+    CommandRun part =
+        run("doc", "get", "x", "--account", ACCOUNT, "--part", "pages", "--gateway", gateway);
     assertThat(part.status()).isEqualTo(2);
     assertThat(part.err()).contains("must be CORE, BLOBS, CHUNKS or PARSED, got 'pages'");
   }
@@ -377,5 +565,4 @@ class CommandsTest {
       throw new java.io.UncheckedIOException(e);
     }
   }
-
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.core.identity.NodeIds;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -22,31 +21,40 @@ import org.junit.jupiter.api.Test;
  */
 class KafkaReceiptSinkTest {
 
-  static final DocumentIndexedEvent FROM_THE_SINK = DocumentIndexedEvent.newBuilder()
-      .setDocId("d1").setAccountId("acme").setGraphId("demo").setNodeId("index")
-      .setIndexName("protomolt-sample").build();
+  static final DocumentIndexedEvent FROM_THE_SINK =
+      DocumentIndexedEvent.newBuilder()
+          .setDocId("d1")
+          .setAccountId("acme")
+          .setGraphId("demo")
+          .setNodeId("index")
+          .setIndexName("protomolt-sample")
+          .build();
 
   @Test
   void aBlankPlanIsFilledAndAGraphNodeIdBecomesTheStoredStatesId() {
-    withSink(sink -> {
-      DocumentIndexedEvent ready = sink.forTheLedger(FROM_THE_SINK);
-      assertThat(ready.getPlanId()).isEqualTo("plan-a");
-      assertThat(ready.getNodeId())
-          .isEqualTo(NodeIds.nodeId("d1", "index", "acme", "demo").toString());
-    });
+    withSink(
+        sink -> {
+          DocumentIndexedEvent ready = sink.forTheLedger(FROM_THE_SINK);
+          assertThat(ready.getPlanId()).isEqualTo("plan-a");
+          assertThat(ready.getNodeId())
+              .isEqualTo(NodeIds.nodeId("d1", "index", "acme", "demo").toString());
+        });
   }
 
   @Test
   void whatTheSinkSetRightIsKept() {
     String stored = UUID.randomUUID().toString();
-    withSink(sink -> {
-      DocumentIndexedEvent ready = sink.forTheLedger(FROM_THE_SINK.toBuilder().setPlanId("plan-b")
-          .setNodeId(stored).build());
-      assertThat(ready.getPlanId()).isEqualTo("plan-b");
-      assertThat(ready.getNodeId()).isEqualTo(stored);
-      assertThat(sink.forTheLedger(FROM_THE_SINK.toBuilder().clearNodeId().build()).getNodeId())
-          .as("no node id stays none").isEmpty();
-    });
+    withSink(
+        sink -> {
+          DocumentIndexedEvent ready =
+              sink.forTheLedger(
+                  FROM_THE_SINK.toBuilder().setPlanId("plan-b").setNodeId(stored).build());
+          assertThat(ready.getPlanId()).isEqualTo("plan-b");
+          assertThat(ready.getNodeId()).isEqualTo(stored);
+          assertThat(sink.forTheLedger(FROM_THE_SINK.toBuilder().clearNodeId().build()).getNodeId())
+              .as("no node id stays none")
+              .isEmpty();
+        });
   }
 
   private static void withSink(java.util.function.Consumer<KafkaReceiptSink> use) {
@@ -57,8 +65,10 @@ class KafkaReceiptSinkTest {
 
   /** A real producer that never connects: construction does not reach the broker. */
   private static KafkaProducer<String, byte[]> neverConnected() {
-    return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"),
-        new StringSerializer(), new ByteArraySerializer());
+    return new KafkaProducer<>(
+        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"),
+        new StringSerializer(),
+        new ByteArraySerializer());
   }
 
   @Test

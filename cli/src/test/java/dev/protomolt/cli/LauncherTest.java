@@ -31,7 +31,8 @@ class LauncherTest {
     process.getOutputStream().close();
     boolean ended = process.waitFor(120, TimeUnit.SECONDS);
     assertThat(ended).as("the launcher ended").isTrue();
-    return new Run(process.exitValue(),
+    return new Run(
+        process.exitValue(),
         new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
         new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
   }
@@ -41,7 +42,8 @@ class LauncherTest {
     assertThat(Files.isExecutable(LAUNCHER)).as("%s", LAUNCHER).isTrue();
     Run run = run(Map.of("JAVA_HOME", "/nonexistent", "PROTOMOLT_JDK", "/no/such/jdk"), "--help");
     assertThat(run.status()).isEqualTo(127);
-    assertThat(run.err()).contains("protomolt: JDK 25 not found at /no/such/jdk")
+    assertThat(run.err())
+        .contains("protomolt: JDK 25 not found at /no/such/jdk")
         .contains("set PROTOMOLT_JDK (or JAVA_HOME) to a JDK 25+ install");
   }
 }

@@ -38,62 +38,92 @@ class LocalPlatformEndToEndTest {
 
   static final String ACCOUNT = "acme";
   static final String DATASOURCE = "docs";
+
   /** Real components need real time to start and run; a bound for failing, never a measurement. */
   static final Duration PATIENCE = Duration.ofSeconds(120);
 
-  @TempDir
-  Path data;
+  @TempDir Path data;
 
   @Test
   void anUploadedDocumentIsParsedChunkedEmbeddedIndexedAndStored() throws Exception {
     try (LocalPlatform platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
       platform.provisionAccount(ACCOUNT, DATASOURCE);
-      long version = platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE,
-          LocalPlatform.CLUSTER));
+      long version =
+          platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
       assertThat(version).isEqualTo(1);
 
-      byte[] text = ("Lighthouse keepers\n\nThe lamp at Skerryvore was lit at dusk and trimmed"
-          + " twice before dawn, while the keepers logged every passing ship.\n")
-          .getBytes(StandardCharsets.UTF_8);
+      byte[] text =
+          ("Lighthouse keepers\n\nThe lamp at Skerryvore was lit at dusk and trimmed"
+                  + " twice before dawn, while the keepers logged every passing ship.\n")
+              .getBytes(StandardCharsets.UTF_8);
       LocalCloudEndpoints ep = platform.endpoints();
-      try (S3Client s3 = S3Client.builder().endpointOverride(ep.s3())
-          .region(Region.of(ep.region())).forcePathStyle(true)
-          .credentialsProvider(StaticCredentialsProvider.create(
-              AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-          .httpClient(UrlConnectionHttpClient.create()).build()) {
-        s3.putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET)
-            .key(ACCOUNT + "/" + DATASOURCE + "/notes/lighthouse.txt").contentType("text/plain"),
+      try (S3Client s3 =
+          S3Client.builder()
+              .endpointOverride(ep.s3())
+              .region(Region.of(ep.region()))
+              .forcePathStyle(true)
+              .credentialsProvider(
+                  StaticCredentialsProvider.create(
+                      AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+              .httpClient(UrlConnectionHttpClient.create())
+              .build()) {
+        s3.putObject(
+            b ->
+                b.bucket(LocalPlatform.INTAKE_BUCKET)
+                    .key(ACCOUNT + "/" + DATASOURCE + "/notes/lighthouse.txt")
+                    .contentType("text/plain"),
             RequestBody.fromBytes(text));
       }
 
-      LocalPlatform.Admission admitted = eventually("the upload admitted to the demo graph", () ->
-          platform.admissions(ACCOUNT).stream()
-              .filter(a -> a.graphId().equals(DemoGraph.GRAPH_ID) && !a.executionArn().isEmpty())
-              .findFirst());
+      LocalPlatform.Admission admitted =
+          eventually(
+              "the upload admitted to the demo graph",
+              () ->
+                  platform.admissions(ACCOUNT).stream()
+                      .filter(
+                          a ->
+                              a.graphId().equals(DemoGraph.GRAPH_ID) && !a.executionArn().isEmpty())
+                      .findFirst());
       assertThat(admitted.outcome()).isEqualTo("STARTED");
-      DescribeExecutionResponse done = eventually("the execution to end", () -> {
-        DescribeExecutionResponse d = platform.stepFunctions()
-            .describeExecution(b -> b.executionArn(admitted.executionArn()));
-        return d.status() == ExecutionStatus.RUNNING ? Optional.empty() : Optional.of(d);
-      });
-      assertThat(done.status()).as("execution %s: %s %s", done.executionArn(), done.error(),
-          done.cause()).isEqualTo(ExecutionStatus.SUCCEEDED);
+      DescribeExecutionResponse done =
+          eventually(
+              "the execution to end",
+              () -> {
+                DescribeExecutionResponse d =
+                    platform
+                        .stepFunctions()
+                        .describeExecution(b -> b.executionArn(admitted.executionArn()));
+                return d.status() == ExecutionStatus.RUNNING ? Optional.empty() : Optional.of(d);
+              });
+      assertThat(done.status())
+          .as("execution %s: %s %s", done.executionArn(), done.error(), done.cause())
+          .isEqualTo(ExecutionStatus.SUCCEEDED);
       assertThat(new ObjectMapper().readTree(done.output()).path("disposition").asText())
           .isEqualTo("SINK_REACHED");
 
       List<SearchHit> hits = platform.indexSearch().text("Skerryvore", 5);
       assertThat(hits).extracting(SearchHit::docId).contains(admitted.docId());
 
-      PipeDoc atSink = platform.store().get(GetPipeDocRequest.newBuilder()
-          .setDocumentRef(DocumentReference.newBuilder().setDocId(admitted.docId())
-              .setGraphAddressId(DemoGraph.INDEX).setAccountId(ACCOUNT)
-              .setGraphId(DemoGraph.GRAPH_ID))
-          .build()).getPipedoc();
+      PipeDoc atSink =
+          platform
+              .store()
+              .get(
+                  GetPipeDocRequest.newBuilder()
+                      .setDocumentRef(
+                          DocumentReference.newBuilder()
+                              .setDocId(admitted.docId())
+                              .setGraphAddressId(DemoGraph.INDEX)
+                              .setAccountId(ACCOUNT)
+                              .setGraphId(DemoGraph.GRAPH_ID))
+                      .build())
+              .getPipedoc();
       assertThat(atSink.getSearchMetadata().getBody()).contains("The lamp at Skerryvore was lit");
       assertThat(atSink.getSearchMetadata().getSemanticResultsList())
-          .as("the chunker's and the embedder's work reached the sink").isNotEmpty();
+          .as("the chunker's and the embedder's work reached the sink")
+          .isNotEmpty();
       assertThat(sha256(atSink.getBlobBag().getBlob().getData().toByteArray()))
-          .as("the uploaded bytes, bit for bit").isEqualTo(sha256(text));
+          .as("the uploaded bytes, bit for bit")
+          .isEqualTo(sha256(text));
     }
   }
 

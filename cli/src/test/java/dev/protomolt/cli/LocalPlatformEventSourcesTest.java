@@ -55,8 +55,7 @@ class LocalPlatformEventSourcesTest {
   static final String ACCOUNT = "harbour";
   static final String DATASOURCE = "logs";
 
-  @TempDir
-  static Path data;
+  @TempDir static Path data;
 
   static LocalPlatform platform;
   static S3Client s3;
@@ -70,17 +69,22 @@ class LocalPlatformEventSourcesTest {
     for (int i = 0; i < demo.getEdgesCount(); i++) {
       String to = demo.getEdges(i).getToNodeId();
       if (to.equals(DemoGraph.CHUNK) || to.equals(DemoGraph.EMBED)) {
-        cached.setEdges(i, demo.getEdges(i).toBuilder()
-            .setTransportType(TransportType.TRANSPORT_TYPE_CACHE));
+        cached.setEdges(
+            i, demo.getEdges(i).toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_CACHE));
       }
     }
     platform.applyAndActivate(cached.build());
     LocalCloudEndpoints ep = platform.endpoints();
-    s3 = S3Client.builder().endpointOverride(ep.s3()).region(Region.of(ep.region()))
-        .forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    s3 =
+        S3Client.builder()
+            .endpointOverride(ep.s3())
+            .region(Region.of(ep.region()))
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
   }
 
   @AfterAll
@@ -98,13 +102,16 @@ class LocalPlatformEventSourcesTest {
     String docId = runToTheSink("tides.txt", "High water at the harbour mouth came at noon.");
 
     for (String cacheAddress : List.of(DemoGraph.CHUNK, DemoGraph.EMBED)) {
-      String reason = eventually("the CACHE copy at " + cacheAddress + " purged",
-          () -> purgeReason(docId, cacheAddress));
+      String reason =
+          eventually(
+              "the CACHE copy at " + cacheAddress + " purged",
+              () -> purgeReason(docId, cacheAddress));
       assertThat(reason).as("why the copy at %s went", cacheAddress).startsWith("RECLAIMED");
       assertThat(status(docId, cacheAddress)).contains("PURGED");
     }
     for (String persistAddress : List.of(DemoGraph.PARSE, DemoGraph.INDEX)) {
-      assertThat(status(docId, persistAddress)).as("the PERSIST copy at %s", persistAddress)
+      assertThat(status(docId, persistAddress))
+          .as("the PERSIST copy at %s", persistAddress)
           .contains("ACTIVE");
       assertThat(purgeReason(docId, persistAddress)).isEmpty();
     }
@@ -116,14 +123,33 @@ class LocalPlatformEventSourcesTest {
     assertThat(status(docId, DemoGraph.INDEX)).contains("ACTIVE");
 
     LocalCloudEndpoints ep = platform.endpoints();
-    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers(),
-        ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
-      producer.send(new ProducerRecord<>("document-deleted", docId, DocumentDeleted.newBuilder()
-          .setDocumentRef(DocumentReference.newBuilder().setDocId(docId).setAccountId(ACCOUNT)
-              .setGraphId(DemoGraph.GRAPH_ID).setGraphAddressId(DemoGraph.INDEX).setKeep(true))
-          .setReason(DeletionReason.DELETION_REASON_USER).setRequestedBy("test")
-          .build().toByteArray())).get();
+    try (KafkaProducer<String, byte[]> producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                ep.kafkaBootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all"),
+            new StringSerializer(),
+            new ByteArraySerializer())) {
+      producer
+          .send(
+              new ProducerRecord<>(
+                  "document-deleted",
+                  docId,
+                  DocumentDeleted.newBuilder()
+                      .setDocumentRef(
+                          DocumentReference.newBuilder()
+                              .setDocId(docId)
+                              .setAccountId(ACCOUNT)
+                              .setGraphId(DemoGraph.GRAPH_ID)
+                              .setGraphAddressId(DemoGraph.INDEX)
+                              .setKeep(true))
+                      .setReason(DeletionReason.DELETION_REASON_USER)
+                      .setRequestedBy("test")
+                      .build()
+                      .toByteArray()))
+          .get();
     }
 
     eventually("the deleted copy purged", () -> purgeReason(docId, DemoGraph.INDEX));
@@ -133,23 +159,38 @@ class LocalPlatformEventSourcesTest {
     for (String[] object : objects) {
       assertThat(exists(object[0], object[1])).as("object %s/%s", object[0], object[1]).isFalse();
     }
-    assertThat(status(docId, DemoGraph.PARSE)).as("only the named copy is deleted")
+    assertThat(status(docId, DemoGraph.PARSE))
+        .as("only the named copy is deleted")
         .contains("ACTIVE");
   }
 
   @Test
   void theSinksIndexingReceiptLandsInTheIndexingLedger() throws Exception {
-    String docId = runToTheSink("lights.txt", "Bell Rock light shows one white flash every five seconds.");
+    String docId =
+        runToTheSink("lights.txt", "Bell Rock light shows one white flash every five seconds.");
 
-    String outcome = eventually("the receipt in document_index_state", () -> query(
-        "SELECT outcome FROM document_index_state WHERE account_id = ? AND doc_id = ?",
-        ACCOUNT, docId));
+    String outcome =
+        eventually(
+            "the receipt in document_index_state",
+            () ->
+                query(
+                    "SELECT outcome FROM document_index_state WHERE account_id = ? AND doc_id = ?",
+                    ACCOUNT,
+                    docId));
     assertThat(outcome).isEqualTo("INDEXED");
-    assertThat(query("SELECT plan_id || ' ' || index_name || ' ' || node_id FROM"
-        + " document_index_state WHERE account_id = ? AND doc_id = ?", ACCOUNT, docId))
+    assertThat(
+            query(
+                "SELECT plan_id || ' ' || index_name || ' ' || node_id FROM"
+                    + " document_index_state WHERE account_id = ? AND doc_id = ?",
+                ACCOUNT,
+                docId))
         .as("plan, index and the stored state indexed")
-        .contains(IndexSinkModule.INDEX_NAME + " " + IndexSinkModule.INDEX_NAME + " "
-            + nodeId(docId, DemoGraph.INDEX));
+        .contains(
+            IndexSinkModule.INDEX_NAME
+                + " "
+                + IndexSinkModule.INDEX_NAME
+                + " "
+                + nodeId(docId, DemoGraph.INDEX));
   }
 
   /**
@@ -158,44 +199,84 @@ class LocalPlatformEventSourcesTest {
    */
   private static String runToTheSink(String name, String text) throws Exception {
     int before = platform.admissions(ACCOUNT).size();
-    s3.putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET)
-        .key(ACCOUNT + "/" + DATASOURCE + "/" + name).contentType("text/plain"),
+    s3.putObject(
+        b ->
+            b.bucket(LocalPlatform.INTAKE_BUCKET)
+                .key(ACCOUNT + "/" + DATASOURCE + "/" + name)
+                .contentType("text/plain"),
         RequestBody.fromBytes(text.getBytes(StandardCharsets.UTF_8)));
-    LocalPlatform.Admission admitted = eventually("the upload of " + name + " admitted", () ->
-        platform.admissions(ACCOUNT).stream().skip(before)
-            .filter(a -> !a.executionArn().isEmpty()).findFirst());
-    ExecutionStatus status = eventually("the execution of " + name + " to end", () -> {
-      ExecutionStatus s = platform.stepFunctions()
-          .describeExecution(b -> b.executionArn(admitted.executionArn())).status();
-      return s == ExecutionStatus.RUNNING ? Optional.empty() : Optional.of(s);
-    });
+    LocalPlatform.Admission admitted =
+        eventually(
+            "the upload of " + name + " admitted",
+            () ->
+                platform.admissions(ACCOUNT).stream()
+                    .skip(before)
+                    .filter(a -> !a.executionArn().isEmpty())
+                    .findFirst());
+    ExecutionStatus status =
+        eventually(
+            "the execution of " + name + " to end",
+            () -> {
+              ExecutionStatus s =
+                  platform
+                      .stepFunctions()
+                      .describeExecution(b -> b.executionArn(admitted.executionArn()))
+                      .status();
+              return s == ExecutionStatus.RUNNING ? Optional.empty() : Optional.of(s);
+            });
     assertThat(status).as("execution of %s", name).isEqualTo(ExecutionStatus.SUCCEEDED);
     return admitted.docId();
   }
 
   private static Optional<String> status(String docId, String address) {
-    return query("SELECT status FROM pipedocs WHERE account_id = ? AND doc_id = ? AND graph_id = ?"
-        + " AND graph_address_id = ?", ACCOUNT, docId, DemoGraph.GRAPH_ID, address);
+    return query(
+        "SELECT status FROM pipedocs WHERE account_id = ? AND doc_id = ? AND graph_id = ?"
+            + " AND graph_address_id = ?",
+        ACCOUNT,
+        docId,
+        DemoGraph.GRAPH_ID,
+        address);
   }
 
   private static String nodeId(String docId, String address) {
-    return query("SELECT node_id::text FROM pipedocs WHERE account_id = ? AND doc_id = ?"
-        + " AND graph_id = ? AND graph_address_id = ?", ACCOUNT, docId, DemoGraph.GRAPH_ID, address)
+    return query(
+            "SELECT node_id::text FROM pipedocs WHERE account_id = ? AND doc_id = ?"
+                + " AND graph_id = ? AND graph_address_id = ?",
+            ACCOUNT,
+            docId,
+            DemoGraph.GRAPH_ID,
+            address)
         .orElseThrow();
   }
 
   private static Optional<String> purgeReason(String docId, String address) {
-    return query("SELECT reason FROM pipedoc_purges WHERE account_id = ? AND doc_id = ?"
-        + " AND graph_id = ? AND graph_address_id = ?", ACCOUNT, docId, DemoGraph.GRAPH_ID,
+    return query(
+        "SELECT reason FROM pipedoc_purges WHERE account_id = ? AND doc_id = ?"
+            + " AND graph_id = ? AND graph_address_id = ?",
+        ACCOUNT,
+        docId,
+        DemoGraph.GRAPH_ID,
         address);
   }
 
   /** Bucket and key of every object the proof row says the purge deleted. */
   private static List<String[]> purgedObjects(String docId, String address) throws Exception {
-    String bucket = query("SELECT bucket FROM pipedoc_purges WHERE account_id = ? AND doc_id = ?"
-        + " AND graph_address_id = ?", ACCOUNT, docId, address).orElseThrow();
-    String summary = query("SELECT manifest_summary::text FROM pipedoc_purges WHERE account_id = ?"
-        + " AND doc_id = ? AND graph_address_id = ?", ACCOUNT, docId, address).orElseThrow();
+    String bucket =
+        query(
+                "SELECT bucket FROM pipedoc_purges WHERE account_id = ? AND doc_id = ?"
+                    + " AND graph_address_id = ?",
+                ACCOUNT,
+                docId,
+                address)
+            .orElseThrow();
+    String summary =
+        query(
+                "SELECT manifest_summary::text FROM pipedoc_purges WHERE account_id = ?"
+                    + " AND doc_id = ? AND graph_address_id = ?",
+                ACCOUNT,
+                docId,
+                address)
+            .orElseThrow();
     List<String[]> objects = new ArrayList<>();
     collectKeys(new ObjectMapper().readTree(summary), bucket, objects);
     return objects;

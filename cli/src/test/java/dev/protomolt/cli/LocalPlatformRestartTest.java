@@ -29,11 +29,9 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  */
 class LocalPlatformRestartTest {
 
-  @TempDir
-  Path data;
+  @TempDir Path data;
 
-  @TempDir
-  Path files;
+  @TempDir Path files;
 
   @Test
   void bindingsAndActivationsSurviveARestart() throws Exception {
@@ -45,37 +43,64 @@ class LocalPlatformRestartTest {
 
     try (LocalPlatform second = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
       assertThatThrownBy(() -> second.provisionAccount("rival", "docs"))
-          .as("the datasource's owner was remembered").isInstanceOf(IllegalArgumentException.class)
+          .as("the datasource's owner was remembered")
+          .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("'docs' already belongs to account 'acme'");
-      Path graph = Files.writeString(files.resolve("demo.json"),
-          GraphFile.json(DemoGraph.of("acme", "docs", LocalPlatform.CLUSTER)));
-      CommandRun validated = CommandRun.of("graph", "validate", graph.toString(), "--gateway",
-          "127.0.0.1:" + second.gatewayPort());
+      Path graph =
+          Files.writeString(
+              files.resolve("demo.json"),
+              GraphFile.json(DemoGraph.of("acme", "docs", LocalPlatform.CLUSTER)));
+      CommandRun validated =
+          CommandRun.of(
+              "graph",
+              "validate",
+              graph.toString(),
+              "--gateway",
+              "127.0.0.1:" + second.gatewayPort());
       assertThat(validated.status()).as("%s", validated).isZero();
-      CommandRun listed = CommandRun.of("graph", "list", "--gateway",
-          "127.0.0.1:" + second.gatewayPort());
+      CommandRun listed =
+          CommandRun.of("graph", "list", "--gateway", "127.0.0.1:" + second.gatewayPort());
       assertThat(listed.out()).as("%s", listed).containsPattern("demo\\s+1\\s+yes");
 
       LocalCloudEndpoints ep = second.endpoints();
-      try (S3Client s3 = S3Client.builder().endpointOverride(ep.s3())
-          .region(Region.of(ep.region())).forcePathStyle(true)
-          .credentialsProvider(StaticCredentialsProvider.create(
-              AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-          .httpClient(UrlConnectionHttpClient.create()).build()) {
-        s3.putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key("acme/docs/after-restart.txt"),
-            RequestBody.fromString("Tide tables\n\nSpring tides follow the full moon.\n",
-                StandardCharsets.UTF_8));
+      try (S3Client s3 =
+          S3Client.builder()
+              .endpointOverride(ep.s3())
+              .region(Region.of(ep.region()))
+              .forcePathStyle(true)
+              .credentialsProvider(
+                  StaticCredentialsProvider.create(
+                      AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+              .httpClient(UrlConnectionHttpClient.create())
+              .build()) {
+        s3.putObject(
+            b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key("acme/docs/after-restart.txt"),
+            RequestBody.fromString(
+                "Tide tables\n\nSpring tides follow the full moon.\n", StandardCharsets.UTF_8));
       }
-      LocalPlatform.Admission admitted = eventually("the upload admitted after the restart", () ->
-          second.admissions("acme").stream().filter(a -> !a.executionArn().isEmpty()).findFirst());
-      assertThat(admitted.graphVersion()).as("the version activated before the restart").isEqualTo(1);
-      DescribeExecutionResponse done = eventually("the execution to end", () -> {
-        DescribeExecutionResponse d = second.stepFunctions()
-            .describeExecution(b -> b.executionArn(admitted.executionArn()));
-        return d.status() == ExecutionStatus.RUNNING ? Optional.empty() : Optional.of(d);
-      });
+      LocalPlatform.Admission admitted =
+          eventually(
+              "the upload admitted after the restart",
+              () ->
+                  second.admissions("acme").stream()
+                      .filter(a -> !a.executionArn().isEmpty())
+                      .findFirst());
+      assertThat(admitted.graphVersion())
+          .as("the version activated before the restart")
+          .isEqualTo(1);
+      DescribeExecutionResponse done =
+          eventually(
+              "the execution to end",
+              () -> {
+                DescribeExecutionResponse d =
+                    second
+                        .stepFunctions()
+                        .describeExecution(b -> b.executionArn(admitted.executionArn()));
+                return d.status() == ExecutionStatus.RUNNING ? Optional.empty() : Optional.of(d);
+              });
       assertThat(new ObjectMapper().readTree(done.output()).path("disposition").asText())
-          .as("%s %s", done.error(), done.cause()).isEqualTo("SINK_REACHED");
+          .as("%s %s", done.error(), done.cause())
+          .isEqualTo("SINK_REACHED");
     }
   }
 }

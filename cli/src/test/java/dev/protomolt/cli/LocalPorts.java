@@ -13,10 +13,14 @@ import java.util.List;
  */
 final class LocalPorts {
 
-  static final List<String> SETTINGS = List.of(LocalCloudSettings.S3_PORT_SETTING,
-      LocalCloudSettings.POSTGRES_PORT_SETTING, LocalCloudSettings.KAFKA_PORT_SETTING,
-      LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING, LocalCloudSettings.DYNAMODB_PORT_SETTING,
-      LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING);
+  static final List<String> SETTINGS =
+      List.of(
+          LocalCloudSettings.S3_PORT_SETTING,
+          LocalCloudSettings.POSTGRES_PORT_SETTING,
+          LocalCloudSettings.KAFKA_PORT_SETTING,
+          LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING,
+          LocalCloudSettings.DYNAMODB_PORT_SETTING,
+          LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING);
 
   private LocalPorts() {}
 

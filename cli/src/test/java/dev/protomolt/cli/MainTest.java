@@ -42,7 +42,8 @@ class MainTest {
   void envWithoutARunningPlatformPrintsTheDefaultEndpointsForTheDataFolder() {
     CommandRun env = CommandRun.of("env", "--data", "/tmp/some where");
     assertThat(env.status()).as("%s", env).isZero();
-    assertThat(env.out()).contains("export AWS_ENDPOINT_URL_S3=http://127.0.0.1:18110;")
+    assertThat(env.out())
+        .contains("export AWS_ENDPOINT_URL_S3=http://127.0.0.1:18110;")
         .contains("export AWS_ENDPOINT_URL_SFN=http://127.0.0.1:18150;")
         .contains("export PROTOMOLT_GATEWAY=127.0.0.1:18100;")
         .contains("export PROTOMOLT_DATA='/tmp/some where';");

@@ -17,26 +17,36 @@ class NodeDispositionsTest {
 
   @Test
   void countsEachWalkAtItsNodeAndTotalsPerDisposition() {
-    NodeDispositions table = NodeDispositions.of(List.of(
-        List.of(ending("demo", "index", "SINK_REACHED")),
-        List.of(ending("demo", "parse", "REJECTED")),
-        List.of(ending("demo", "index", "SINK_REACHED"), ending("other", "filter", "DROPPED")),
-        List.of(ending("", DispositionWatch.NO_EXECUTION, "UNBOUND"))), 2);
+    NodeDispositions table =
+        NodeDispositions.of(
+            List.of(
+                List.of(ending("demo", "index", "SINK_REACHED")),
+                List.of(ending("demo", "parse", "REJECTED")),
+                List.of(
+                    ending("demo", "index", "SINK_REACHED"), ending("other", "filter", "DROPPED")),
+                List.of(ending("", DispositionWatch.NO_EXECUTION, "UNBOUND"))),
+            2);
 
-    assertThat(table.rows()).containsExactly(
-        new NodeDispositions.Row("", DispositionWatch.NO_EXECUTION, "UNBOUND", 1),
-        new NodeDispositions.Row("", NodeDispositions.RUNNING, "PENDING", 2),
-        new NodeDispositions.Row("demo", "index", "SINK_REACHED", 2),
-        new NodeDispositions.Row("demo", "parse", "REJECTED", 1),
-        new NodeDispositions.Row("other", "filter", "DROPPED", 1));
-    assertThat(table.totals()).containsOnly(Map.entry("SINK_REACHED", 2),
-        Map.entry("REJECTED", 1), Map.entry("DROPPED", 1), Map.entry("UNBOUND", 1),
-        Map.entry("PENDING", 2));
+    assertThat(table.rows())
+        .containsExactly(
+            new NodeDispositions.Row("", DispositionWatch.NO_EXECUTION, "UNBOUND", 1),
+            new NodeDispositions.Row("", NodeDispositions.RUNNING, "PENDING", 2),
+            new NodeDispositions.Row("demo", "index", "SINK_REACHED", 2),
+            new NodeDispositions.Row("demo", "parse", "REJECTED", 1),
+            new NodeDispositions.Row("other", "filter", "DROPPED", 1));
+    assertThat(table.totals())
+        .containsOnly(
+            Map.entry("SINK_REACHED", 2),
+            Map.entry("REJECTED", 1),
+            Map.entry("DROPPED", 1),
+            Map.entry("UNBOUND", 1),
+            Map.entry("PENDING", 2));
     assertThat(table.total()).isEqualTo(7);
 
     StringWriter text = new StringWriter();
     table.print(new PrintWriter(text, true));
-    assertThat(text.toString()).startsWith("dispositions per node:")
+    assertThat(text.toString())
+        .startsWith("dispositions per node:")
         .containsPattern("demo\\s+parse\\s+REJECTED\\s+1\\n")
         .containsPattern("demo\\s+index\\s+SINK_REACHED\\s+2\\n")
         .containsPattern("-\\s+\\(running\\)\\s+PENDING\\s+2\\n")
@@ -48,8 +58,10 @@ class NodeDispositionsTest {
   void oneAdmissionShowsItsDispositionAloneAndSeveralNameTheirGraphs() {
     assertThat(DispositionWatch.describe(List.of(ending("demo", "index", "SINK_REACHED"))))
         .isEqualTo("SINK_REACHED");
-    assertThat(DispositionWatch.describe(List.of(ending("a", "index", "SINK_REACHED"),
-        ending("b", "parse", "REJECTED")))).isEqualTo("a:SINK_REACHED, b:REJECTED");
+    assertThat(
+            DispositionWatch.describe(
+                List.of(ending("a", "index", "SINK_REACHED"), ending("b", "parse", "REJECTED"))))
+        .isEqualTo("a:SINK_REACHED, b:REJECTED");
   }
 
   @Test

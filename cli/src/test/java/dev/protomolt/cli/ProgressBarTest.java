@@ -28,38 +28,52 @@ class ProgressBarTest {
     ProgressBar bar = new ProgressBar("x", 3, 3);
     assertThat(bar.render(7, Duration.ofSeconds(1))).startsWith("x [###] 3/3 100%");
     assertThat(bar.render(-1, Duration.ofSeconds(1))).startsWith("x [---] 0/3   0%");
-    assertThatThrownBy(() -> new ProgressBar("x", 0, 3)).hasMessage("total: must be at least 1, got 0");
-    assertThatThrownBy(() -> new ProgressBar("x", 3, 0)).hasMessage("width: must be at least 1, got 0");
+    assertThatThrownBy(() -> new ProgressBar("x", 0, 3))
+        .hasMessage("total: must be at least 1, got 0");
+    assertThatThrownBy(() -> new ProgressBar("x", 3, 0))
+        .hasMessage("width: must be at least 1, got 0");
   }
 
   @Test
   void onATerminalTheLineIsRedrawnInPlaceAndEndedOnce() {
     StringWriter text = new StringWriter();
     AtomicLong now = new AtomicLong();
-    ProgressLine line = new ProgressLine(new PrintWriter(text), new ProgressBar("up", 2, 2), true,
-        Duration.ofSeconds(5), now::get);
+    ProgressLine line =
+        new ProgressLine(
+            new PrintWriter(text),
+            new ProgressBar("up", 2, 2),
+            true,
+            Duration.ofSeconds(5),
+            now::get);
     line.update(1);
     now.addAndGet(Duration.ofSeconds(1).toNanos());
     line.finish(2);
-    assertThat(text.toString()).isEqualTo("\rup [#-] 1/2  50%  -/s  0:00"
-        + "\rup [##] 2/2 100%  2.0/s  0:01" + System.lineSeparator());
+    assertThat(text.toString())
+        .isEqualTo(
+            "\rup [#-] 1/2  50%  -/s  0:00"
+                + "\rup [##] 2/2 100%  2.0/s  0:01"
+                + System.lineSeparator());
   }
 
   @Test
   void elsewhereItPrintsPlainLinesAtMostEveryPeriodAndAlwaysTheLastCount() {
     StringWriter text = new StringWriter();
     AtomicLong now = new AtomicLong();
-    ProgressLine line = new ProgressLine(new PrintWriter(text), new ProgressBar("up", 4, 4), false,
-        Duration.ofSeconds(5), now::get);
-    line.update(1);                                  // too soon: nothing
+    ProgressLine line =
+        new ProgressLine(
+            new PrintWriter(text),
+            new ProgressBar("up", 4, 4),
+            false,
+            Duration.ofSeconds(5),
+            now::get);
+    line.update(1); // too soon: nothing
     now.addAndGet(Duration.ofSeconds(5).toNanos());
-    line.update(2);                                  // a period passed: printed
+    line.update(2); // a period passed: printed
     now.addAndGet(Duration.ofSeconds(1).toNanos());
-    line.update(3);                                  // too soon again
-    line.finish(4);                                  // the final count always
-    assertThat(text.toString().lines()).containsExactly(
-        "up [##--] 2/4  50%  0.4/s  0:05",
-        "up [####] 4/4 100%  0.7/s  0:06");
+    line.update(3); // too soon again
+    line.finish(4); // the final count always
+    assertThat(text.toString().lines())
+        .containsExactly("up [##--] 2/4  50%  0.4/s  0:05", "up [####] 4/4 100%  0.7/s  0:06");
     assertThat(text.toString()).doesNotContain("\r");
   }
 
@@ -67,8 +81,9 @@ class ProgressBarTest {
   void aFinalCountAlreadyPrintedIsNotRepeated() {
     StringWriter text = new StringWriter();
     AtomicLong now = new AtomicLong();
-    ProgressLine line = new ProgressLine(new PrintWriter(text), new ProgressBar("up", 1, 1), false,
-        Duration.ZERO, now::get);
+    ProgressLine line =
+        new ProgressLine(
+            new PrintWriter(text), new ProgressBar("up", 1, 1), false, Duration.ZERO, now::get);
     line.update(1);
     line.finish(1);
     assertThat(text.toString().lines()).hasSize(1);

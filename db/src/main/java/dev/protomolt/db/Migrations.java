@@ -29,8 +29,8 @@ public final class Migrations {
             .cleanDisabled(true)
             .load()
             .migrate();
-    return new MigrationReport(result.initialSchemaVersion, result.targetSchemaVersion,
-        result.migrationsExecuted);
+    return new MigrationReport(
+        result.initialSchemaVersion, result.targetSchemaVersion, result.migrationsExecuted);
   }
 
   /** Same, for callers that hold connection settings rather than a pool. */
@@ -43,8 +43,8 @@ public final class Migrations {
             .cleanDisabled(true)
             .load()
             .migrate();
-    return new MigrationReport(result.initialSchemaVersion, result.targetSchemaVersion,
-        result.migrationsExecuted);
+    return new MigrationReport(
+        result.initialSchemaVersion, result.targetSchemaVersion, result.migrationsExecuted);
   }
 
   /**
@@ -63,7 +63,8 @@ public final class Migrations {
       System.exit(2);
     }
     MigrationReport report = apply(args[0], args[1], args[2]);
-    System.out.printf("schema %s -> %s (%d applied)%n", report.fromVersion(), report.toVersion(),
-        report.applied());
+    System.out.printf(
+        "schema %s -> %s (%d applied)%n",
+        report.fromVersion(), report.toVersion(), report.applied());
   }
 }

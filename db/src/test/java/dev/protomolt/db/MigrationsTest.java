@@ -48,11 +48,15 @@ class MigrationsTest {
     try (Connection c = postgres.getPostgresDatabase().getConnection();
         Statement s = c.createStatement()) {
       s.execute("INSERT INTO accounts (account_id) VALUES ('acme')");
-      s.execute("INSERT INTO drives (drive_name, account_id, drive_kind, bucket, region, provider)"
-          + " VALUES ('acme:intake', 'acme', 'INTAKE', 'b', 'us-east-1', 'CLIENT')");
-      assertThatThrownBy(() -> s.execute(
+      s.execute(
           "INSERT INTO drives (drive_name, account_id, drive_kind, bucket, region, provider)"
-              + " VALUES ('other:pipeline', 'acme', 'PIPELINE', 'b', 'us-east-1', 'PROTOMOLT')"))
+              + " VALUES ('acme:intake', 'acme', 'INTAKE', 'b', 'us-east-1', 'CLIENT')");
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      "INSERT INTO drives (drive_name, account_id, drive_kind, bucket, region,"
+                          + " provider) VALUES ('other:pipeline', 'acme', 'PIPELINE', 'b',"
+                          + " 'us-east-1', 'PROTOMOLT')"))
           .hasMessageContaining("chk_drive_name");
     }
   }

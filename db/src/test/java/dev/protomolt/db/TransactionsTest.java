@@ -22,7 +22,8 @@ class TransactionsTest {
   static void start() throws Exception {
     postgres = EmbeddedPostgres.builder().start();
     db = postgres.getPostgresDatabase();
-    try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
       s.execute("CREATE TABLE notes (id INT PRIMARY KEY)");
     }
   }
@@ -34,11 +35,14 @@ class TransactionsTest {
 
   @Test
   void commitsWhatSucceeds() throws SQLException {
-    int inserted = Transactions.inTransaction(db, c -> {
-      try (Statement s = c.createStatement()) {
-        return s.executeUpdate("INSERT INTO notes VALUES (1), (2)");
-      }
-    });
+    int inserted =
+        Transactions.inTransaction(
+            db,
+            c -> {
+              try (Statement s = c.createStatement()) {
+                return s.executeUpdate("INSERT INTO notes VALUES (1), (2)");
+              }
+            });
 
     assertThat(inserted).isEqualTo(2);
     assertThat(count("id IN (1, 2)")).isEqualTo(2);
@@ -46,30 +50,43 @@ class TransactionsTest {
 
   @Test
   void rollsBackEverythingWhenAStatementFails() throws SQLException {
-    assertThatThrownBy(() -> Transactions.inTransaction(db, c -> {
-      try (Statement s = c.createStatement()) {
-        s.executeUpdate("INSERT INTO notes VALUES (10)");
-        return s.executeUpdate("INSERT INTO notes VALUES (10)");
-      }
-    })).isInstanceOf(SQLException.class).hasMessageContaining("duplicate key");
+    assertThatThrownBy(
+            () ->
+                Transactions.inTransaction(
+                    db,
+                    c -> {
+                      try (Statement s = c.createStatement()) {
+                        s.executeUpdate("INSERT INTO notes VALUES (10)");
+                        return s.executeUpdate("INSERT INTO notes VALUES (10)");
+                      }
+                    }))
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("duplicate key");
 
     assertThat(count("id = 10")).isZero();
   }
 
   @Test
   void rollsBackOnARuntimeFailureAndRethrowsIt() throws SQLException {
-    assertThatThrownBy(() -> Transactions.inTransaction(db, c -> {
-      try (Statement s = c.createStatement()) {
-        s.executeUpdate("INSERT INTO notes VALUES (20)");
-      }
-      throw new IllegalStateException("refused by the domain");
-    })).isInstanceOf(IllegalStateException.class).hasMessage("refused by the domain");
+    assertThatThrownBy(
+            () ->
+                Transactions.inTransaction(
+                    db,
+                    c -> {
+                      try (Statement s = c.createStatement()) {
+                        s.executeUpdate("INSERT INTO notes VALUES (20)");
+                      }
+                      throw new IllegalStateException("refused by the domain");
+                    }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("refused by the domain");
 
     assertThat(count("id = 20")).isZero();
   }
 
   private static int count(String where) throws SQLException {
-    try (Connection c = db.getConnection(); Statement s = c.createStatement();
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT count(*) FROM notes WHERE " + where)) {
       rs.next();
       return rs.getInt(1);

@@ -21,12 +21,14 @@ public final class BufferedWorkSource implements WorkSource {
   private final int capacityPerModule;
   private final Map<String, Deque<PendingWork>> queues = new HashMap<>();
   private final Map<String, List<CompletableFuture<Void>>> waiters = new HashMap<>();
-  private final Set<PendingWork> inFlight = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<PendingWork> inFlight =
+      java.util.Collections.newSetFromMap(new IdentityHashMap<>());
   private long sequence;
 
   public BufferedWorkSource(int capacityPerModule) {
     if (capacityPerModule < 1) {
-      throw new IllegalArgumentException("capacityPerModule must be >= 1, got " + capacityPerModule);
+      throw new IllegalArgumentException(
+          "capacityPerModule must be >= 1, got " + capacityPerModule);
     }
     this.capacityPerModule = capacityPerModule;
   }

@@ -13,8 +13,7 @@ import java.util.Objects;
  */
 public final class DeadGraphScreen implements WorkScreen {
 
-  private record Pin(String graphId, long version) {
-  }
+  private record Pin(String graphId, long version) {}
 
   private final GraphVersions versions;
   private final Cache<Pin, Boolean> gone = Caffeine.newBuilder().maximumSize(10_000).build();
@@ -41,8 +40,14 @@ public final class DeadGraphScreen implements WorkScreen {
       }
       gone.put(pin, Boolean.TRUE);
     }
-    return new ScreenVerdict.Drain("graph-version-deleted", "graph " + pin.graphId() + " version "
-        + pin.version() + " no longer exists; work unit " + dispatch.getWorkUnitId()
-        + " cannot complete");
+    return new ScreenVerdict.Drain(
+        "graph-version-deleted",
+        "graph "
+            + pin.graphId()
+            + " version "
+            + pin.version()
+            + " no longer exists; work unit "
+            + dispatch.getWorkUnitId()
+            + " cannot complete");
   }
 }

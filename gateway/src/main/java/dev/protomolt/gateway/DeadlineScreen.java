@@ -26,8 +26,14 @@ public final class DeadlineScreen implements WorkScreen {
     Instant deadline = Instant.ofEpochSecond(d.getSeconds(), d.getNanos());
     Instant now = clock.now();
     if (!now.isBefore(deadline)) {
-      return new ScreenVerdict.Drain("token-expired",
-          "work unit " + dispatch.getWorkUnitId() + " passed its deadline " + deadline + " at " + now);
+      return new ScreenVerdict.Drain(
+          "token-expired",
+          "work unit "
+              + dispatch.getWorkUnitId()
+              + " passed its deadline "
+              + deadline
+              + " at "
+              + now);
     }
     return ScreenVerdict.SERVE;
   }

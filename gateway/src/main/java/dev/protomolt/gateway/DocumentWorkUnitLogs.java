@@ -26,8 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class DocumentWorkUnitLogs implements WorkUnitLogs {
 
   private static final System.Logger LOG = System.getLogger(DocumentWorkUnitLogs.class.getName());
+
   /** The collection of a unit whose account cannot name one (blank or not key-safe). */
   static final String UNOWNED = "_platform";
+
   private static final int ATTEMPTS = 3;
 
   private final DocumentLog log;
@@ -67,8 +69,12 @@ public final class DocumentWorkUnitLogs implements WorkUnitLogs {
       linesKept.addAndGet(ack.getLogLinesCount());
     } catch (RuntimeException e) {
       failures.incrementAndGet();
-      LOG.log(System.Logger.Level.WARNING, "the log lines of work unit " + dispatch.getWorkUnitId()
-          + " were not kept; the unit itself is settled", e);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "the log lines of work unit "
+              + dispatch.getWorkUnitId()
+              + " were not kept; the unit itself is settled",
+          e);
     }
   }
 
@@ -116,10 +122,16 @@ public final class DocumentWorkUnitLogs implements WorkUnitLogs {
   }
 
   private static String block(WorkDispatch dispatch, WorkAck ack, String instanceId) {
-    StringBuilder text = new StringBuilder("# attempt ").append(dispatch.getAttempt())
-        .append(" of node ").append(dispatch.getNodeId())
-        .append(" on ").append(instanceId.isBlank() ? "an unnamed worker" : instanceId)
-        .append(": ").append(outcomeOf(ack)).append('\n');
+    StringBuilder text =
+        new StringBuilder("# attempt ")
+            .append(dispatch.getAttempt())
+            .append(" of node ")
+            .append(dispatch.getNodeId())
+            .append(" on ")
+            .append(instanceId.isBlank() ? "an unnamed worker" : instanceId)
+            .append(": ")
+            .append(outcomeOf(ack))
+            .append('\n');
     for (String line : ack.getLogLinesList()) {
       text.append(line).append('\n');
     }

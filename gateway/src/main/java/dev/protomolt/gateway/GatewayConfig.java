@@ -29,9 +29,16 @@ import java.util.regex.Pattern;
  *     tokens from {@code PROTOMOLT_DB_HOST}/{@code _PORT}/{@code _NAME}/{@code _USER} in AWS
  * @param objectStores S3 settings per credentials reference the drives name
  */
-public record GatewayConfig(int port, List<String> modules, BrokerAccess brokers,
-    String consumerGroup, int partitionCapacity, Optional<URI> stepFunctionsEndpoint,
-    String region, DatabaseAccess database, Map<String, ObjectStoreSettings> objectStores) {
+public record GatewayConfig(
+    int port,
+    List<String> modules,
+    BrokerAccess brokers,
+    String consumerGroup,
+    int partitionCapacity,
+    Optional<URI> stepFunctionsEndpoint,
+    String region,
+    DatabaseAccess database,
+    Map<String, ObjectStoreSettings> objectStores) {
 
   public static final int DEFAULT_PORT = 18100;
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
@@ -43,8 +50,11 @@ public record GatewayConfig(int port, List<String> modules, BrokerAccess brokers
     for (String m : required(values, "PROTOMOLT_GATEWAY_MODULES").split(",")) {
       String id = m.strip();
       if (!MODULE_ID.matcher(id).matches()) {
-        throw new IllegalArgumentException("PROTOMOLT_GATEWAY_MODULES: each entry must be letters,"
-            + " digits, '.', '_' or '-' (it names topic pipestream.module.<id>), got \"" + m + "\"");
+        throw new IllegalArgumentException(
+            "PROTOMOLT_GATEWAY_MODULES: each entry must be letters,"
+                + " digits, '.', '_' or '-' (it names topic pipestream.module.<id>), got \""
+                + m
+                + "\"");
       }
       modules.add(id);
     }
@@ -55,12 +65,17 @@ public record GatewayConfig(int port, List<String> modules, BrokerAccess brokers
       if (ref.isEmpty()) {
         throw new IllegalArgumentException(
             "PROTOMOLT_S3_CREDENTIALS_REFS: must list non-blank credentials references, got \""
-                + refs + "\"");
+                + refs
+                + "\"");
       }
       String prefix = "PROTOMOLT_S3_" + ref.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
-      stores.put(ref, ObjectStoreSettings.fromValues(values.get(prefix + "ENDPOINT"),
-          values.get(prefix + "PATH_STYLE"), values.get(prefix + "ACCESS_KEY_ID"),
-          values.get(prefix + "SECRET_ACCESS_KEY")));
+      stores.put(
+          ref,
+          ObjectStoreSettings.fromValues(
+              values.get(prefix + "ENDPOINT"),
+              values.get(prefix + "PATH_STYLE"),
+              values.get(prefix + "ACCESS_KEY_ID"),
+              values.get(prefix + "SECRET_ACCESS_KEY")));
     }
     String sfn = values.getOrDefault("PROTOMOLT_SFN_ENDPOINT", "").strip();
     AccessSettings access = new AccessSettings(values, "the gateway");
@@ -73,11 +88,16 @@ public record GatewayConfig(int port, List<String> modules, BrokerAccess brokers
       // One exception type for every bad setting, so main reports them all the same way.
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-    return new GatewayConfig(port, List.copyOf(modules), brokers,
+    return new GatewayConfig(
+        port,
+        List.copyOf(modules),
+        brokers,
         values.getOrDefault("PROTOMOLT_GATEWAY_GROUP", "protomolt-gateway"),
         integer(values, "PROTOMOLT_GATEWAY_PARTITION_CAPACITY", 256, 1, 1_000_000),
         sfn.isEmpty() ? Optional.empty() : Optional.of(uri(sfn, "PROTOMOLT_SFN_ENDPOINT")),
-        access.region(), database, Map.copyOf(stores));
+        access.region(),
+        database,
+        Map.copyOf(stores));
   }
 
   private static String required(Map<String, String> values, String key) {
@@ -88,8 +108,8 @@ public record GatewayConfig(int port, List<String> modules, BrokerAccess brokers
     return v.strip();
   }
 
-  private static int integer(Map<String, String> values, String key, int fallback, int min,
-      int max) {
+  private static int integer(
+      Map<String, String> values, String key, int fallback, int min, int max) {
     String v = values.get(key);
     if (v == null || v.isBlank()) {
       return fallback;
@@ -97,8 +117,8 @@ public record GatewayConfig(int port, List<String> modules, BrokerAccess brokers
     try {
       int n = Integer.parseInt(v.strip());
       if (n < min || n > max) {
-        throw new IllegalArgumentException(key + ": must be between " + min + " and " + max
-            + ", got " + n);
+        throw new IllegalArgumentException(
+            key + ": must be between " + min + " and " + max + ", got " + n);
       }
       return n;
     } catch (NumberFormatException e) {
@@ -110,8 +130,12 @@ public record GatewayConfig(int port, List<String> modules, BrokerAccess brokers
     try {
       URI u = URI.create(value);
       if (u.getScheme() == null || u.getHost() == null) {
-        throw new IllegalArgumentException(key + ": must be an absolute URL such as"
-            + " http://127.0.0.1:4566, got \"" + value + "\"");
+        throw new IllegalArgumentException(
+            key
+                + ": must be an absolute URL such as"
+                + " http://127.0.0.1:4566, got \""
+                + value
+                + "\"");
       }
       return u;
     } catch (IllegalArgumentException e) {

@@ -5,9 +5,9 @@ import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
 import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.repository.CachedAccountStatus;
+import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
 import dev.protomolt.repository.doclog.PostgresLogPartIndex;
-import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.grpc.PipeDocGrpcService;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
@@ -47,42 +47,69 @@ public final class GatewayMain implements AutoCloseable {
   private final ModuleWorkGateway gateway;
   private final DocumentWorkUnitLogs workUnitLogs;
 
-  private GatewayMain(GatewayConfig config, List<BindableService> extraServices) throws IOException {
+  private GatewayMain(GatewayConfig config, List<BindableService> extraServices)
+      throws IOException {
     // Sessions run on virtual threads; sixteen connections cover them without crowding the proxy.
-    this.dataSource = LedgerPool.open(config.database(), DefaultCredentialsProvider.builder().build(),
-        "gateway-ledger", 16);
+    this.dataSource =
+        LedgerPool.open(
+            config.database(), DefaultCredentialsProvider.builder().build(), "gateway-ledger", 16);
     this.s3 = new S3Clients(config.objectStores(), List.of());
-    String bootstrap = MskBootstrap.servers(config.brokers(), new MskBootstrap(
-        UrlConnectionHttpClient.create(), DefaultCredentialsProvider.builder().build(), config.region(),
-        MskBootstrap.awsEndpoint(config.region())));
+    String bootstrap =
+        MskBootstrap.servers(
+            config.brokers(),
+            new MskBootstrap(
+                UrlConnectionHttpClient.create(),
+                DefaultCredentialsProvider.builder().build(),
+                config.region(),
+                MskBootstrap.awsEndpoint(config.region())));
     Map<String, Object> connection = config.brokers().connection();
     this.purgeEvents = new KafkaPurgeEvents(bootstrap, connection);
     S3BlobStore blobs = new S3BlobStore(s3);
     PostgresDriveDirectory drives = new PostgresDriveDirectory(dataSource);
-    PipeDocStore store = new PipeDocStore(new PostgresLedgerStore(dataSource), blobs, drives,
-        new CachedAccountStatus(new PostgresAccountStatus(dataSource)), purgeEvents,
-        Clock.systemUTC());
-    var sfnBuilder = SfnClient.builder().region(Region.of(config.region()))
-        .httpClient(UrlConnectionHttpClient.create());
+    PipeDocStore store =
+        new PipeDocStore(
+            new PostgresLedgerStore(dataSource),
+            blobs,
+            drives,
+            new CachedAccountStatus(new PostgresAccountStatus(dataSource)),
+            purgeEvents,
+            Clock.systemUTC());
+    var sfnBuilder =
+        SfnClient.builder()
+            .region(Region.of(config.region()))
+            .httpClient(UrlConnectionHttpClient.create());
     config.stepFunctionsEndpoint().ifPresent(sfnBuilder::endpointOverride);
     this.sfn = sfnBuilder.build();
-    this.source = new KafkaWorkSource(bootstrap, connection, config.consumerGroup(),
-        config.modules(), config.partitionCapacity());
+    this.source =
+        new KafkaWorkSource(
+            bootstrap,
+            connection,
+            config.consumerGroup(),
+            config.modules(),
+            config.partitionCapacity());
     GatewayClock clock = GatewayClock.system();
     PostgresLogPartIndex logIndex = new PostgresLogPartIndex(dataSource);
-    this.workUnitLogs = new DocumentWorkUnitLogs(
-        new DocumentLog(new PostgresDocumentLogStore(dataSource), logIndex), logIndex);
-    this.gateway = new ModuleWorkGateway(source, new SfnTaskCompletion(sfn),
-        WorkScreen.allOf(new DeadlineScreen(clock),
-            new DeadGraphScreen(new PostgresGraphVersions(dataSource), Duration.ofSeconds(30)),
-            new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
-        new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)), clock,
-        GatewaySettings.defaults(), workUnitLogs);
-    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
-        // Sessions block on Step Functions and the store; virtual threads make that cheap.
-        .executor(Executors.newVirtualThreadPerTaskExecutor())
-        .addService(gateway)
-        .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)));
+    this.workUnitLogs =
+        new DocumentWorkUnitLogs(
+            new DocumentLog(new PostgresDocumentLogStore(dataSource), logIndex), logIndex);
+    this.gateway =
+        new ModuleWorkGateway(
+            source,
+            new SfnTaskCompletion(sfn),
+            WorkScreen.allOf(
+                new DeadlineScreen(clock),
+                new DeadGraphScreen(new PostgresGraphVersions(dataSource), Duration.ofSeconds(30)),
+                new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
+            new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)),
+            clock,
+            GatewaySettings.defaults(),
+            workUnitLogs);
+    NettyServerBuilder builder =
+        NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
+            // Sessions block on Step Functions and the store; virtual threads make that cheap.
+            .executor(Executors.newVirtualThreadPerTaskExecutor())
+            .addService(gateway)
+            .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)));
     extraServices.forEach(builder::addService);
     this.server = builder.build().start();
   }
@@ -140,13 +167,16 @@ public final class GatewayMain implements AutoCloseable {
       return;
     }
     GatewayMain main = start(config);
-    System.out.println("gateway listening on port " + main.port() + " for modules "
-        + config.modules());
+    System.out.println(
+        "gateway listening on port " + main.port() + " for modules " + config.modules());
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      main.close();
-      stopped.countDown();
-    }));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  main.close();
+                  stopped.countDown();
+                }));
     stopped.await();
   }
 }

@@ -11,8 +11,8 @@ import java.util.Objects;
  * @param defaultHeartbeat the module's heartbeat interval when a dispatch names no
  *     heartbeat_seconds; the watchdog allows twice this
  */
-public record GatewaySettings(Duration noWorkWait, Duration noWorkRetryAfter,
-    Duration defaultHeartbeat) {
+public record GatewaySettings(
+    Duration noWorkWait, Duration noWorkRetryAfter, Duration defaultHeartbeat) {
 
   public GatewaySettings {
     positive(noWorkWait, "noWorkWait");
@@ -24,7 +24,8 @@ public record GatewaySettings(Duration noWorkWait, Duration noWorkRetryAfter,
   }
 
   public static GatewaySettings defaults() {
-    return new GatewaySettings(Duration.ofSeconds(5), Duration.ofMillis(500), Duration.ofSeconds(15));
+    return new GatewaySettings(
+        Duration.ofSeconds(5), Duration.ofMillis(500), Duration.ofSeconds(15));
   }
 
   /**

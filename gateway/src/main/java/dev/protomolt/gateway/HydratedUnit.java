@@ -13,7 +13,10 @@ import java.util.Objects;
  * @param readMask the parts read (the writer's observed mask for the diff)
  * @param blobContentIncluded whether blob bytes are in the body
  */
-public record HydratedUnit(PipeStream stream, PipeDocManifest storedManifest, PartMask readMask,
+public record HydratedUnit(
+    PipeStream stream,
+    PipeDocManifest storedManifest,
+    PartMask readMask,
     boolean blobContentIncluded) {
   public HydratedUnit {
     Objects.requireNonNull(stream, "stream");

@@ -42,36 +42,55 @@ public final class KafkaPurgeEvents implements PurgeEventSink, AutoCloseable {
     this(bootstrapServers, Map.of(), acceptTimeout);
   }
 
-  KafkaPurgeEvents(String bootstrapServers, Map<String, Object> connection, Duration acceptTimeout) {
+  KafkaPurgeEvents(
+      String bootstrapServers, Map<String, Object> connection, Duration acceptTimeout) {
     this.acceptTimeout = acceptTimeout;
     int millis = Math.toIntExact(acceptTimeout.toMillis());
     Map<String, Object> config = new HashMap<>(connection);
-    config.putAll(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        // The caller returns "tombstoned" only after the event is durable: all replicas, no dupes.
-        ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-        // A delete request must not hang on a missing broker for Kafka's default minute.
-        ProducerConfig.MAX_BLOCK_MS_CONFIG, millis,
-        // Kafka insists delivery >= linger + request timeout; half the budget per request fits.
-        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, millis / 2,
-        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, millis));
+    config.putAll(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers,
+            // The caller returns "tombstoned" only after the event is durable: all replicas, no
+            // dupes.
+            ProducerConfig.ACKS_CONFIG,
+            "all",
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            true,
+            // A delete request must not hang on a missing broker for Kafka's default minute.
+            ProducerConfig.MAX_BLOCK_MS_CONFIG,
+            millis,
+            // Kafka insists delivery >= linger + request timeout; half the budget per request fits.
+            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+            millis / 2,
+            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+            millis));
     this.producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
   }
 
   @Override
   public void publish(StoragePurgeEvent event) {
     try {
-      producer.send(new ProducerRecord<>(TOPIC, event.getNodeId(), event.toByteArray()))
+      producer
+          .send(new ProducerRecord<>(TOPIC, event.getNodeId(), event.toByteArray()))
           .get(acceptTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while publishing purge event "
-          + event.getPurgeEventId(), e);
+      throw new IllegalStateException(
+          "interrupted while publishing purge event " + event.getPurgeEventId(), e);
     } catch (ExecutionException | TimeoutException | KafkaException e) {
-      // The row stays tombstoned; the store's reannouncer publishes it again after its grace period.
-      throw new IllegalStateException("purge event " + event.getPurgeEventId() + " for node "
-          + event.getNodeId() + " was not accepted by " + TOPIC + ": " + e.getMessage(), e);
+      // The row stays tombstoned; the store's reannouncer publishes it again after its grace
+      // period.
+      throw new IllegalStateException(
+          "purge event "
+              + event.getPurgeEventId()
+              + " for node "
+              + event.getNodeId()
+              + " was not accepted by "
+              + TOPIC
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

@@ -45,8 +45,7 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
   }
 
   /** Where a popped record sits: its partition, offset and the assignment it was fetched under. */
-  private record Position(TopicPartition partition, long offset, long generation) {
-  }
+  private record Position(TopicPartition partition, long offset, long generation) {}
 
   /** One assigned partition's buffer and its unsettled offsets (buffered or in flight). */
   private static final class PartitionBuffer {
@@ -80,7 +79,10 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
    * @param moduleIds the module services this gateway serves
    * @param capacityPerPartition most records buffered (not in flight) per partition
    */
-  public KafkaWorkSource(String bootstrapServers, String groupId, Collection<String> moduleIds,
+  public KafkaWorkSource(
+      String bootstrapServers,
+      String groupId,
+      Collection<String> moduleIds,
       int capacityPerPartition) {
     this(bootstrapServers, Map.of(), groupId, moduleIds, capacityPerPartition);
   }
@@ -89,8 +91,12 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
    * @param connection how to authenticate (SASL/IAM on MSK); laid under the consumer's own
    *     settings, so it cannot change offsets, grouping or commits
    */
-  public KafkaWorkSource(String bootstrapServers, Map<String, Object> connection, String groupId,
-      Collection<String> moduleIds, int capacityPerPartition) {
+  public KafkaWorkSource(
+      String bootstrapServers,
+      Map<String, Object> connection,
+      String groupId,
+      Collection<String> moduleIds,
+      int capacityPerPartition) {
     Objects.requireNonNull(bootstrapServers, "bootstrapServers");
     Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(groupId, "groupId");
@@ -168,13 +174,16 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
   /** Records buffered (not in flight) for a module, over all its partitions. */
   public synchronized int buffered(String moduleId) {
     return buffers.getOrDefault(moduleId, Map.of()).values().stream()
-        .mapToInt(b -> b.deque.size()).sum();
+        .mapToInt(b -> b.deque.size())
+        .sum();
   }
 
   /** The offset last committed for a partition, or -1 before the first commit. */
   public synchronized long committed(String moduleId, int partition) {
-    PartitionBuffer b = buffers.getOrDefault(moduleId, Map.of())
-        .get(new TopicPartition(topic(moduleId), partition));
+    PartitionBuffer b =
+        buffers
+            .getOrDefault(moduleId, Map.of())
+            .get(new TopicPartition(topic(moduleId), partition));
     return b == null ? -1 : b.committed;
   }
 
@@ -204,8 +213,8 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread thread;
 
-    ModuleConsumer(String moduleId, String bootstrapServers, Map<String, Object> connection,
-        String groupId) {
+    ModuleConsumer(
+        String moduleId, String bootstrapServers, Map<String, Object> connection, String groupId) {
       this.moduleId = moduleId;
       Properties p = new Properties();
       p.putAll(connection);
@@ -218,8 +227,8 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(capacityPerPartition));
       p.put(ConsumerConfig.CLIENT_ID_CONFIG, "gateway-" + moduleId);
       this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-      this.thread = Thread.ofPlatform().daemon().name("gateway-consumer-" + moduleId)
-          .unstarted(this::run);
+      this.thread =
+          Thread.ofPlatform().daemon().name("gateway-consumer-" + moduleId).unstarted(this::run);
     }
 
     void start() {
@@ -273,8 +282,9 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
           if (b == null) {
             continue;
           }
-          b.deque.addLast(new PendingWork(moduleId, r.key(), r.value(),
-              new Position(tp, r.offset(), b.generation)));
+          b.deque.addLast(
+              new PendingWork(
+                  moduleId, r.key(), r.value(), new Position(tp, r.offset(), b.generation)));
           b.unsettled.add(r.offset());
           b.nextFetch = r.offset() + 1;
         }
@@ -300,12 +310,13 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       }
       consumer.commitSync(commits);
       synchronized (KafkaWorkSource.this) {
-        commits.forEach((tp, o) -> {
-          PartitionBuffer b = buffers.get(moduleId).get(tp);
-          if (b != null) {
-            b.committed = Math.max(b.committed, o.offset());
-          }
-        });
+        commits.forEach(
+            (tp, o) -> {
+              PartitionBuffer b = buffers.get(moduleId).get(tp);
+              if (b != null) {
+                b.committed = Math.max(b.committed, o.offset());
+              }
+            });
       }
     }
 

@@ -11,24 +11,36 @@ public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkSer
 
   private final WorkSession.Context context;
 
-  public ModuleWorkGateway(WorkSource source, TaskCompletion completion, WorkScreen screen,
-      WorkDocuments documents, GatewayClock clock, GatewaySettings settings) {
+  public ModuleWorkGateway(
+      WorkSource source,
+      TaskCompletion completion,
+      WorkScreen screen,
+      WorkDocuments documents,
+      GatewayClock clock,
+      GatewaySettings settings) {
     this(source, completion, screen, documents, clock, settings, WorkUnitLogs.NONE);
   }
 
   /** As above, keeping every settled ack's log lines in {@code logs}. */
-  public ModuleWorkGateway(WorkSource source, TaskCompletion completion, WorkScreen screen,
-      WorkDocuments documents, GatewayClock clock, GatewaySettings settings, WorkUnitLogs logs) {
-    this.context = new WorkSession.Context(
-        Objects.requireNonNull(source, "source"),
-        Objects.requireNonNull(completion, "completion"),
-        Objects.requireNonNull(screen, "screen"),
-        Objects.requireNonNull(documents, "documents"),
-        Objects.requireNonNull(clock, "clock"),
-        Objects.requireNonNull(settings, "settings"),
-        new SettledTokens(100_000),
-        new GatewayCounters(),
-        Objects.requireNonNull(logs, "logs"));
+  public ModuleWorkGateway(
+      WorkSource source,
+      TaskCompletion completion,
+      WorkScreen screen,
+      WorkDocuments documents,
+      GatewayClock clock,
+      GatewaySettings settings,
+      WorkUnitLogs logs) {
+    this.context =
+        new WorkSession.Context(
+            Objects.requireNonNull(source, "source"),
+            Objects.requireNonNull(completion, "completion"),
+            Objects.requireNonNull(screen, "screen"),
+            Objects.requireNonNull(documents, "documents"),
+            Objects.requireNonNull(clock, "clock"),
+            Objects.requireNonNull(settings, "settings"),
+            new SettledTokens(100_000),
+            new GatewayCounters(),
+            Objects.requireNonNull(logs, "logs"));
   }
 
   public GatewayCounters counters() {

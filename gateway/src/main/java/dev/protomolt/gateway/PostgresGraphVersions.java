@@ -19,16 +19,17 @@ public final class PostgresGraphVersions implements GraphVersions {
   @Override
   public boolean exists(String graphId, long version) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement(
-            "SELECT 1 FROM pipeline_graphs WHERE graph_id = ? AND version = ?")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT 1 FROM pipeline_graphs WHERE graph_id = ? AND version = ?")) {
       s.setString(1, graphId);
       s.setLong(2, version);
       try (ResultSet r = s.executeQuery()) {
         return r.next();
       }
     } catch (SQLException e) {
-      throw new IllegalStateException("looking up graph " + graphId + " version " + version
-          + " failed: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "looking up graph " + graphId + " version " + version + " failed: " + e.getMessage(), e);
     }
   }
 }

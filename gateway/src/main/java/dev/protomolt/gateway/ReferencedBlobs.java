@@ -55,19 +55,35 @@ public final class ReferencedBlobs {
     }
     FileStorageReference ref = blob.getStorageRef();
     if (ref.getObjectKey().isBlank()) {
-      throw new HydrationFailedException(field + ".storage_ref.object_key: must not be blank", true,
-          null);
+      throw new HydrationFailedException(
+          field + ".storage_ref.object_key: must not be blank", true, null);
     }
-    Drive drive = drives.findByName(ref.getDriveName()).orElseThrow(() ->
-        new HydrationFailedException(field + ".storage_ref.drive_name: no drive named '"
-            + ref.getDriveName() + "'", true, null));
+    Drive drive =
+        drives
+            .findByName(ref.getDriveName())
+            .orElseThrow(
+                () ->
+                    new HydrationFailedException(
+                        field
+                            + ".storage_ref.drive_name: no drive named '"
+                            + ref.getDriveName()
+                            + "'",
+                        true,
+                        null));
     byte[] bytes;
     try {
       bytes = blobs.get(new ObjectAddress(drive, ref.getObjectKey()));
     } catch (RuntimeException e) {
       // Missing objects and unreachable S3 alike: the record stays and the unit is retried.
-      throw new HydrationFailedException(field + ".storage_ref: cannot read "
-          + ref.getObjectKey() + " from drive " + ref.getDriveName() + ": " + e.getMessage(), false,
+      throw new HydrationFailedException(
+          field
+              + ".storage_ref: cannot read "
+              + ref.getObjectKey()
+              + " from drive "
+              + ref.getDriveName()
+              + ": "
+              + e.getMessage(),
+          false,
           e);
     }
     return blob.toBuilder().setData(ByteString.copyFrom(bytes)).build();

@@ -8,8 +8,7 @@ public sealed interface ScreenVerdict {
   ScreenVerdict SERVE = new Serve();
 
   /** The record goes to the module that said Hello. */
-  record Serve() implements ScreenVerdict {
-  }
+  record Serve() implements ScreenVerdict {}
 
   /**
    * The record is settled without reaching a module, because nothing would accept its result.

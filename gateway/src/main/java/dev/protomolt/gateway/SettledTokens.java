@@ -13,12 +13,13 @@ final class SettledTokens {
   private final Map<String, Boolean> tokens;
 
   SettledTokens(int capacity) {
-    this.tokens = new LinkedHashMap<>(16, 0.75f, false) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-        return size() > capacity;
-      }
-    };
+    this.tokens =
+        new LinkedHashMap<>(16, 0.75f, false) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > capacity;
+          }
+        };
   }
 
   synchronized boolean contains(String token) {

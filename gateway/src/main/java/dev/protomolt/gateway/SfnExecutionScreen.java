@@ -45,8 +45,14 @@ public final class SfnExecutionScreen implements WorkScreen {
       }
       ended.put(arn, status);
     }
-    return new ScreenVerdict.Drain("execution-ended",
-        "execution " + arn + " is " + status + "; work unit " + dispatch.getWorkUnitId()
+    return new ScreenVerdict.Drain(
+        "execution-ended",
+        "execution "
+            + arn
+            + " is "
+            + status
+            + "; work unit "
+            + dispatch.getWorkUnitId()
             + " has nothing waiting for it");
   }
 }

@@ -57,21 +57,24 @@ public final class StoreWorkDocuments implements WorkDocuments {
     PipeStream stream = dispatch.getStream();
     switch (stream.getPayloadCase()) {
       case DOCUMENT -> {
-        PipeStream inline = dispatch.getNeedsBlobContent() && referenced != null
-            ? stream.toBuilder().setDocument(referenced.inline(stream.getDocument())).build()
-            : stream;
+        PipeStream inline =
+            dispatch.getNeedsBlobContent() && referenced != null
+                ? stream.toBuilder().setDocument(referenced.inline(stream.getDocument())).build()
+                : stream;
         return new HydratedUnit(inline, null, PartMask.ALL, dispatch.getNeedsBlobContent());
       }
       case DOCUMENT_REF -> {
         PartMask mask = mask(dispatch);
-        GetPipeDocRequest.Builder get = GetPipeDocRequest.newBuilder()
-            .setDocumentRef(stream.getDocumentRef())
-            .addAllParts(mask.parts())
-            .addAllChunkSets(mask.chunkSets());
+        GetPipeDocRequest.Builder get =
+            GetPipeDocRequest.newBuilder()
+                .setDocumentRef(stream.getDocumentRef())
+                .addAllParts(mask.parts())
+                .addAllChunkSets(mask.chunkSets());
         GetPipeDocResponse read;
         try {
           read = store.get(get.build());
-        } catch (PipeDocStoreException.DocumentNotFound | PipeDocStoreException.PartUnreadable
+        } catch (PipeDocStoreException.DocumentNotFound
+            | PipeDocStoreException.PartUnreadable
             | PipeDocStoreException.InvalidRequest e) {
           throw new HydrationFailedException("stream.document_ref: " + e.getMessage(), true, e);
         } catch (RuntimeException e) {
@@ -82,12 +85,14 @@ public final class StoreWorkDocuments implements WorkDocuments {
           document = referenced.inline(document);
         }
         PipeStream hydrated = stream.toBuilder().setDocument(document).build();
-        return new HydratedUnit(hydrated, read.getManifest(), mask,
-            mask.includes(PipeDocPart.PIPE_DOC_PART_BLOBS));
+        return new HydratedUnit(
+            hydrated, read.getManifest(), mask, mask.includes(PipeDocPart.PIPE_DOC_PART_BLOBS));
       }
-      default -> throw new HydrationFailedException(
-          "stream.payload: a dispatch must carry document or document_ref, it carried neither",
-          true, null);
+      default ->
+          throw new HydrationFailedException(
+              "stream.payload: a dispatch must carry document or document_ref, it carried neither",
+              true,
+              null);
     }
   }
 
@@ -100,8 +105,10 @@ public final class StoreWorkDocuments implements WorkDocuments {
       for (int i = 0; i < dispatch.getRequiredPartsCount(); i++) {
         PipeDocPart p = dispatch.getRequiredParts(i);
         if (p == PipeDocPart.PIPE_DOC_PART_UNSPECIFIED || p == PipeDocPart.UNRECOGNIZED) {
-          throw new HydrationFailedException("required_parts[" + i
-              + "]: must be CORE, BLOBS, CHUNKS or PARSED, got " + p, true, null);
+          throw new HydrationFailedException(
+              "required_parts[" + i + "]: must be CORE, BLOBS, CHUNKS or PARSED, got " + p,
+              true,
+              null);
         }
         parts.add(p);
       }
@@ -127,18 +134,29 @@ public final class StoreWorkDocuments implements WorkDocuments {
       }
       // An inline body came over a MEMORY edge, so the hop's address holds no copy of its own
       // unless the engine says otherwise.
-      SavePipeDocResponse saved = store.save(target(dispatch, processed, accountOf(original, processed),
-          dispatch.hasResultKeep() && dispatch.getResultKeep()).build());
+      SavePipeDocResponse saved =
+          store.save(
+              target(
+                      dispatch,
+                      processed,
+                      accountOf(original, processed),
+                      dispatch.hasResultKeep() && dispatch.getResultKeep())
+                  .build());
       return original.toBuilder().setDocumentRef(saved.getDocumentRef()).build();
     }
     DocumentReference source = original.getDocumentRef();
-    NodeCoordinates hop = new NodeCoordinates(processed.getDocId(), dispatch.getNodeId(),
-        source.getAccountId(), dispatch.getGraphId());
+    NodeCoordinates hop =
+        new NodeCoordinates(
+            processed.getDocId(),
+            dispatch.getNodeId(),
+            source.getAccountId(),
+            dispatch.getGraphId());
     ObjectKeys keys = ObjectKeys.forNode(NodeIds.nodeId(hop));
-    PartChanges changes = codec.observe(served.storedManifest(), processed, keys,
-        served.readMask()).changes();
-    SavePipeDocRequest.Builder save = target(dispatch, processed, source.getAccountId(),
-        resultKeep(dispatch, source)).setCopyUnwrittenPartsFrom(source);
+    PartChanges changes =
+        codec.observe(served.storedManifest(), processed, keys, served.readMask()).changes();
+    SavePipeDocRequest.Builder save =
+        target(dispatch, processed, source.getAccountId(), resultKeep(dispatch, source))
+            .setCopyUnwrittenPartsFrom(source);
     boolean rewriteChunks = !changes.chunkSetsRemoved().isEmpty() || changes.chunkOrderChanged();
     Set<PipeDocPart> written = EnumSet.noneOf(PipeDocPart.class);
     written.addAll(changes.partsWritten());
@@ -170,13 +188,14 @@ public final class StoreWorkDocuments implements WorkDocuments {
     if (dispatch.hasResultKeep()) {
       return dispatch.getResultKeep();
     }
-    boolean sameAddress = source.getGraphAddressId().equals(dispatch.getNodeId())
-        && source.getGraphId().equals(dispatch.getGraphId());
+    boolean sameAddress =
+        source.getGraphAddressId().equals(dispatch.getNodeId())
+            && source.getGraphId().equals(dispatch.getGraphId());
     return !sameAddress || source.getKeep();
   }
 
-  private static SavePipeDocRequest.Builder target(WorkDispatch dispatch, PipeDoc processed,
-      String accountId, boolean keep) {
+  private static SavePipeDocRequest.Builder target(
+      WorkDispatch dispatch, PipeDoc processed, String accountId, boolean keep) {
     PipeStream s = dispatch.getStream();
     return SavePipeDocRequest.newBuilder()
         .setPipedoc(processed)
@@ -188,12 +207,13 @@ public final class StoreWorkDocuments implements WorkDocuments {
         .setDatasourceId(s.getMetadata().getDatasourceId())
         .setCrawlId(s.getMetadata().getCrawlId())
         .setKeep(keep)
-        .setProvenance(WriteProvenance.newBuilder()
-            .setModuleId(dispatch.getModuleId())
-            .setNodeId(dispatch.getNodeId())
-            .setGraphId(dispatch.getGraphId())
-            .setGraphVersion(dispatch.getGraphVersion())
-            .setWorkUnitId(dispatch.getWorkUnitId()));
+        .setProvenance(
+            WriteProvenance.newBuilder()
+                .setModuleId(dispatch.getModuleId())
+                .setNodeId(dispatch.getNodeId())
+                .setGraphId(dispatch.getGraphId())
+                .setGraphVersion(dispatch.getGraphVersion())
+                .setWorkUnitId(dispatch.getWorkUnitId()));
   }
 
   private static String accountOf(PipeStream stream, PipeDoc doc) {

@@ -10,8 +10,7 @@ final class SystemGatewayClock implements GatewayClock {
 
   static final SystemGatewayClock INSTANCE = new SystemGatewayClock();
 
-  private SystemGatewayClock() {
-  }
+  private SystemGatewayClock() {}
 
   @Override
   public Instant now() {
@@ -20,7 +19,7 @@ final class SystemGatewayClock implements GatewayClock {
 
   @Override
   public CompletableFuture<Void> after(Duration delay) {
-    return CompletableFuture.runAsync(() -> { },
-        CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
+    return CompletableFuture.runAsync(
+        () -> {}, CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS));
   }
 }

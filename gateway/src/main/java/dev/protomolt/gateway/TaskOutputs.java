@@ -17,24 +17,25 @@ public final class TaskOutputs {
   public static final String CONTINUE = "CONTINUE";
   public static final String NO_OP = "NO_OP";
 
-  private static final JsonFormat.Printer PRINTER = JsonFormat.printer()
-      .omittingInsignificantWhitespace();
+  private static final JsonFormat.Printer PRINTER =
+      JsonFormat.printer().omittingInsignificantWhitespace();
   private static final JsonFormat.Parser PARSER = JsonFormat.parser();
 
-  private TaskOutputs() {
-  }
+  private TaskOutputs() {}
 
   /** {@code { "workUnitId", "outcome", "stream" }} with the stream in protobuf JSON. */
   public static String success(String workUnitId, String outcome, PipeStream stream) {
     try {
       Struct.Builder streamJson = Struct.newBuilder();
-      // Through Struct so the stream keeps protobuf JSON's spelling (lowerCamelCase, int64 as text).
+      // Through Struct so the stream keeps protobuf JSON's spelling (lowerCamelCase, int64 as
+      // text).
       PARSER.merge(PRINTER.print(stream), streamJson);
-      Struct out = Struct.newBuilder()
-          .putFields("workUnitId", string(workUnitId))
-          .putFields("outcome", string(outcome))
-          .putFields("stream", Value.newBuilder().setStructValue(streamJson).build())
-          .build();
+      Struct out =
+          Struct.newBuilder()
+              .putFields("workUnitId", string(workUnitId))
+              .putFields("outcome", string(outcome))
+              .putFields("stream", Value.newBuilder().setStructValue(streamJson).build())
+              .build();
       return PRINTER.print(out);
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("a PipeStream did not round-trip through JSON", e);
@@ -43,20 +44,23 @@ public final class TaskOutputs {
 
   /** Module.Reject cause: {@code { "reason", "detail" }}. */
   public static String rejectCause(Reject reject) {
-    return print(Struct.newBuilder()
-        .putFields("reason", string(reject.getReason().name()))
-        .putFields("detail", string(reject.getDetail()))
-        .build());
+    return print(
+        Struct.newBuilder()
+            .putFields("reason", string(reject.getReason().name()))
+            .putFields("detail", string(reject.getDetail()))
+            .build());
   }
 
   /** Module.Retryable cause: {@code { "reason", "detail", "retryAfterMs" }}. */
   public static String retryableCause(RetryableFailure failure) {
-    return print(Struct.newBuilder()
-        .putFields("reason", string(failure.getReason().name()))
-        .putFields("detail", string(failure.getDetail()))
-        .putFields("retryAfterMs", Value.newBuilder()
-            .setNumberValue(failure.getRetryAfterMs()).build())
-        .build());
+    return print(
+        Struct.newBuilder()
+            .putFields("reason", string(failure.getReason().name()))
+            .putFields("detail", string(failure.getDetail()))
+            .putFields(
+                "retryAfterMs",
+                Value.newBuilder().setNumberValue(failure.getRetryAfterMs()).build())
+            .build());
   }
 
   private static Value string(String s) {

@@ -38,12 +38,23 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   private static final System.Logger LOG = System.getLogger(WorkSession.class.getName());
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
 
-  record Context(WorkSource source, TaskCompletion completion, WorkScreen screen,
-      WorkDocuments documents, GatewayClock clock, GatewaySettings settings,
-      SettledTokens settled, GatewayCounters counters, WorkUnitLogs logs) {
-  }
+  record Context(
+      WorkSource source,
+      TaskCompletion completion,
+      WorkScreen screen,
+      WorkDocuments documents,
+      GatewayClock clock,
+      GatewaySettings settings,
+      SettledTokens settled,
+      GatewayCounters counters,
+      WorkUnitLogs logs) {}
 
-  private enum Phase { AWAITING_HELLO, WAITING, SERVING, DONE }
+  private enum Phase {
+    AWAITING_HELLO,
+    WAITING,
+    SERVING,
+    DONE
+  }
 
   private final Context ctx;
   private final StreamObserver<WorkResponse> out;
@@ -101,8 +112,11 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     if (!MODULE_ID.matcher(hello.getModuleId()).matches()) {
-      protocolError("hello.module_id: must be non-blank letters, digits, '.', '_' or '-' (it names"
-          + " topic pipestream.module.<module_id>), got \"" + hello.getModuleId() + "\"");
+      protocolError(
+          "hello.module_id: must be non-blank letters, digits, '.', '_' or '-' (it names"
+              + " topic pipestream.module.<module_id>), got \""
+              + hello.getModuleId()
+              + "\"");
       return;
     }
     moduleId = hello.getModuleId();
@@ -121,8 +135,12 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     }
     if (!heartbeat.getWorkUnitId().isEmpty()
         && !heartbeat.getWorkUnitId().equals(dispatch.getWorkUnitId())) {
-      protocolError("heartbeat.work_unit_id: must be '" + dispatch.getWorkUnitId()
-          + "' (the unit served on this stream), got '" + heartbeat.getWorkUnitId() + "'");
+      protocolError(
+          "heartbeat.work_unit_id: must be '"
+              + dispatch.getWorkUnitId()
+              + "' (the unit served on this stream), got '"
+              + heartbeat.getWorkUnitId()
+              + "'");
       return;
     }
     armWatchdog();
@@ -139,8 +157,12 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       // Superseded while the module works: its ack will be answered as a duplicate.
       tokenGone = true;
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "heartbeat relay for " + dispatch.getWorkUnitId()
-          + " failed; the next heartbeat retries it", e);
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "heartbeat relay for "
+              + dispatch.getWorkUnitId()
+              + " failed; the next heartbeat retries it",
+          e);
     }
   }
 
@@ -154,8 +176,13 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     String id = dispatch.getWorkUnitId();
     String token = dispatch.getTaskToken();
     if (!ack.getWorkUnitId().equals(id)) {
-      refuse(RejectReason.REJECT_REASON_INVALID_INPUT, "ack.work_unit_id: must be '" + id
-          + "' (the unit served on this stream), got '" + ack.getWorkUnitId() + "'");
+      refuse(
+          RejectReason.REJECT_REASON_INVALID_INPUT,
+          "ack.work_unit_id: must be '"
+              + id
+              + "' (the unit served on this stream), got '"
+              + ack.getWorkUnitId()
+              + "'");
       return;
     }
     if (tokenGone || ctx.settled().contains(token)) {
@@ -166,9 +193,12 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       switch (ack.getResultCase()) {
         case UPDATED_PAYLOAD -> {
           if (!ack.getUpdatedPayload().is(PipeDoc.class)) {
-            refuse(RejectReason.REJECT_REASON_INVALID_INPUT, "ack.updated_payload: must pack a"
-                + " protomolt.data.v1.PipeDoc, got type_url '"
-                + ack.getUpdatedPayload().getTypeUrl() + "'");
+            refuse(
+                RejectReason.REJECT_REASON_INVALID_INPUT,
+                "ack.updated_payload: must pack a"
+                    + " protomolt.data.v1.PipeDoc, got type_url '"
+                    + ack.getUpdatedPayload().getTypeUrl()
+                    + "'");
             return;
           }
           PipeDoc processed = ack.getUpdatedPayload().unpack(PipeDoc.class);
@@ -177,20 +207,29 @@ final class WorkSession implements StreamObserver<WorkRequest> {
           PipeStream next = ctx.documents().saveResult(dispatch, hydrated, processed);
           ctx.completion().succeed(token, TaskOutputs.success(id, TaskOutputs.CONTINUE, next));
         }
-        case NO_OP -> ctx.completion().succeed(token,
-            TaskOutputs.success(id, TaskOutputs.NO_OP, dispatch.getStream()));
-        case REJECT -> ctx.completion().fail(token, ErrorNames.MODULE_REJECT,
-            TaskOutputs.rejectCause(ack.getReject()));
-        case RETRYABLE_FAILURE -> ctx.completion().fail(token, ErrorNames.MODULE_RETRYABLE,
-            TaskOutputs.retryableCause(ack.getRetryableFailure()));
+        case NO_OP ->
+            ctx.completion()
+                .succeed(token, TaskOutputs.success(id, TaskOutputs.NO_OP, dispatch.getStream()));
+        case REJECT ->
+            ctx.completion()
+                .fail(token, ErrorNames.MODULE_REJECT, TaskOutputs.rejectCause(ack.getReject()));
+        case RETRYABLE_FAILURE ->
+            ctx.completion()
+                .fail(
+                    token,
+                    ErrorNames.MODULE_RETRYABLE,
+                    TaskOutputs.retryableCause(ack.getRetryableFailure()));
         case RESULT_NOT_SET -> {
-          refuse(RejectReason.REJECT_REASON_INVALID_INPUT, "ack.result: one of updated_payload,"
-              + " no_op, reject or retryable_failure is required");
+          refuse(
+              RejectReason.REJECT_REASON_INVALID_INPUT,
+              "ack.result: one of updated_payload,"
+                  + " no_op, reject or retryable_failure is required");
           return;
         }
       }
     } catch (InvalidProtocolBufferException e) {
-      refuse(RejectReason.REJECT_REASON_INVALID_INPUT,
+      refuse(
+          RejectReason.REJECT_REASON_INVALID_INPUT,
           "ack.updated_payload: the PipeDoc does not parse: " + e.getMessage());
       return;
     } catch (TaskTokenGoneException e) {
@@ -199,13 +238,22 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "completing " + id + " failed; it is re-buffered", e);
       rebuffer();
-      out.onError(Status.UNAVAILABLE.withDescription("work unit " + id
-          + " could not be completed (" + e.getMessage() + "); it is re-buffered").asRuntimeException());
+      out.onError(
+          Status.UNAVAILABLE
+              .withDescription(
+                  "work unit "
+                      + id
+                      + " could not be completed ("
+                      + e.getMessage()
+                      + "); it is re-buffered")
+              .asRuntimeException());
       return;
     }
     settle(token);
-    out.onNext(WorkResponse.newBuilder().setAckConfirmed(AckConfirmed.newBuilder()
-        .setWorkUnitId(id).setAccepted(true)).build());
+    out.onNext(
+        WorkResponse.newBuilder()
+            .setAckConfirmed(AckConfirmed.newBuilder().setWorkUnitId(id).setAccepted(true))
+            .build());
     out.onCompleted();
     // After the confirmation: keeping the lines is best effort and must not delay the module.
     ctx.logs().record(dispatch, ack, instanceId);
@@ -241,8 +289,12 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     }
     cancel(arrivalWait);
     phase = Phase.DONE;
-    out.onNext(WorkResponse.newBuilder().setNoWork(NoWorkAvailable.newBuilder()
-        .setRetryAfterMs(ctx.settings().noWorkRetryAfter().toMillis())).build());
+    out.onNext(
+        WorkResponse.newBuilder()
+            .setNoWork(
+                NoWorkAvailable.newBuilder()
+                    .setRetryAfterMs(ctx.settings().noWorkRetryAfter().toMillis()))
+            .build());
     out.onCompleted();
   }
 
@@ -256,9 +308,14 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     if (d.getTaskToken().isBlank() || d.getWorkUnitId().isBlank()) {
-      drain(work, "poison", "record " + work.key() + " has a blank "
-          + (d.getTaskToken().isBlank() ? "task_token" : "work_unit_id")
-          + "; nothing could complete its hop");
+      drain(
+          work,
+          "poison",
+          "record "
+              + work.key()
+              + " has a blank "
+              + (d.getTaskToken().isBlank() ? "task_token" : "work_unit_id")
+              + "; nothing could complete its hop");
       return;
     }
     if (ctx.settled().contains(d.getTaskToken())) {
@@ -270,7 +327,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       verdict = ctx.screen().screen(d);
     } catch (RuntimeException e) {
       // A screen that cannot decide must not hold work back: the module's ack still settles it.
-      LOG.log(System.Logger.Level.WARNING, "screening " + d.getWorkUnitId() + " failed; serving", e);
+      LOG.log(
+          System.Logger.Level.WARNING, "screening " + d.getWorkUnitId() + " failed; serving", e);
       verdict = ScreenVerdict.SERVE;
     }
     if (verdict instanceof ScreenVerdict.Drain(String reason, String detail)) {
@@ -292,15 +350,16 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     moduleHeartbeat = ctx.settings().moduleHeartbeat(d.getHeartbeatSeconds());
     lastRelay = ctx.clock().now();
     phase = Phase.SERVING;
-    WorkUnit.Builder wu = WorkUnit.newBuilder()
-        .setWorkUnitId(d.getWorkUnitId())
-        .setStream(unit.stream())
-        .setNodeId(d.getNodeId())
-        .setGraphId(d.getGraphId())
-        .setGraphVersion(d.getGraphVersion())
-        .setHeartbeatIntervalSeconds((int) Math.max(1, moduleHeartbeat.toSeconds()))
-        .setAttempt(d.getAttempt())
-        .setBlobContentIncluded(unit.blobContentIncluded());
+    WorkUnit.Builder wu =
+        WorkUnit.newBuilder()
+            .setWorkUnitId(d.getWorkUnitId())
+            .setStream(unit.stream())
+            .setNodeId(d.getNodeId())
+            .setGraphId(d.getGraphId())
+            .setGraphVersion(d.getGraphVersion())
+            .setHeartbeatIntervalSeconds((int) Math.max(1, moduleHeartbeat.toSeconds()))
+            .setAttempt(d.getAttempt())
+            .setBlobContentIncluded(unit.blobContentIncluded());
     if (d.hasCustomConfig()) {
       wu.setCustomConfig(d.getCustomConfig());
     }
@@ -316,14 +375,25 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   private void failUnserved(PendingWork work, WorkDispatch d, HydrationFailedException e) {
     try {
       if (e.permanent()) {
-        ctx.completion().fail(d.getTaskToken(), ErrorNames.MODULE_REJECT, TaskOutputs.rejectCause(
-            Reject.newBuilder().setReason(RejectReason.REJECT_REASON_HYDRATION_FAILED)
-                .setDetail(e.getMessage()).build()));
+        ctx.completion()
+            .fail(
+                d.getTaskToken(),
+                ErrorNames.MODULE_REJECT,
+                TaskOutputs.rejectCause(
+                    Reject.newBuilder()
+                        .setReason(RejectReason.REJECT_REASON_HYDRATION_FAILED)
+                        .setDetail(e.getMessage())
+                        .build()));
       } else {
-        ctx.completion().fail(d.getTaskToken(), ErrorNames.MODULE_RETRYABLE,
-            TaskOutputs.retryableCause(RetryableFailure.newBuilder()
-                .setReason(RetryReason.RETRY_REASON_TRANSIENT_DEPENDENCY)
-                .setDetail(e.getMessage()).build()));
+        ctx.completion()
+            .fail(
+                d.getTaskToken(),
+                ErrorNames.MODULE_RETRYABLE,
+                TaskOutputs.retryableCause(
+                    RetryableFailure.newBuilder()
+                        .setReason(RetryReason.RETRY_REASON_TRANSIENT_DEPENDENCY)
+                        .setDetail(e.getMessage())
+                        .build()));
       }
     } catch (TaskTokenGoneException gone) {
       // Nothing waits for it any more; draining it is all that is left to do.
@@ -351,8 +421,15 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     phase = Phase.DONE;
     String id = dispatch.getWorkUnitId();
     rebuffer();
-    out.onError(Status.DEADLINE_EXCEEDED.withDescription("no heartbeat or ack for work unit " + id
-        + " within " + moduleHeartbeat.multipliedBy(2) + "; it is re-buffered").asRuntimeException());
+    out.onError(
+        Status.DEADLINE_EXCEEDED
+            .withDescription(
+                "no heartbeat or ack for work unit "
+                    + id
+                    + " within "
+                    + moduleHeartbeat.multipliedBy(2)
+                    + "; it is re-buffered")
+            .asRuntimeException());
   }
 
   private void release(String why) {
@@ -360,8 +437,9 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     cancel(arrivalWait);
     cancel(watchdog);
     if (phase == Phase.SERVING) {
-      LOG.log(System.Logger.Level.INFO, "work unit " + dispatch.getWorkUnitId() + " from "
-          + instanceId + " re-buffered: " + why);
+      LOG.log(
+          System.Logger.Level.INFO,
+          "work unit " + dispatch.getWorkUnitId() + " from " + instanceId + " re-buffered: " + why);
       rebuffer();
     }
     phase = Phase.DONE;
@@ -375,9 +453,14 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   /** A malformed ack: refused, and the record goes back so a sound worker can take it. */
   private void refuse(RejectReason reason, String detail) {
     rebuffer();
-    out.onNext(WorkResponse.newBuilder().setAckConfirmed(AckConfirmed.newBuilder()
-        .setWorkUnitId(dispatch.getWorkUnitId()).setAccepted(false)
-        .setReject(Reject.newBuilder().setReason(reason).setDetail(detail))).build());
+    out.onNext(
+        WorkResponse.newBuilder()
+            .setAckConfirmed(
+                AckConfirmed.newBuilder()
+                    .setWorkUnitId(dispatch.getWorkUnitId())
+                    .setAccepted(false)
+                    .setReject(Reject.newBuilder().setReason(reason).setDetail(detail)))
+            .build());
     out.onCompleted();
   }
 
@@ -385,11 +468,20 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     ctx.counters().onDuplicate();
     ctx.settled().add(token);
     ctx.source().settle(pending);
-    out.onNext(WorkResponse.newBuilder().setAckConfirmed(AckConfirmed.newBuilder()
-        .setWorkUnitId(dispatch.getWorkUnitId()).setAccepted(false)
-        .setReject(Reject.newBuilder().setReason(RejectReason.REJECT_REASON_DUPLICATE_DELIVERY)
-            .setDetail("the task token of work unit " + dispatch.getWorkUnitId()
-                + " was completed or superseded; this ack changed nothing"))).build());
+    out.onNext(
+        WorkResponse.newBuilder()
+            .setAckConfirmed(
+                AckConfirmed.newBuilder()
+                    .setWorkUnitId(dispatch.getWorkUnitId())
+                    .setAccepted(false)
+                    .setReject(
+                        Reject.newBuilder()
+                            .setReason(RejectReason.REJECT_REASON_DUPLICATE_DELIVERY)
+                            .setDetail(
+                                "the task token of work unit "
+                                    + dispatch.getWorkUnitId()
+                                    + " was completed or superseded; this ack changed nothing")))
+            .build());
     out.onCompleted();
   }
 

@@ -11,7 +11,7 @@ import dev.protomolt.proto.module.v1.WorkDispatch;
 public interface WorkUnitLogs {
 
   /** Keeps nothing: for gateways built without a log store. */
-  WorkUnitLogs NONE = (dispatch, ack, instanceId) -> { };
+  WorkUnitLogs NONE = (dispatch, ack, instanceId) -> {};
 
   /** Keeps {@code ack}'s log lines for the work unit of {@code dispatch}. */
   void record(WorkDispatch dispatch, WorkAck ack, String instanceId);

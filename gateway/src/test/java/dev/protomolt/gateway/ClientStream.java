@@ -22,8 +22,10 @@ final class ClientStream implements StreamObserver<WorkResponse> {
   }
 
   ClientStream hello(String moduleId) {
-    requests.onNext(WorkRequest.newBuilder().setHello(Hello.newBuilder()
-        .setModuleId(moduleId).setInstanceId("test-instance")).build());
+    requests.onNext(
+        WorkRequest.newBuilder()
+            .setHello(Hello.newBuilder().setModuleId(moduleId).setInstanceId("test-instance"))
+            .build());
     return this;
   }
 

@@ -21,10 +21,13 @@ class DeadGraphScreenTest {
   @BeforeAll
   static void start() throws Exception {
     postgres = PostgresFixture.start();
-    try (Connection c = postgres.dataSource().getConnection(); Statement s = c.createStatement()) {
-      s.execute("INSERT INTO pipeline_graph_epochs (graph_id, cluster_id) VALUES ('news', 'default')");
-      s.execute("INSERT INTO pipeline_graphs (graph_id, version, cluster_id, graph_json, graph_proto,"
-          + " created_at) VALUES ('news', 2, 'default', '{}', '\\x00', now())");
+    try (Connection c = postgres.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "INSERT INTO pipeline_graph_epochs (graph_id, cluster_id) VALUES ('news', 'default')");
+      s.execute(
+          "INSERT INTO pipeline_graphs (graph_id, version, cluster_id, graph_json, graph_proto,"
+              + " created_at) VALUES ('news', 2, 'default', '{}', '\\x00', now())");
     }
   }
 
@@ -34,22 +37,29 @@ class DeadGraphScreenTest {
   }
 
   static WorkDispatch pinned(String graph, long version) {
-    return WorkDispatch.newBuilder().setWorkUnitId("u-" + graph + version).setGraphId(graph)
-        .setGraphVersion(version).build();
+    return WorkDispatch.newBuilder()
+        .setWorkUnitId("u-" + graph + version)
+        .setGraphId(graph)
+        .setGraphVersion(version)
+        .build();
   }
 
   @Test
   void aDeletedVersionIsDrainedAndALiveOneServed() {
-    DeadGraphScreen screen = new DeadGraphScreen(new PostgresGraphVersions(postgres.dataSource()),
-        Duration.ofSeconds(30));
+    DeadGraphScreen screen =
+        new DeadGraphScreen(
+            new PostgresGraphVersions(postgres.dataSource()), Duration.ofSeconds(30));
     assertThat(screen.screen(pinned("news", 2))).isEqualTo(ScreenVerdict.SERVE);
-    assertThat(screen.screen(pinned("news", 1))).isInstanceOfSatisfying(ScreenVerdict.Drain.class,
-        d -> {
-          assertThat(d.reason()).isEqualTo("graph-version-deleted");
-          assertThat(d.detail()).contains("news", "version 1");
-        });
+    assertThat(screen.screen(pinned("news", 1)))
+        .isInstanceOfSatisfying(
+            ScreenVerdict.Drain.class,
+            d -> {
+              assertThat(d.reason()).isEqualTo("graph-version-deleted");
+              assertThat(d.detail()).contains("news", "version 1");
+            });
     assertThat(screen.screen(pinned("gone-graph", 5))).isInstanceOf(ScreenVerdict.Drain.class);
-    assertThat(screen.screen(WorkDispatch.getDefaultInstance())).as("no pin, nothing to check")
+    assertThat(screen.screen(WorkDispatch.getDefaultInstance()))
+        .as("no pin, nothing to check")
         .isEqualTo(ScreenVerdict.SERVE);
   }
 
@@ -57,10 +67,13 @@ class DeadGraphScreenTest {
   void aBacklogOfOneDeadVersionCostsOneLookup() {
     AtomicInteger lookups = new AtomicInteger();
     PostgresGraphVersions db = new PostgresGraphVersions(postgres.dataSource());
-    DeadGraphScreen screen = new DeadGraphScreen((g, v) -> {
-      lookups.incrementAndGet();
-      return db.exists(g, v);
-    }, Duration.ofSeconds(30));
+    DeadGraphScreen screen =
+        new DeadGraphScreen(
+            (g, v) -> {
+              lookups.incrementAndGet();
+              return db.exists(g, v);
+            },
+            Duration.ofSeconds(30));
     for (int i = 0; i < 1000; i++) {
       assertThat(screen.screen(pinned("news", 1))).isInstanceOf(ScreenVerdict.Drain.class);
       assertThat(screen.screen(pinned("news", 2))).isEqualTo(ScreenVerdict.SERVE);
@@ -70,7 +83,8 @@ class DeadGraphScreenTest {
 
   @Test
   void aFailedLookupSaysWhichPinItWasFor() {
-    PostgresGraphVersions broken = new PostgresGraphVersions(new org.postgresql.ds.PGSimpleDataSource());
+    PostgresGraphVersions broken =
+        new PostgresGraphVersions(new org.postgresql.ds.PGSimpleDataSource());
     assertThatThrownBy(() -> broken.exists("news", 9)).hasMessageContaining("graph news version 9");
   }
 }

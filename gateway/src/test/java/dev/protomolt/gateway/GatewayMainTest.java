@@ -29,8 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The process wiring: real adapters from configuration, both services on one port. */
 class GatewayMainTest {
 
-  @TempDir
-  Path data;
+  @TempDir Path data;
 
   @Test
   void servesModuleWorkAndTheDocumentStoreOnOnePortFromConfiguration() throws Exception {
@@ -38,8 +37,8 @@ class GatewayMainTest {
         LocalKafka kafka = LocalKafka.start(data.resolve("kafka"), 0, 0)) {
       h.store.onAccountEvent(StoreHarness.platformAccount("acme"));
       PipeDoc doc = SampleDocs.document("doc-main", 3, 256);
-      DocumentReference ref = h.store.save(Saves.intake("acme", "ds", doc).build())
-          .getDocumentRef();
+      DocumentReference ref =
+          h.store.save(Saves.intake("acme", "ds", doc).build()).getDocumentRef();
       String jdbcUrl;
       try (Connection c = h.postgres.dataSource().getConnection()) {
         jdbcUrl = c.getMetaData().getURL();
@@ -59,32 +58,37 @@ class GatewayMainTest {
       env.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", "platform-secret");
 
       try (GatewayMain gateway = GatewayMain.start(GatewayConfig.from(env))) {
-        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.port())
-            .usePlaintext().build();
+        ManagedChannel channel =
+            NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
         try {
-          PipeDoc read = PipeDocServiceGrpc.newBlockingStub(channel)
-              .getPipeDoc(GetPipeDocRequest.newBuilder().setDocumentRef(ref).build())
-              .getPipedoc();
+          PipeDoc read =
+              PipeDocServiceGrpc.newBlockingStub(channel)
+                  .getPipeDoc(GetPipeDocRequest.newBuilder().setDocumentRef(ref).build())
+                  .getPipedoc();
           assertThat(read).isEqualTo(doc);
 
           CompletableFuture<WorkResponse> answer = new CompletableFuture<>();
-          var requests = ModuleWorkServiceGrpc.newStub(channel).work(new StreamObserver<>() {
-            @Override
-            public void onNext(WorkResponse value) {
-              answer.complete(value);
-            }
+          var requests =
+              ModuleWorkServiceGrpc.newStub(channel)
+                  .work(
+                      new StreamObserver<>() {
+                        @Override
+                        public void onNext(WorkResponse value) {
+                          answer.complete(value);
+                        }
 
-            @Override
-            public void onError(Throwable t) {
-              answer.completeExceptionally(t);
-            }
+                        @Override
+                        public void onError(Throwable t) {
+                          answer.completeExceptionally(t);
+                        }
 
-            @Override
-            public void onCompleted() {
-            }
-          });
-          requests.onNext(WorkRequest.newBuilder().setHello(Hello.newBuilder()
-              .setModuleId("parser").setInstanceId("main-test")).build());
+                        @Override
+                        public void onCompleted() {}
+                      });
+          requests.onNext(
+              WorkRequest.newBuilder()
+                  .setHello(Hello.newBuilder().setModuleId("parser").setInstanceId("main-test"))
+                  .build());
           assertThat(answer.get(30, TimeUnit.SECONDS).hasNoWork()).isTrue();
           requests.onCompleted();
         } finally {

@@ -24,8 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Purge events reach the storage-purge topic keyed by node id, or the publish fails loudly. */
 class KafkaPurgeEventsTest {
 
-  @TempDir
-  static Path data;
+  @TempDir static Path data;
 
   static LocalKafka kafka;
 
@@ -41,19 +40,26 @@ class KafkaPurgeEventsTest {
 
   @Test
   void publishesEachEventKeyedByItsNodeId() throws Exception {
-    StoragePurgeEvent event = StoragePurgeEvent.newBuilder().setPurgeEventId("p-1")
-        .setNodeId("0b6b3a5e-0000-3000-8000-000000000001").setAccountId("acme")
-        .addObjectKeys("0b6b3a5e/core.pb").build();
+    StoragePurgeEvent event =
+        StoragePurgeEvent.newBuilder()
+            .setPurgeEventId("p-1")
+            .setNodeId("0b6b3a5e-0000-3000-8000-000000000001")
+            .setAccountId("acme")
+            .addObjectKeys("0b6b3a5e/core.pb")
+            .build();
     try (KafkaPurgeEvents sink = new KafkaPurgeEvents(kafka.bootstrapServers())) {
       sink.publish(event);
     }
 
     List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ConsumerConfig.GROUP_ID_CONFIG, "purge-test",
-        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-        new StringDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "purge-test",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(KafkaPurgeEvents.TOPIC));
       for (int polls = 0; polls < 60 && records.isEmpty(); polls++) {
         consumer.poll(Duration.ofMillis(500)).forEach(records::add);
@@ -69,8 +75,13 @@ class KafkaPurgeEventsTest {
   void anUnreachableBrokerFailsThePublishNamingTheEvent() {
     String nowhere = LoopbackPort.HOST + ":" + LoopbackPort.claim(0, "unused port", "none");
     try (KafkaPurgeEvents sink = new KafkaPurgeEvents(nowhere, Duration.ofSeconds(3))) {
-      assertThatThrownBy(() -> sink.publish(StoragePurgeEvent.newBuilder().setPurgeEventId("p-2")
-          .setNodeId("n-2").build()))
+      assertThatThrownBy(
+              () ->
+                  sink.publish(
+                      StoragePurgeEvent.newBuilder()
+                          .setPurgeEventId("p-2")
+                          .setNodeId("n-2")
+                          .build()))
           .hasMessageContaining("purge event p-2 for node n-2 was not accepted by storage-purge");
     }
   }

@@ -29,8 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The Kafka source against an in-process KRaft broker. */
 class KafkaWorkSourceTest {
 
-  @TempDir
-  static Path data;
+  @TempDir static Path data;
 
   static LocalKafka kafka;
   static Admin admin;
@@ -39,8 +38,8 @@ class KafkaWorkSourceTest {
   @BeforeAll
   static void startKafka() {
     kafka = LocalKafka.start(data.resolve("kafka"), 0, 0);
-    admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-        kafka.bootstrapServers()));
+    admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
@@ -54,14 +53,21 @@ class KafkaWorkSourceTest {
   }
 
   static void createTopic(String module, int partitions) throws Exception {
-    admin.createTopics(List.of(new NewTopic(KafkaWorkSource.topic(module), partitions, (short) 1)))
-        .all().get();
+    admin
+        .createTopics(List.of(new NewTopic(KafkaWorkSource.topic(module), partitions, (short) 1)))
+        .all()
+        .get();
   }
 
   static void produce(String module, int partition, int count) throws Exception {
     for (int i = 0; i < count; i++) {
-      producer.send(new ProducerRecord<>(KafkaWorkSource.topic(module), partition,
-          module + "-" + partition + "-" + i, ("payload " + i).getBytes(StandardCharsets.UTF_8)))
+      producer
+          .send(
+              new ProducerRecord<>(
+                  KafkaWorkSource.topic(module),
+                  partition,
+                  module + "-" + partition + "-" + i,
+                  ("payload " + i).getBytes(StandardCharsets.UTF_8)))
           .get();
     }
   }
@@ -78,8 +84,12 @@ class KafkaWorkSourceTest {
   }
 
   static long committed(String group, String module, int partition) throws Exception {
-    OffsetAndMetadata o = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
-        .get().get(new TopicPartition(KafkaWorkSource.topic(module), partition));
+    OffsetAndMetadata o =
+        admin
+            .listConsumerGroupOffsets(group)
+            .partitionsToOffsetAndMetadata()
+            .get()
+            .get(new TopicPartition(KafkaWorkSource.topic(module), partition));
     return o == null ? -1 : o.offset();
   }
 
@@ -93,8 +103,8 @@ class KafkaWorkSourceTest {
   void offsetsAreCommittedOnlyUpToTheFirstUnsettledRecord() throws Exception {
     createTopic("commit", 1);
     produce("commit", 0, 5);
-    try (KafkaWorkSource source = new KafkaWorkSource(kafka.bootstrapServers(), "g-commit",
-        List.of("commit"), 100)) {
+    try (KafkaWorkSource source =
+        new KafkaWorkSource(kafka.bootstrapServers(), "g-commit", List.of("commit"), 100)) {
       eventually("five records buffered", () -> source.buffered("commit") == 5);
       PendingWork w0 = pop(source, "commit");
       PendingWork w1 = pop(source, "commit");
@@ -105,7 +115,8 @@ class KafkaWorkSourceTest {
       source.settle(w1);
       source.settle(w2);
       Thread.sleep(500);
-      assertThat(committed("g-commit", "commit", 0)).as("offset 0 is still in flight")
+      assertThat(committed("g-commit", "commit", 0))
+          .as("offset 0 is still in flight")
           .isLessThanOrEqualTo(0);
 
       source.settle(w0);
@@ -119,8 +130,8 @@ class KafkaWorkSourceTest {
       throws Exception {
     createTopic("redeliver", 1);
     produce("redeliver", 0, 3);
-    try (KafkaWorkSource source = new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver",
-        List.of("redeliver"), 100)) {
+    try (KafkaWorkSource source =
+        new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver", List.of("redeliver"), 100)) {
       eventually("three records buffered", () -> source.buffered("redeliver") == 3);
       PendingWork first = pop(source, "redeliver");
       source.rebuffer(first);
@@ -131,8 +142,8 @@ class KafkaWorkSourceTest {
       pop(source, "redeliver");
       // Offset 1 popped but never settled: the gateway "crashes" here.
     }
-    try (KafkaWorkSource restarted = new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver",
-        List.of("redeliver"), 100)) {
+    try (KafkaWorkSource restarted =
+        new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver", List.of("redeliver"), 100)) {
       eventually("the unsettled records return", () -> restarted.buffered("redeliver") == 2);
       assertThat(pop(restarted, "redeliver").key()).isEqualTo("redeliver-0-1");
     }
@@ -144,35 +155,41 @@ class KafkaWorkSourceTest {
     produce("bounded", 0, 12);
     produce("bounded", 1, 12);
     int capacity = 3;
-    try (KafkaWorkSource source = new KafkaWorkSource(kafka.bootstrapServers(), "g-bounded",
-        List.of("bounded"), capacity)) {
+    try (KafkaWorkSource source =
+        new KafkaWorkSource(kafka.bootstrapServers(), "g-bounded", List.of("bounded"), capacity)) {
       eventually("both partitions buffered", () -> source.buffered("bounded") >= 2 * capacity);
       Thread.sleep(500);
       // One poll may land up to max.poll.records on a deque just under its bound.
       assertThat(source.buffered("bounded")).isLessThanOrEqualTo(2 * (2 * capacity - 1));
 
       List<String> seen = new ArrayList<>();
-      eventually("all 24 served", () -> {
-        Optional<PendingWork> w = source.poll("bounded");
-        w.ifPresent(p -> {
-          seen.add(p.key());
-          source.settle(p);
-        });
-        return seen.size() == 24;
-      });
+      eventually(
+          "all 24 served",
+          () -> {
+            Optional<PendingWork> w = source.poll("bounded");
+            w.ifPresent(
+                p -> {
+                  seen.add(p.key());
+                  source.settle(p);
+                });
+            return seen.size() == 24;
+          });
       assertThat(seen).doesNotHaveDuplicates();
-      assertThat(seen.subList(0, 2)).as("partitions are served round-robin")
-          .anyMatch(k -> k.startsWith("bounded-0")).anyMatch(k -> k.startsWith("bounded-1"));
-      eventually("both partitions committed", () -> source.committed("bounded", 0) == 12
-          && source.committed("bounded", 1) == 12);
+      assertThat(seen.subList(0, 2))
+          .as("partitions are served round-robin")
+          .anyMatch(k -> k.startsWith("bounded-0"))
+          .anyMatch(k -> k.startsWith("bounded-1"));
+      eventually(
+          "both partitions committed",
+          () -> source.committed("bounded", 0) == 12 && source.committed("bounded", 1) == 12);
     }
   }
 
   @Test
   void anArrivalWakesAWaitingHello() throws Exception {
     createTopic("wake", 1);
-    try (KafkaWorkSource source = new KafkaWorkSource(kafka.bootstrapServers(), "g-wake",
-        List.of("wake"), 10)) {
+    try (KafkaWorkSource source =
+        new KafkaWorkSource(kafka.bootstrapServers(), "g-wake", List.of("wake"), 10)) {
       var arrival = source.arrival("wake");
       assertThat(arrival).isNotDone();
       produce("wake", 0, 1);

@@ -10,8 +10,7 @@ import java.util.concurrent.CompletableFuture;
 /** A clock tests move by hand; due waits complete on the calling thread, in order. */
 final class ManualGatewayClock implements GatewayClock {
 
-  private record Wait(Instant due, CompletableFuture<Void> future) {
-  }
+  private record Wait(Instant due, CompletableFuture<Void> future) {}
 
   private Instant now;
   private final List<Wait> waits = new ArrayList<>();
@@ -40,8 +39,11 @@ final class ManualGatewayClock implements GatewayClock {
     while (true) {
       Wait next;
       synchronized (this) {
-        next = waits.stream().filter(w -> !w.due().isAfter(target))
-            .min(Comparator.comparing(Wait::due)).orElse(null);
+        next =
+            waits.stream()
+                .filter(w -> !w.due().isAfter(target))
+                .min(Comparator.comparing(Wait::due))
+                .orElse(null);
         if (next == null) {
           now = target;
           return;

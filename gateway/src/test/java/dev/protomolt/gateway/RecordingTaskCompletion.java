@@ -12,8 +12,7 @@ import java.util.Set;
  */
 final class RecordingTaskCompletion implements TaskCompletion {
 
-  record Call(String kind, String token, String error, String json) {
-  }
+  record Call(String kind, String token, String error, String json) {}
 
   final List<Call> calls = new ArrayList<>();
   private final Set<String> gone = new HashSet<>();

@@ -28,8 +28,10 @@ class ReferencedBlobsTest {
     h = StoreHarness.start();
     h.store.onAccountEvent(StoreHarness.platformAccount("acme"));
     S3BlobStore blobs = new S3BlobStore(h.clients);
-    blobs.put(new ObjectAddress(h.drives.findByName("acme:intake").orElseThrow(),
-        "acme/intake/ds/a.txt"), BYTES, true);
+    blobs.put(
+        new ObjectAddress(h.drives.findByName("acme:intake").orElseThrow(), "acme/intake/ds/a.txt"),
+        BYTES,
+        true);
     referenced = new ReferencedBlobs(h.drives, blobs);
   }
 
@@ -39,16 +41,20 @@ class ReferencedBlobsTest {
   }
 
   static Blob ref(String drive, String key) {
-    return Blob.newBuilder().setBlobId("original").setFilename("a.txt")
+    return Blob.newBuilder()
+        .setBlobId("original")
+        .setFilename("a.txt")
         .setStorageRef(FileStorageReference.newBuilder().setDriveName(drive).setObjectKey(key))
         .build();
   }
 
   @Test
   void aReferencedBlobArrivesWithItsBytesAndKeepsItsOtherFields() {
-    PipeDoc doc = PipeDoc.newBuilder().setDocId("d1")
-        .setBlobBag(BlobBag.newBuilder().setBlob(ref("acme:intake", "acme/intake/ds/a.txt")))
-        .build();
+    PipeDoc doc =
+        PipeDoc.newBuilder()
+            .setDocId("d1")
+            .setBlobBag(BlobBag.newBuilder().setBlob(ref("acme:intake", "acme/intake/ds/a.txt")))
+            .build();
     Blob inlined = referenced.inline(doc).getBlobBag().getBlob();
     assertThat(inlined.getData().toByteArray()).isEqualTo(BYTES);
     assertThat(inlined.getFilename()).isEqualTo("a.txt");
@@ -57,11 +63,21 @@ class ReferencedBlobsTest {
 
   @Test
   void everyBlobOfAListIsResolvedAndInlineBlobsAreLeftAlone() {
-    Blob inline = Blob.newBuilder().setBlobId("b").setData(com.google.protobuf.ByteString
-        .copyFromUtf8("already here")).build();
-    PipeDoc doc = PipeDoc.newBuilder().setDocId("d2").setBlobBag(BlobBag.newBuilder()
-        .setBlobs(Blobs.newBuilder().addBlob(inline)
-            .addBlob(ref("acme:intake", "acme/intake/ds/a.txt")))).build();
+    Blob inline =
+        Blob.newBuilder()
+            .setBlobId("b")
+            .setData(com.google.protobuf.ByteString.copyFromUtf8("already here"))
+            .build();
+    PipeDoc doc =
+        PipeDoc.newBuilder()
+            .setDocId("d2")
+            .setBlobBag(
+                BlobBag.newBuilder()
+                    .setBlobs(
+                        Blobs.newBuilder()
+                            .addBlob(inline)
+                            .addBlob(ref("acme:intake", "acme/intake/ds/a.txt"))))
+            .build();
     var list = referenced.inline(doc).getBlobBag().getBlobs().getBlobList();
     assertThat(list.get(0)).isEqualTo(inline);
     assertThat(list.get(1).getData().toByteArray()).isEqualTo(BYTES);
@@ -69,23 +85,28 @@ class ReferencedBlobsTest {
 
   @Test
   void anUnknownDriveIsAPermanentFailureNamingTheField() {
-    PipeDoc doc = PipeDoc.newBuilder().setDocId("d3")
-        .setBlobBag(BlobBag.newBuilder().setBlob(ref("nobody:intake", "x"))).build();
+    PipeDoc doc =
+        PipeDoc.newBuilder()
+            .setDocId("d3")
+            .setBlobBag(BlobBag.newBuilder().setBlob(ref("nobody:intake", "x")))
+            .build();
     assertThatThrownBy(() -> referenced.inline(doc))
-        .isInstanceOfSatisfying(HydrationFailedException.class,
-            e -> assertThat(e.permanent()).isTrue())
+        .isInstanceOfSatisfying(
+            HydrationFailedException.class, e -> assertThat(e.permanent()).isTrue())
         .hasMessageContaining("blob_bag.blob.storage_ref.drive_name")
         .hasMessageContaining("nobody:intake");
   }
 
   @Test
   void aMissingObjectIsATransientFailureSoTheUnitIsRetried() {
-    PipeDoc doc = PipeDoc.newBuilder().setDocId("d4")
-        .setBlobBag(BlobBag.newBuilder().setBlob(ref("acme:intake", "acme/intake/ds/gone.txt")))
-        .build();
+    PipeDoc doc =
+        PipeDoc.newBuilder()
+            .setDocId("d4")
+            .setBlobBag(BlobBag.newBuilder().setBlob(ref("acme:intake", "acme/intake/ds/gone.txt")))
+            .build();
     assertThatThrownBy(() -> referenced.inline(doc))
-        .isInstanceOfSatisfying(HydrationFailedException.class,
-            e -> assertThat(e.permanent()).isFalse())
+        .isInstanceOfSatisfying(
+            HydrationFailedException.class, e -> assertThat(e.permanent()).isFalse())
         .hasMessageContaining("acme/intake/ds/gone.txt");
   }
 }

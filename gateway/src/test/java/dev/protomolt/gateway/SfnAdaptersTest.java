@@ -23,11 +23,13 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 /** The Step Functions adapters against the local runtime's real callback tasks. */
 class SfnAdaptersTest {
 
-  static final String DEFINITION = """
+  static final String DEFINITION =
+      """
       {"StartAt":"Work","States":{
         "Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
           "Parameters":{"FunctionName":"dispatch","Payload":{"token.$":"$$.Task.Token"}},
-          "HeartbeatSeconds":60,"TimeoutSeconds":300,"End":true}}}""";
+          "HeartbeatSeconds":60,"TimeoutSeconds":300,"End":true}}}\
+      """;
 
   static EmbeddedPostgres postgres;
   static LocalStepFunctions runtime;
@@ -38,18 +40,33 @@ class SfnAdaptersTest {
   @BeforeAll
   static void start() throws Exception {
     postgres = EmbeddedPostgres.builder().start();
-    runtime = LocalStepFunctions.start(0, postgres.getPostgresDatabase(), (fn, payload) -> {
-      // The payload is {"token":"..."}; the token is opaque text without quotes.
-      String token = payload.substring(payload.indexOf(":\"") + 2, payload.lastIndexOf('"'));
-      TOKENS.add(token);
-      return "{}";
-    }, Clock.system());
-    sfn = SfnClient.builder().endpointOverride(runtime.endpoint()).region(Region.US_EAST_1)
-        .httpClient(UrlConnectionHttpClient.create())
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create("local", "local"))).build();
-    machine = sfn.createStateMachine(b -> b.name("adapters").definition(DEFINITION)
-        .roleArn("arn:aws:iam::000000000000:role/local")).stateMachineArn();
+    runtime =
+        LocalStepFunctions.start(
+            0,
+            postgres.getPostgresDatabase(),
+            (fn, payload) -> {
+              // The payload is {"token":"..."}; the token is opaque text without quotes.
+              String token =
+                  payload.substring(payload.indexOf(":\"") + 2, payload.lastIndexOf('"'));
+              TOKENS.add(token);
+              return "{}";
+            },
+            Clock.system());
+    sfn =
+        SfnClient.builder()
+            .endpointOverride(runtime.endpoint())
+            .region(Region.US_EAST_1)
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+            .build();
+    machine =
+        sfn.createStateMachine(
+                b ->
+                    b.name("adapters")
+                        .definition(DEFINITION)
+                        .roleArn("arn:aws:iam::000000000000:role/local"))
+            .stateMachineArn();
   }
 
   @AfterAll
@@ -92,15 +109,23 @@ class SfnAdaptersTest {
     SfnExecutionScreen screen = new SfnExecutionScreen(sfn, Duration.ofSeconds(5));
     assertThat(screen.screen(WorkDispatch.newBuilder().setExecutionArn(running[0]).build()))
         .isEqualTo(ScreenVerdict.SERVE);
-    assertThat(screen.screen(WorkDispatch.newBuilder().setWorkUnitId("u-stop")
-        .setExecutionArn(stopped[0]).build()))
-        .isInstanceOfSatisfying(ScreenVerdict.Drain.class, d -> {
-          assertThat(d.reason()).isEqualTo("execution-ended");
-          assertThat(d.detail()).contains("ABORTED", "u-stop");
-        });
-    assertThat(screen.screen(WorkDispatch.newBuilder().setExecutionArn(
-        running[0] + "-missing").build()))
-        .as("an execution that does not exist").isInstanceOf(ScreenVerdict.Drain.class);
+    assertThat(
+            screen.screen(
+                WorkDispatch.newBuilder()
+                    .setWorkUnitId("u-stop")
+                    .setExecutionArn(stopped[0])
+                    .build()))
+        .isInstanceOfSatisfying(
+            ScreenVerdict.Drain.class,
+            d -> {
+              assertThat(d.reason()).isEqualTo("execution-ended");
+              assertThat(d.detail()).contains("ABORTED", "u-stop");
+            });
+    assertThat(
+            screen.screen(
+                WorkDispatch.newBuilder().setExecutionArn(running[0] + "-missing").build()))
+        .as("an execution that does not exist")
+        .isInstanceOf(ScreenVerdict.Drain.class);
     new SfnTaskCompletion(sfn).succeed(running[1], "{}");
   }
 }

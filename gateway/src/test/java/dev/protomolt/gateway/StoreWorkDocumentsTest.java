@@ -55,7 +55,8 @@ class StoreWorkDocumentsTest {
     save(doc("k-2", "original"), "parse", false);
     DocumentReference pre = save(doc("k-2", "pre-mapped"), "parse.pre", false);
 
-    DocumentReference result = saveResult(dispatch(pre).setResultKeep(false).build(), doc("k-2", "out"));
+    DocumentReference result =
+        saveResult(dispatch(pre).setResultKeep(false).build(), doc("k-2", "out"));
 
     assertThat(result.getKeep()).isFalse();
     assertThat(storedKeep(result)).isFalse();
@@ -83,25 +84,45 @@ class StoreWorkDocumentsTest {
   }
 
   private static boolean storedKeep(DocumentReference ref) {
-    return h.store.getManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build()).getKeep();
+    return h.store
+        .getManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build())
+        .getKeep();
   }
 
   private static DocumentReference save(PipeDoc doc, String address, boolean keep) {
-    return h.store.save(SavePipeDocRequest.newBuilder().setPipedoc(doc).setAccountId(ACCOUNT)
-        .setGraphId(GRAPH).setGraphLocationId(address).setKeep(keep).build()).getDocumentRef();
+    return h.store
+        .save(
+            SavePipeDocRequest.newBuilder()
+                .setPipedoc(doc)
+                .setAccountId(ACCOUNT)
+                .setGraphId(GRAPH)
+                .setGraphLocationId(address)
+                .setKeep(keep)
+                .build())
+        .getDocumentRef();
   }
 
   private static WorkDispatch.Builder dispatch(DocumentReference input) {
-    return WorkDispatch.newBuilder().setWorkUnitId("wu-" + input.getDocId()).setTaskToken("t")
-        .setModuleId("parser").setNodeId("parse").setGraphId(GRAPH).setGraphVersion(1)
+    return WorkDispatch.newBuilder()
+        .setWorkUnitId("wu-" + input.getDocId())
+        .setTaskToken("t")
+        .setModuleId("parser")
+        .setNodeId("parse")
+        .setGraphId(GRAPH)
+        .setGraphVersion(1)
         .setClusterId("c1")
-        .setStream(PipeStream.newBuilder().setStreamId("s").setCurrentNodeId("parse")
-            .setMetadata(StreamMetadata.newBuilder().setAccountId(ACCOUNT))
-            .setDocumentRef(input));
+        .setStream(
+            PipeStream.newBuilder()
+                .setStreamId("s")
+                .setCurrentNodeId("parse")
+                .setMetadata(StreamMetadata.newBuilder().setAccountId(ACCOUNT))
+                .setDocumentRef(input));
   }
 
   private static PipeDoc doc(String id, String body) {
-    return PipeDoc.newBuilder().setDocId(id)
-        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("t").setBody(body)).build();
+    return PipeDoc.newBuilder()
+        .setDocId(id)
+        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("t").setBody(body))
+        .build();
   }
 }

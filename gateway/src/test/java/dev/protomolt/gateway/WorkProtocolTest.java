@@ -82,16 +82,27 @@ class WorkProtocolTest {
     clock = new ManualGatewayClock(T0);
     source = new BufferedWorkSource(100);
     sfn = new RecordingTaskCompletion();
-    WorkScreen screen = WorkScreen.allOf(new DeadlineScreen(clock),
-        // Stands in for the execution-status screen, which needs Step Functions (see the E2E test).
-        d -> d.getExecutionArn().endsWith(":ended")
-            ? new ScreenVerdict.Drain("execution-ended", d.getExecutionArn()) : ScreenVerdict.SERVE);
-    gateway = new ModuleWorkGateway(source, sfn, screen, new StoreWorkDocuments(h.store), clock,
-        GatewaySettings.defaults());
+    WorkScreen screen =
+        WorkScreen.allOf(
+            new DeadlineScreen(clock),
+            // Stands in for the execution-status screen, which needs Step Functions (see the E2E
+            // test).
+            d ->
+                d.getExecutionArn().endsWith(":ended")
+                    ? new ScreenVerdict.Drain("execution-ended", d.getExecutionArn())
+                    : ScreenVerdict.SERVE);
+    gateway =
+        new ModuleWorkGateway(
+            source,
+            sfn,
+            screen,
+            new StoreWorkDocuments(h.store),
+            clock,
+            GatewaySettings.defaults());
     String name = InProcessServerBuilder.generateName();
     serverName = name;
-    server = InProcessServerBuilder.forName(name).directExecutor().addService(gateway).build()
-        .start();
+    server =
+        InProcessServerBuilder.forName(name).directExecutor().addService(gateway).build().start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     stub = ModuleWorkServiceGrpc.newStub(channel);
   }
@@ -105,20 +116,33 @@ class WorkProtocolTest {
   // ---------------------------------------------------------------------------------- fixtures
 
   static PipeDoc doc(String docId) {
-    return PipeDoc.newBuilder().setDocId(docId)
-        .setSearchMetadata(dev.protomolt.proto.data.v1.SearchMetadata.newBuilder()
-            .setTitle("title of " + docId).setBody("body of " + docId))
+    return PipeDoc.newBuilder()
+        .setDocId(docId)
+        .setSearchMetadata(
+            dev.protomolt.proto.data.v1.SearchMetadata.newBuilder()
+                .setTitle("title of " + docId)
+                .setBody("body of " + docId))
         .build();
   }
 
   static WorkDispatch.Builder inline(String unit, String token, PipeDoc doc) {
-    return WorkDispatch.newBuilder().setWorkUnitId(unit).setTaskToken(token)
-        .setModuleId(MODULE).setNodeId("parse").setGraphId(GRAPH).setGraphVersion(3)
-        .setClusterId("default").setAttempt(0).setHeartbeatSeconds(20)
+    return WorkDispatch.newBuilder()
+        .setWorkUnitId(unit)
+        .setTaskToken(token)
+        .setModuleId(MODULE)
+        .setNodeId("parse")
+        .setGraphId(GRAPH)
+        .setGraphVersion(3)
+        .setClusterId("default")
+        .setAttempt(0)
+        .setHeartbeatSeconds(20)
         .setExecutionArn("arn:aws:states:us-east-1:000000000000:execution:m:e-" + unit)
-        .setStream(PipeStream.newBuilder().setStreamId("s-" + unit).setCurrentNodeId("parse")
-            .setMetadata(StreamMetadata.newBuilder().setAccountId(ACCOUNT).setHopCount(1))
-            .setDocument(doc));
+        .setStream(
+            PipeStream.newBuilder()
+                .setStreamId("s-" + unit)
+                .setCurrentNodeId("parse")
+                .setMetadata(StreamMetadata.newBuilder().setAccountId(ACCOUNT).setHopCount(1))
+                .setDocument(doc));
   }
 
   void offer(WorkDispatch d) {
@@ -130,7 +154,9 @@ class WorkProtocolTest {
   }
 
   static WorkRequest heartbeat(String unit) {
-    return WorkRequest.newBuilder().setHeartbeat(Heartbeat.newBuilder().setWorkUnitId(unit)).build();
+    return WorkRequest.newBuilder()
+        .setHeartbeat(Heartbeat.newBuilder().setWorkUnitId(unit))
+        .build();
   }
 
   static Struct json(String s) throws Exception {
@@ -185,10 +211,14 @@ class WorkProtocolTest {
 
   @Test
   void theWorkUnitCarriesTheHopIdentityAndTheModulesHeartbeatInterval() {
-    WorkDispatch d = inline("u1", "t1", doc("d1"))
-        .setCustomConfig(Struct.newBuilder().putFields("size",
-            com.google.protobuf.Value.newBuilder().setNumberValue(512).build()))
-        .setAttempt(2).build();
+    WorkDispatch d =
+        inline("u1", "t1", doc("d1"))
+            .setCustomConfig(
+                Struct.newBuilder()
+                    .putFields(
+                        "size", com.google.protobuf.Value.newBuilder().setNumberValue(512).build()))
+            .setAttempt(2)
+            .build();
     offer(d);
     ClientStream s = new ClientStream(stub).hello(MODULE);
     var wu = s.last().getWorkUnit();
@@ -207,11 +237,14 @@ class WorkProtocolTest {
   @Test
   void updatedPayloadOnAStoredDocumentIsSavedAsAPartialSaveAndCompletesTheToken() throws Exception {
     PipeDoc original = SampleDocs.document("doc-upd", 7, 4096, "para");
-    DocumentReference intake = h.store.save(Saves.intake(ACCOUNT, "ds", original).build())
-        .getDocumentRef();
-    WorkDispatch d = inline("u-upd", "t-upd", original).setStream(
-            inline("u-upd", "t-upd", original).getStream().toBuilder().setDocumentRef(intake))
-        .addRequiredParts(PipeDocPart.PIPE_DOC_PART_CORE).build();
+    DocumentReference intake =
+        h.store.save(Saves.intake(ACCOUNT, "ds", original).build()).getDocumentRef();
+    WorkDispatch d =
+        inline("u-upd", "t-upd", original)
+            .setStream(
+                inline("u-upd", "t-upd", original).getStream().toBuilder().setDocumentRef(intake))
+            .addRequiredParts(PipeDocPart.PIPE_DOC_PART_CORE)
+            .build();
     offer(d);
 
     ClientStream s = new ClientStream(stub).hello(MODULE);
@@ -221,8 +254,10 @@ class WorkProtocolTest {
     assertThat(served.getSearchMetadata().getTitle()).isEqualTo("Document doc-upd");
     assertThat(served.hasBlobBag()).as("no blob bytes without needs_blob_content").isFalse();
 
-    PipeDoc processed = served.toBuilder().setSearchMetadata(served.getSearchMetadata().toBuilder()
-        .setTitle("Parsed title")).build();
+    PipeDoc processed =
+        served.toBuilder()
+            .setSearchMetadata(served.getSearchMetadata().toBuilder().setTitle("Parsed title"))
+            .build();
     s.send(ack(WorkAck.newBuilder().setWorkUnitId("u-upd").setUpdatedPayload(Any.pack(processed))));
 
     assertThat(s.last().getAckConfirmed().getAccepted()).isTrue();
@@ -241,14 +276,21 @@ class WorkProtocolTest {
 
     var read = h.store.get(GetPipeDocRequest.newBuilder().setDocumentRef(saved).build());
     assertThat(read.getPipedoc().getSearchMetadata().getTitle()).isEqualTo("Parsed title");
-    assertThat(read.getPipedoc().getBlobBag()).as("the unread blob is carried forward intact")
+    assertThat(read.getPipedoc().getBlobBag())
+        .as("the unread blob is carried forward intact")
         .isEqualTo(original.getBlobBag());
     assertThat(read.getPipedoc().getParsedMetadataMap()).isEqualTo(original.getParsedMetadataMap());
-    PartManifestEntry blobs = read.getManifest().getEntriesList().stream()
-        .filter(e -> e.getPart() == PipeDocPart.PIPE_DOC_PART_BLOBS).findFirst().orElseThrow();
+    PartManifestEntry blobs =
+        read.getManifest().getEntriesList().stream()
+            .filter(e -> e.getPart() == PipeDocPart.PIPE_DOC_PART_BLOBS)
+            .findFirst()
+            .orElseThrow();
     assertThat(blobs.getWrittenBy().getCarriedForward()).isTrue();
-    PartManifestEntry core = read.getManifest().getEntriesList().stream()
-        .filter(e -> e.getPart() == PipeDocPart.PIPE_DOC_PART_CORE).findFirst().orElseThrow();
+    PartManifestEntry core =
+        read.getManifest().getEntriesList().stream()
+            .filter(e -> e.getPart() == PipeDocPart.PIPE_DOC_PART_CORE)
+            .findFirst()
+            .orElseThrow();
     assertThat(core.getWrittenBy().getCarriedForward()).isFalse();
     assertThat(core.getWrittenBy().getWorkUnitId()).isEqualTo("u-upd");
     assertThat(source.inFlight()).isZero();
@@ -258,11 +300,13 @@ class WorkProtocolTest {
   @Test
   void needsBlobContentHydratesTheBlobBytes() {
     PipeDoc original = SampleDocs.document("doc-blob", 8, 2048);
-    DocumentReference intake = h.store.save(Saves.intake(ACCOUNT, "ds", original).build())
-        .getDocumentRef();
+    DocumentReference intake =
+        h.store.save(Saves.intake(ACCOUNT, "ds", original).build()).getDocumentRef();
     WorkDispatch.Builder d = inline("u-blob", "t-blob", original);
-    offer(d.setStream(d.getStream().toBuilder().setDocumentRef(intake))
-        .setNeedsBlobContent(true).build());
+    offer(
+        d.setStream(d.getStream().toBuilder().setDocumentRef(intake))
+            .setNeedsBlobContent(true)
+            .build());
 
     var wu = new ClientStream(stub).hello(MODULE).last().getWorkUnit();
     assertThat(wu.getBlobContentIncluded()).isTrue();
@@ -273,8 +317,10 @@ class WorkProtocolTest {
   void anInlineUpdatedDocumentStaysInlineInTheSuccessOutput() throws Exception {
     offer(inline("u1", "t1", doc("d1")).build());
     ClientStream s = new ClientStream(stub).hello(MODULE);
-    PipeDoc processed = doc("d1").toBuilder().setSearchMetadata(
-        doc("d1").getSearchMetadata().toBuilder().setTitle("changed")).build();
+    PipeDoc processed =
+        doc("d1").toBuilder()
+            .setSearchMetadata(doc("d1").getSearchMetadata().toBuilder().setTitle("changed"))
+            .build();
     s.send(ack(WorkAck.newBuilder().setWorkUnitId("u1").setUpdatedPayload(Any.pack(processed))));
 
     PipeStream next = streamOf(sfn.calls("success").getFirst().json());
@@ -286,8 +332,12 @@ class WorkProtocolTest {
     WorkDispatch d = inline("u1", "t1", doc("d1")).build();
     offer(d);
     ClientStream s = new ClientStream(stub).hello(MODULE);
-    s.send(ack(WorkAck.newBuilder().setWorkUnitId("u1").setNoOp(NoOpResult.newBuilder()
-        .setReason(NoOpReason.NO_OP_REASON_NOTHING_TO_DO))));
+    s.send(
+        ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u1")
+                .setNoOp(
+                    NoOpResult.newBuilder().setReason(NoOpReason.NO_OP_REASON_NOTHING_TO_DO))));
 
     assertThat(s.last().getAckConfirmed().getAccepted()).isTrue();
     var call = sfn.calls("success").getFirst();
@@ -300,14 +350,21 @@ class WorkProtocolTest {
   void rejectFailsTheTaskWithModuleRejectAndItsReason() throws Exception {
     offer(inline("u1", "t1", doc("d1")).build());
     ClientStream s = new ClientStream(stub).hello(MODULE);
-    s.send(ack(WorkAck.newBuilder().setWorkUnitId("u1").setReject(Reject.newBuilder()
-        .setReason(RejectReason.REJECT_REASON_UNSUPPORTED_CONTENT).setDetail("image/tiff"))));
+    s.send(
+        ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u1")
+                .setReject(
+                    Reject.newBuilder()
+                        .setReason(RejectReason.REJECT_REASON_UNSUPPORTED_CONTENT)
+                        .setDetail("image/tiff"))));
 
     assertThat(s.last().getAckConfirmed().getAccepted()).isTrue();
     var call = sfn.calls("failure").getFirst();
     assertThat(call.error()).isEqualTo(ErrorNames.MODULE_REJECT);
-    assertThat(json(call.json())).isEqualTo(json(
-        "{\"reason\":\"REJECT_REASON_UNSUPPORTED_CONTENT\",\"detail\":\"image/tiff\"}"));
+    assertThat(json(call.json()))
+        .isEqualTo(
+            json("{\"reason\":\"REJECT_REASON_UNSUPPORTED_CONTENT\",\"detail\":\"image/tiff\"}"));
     assertThat(sfn.calls("success")).isEmpty();
   }
 
@@ -315,14 +372,22 @@ class WorkProtocolTest {
   void retryableFailureFailsTheTaskWithModuleRetryable() throws Exception {
     offer(inline("u1", "t1", doc("d1")).build());
     ClientStream s = new ClientStream(stub).hello(MODULE);
-    s.send(ack(WorkAck.newBuilder().setWorkUnitId("u1").setRetryableFailure(RetryableFailure
-        .newBuilder().setReason(RetryReason.RETRY_REASON_RATE_LIMITED).setDetail("429")
-        .setRetryAfterMs(2500))));
+    s.send(
+        ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u1")
+                .setRetryableFailure(
+                    RetryableFailure.newBuilder()
+                        .setReason(RetryReason.RETRY_REASON_RATE_LIMITED)
+                        .setDetail("429")
+                        .setRetryAfterMs(2500))));
 
     var call = sfn.calls("failure").getFirst();
     assertThat(call.error()).isEqualTo(ErrorNames.MODULE_RETRYABLE);
-    assertThat(json(call.json())).isEqualTo(json(
-        "{\"reason\":\"RETRY_REASON_RATE_LIMITED\",\"detail\":\"429\",\"retryAfterMs\":2500}"));
+    assertThat(json(call.json()))
+        .isEqualTo(
+            json(
+                "{\"reason\":\"RETRY_REASON_RATE_LIMITED\",\"detail\":\"429\",\"retryAfterMs\":2500}"));
     assertThat(source.inFlight()).isZero();
   }
 
@@ -399,26 +464,30 @@ class WorkProtocolTest {
   @Test
   void anAckForASupersededTokenIsADuplicateAndChangesNothing() {
     PipeDoc original = SampleDocs.document("doc-dup", 9, 512);
-    DocumentReference intake = h.store.save(Saves.intake(ACCOUNT, "ds", original).build())
-        .getDocumentRef();
+    DocumentReference intake =
+        h.store.save(Saves.intake(ACCOUNT, "ds", original).build()).getDocumentRef();
     WorkDispatch.Builder d = inline("u-dup", "t-dup", original).setNodeId("dup-node");
     offer(d.setStream(d.getStream().toBuilder().setDocumentRef(intake)).build());
     ClientStream s = new ClientStream(stub).hello(MODULE);
     sfn.expire("t-dup");
 
-    s.send(ack(WorkAck.newBuilder().setWorkUnitId("u-dup")
-        .setUpdatedPayload(Any.pack(doc("doc-dup")))));
+    s.send(
+        ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u-dup")
+                .setUpdatedPayload(Any.pack(doc("doc-dup")))));
 
     var confirmed = s.last().getAckConfirmed();
     assertThat(confirmed.getAccepted()).isFalse();
     assertThat(confirmed.getReject().getReason())
         .isEqualTo(RejectReason.REJECT_REASON_DUPLICATE_DELIVERY);
     assertThat(sfn.calls("success")).isEmpty();
-    DocumentReference hopCopy = intake.toBuilder().setGraphAddressId("dup-node").setGraphId(GRAPH)
-        .clearNodeId().build();
-    assertThatThrownBy(() -> h.store.get(GetPipeDocRequest.newBuilder().setDocumentRef(hopCopy)
-        .build())).as("nothing was saved at the hop").isInstanceOf(
-        PipeDocStoreException.DocumentNotFound.class);
+    DocumentReference hopCopy =
+        intake.toBuilder().setGraphAddressId("dup-node").setGraphId(GRAPH).clearNodeId().build();
+    assertThatThrownBy(
+            () -> h.store.get(GetPipeDocRequest.newBuilder().setDocumentRef(hopCopy).build()))
+        .as("nothing was saved at the hop")
+        .isInstanceOf(PipeDocStoreException.DocumentNotFound.class);
     assertThat(source.inFlight()).isZero();
     assertThat(source.buffered(MODULE)).isZero();
     assertThat(gateway.counters().duplicateAcks()).isEqualTo(1);
@@ -431,8 +500,10 @@ class WorkProtocolTest {
     offer(d);
     ClientStream a = new ClientStream(stub).hello(MODULE);
     ClientStream b = new ClientStream(stub).hello(MODULE);
-    WorkAck.Builder noOp = WorkAck.newBuilder().setWorkUnitId("u1").setNoOp(NoOpResult.newBuilder()
-        .setReason(NoOpReason.NO_OP_REASON_NOTHING_TO_DO));
+    WorkAck.Builder noOp =
+        WorkAck.newBuilder()
+            .setWorkUnitId("u1")
+            .setNoOp(NoOpResult.newBuilder().setReason(NoOpReason.NO_OP_REASON_NOTHING_TO_DO));
     a.send(ack(noOp));
     b.send(ack(noOp));
 
@@ -447,8 +518,12 @@ class WorkProtocolTest {
     WorkDispatch d = inline("u1", "t1", doc("d1")).build();
     offer(d);
     ClientStream a = new ClientStream(stub).hello(MODULE);
-    a.send(ack(WorkAck.newBuilder().setWorkUnitId("u1").setNoOp(NoOpResult.newBuilder()
-        .setReason(NoOpReason.NO_OP_REASON_NOTHING_TO_DO))));
+    a.send(
+        ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u1")
+                .setNoOp(
+                    NoOpResult.newBuilder().setReason(NoOpReason.NO_OP_REASON_NOTHING_TO_DO))));
     offer(d);
 
     ClientStream b = new ClientStream(stub).hello(MODULE);
@@ -463,27 +538,39 @@ class WorkProtocolTest {
   @Test
   void screeningDrainsPoisonExpiredAndEndedRecordsAtPopSpeedAndServesTheNextLiveOne() {
     assertThat(source.offer(MODULE, "poison", new byte[] {(byte) 0xff, 0x01, 0x02})).isTrue();
-    offer(inline("u-expired", "t-e", doc("d")).setDeadline(Timestamp.newBuilder()
-        .setSeconds(T0.minusSeconds(1).getEpochSecond())).build());
+    offer(
+        inline("u-expired", "t-e", doc("d"))
+            .setDeadline(Timestamp.newBuilder().setSeconds(T0.minusSeconds(1).getEpochSecond()))
+            .build());
     offer(inline("u-blank", "", doc("d")).build());
     offer(inline("u-ended", "t-x", doc("d")).setExecutionArn("arn:x:ended").build());
-    offer(inline("u-live", "t-live", doc("d")).setDeadline(Timestamp.newBuilder()
-        .setSeconds(T0.plusSeconds(60).getEpochSecond())).build());
+    offer(
+        inline("u-live", "t-live", doc("d"))
+            .setDeadline(Timestamp.newBuilder().setSeconds(T0.plusSeconds(60).getEpochSecond()))
+            .build());
 
     ClientStream s = new ClientStream(stub).hello(MODULE);
 
     assertThat(s.responses).hasSize(1);
     assertThat(s.last().getWorkUnit().getWorkUnitId()).isEqualTo("u-live");
-    assertThat(gateway.counters().drainedByReason()).containsEntry("poison", 2L)
-        .containsEntry("token-expired", 1L).containsEntry("execution-ended", 1L);
+    assertThat(gateway.counters().drainedByReason())
+        .containsEntry("poison", 2L)
+        .containsEntry("token-expired", 1L)
+        .containsEntry("execution-ended", 1L);
     assertThat(sfn.calls).as("drained records cost Step Functions nothing").isEmpty();
     assertThat(source.inFlight()).isEqualTo(1);
   }
 
   @Test
-  void aDocumentGoneFromTheStoreRejectsTheHopWithHydrationFailedAndServesTheNext() throws Exception {
-    DocumentReference missing = DocumentReference.newBuilder().setDocId("nope")
-        .setAccountId(ACCOUNT).setGraphId("intake:" + ACCOUNT).setGraphAddressId("ds").build();
+  void aDocumentGoneFromTheStoreRejectsTheHopWithHydrationFailedAndServesTheNext()
+      throws Exception {
+    DocumentReference missing =
+        DocumentReference.newBuilder()
+            .setDocId("nope")
+            .setAccountId(ACCOUNT)
+            .setGraphId("intake:" + ACCOUNT)
+            .setGraphAddressId("ds")
+            .build();
     WorkDispatch.Builder gone = inline("u-gone", "t-gone", doc("nope"));
     offer(gone.setStream(gone.getStream().toBuilder().setDocumentRef(missing)).build());
     offer(inline("u-next", "t-next", doc("d")).build());
@@ -510,8 +597,11 @@ class WorkProtocolTest {
 
     var confirmed = s.last().getAckConfirmed();
     assertThat(confirmed.getAccepted()).isFalse();
-    assertThat(confirmed.getReject().getReason()).isEqualTo(RejectReason.REJECT_REASON_INVALID_INPUT);
-    assertThat(confirmed.getReject().getDetail()).startsWith("ack.work_unit_id:").contains("u1", "u9");
+    assertThat(confirmed.getReject().getReason())
+        .isEqualTo(RejectReason.REJECT_REASON_INVALID_INPUT);
+    assertThat(confirmed.getReject().getDetail())
+        .startsWith("ack.work_unit_id:")
+        .contains("u1", "u9");
     assertThat(source.keys(MODULE)).containsExactly("u1");
     assertThat(sfn.calls).isEmpty();
   }
@@ -524,10 +614,14 @@ class WorkProtocolTest {
     assertThat(s.last().getAckConfirmed().getReject().getDetail()).startsWith("ack.result:");
 
     ClientStream t = new ClientStream(stub).hello(MODULE);
-    t.send(ack(WorkAck.newBuilder().setWorkUnitId("u1")
-        .setUpdatedPayload(Any.pack(Struct.getDefaultInstance()))));
+    t.send(
+        ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u1")
+                .setUpdatedPayload(Any.pack(Struct.getDefaultInstance()))));
     assertThat(t.last().getAckConfirmed().getReject().getDetail())
-        .startsWith("ack.updated_payload:").contains("google.protobuf.Struct");
+        .startsWith("ack.updated_payload:")
+        .contains("google.protobuf.Struct");
     assertThat(source.keys(MODULE)).containsExactly("u1");
     assertThat(sfn.calls).isEmpty();
   }
@@ -552,7 +646,8 @@ class WorkProtocolTest {
 
   @Test
   void theSettingsRefuseNonPositiveDurations() {
-    assertThatThrownBy(() -> new GatewaySettings(Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1)))
+    assertThatThrownBy(
+            () -> new GatewaySettings(Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1)))
         .hasMessageContaining("noWorkWait");
     assertThatThrownBy(() -> new BufferedWorkSource(0)).hasMessageContaining("capacityPerModule");
   }
@@ -574,13 +669,17 @@ class WorkProtocolTest {
     java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
     ManagedChannel first = InProcessChannelBuilder.forName(serverName).directExecutor().build();
-    dev.protomolt.module.sdk.ModuleWorker doomed = new dev.protomolt.module.sdk.ModuleWorker(first,
-        dev.protomolt.module.sdk.WorkerConfig.of(MODULE, 1), work -> {
-          started.countDown();
-          never.await();
-          return dev.protomolt.module.sdk.ModuleOutcome.noOp(NoOpReason.NO_OP_REASON_NOTHING_TO_DO,
-              "");
-        }, dev.protomolt.module.sdk.WorkerClock.system());
+    dev.protomolt.module.sdk.ModuleWorker doomed =
+        new dev.protomolt.module.sdk.ModuleWorker(
+            first,
+            dev.protomolt.module.sdk.WorkerConfig.of(MODULE, 1),
+            work -> {
+              started.countDown();
+              never.await();
+              return dev.protomolt.module.sdk.ModuleOutcome.noOp(
+                  NoOpReason.NO_OP_REASON_NOTHING_TO_DO, "");
+            },
+            dev.protomolt.module.sdk.WorkerClock.system());
     doomed.start();
     assertThat(started.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     assertThat(source.inFlight()).isEqualTo(1);
@@ -589,18 +688,22 @@ class WorkProtocolTest {
     assertThat(source.keys(MODULE)).as("the unit went back at the head").containsExactly("u1");
 
     ManagedChannel second = InProcessChannelBuilder.forName(serverName).directExecutor().build();
-    dev.protomolt.module.sdk.ModuleWorker survivor = new dev.protomolt.module.sdk.ModuleWorker(
-        second, dev.protomolt.module.sdk.WorkerConfig.of(MODULE, 1),
-        work -> dev.protomolt.module.sdk.ModuleOutcome.noOp(
-            NoOpReason.NO_OP_REASON_ALREADY_PROCESSED, "seen"),
-        dev.protomolt.module.sdk.WorkerClock.system());
+    dev.protomolt.module.sdk.ModuleWorker survivor =
+        new dev.protomolt.module.sdk.ModuleWorker(
+            second,
+            dev.protomolt.module.sdk.WorkerConfig.of(MODULE, 1),
+            work ->
+                dev.protomolt.module.sdk.ModuleOutcome.noOp(
+                    NoOpReason.NO_OP_REASON_ALREADY_PROCESSED, "seen"),
+            dev.protomolt.module.sdk.WorkerClock.system());
     survivor.start();
     try {
       for (int i = 0; i < 600 && survivor.completedUnits() < 1; i++) {
         Thread.sleep(50);
       }
       assertThat(survivor.completedUnits()).isEqualTo(1);
-      assertThat(sfn.calls("success")).extracting(RecordingTaskCompletion.Call::token)
+      assertThat(sfn.calls("success"))
+          .extracting(RecordingTaskCompletion.Call::token)
           .containsExactly("t1");
       assertThat(source.inFlight()).isZero();
       assertThat(source.buffered(MODULE)).isZero();

@@ -66,11 +66,18 @@ class WorkUnitLogsTest {
     logStore = new InMemoryDocumentLogStore();
     logIndex = new InMemoryLogPartIndex();
     logs = new DocumentWorkUnitLogs(new DocumentLog(logStore, logIndex), logIndex);
-    ModuleWorkGateway gateway = new ModuleWorkGateway(source, sfn, d -> ScreenVerdict.SERVE,
-        new StoreWorkDocuments(h.store), clock, GatewaySettings.defaults(), logs);
+    ModuleWorkGateway gateway =
+        new ModuleWorkGateway(
+            source,
+            sfn,
+            d -> ScreenVerdict.SERVE,
+            new StoreWorkDocuments(h.store),
+            clock,
+            GatewaySettings.defaults(),
+            logs);
     String name = InProcessServerBuilder.generateName();
-    server = InProcessServerBuilder.forName(name).directExecutor().addService(gateway).build()
-        .start();
+    server =
+        InProcessServerBuilder.forName(name).directExecutor().addService(gateway).build().start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     stub = ModuleWorkServiceGrpc.newStub(channel);
   }
@@ -92,19 +99,24 @@ class WorkUnitLogsTest {
   void theLinesOfASettledAckAreTheUnitsLogReadableAndSearchableOnceTheHopEnds() {
     WorkDispatch d = WorkProtocolTest.inline("u1", "t1", WorkProtocolTest.doc("d1")).build();
     ClientStream s = serve(d);
-    s.send(WorkProtocolTest.ack(WorkAck.newBuilder().setWorkUnitId("u1")
-        .setUpdatedPayload(Any.pack(WorkProtocolTest.doc("d1")))
-        .addLogLines("parsed text/plain: 41 characters")
-        .addLogLines("language en, confidence 0.93")));
+    s.send(
+        WorkProtocolTest.ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u1")
+                .setUpdatedPayload(Any.pack(WorkProtocolTest.doc("d1")))
+                .addLogLines("parsed text/plain: 41 characters")
+                .addLogLines("language en, confidence 0.93")));
 
     assertThat(s.last().getAckConfirmed().getAccepted()).isTrue();
-    assertThat(logs.read(WorkProtocolTest.ACCOUNT, "u1")).contains(
-        "# attempt 0 of node parse on test-instance: CONTINUE\n"
-            + "parsed text/plain: 41 characters\n"
-            + "language en, confidence 0.93\n");
+    assertThat(logs.read(WorkProtocolTest.ACCOUNT, "u1"))
+        .contains(
+            "# attempt 0 of node parse on test-instance: CONTINUE\n"
+                + "parsed text/plain: 41 characters\n"
+                + "language en, confidence 0.93\n");
     LogKey key = LogKey.workUnitLog(WorkProtocolTest.ACCOUNT, "u1");
     assertThat(logStore.load(key).orElseThrow().sealed()).as("the hop ended").isTrue();
-    assertThat(logs.search("CONFIDENCE language", 5)).extracting(LogPartIndex.Hit::key)
+    assertThat(logs.search("CONFIDENCE language", 5))
+        .extracting(LogPartIndex.Hit::key)
         .containsExactly(key);
     assertThat(logs.linesKept()).isEqualTo(2);
   }
@@ -112,24 +124,35 @@ class WorkUnitLogsTest {
   @Test
   void aUnitRetriedAfterARetryableFailureKeepsOneLogAcrossItsAttempts() {
     WorkDispatch first = WorkProtocolTest.inline("u2", "t2a", WorkProtocolTest.doc("d2")).build();
-    serve(first).send(WorkProtocolTest.ack(WorkAck.newBuilder().setWorkUnitId("u2")
-        .setRetryableFailure(RetryableFailure.newBuilder()
-            .setReason(RetryReason.RETRY_REASON_TRANSIENT_DEPENDENCY))
-        .addLogLines("tika timed out")));
+    serve(first)
+        .send(
+            WorkProtocolTest.ack(
+                WorkAck.newBuilder()
+                    .setWorkUnitId("u2")
+                    .setRetryableFailure(
+                        RetryableFailure.newBuilder()
+                            .setReason(RetryReason.RETRY_REASON_TRANSIENT_DEPENDENCY))
+                    .addLogLines("tika timed out")));
     LogKey key = LogKey.workUnitLog(WorkProtocolTest.ACCOUNT, "u2");
     assertThat(logStore.load(key).orElseThrow().sealed()).as("more attempts may come").isFalse();
 
     // Step Functions retries the hop: same work unit id, a new token and the next attempt.
     WorkDispatch second = first.toBuilder().setTaskToken("t2b").setAttempt(1).build();
-    serve(second).send(WorkProtocolTest.ack(WorkAck.newBuilder().setWorkUnitId("u2")
-        .setNoOp(NoOpResult.newBuilder().setReason(NoOpReason.NO_OP_REASON_NOTHING_TO_DO))
-        .addLogLines("nothing to parse")));
+    serve(second)
+        .send(
+            WorkProtocolTest.ack(
+                WorkAck.newBuilder()
+                    .setWorkUnitId("u2")
+                    .setNoOp(
+                        NoOpResult.newBuilder().setReason(NoOpReason.NO_OP_REASON_NOTHING_TO_DO))
+                    .addLogLines("nothing to parse")));
 
-    assertThat(logs.read(WorkProtocolTest.ACCOUNT, "u2")).contains(
-        "# attempt 0 of node parse on test-instance: RETRY RETRY_REASON_TRANSIENT_DEPENDENCY\n"
-            + "tika timed out\n"
-            + "# attempt 1 of node parse on test-instance: NO_OP NO_OP_REASON_NOTHING_TO_DO\n"
-            + "nothing to parse\n");
+    assertThat(logs.read(WorkProtocolTest.ACCOUNT, "u2"))
+        .contains(
+            "# attempt 0 of node parse on test-instance: RETRY RETRY_REASON_TRANSIENT_DEPENDENCY\n"
+                + "tika timed out\n"
+                + "# attempt 1 of node parse on test-instance: NO_OP NO_OP_REASON_NOTHING_TO_DO\n"
+                + "nothing to parse\n");
     assertThat(logStore.load(key).orElseThrow().sealed()).isTrue();
   }
 
@@ -138,8 +161,12 @@ class WorkUnitLogsTest {
     WorkDispatch d = WorkProtocolTest.inline("u3", "t3", WorkProtocolTest.doc("d3")).build();
     ClientStream s = serve(d);
     sfn.expire("t3");
-    s.send(WorkProtocolTest.ack(WorkAck.newBuilder().setWorkUnitId("u3")
-        .setNoOp(NoOpResult.newBuilder()).addLogLines("late line")));
+    s.send(
+        WorkProtocolTest.ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u3")
+                .setNoOp(NoOpResult.newBuilder())
+                .addLogLines("late line")));
 
     assertThat(s.last().getAckConfirmed().getReject().getReason())
         .isEqualTo(RejectReason.REJECT_REASON_DUPLICATE_DELIVERY);
@@ -152,11 +179,16 @@ class WorkUnitLogsTest {
     // unit is still completed and confirmed.
     WorkDispatch d = WorkProtocolTest.inline("u 4", "t4", WorkProtocolTest.doc("d4")).build();
     ClientStream s = serve(d);
-    s.send(WorkProtocolTest.ack(WorkAck.newBuilder().setWorkUnitId("u 4")
-        .setNoOp(NoOpResult.newBuilder()).addLogLines("a line with nowhere to go")));
+    s.send(
+        WorkProtocolTest.ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u 4")
+                .setNoOp(NoOpResult.newBuilder())
+                .addLogLines("a line with nowhere to go")));
 
     assertThat(s.last().getAckConfirmed().getAccepted()).isTrue();
-    assertThat(sfn.calls("success")).extracting(RecordingTaskCompletion.Call::token)
+    assertThat(sfn.calls("success"))
+        .extracting(RecordingTaskCompletion.Call::token)
         .containsExactly("t4");
     assertThat(logs.failures()).isEqualTo(1);
     assertThat(logs.linesKept()).isZero();
@@ -166,10 +198,15 @@ class WorkUnitLogsTest {
   void anAccountThatCannotNameACollectionFilesTheLogUnderThePlatform() {
     WorkDispatch.Builder d = WorkProtocolTest.inline("u5", "t5", WorkProtocolTest.doc("d5"));
     d.getStreamBuilder().getMetadataBuilder().setAccountId("acme corp");
-    serve(d.build()).send(WorkProtocolTest.ack(WorkAck.newBuilder().setWorkUnitId("u5")
-        .setNoOp(NoOpResult.newBuilder()).addLogLines("kept anyway")));
+    serve(d.build())
+        .send(
+            WorkProtocolTest.ack(
+                WorkAck.newBuilder()
+                    .setWorkUnitId("u5")
+                    .setNoOp(NoOpResult.newBuilder())
+                    .addLogLines("kept anyway")));
 
-    assertThat(logs.read(DocumentWorkUnitLogs.UNOWNED, "u5")).hasValueSatisfying(
-        text -> assertThat(text).endsWith("kept anyway\n"));
+    assertThat(logs.read(DocumentWorkUnitLogs.UNOWNED, "u5"))
+        .hasValueSatisfying(text -> assertThat(text).endsWith("kept anyway\n"));
   }
 }

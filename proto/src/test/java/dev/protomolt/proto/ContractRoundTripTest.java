@@ -31,13 +31,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Every contract survives binary and JSON round trips unchanged, with every field populated. */
 class ContractRoundTripTest {
 
-  private static final List<FileDescriptor> FILES = List.of(
-      PipeDocProto.getDescriptor(), PipeDocPartProto.getDescriptor(),
-      DocumentReferenceProto.getDescriptor(), PipeStreamProto.getDescriptor(),
-      PipelineGraphProto.getDescriptor(), GraphValidationProto.getDescriptor(),
-      PipeDocPartsProto.getDescriptor(), PipeDocServiceProto.getDescriptor(),
-      ModuleWorkServiceProto.getDescriptor(), EventsProto.getDescriptor(),
-      PipelineGraphServiceProto.getDescriptor(), EngineDiagnosticsProto.getDescriptor());
+  private static final List<FileDescriptor> FILES =
+      List.of(
+          PipeDocProto.getDescriptor(), PipeDocPartProto.getDescriptor(),
+          DocumentReferenceProto.getDescriptor(), PipeStreamProto.getDescriptor(),
+          PipelineGraphProto.getDescriptor(), GraphValidationProto.getDescriptor(),
+          PipeDocPartsProto.getDescriptor(), PipeDocServiceProto.getDescriptor(),
+          ModuleWorkServiceProto.getDescriptor(), EventsProto.getDescriptor(),
+          PipelineGraphServiceProto.getDescriptor(), EngineDiagnosticsProto.getDescriptor());
 
   // Any fields in the contracts carry PipeDocs; JSON needs the registry to print them.
   private static final JsonFormat.TypeRegistry TYPES =
@@ -79,13 +80,16 @@ class ContractRoundTripTest {
 
   @Test
   void pipelineGraphWithEveryFieldSetRoundTripsAsGeneratedType() throws Exception {
-    PipelineGraph graph = (PipelineGraph) SampleMessages.everyArm(PipelineGraph.newBuilder()).get(0);
+    PipelineGraph graph =
+        (PipelineGraph) SampleMessages.everyArm(PipelineGraph.newBuilder()).get(0);
     assertThat(graph.getNodes(0).hasDesignConfig()).isTrue();
     assertThat(graph.getNodes(0).getPreMappingsCount()).isEqualTo(2);
     assertThat(graph.getEdges(0).getTransportTypeValue()).isNotZero();
     for (var field : PipelineGraph.getDescriptor().getFields()) {
-      assertThat(field.isRepeated() ? graph.getRepeatedFieldCount(field) > 0 : graph.hasField(field))
-          .as("PipelineGraph.%s set", field.getName()).isTrue();
+      assertThat(
+              field.isRepeated() ? graph.getRepeatedFieldCount(field) > 0 : graph.hasField(field))
+          .as("PipelineGraph.%s set", field.getName())
+          .isTrue();
     }
 
     assertThat(PipelineGraph.parseFrom(graph.toByteArray())).isEqualTo(graph);

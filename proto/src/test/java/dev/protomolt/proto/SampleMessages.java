@@ -56,8 +56,10 @@ final class SampleMessages {
     for (FieldDescriptor field : type.getFields()) {
       var oneof = field.getRealContainingOneof();
       if (oneof != null) {
-        FieldDescriptor pick = chosenArm != null && chosenArm.getContainingOneof() == oneof
-            ? chosenArm : oneof.getField(0);
+        FieldDescriptor pick =
+            chosenArm != null && chosenArm.getContainingOneof() == oneof
+                ? chosenArm
+                : oneof.getField(0);
         if (!field.equals(pick)) {
           continue;
         }
@@ -69,9 +71,11 @@ final class SampleMessages {
         for (int i = 0; i < 2; i++) {
           Message.Builder entry = builder.newBuilderForField(field);
           Descriptor entryType = field.getMessageType();
-          entry.setField(entryType.findFieldByName("key"),
+          entry.setField(
+              entryType.findFieldByName("key"),
               sample(entry, entryType.findFieldByName("key"), depth, i));
-          entry.setField(entryType.findFieldByName("value"),
+          entry.setField(
+              entryType.findFieldByName("value"),
               sample(entry, entryType.findFieldByName("value"), depth, i));
           builder.addRepeatedField(field, entry.build());
         }

@@ -32,7 +32,10 @@ public final class AslRules {
             rules.problem(
                 "state '" + name + "'",
                 "state-name-unique",
-                "the state name is used " + count + " times; Step Functions requires every state name to be unique in the whole definition, including inside Map processors");
+                "the state name is used "
+                    + count
+                    + " times; Step Functions requires every state name to be unique in the whole"
+                    + " definition, including inside Map processors");
           }
         });
     return List.copyOf(rules.problems);
@@ -41,7 +44,13 @@ public final class AslRules {
   private void machine(Map<String, ?> machine, String where, java.util.Set<String> allowed) {
     for (String field : machine.keySet()) {
       if (!allowed.contains(field)) {
-        problem(where, "asl-subset", "field '" + field + "' is outside the ASL subset the local runtime implements; allowed: " + AslSubset.sorted(allowed));
+        problem(
+            where,
+            "asl-subset",
+            "field '"
+                + field
+                + "' is outside the ASL subset the local runtime implements; allowed: "
+                + AslSubset.sorted(allowed));
       }
     }
     Map<String, ?> states = asMap(machine.get("States"));
@@ -51,7 +60,10 @@ public final class AslRules {
     }
     Object startAt = machine.get("StartAt");
     if (!(startAt instanceof String s) || !states.containsKey(s)) {
-      problem(where, "transition-target", "'StartAt' must name a state of the same 'States' object, got " + startAt);
+      problem(
+          where,
+          "transition-target",
+          "'StartAt' must name a state of the same 'States' object, got " + startAt);
     }
     for (Map.Entry<String, ?> entry : states.entrySet()) {
       state(entry.getKey(), asMap(entry.getValue()), states);
@@ -62,7 +74,13 @@ public final class AslRules {
     String where = "state '" + name + "'";
     nameCounts.merge(name, 1, Integer::sum);
     if (name.length() > MAX_STATE_NAME_LENGTH) {
-      problem(where, "state-name-length", "the state name is " + name.length() + " characters; Step Functions allows at most " + MAX_STATE_NAME_LENGTH);
+      problem(
+          where,
+          "state-name-length",
+          "the state name is "
+              + name.length()
+              + " characters; Step Functions allows at most "
+              + MAX_STATE_NAME_LENGTH);
     }
     if (name.isEmpty()) {
       problem(where, "state-name-length", "a state name must not be empty");
@@ -73,13 +91,26 @@ public final class AslRules {
     }
     Object type = state.get("Type");
     if (!(type instanceof String t) || !AslSubset.STATE_TYPES.contains(t)) {
-      problem(where, "asl-subset", "state type '" + type + "' is outside the subset " + AslSubset.sorted(AslSubset.STATE_TYPES));
+      problem(
+          where,
+          "asl-subset",
+          "state type '"
+              + type
+              + "' is outside the subset "
+              + AslSubset.sorted(AslSubset.STATE_TYPES));
       return;
     }
     var allowed = AslSubset.stateFields(t);
     for (String field : state.keySet()) {
       if (!allowed.contains(field)) {
-        problem(where, "asl-subset", "field '" + field + "' is not allowed on a " + t + " state in the ASL subset the local runtime implements");
+        problem(
+            where,
+            "asl-subset",
+            "field '"
+                + field
+                + "' is not allowed on a "
+                + t
+                + " state in the ASL subset the local runtime implements");
       }
     }
     transitions(where, t, state, scope);
@@ -100,7 +131,10 @@ public final class AslRules {
       return;
     }
     if (hasNext == end) {
-      problem(where, "transition-target", "a " + type + " state needs exactly one of 'Next' or 'End: true'");
+      problem(
+          where,
+          "transition-target",
+          "a " + type + " state needs exactly one of 'Next' or 'End: true'");
     }
     if (hasNext) {
       target(where, "Next", state.get("Next"), scope);
@@ -109,7 +143,14 @@ public final class AslRules {
 
   private void target(String where, String field, Object target, Map<String, ?> scope) {
     if (!(target instanceof String s) || !scope.containsKey(s)) {
-      problem(where, "transition-target", "'" + field + "' names '" + target + "', which is not a state of the same 'States' object");
+      problem(
+          where,
+          "transition-target",
+          "'"
+              + field
+              + "' names '"
+              + target
+              + "', which is not a state of the same 'States' object");
     }
   }
 
@@ -135,7 +176,10 @@ public final class AslRules {
         String key = (String) entry.getKey();
         if (key.endsWith(".$")) {
           if (!(entry.getValue() instanceof String expression)) {
-            problem(where, "jsonpath-subset", "field '" + key + "' ends in '.$' so its value must be a path or intrinsic string");
+            problem(
+                where,
+                "jsonpath-subset",
+                "field '" + key + "' ends in '.$' so its value must be a path or intrinsic string");
             continue;
           }
           Optional<String> error = AslSubset.checkPayloadExpression(expression);
@@ -151,25 +195,54 @@ public final class AslRules {
 
   private void readablePath(String where, String field, Object value) {
     if (!(value instanceof String path) || !AslSubset.isReadablePath(path)) {
-      problem(where, "jsonpath-subset", "'" + field + "' is '" + value + "', not a path the local runtime implements (dot notation with optional [n] indexes, or one of the listed context paths)");
+      problem(
+          where,
+          "jsonpath-subset",
+          "'"
+              + field
+              + "' is '"
+              + value
+              + "', not a path the local runtime implements (dot notation with optional [n]"
+              + " indexes, or one of the listed context paths)");
     }
   }
 
   private void resultPath(String where, String field, Object value) {
     if (!(value instanceof String path) || !AslSubset.isResultPath(path)) {
-      problem(where, "jsonpath-subset", "'" + field + "' is '" + value + "'; a result path is '$' or dot-separated field names, without indexes or context paths");
+      problem(
+          where,
+          "jsonpath-subset",
+          "'"
+              + field
+              + "' is '"
+              + value
+              + "'; a result path is '$' or dot-separated field names, without indexes or context"
+              + " paths");
     }
   }
 
   private void task(String where, Map<String, ?> state, Map<String, ?> scope) {
     Object resource = state.get("Resource");
     if (!(resource instanceof String r) || !AslSubset.TASK_RESOURCES.contains(r)) {
-      problem(where, "asl-subset", "Resource '" + resource + "' is outside the subset " + AslSubset.sorted(AslSubset.TASK_RESOURCES));
+      problem(
+          where,
+          "asl-subset",
+          "Resource '"
+              + resource
+              + "' is outside the subset "
+              + AslSubset.sorted(AslSubset.TASK_RESOURCES));
     }
     Integer timeout = positiveSeconds(where, state, "TimeoutSeconds");
     Integer heartbeat = positiveSeconds(where, state, "HeartbeatSeconds");
     if (timeout != null && heartbeat != null && heartbeat >= timeout) {
-      problem(where, "heartbeat-below-timeout", "HeartbeatSeconds (" + heartbeat + ") must be less than TimeoutSeconds (" + timeout + "); Step Functions refuses the definition otherwise");
+      problem(
+          where,
+          "heartbeat-below-timeout",
+          "HeartbeatSeconds ("
+              + heartbeat
+              + ") must be less than TimeoutSeconds ("
+              + timeout
+              + "); Step Functions refuses the definition otherwise");
     }
     retriers(where, state.get("Retry"));
     catchers(where, state.get("Catch"), scope);
@@ -182,7 +255,10 @@ public final class AslRules {
     if (state.get(field) instanceof Integer seconds && seconds > 0) {
       return seconds;
     }
-    problem(where, "positive-seconds", "'" + field + "' must be a positive integer, got " + state.get(field));
+    problem(
+        where,
+        "positive-seconds",
+        "'" + field + "' must be a positive integer, got " + state.get(field));
     return null;
   }
 
@@ -201,11 +277,16 @@ public final class AslRules {
       }
       for (String field : List.of("IntervalSeconds", "MaxDelaySeconds")) {
         if (retrier.containsKey(field) && !(retrier.get(field) instanceof Integer s && s >= 1)) {
-          problem(at, "retry-bounds", field + " must be a positive integer, got " + retrier.get(field));
+          problem(
+              at, "retry-bounds", field + " must be a positive integer, got " + retrier.get(field));
         }
       }
-      if (retrier.containsKey("MaxAttempts") && !(retrier.get("MaxAttempts") instanceof Integer a && a >= 0)) {
-        problem(at, "retry-bounds", "MaxAttempts must be a non-negative integer, got " + retrier.get("MaxAttempts"));
+      if (retrier.containsKey("MaxAttempts")
+          && !(retrier.get("MaxAttempts") instanceof Integer a && a >= 0)) {
+        problem(
+            at,
+            "retry-bounds",
+            "MaxAttempts must be a non-negative integer, got " + retrier.get("MaxAttempts"));
       }
     }
   }
@@ -234,10 +315,16 @@ public final class AslRules {
     }
     if (errors.contains("States.ALL")) {
       if (errors.size() != 1) {
-        problem(where, "states-all-last-alone", "States.ALL must be the only error name in its ErrorEquals, found " + errors);
+        problem(
+            where,
+            "states-all-last-alone",
+            "States.ALL must be the only error name in its ErrorEquals, found " + errors);
       }
       if (!last) {
-        problem(where, "states-all-last-alone", "the " + list + " entry with States.ALL must be the last one in the " + list + " list");
+        problem(
+            where,
+            "states-all-last-alone",
+            "the " + list + " entry with States.ALL must be the last one in the " + list + " list");
       }
     }
   }
@@ -285,7 +372,13 @@ public final class AslRules {
         }
         default -> {
           if (!AslSubset.CHOICE_COMPARISONS.contains(field)) {
-            problem(where, "asl-subset", "choice operator '" + field + "' is outside the subset " + AslSubset.sorted(AslSubset.CHOICE_COMPARISONS));
+            problem(
+                where,
+                "asl-subset",
+                "choice operator '"
+                    + field
+                    + "' is outside the subset "
+                    + AslSubset.sorted(AslSubset.CHOICE_COMPARISONS));
           } else {
             operators++;
             if (!rule.containsKey("Variable")) {
@@ -299,7 +392,10 @@ public final class AslRules {
       }
     }
     if (operators != 1) {
-      problem(where, "choice-rules", "a choice rule needs exactly one comparison or combinator, found " + operators);
+      problem(
+          where,
+          "choice-rules",
+          "a choice rule needs exactly one comparison or combinator, found " + operators);
     }
   }
 
@@ -307,7 +403,8 @@ public final class AslRules {
     if (state.containsKey("ItemsPath")) {
       Object items = state.get("ItemsPath");
       if (!(items instanceof String p) || !AslSubset.isReferencePath(p)) {
-        problem(where, "jsonpath-subset", "'ItemsPath' must be a reference path, got '" + items + "'");
+        problem(
+            where, "jsonpath-subset", "'ItemsPath' must be a reference path, got '" + items + "'");
       }
     }
     Map<String, ?> processor = asMap(state.get("ItemProcessor"));
@@ -323,7 +420,10 @@ public final class AslRules {
   private void fields(String where, Map<String, ?> object, java.util.Set<String> allowed) {
     for (String field : object.keySet()) {
       if (!allowed.contains(field)) {
-        problem(where, "asl-subset", "field '" + field + "' is outside the subset " + AslSubset.sorted(allowed));
+        problem(
+            where,
+            "asl-subset",
+            "field '" + field + "' is outside the subset " + AslSubset.sorted(allowed));
       }
     }
   }

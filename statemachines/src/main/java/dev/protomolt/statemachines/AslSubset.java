@@ -15,7 +15,8 @@ public final class AslSubset {
 
   private AslSubset() {}
 
-  public static final Set<String> STATE_TYPES = Set.of("Task", "Choice", "Map", "Pass", "Succeed", "Fail");
+  public static final Set<String> STATE_TYPES =
+      Set.of("Task", "Choice", "Map", "Pass", "Succeed", "Fail");
 
   public static final Set<String> TASK_RESOURCES =
       Set.of(
@@ -32,17 +33,47 @@ public final class AslSubset {
     return switch (type) {
       case "Task" ->
           Set.of(
-              "Type", "Comment", "Resource", "Parameters", "ResultSelector", "ResultPath",
-              "OutputPath", "InputPath", "Retry", "Catch", "TimeoutSeconds", "HeartbeatSeconds",
-              "Next", "End");
+              "Type",
+              "Comment",
+              "Resource",
+              "Parameters",
+              "ResultSelector",
+              "ResultPath",
+              "OutputPath",
+              "InputPath",
+              "Retry",
+              "Catch",
+              "TimeoutSeconds",
+              "HeartbeatSeconds",
+              "Next",
+              "End");
       case "Choice" -> Set.of("Type", "Comment", "Choices", "Default", "InputPath", "OutputPath");
       case "Map" ->
           Set.of(
-              "Type", "Comment", "ItemsPath", "ItemSelector", "ItemProcessor", "MaxConcurrency",
-              "ResultSelector", "ResultPath", "OutputPath", "InputPath", "Retry", "Catch", "Next",
+              "Type",
+              "Comment",
+              "ItemsPath",
+              "ItemSelector",
+              "ItemProcessor",
+              "MaxConcurrency",
+              "ResultSelector",
+              "ResultPath",
+              "OutputPath",
+              "InputPath",
+              "Retry",
+              "Catch",
+              "Next",
               "End");
       case "Pass" ->
-          Set.of("Type", "Comment", "Parameters", "ResultPath", "OutputPath", "InputPath", "Next", "End");
+          Set.of(
+              "Type",
+              "Comment",
+              "Parameters",
+              "ResultPath",
+              "OutputPath",
+              "InputPath",
+              "Next",
+              "End");
       case "Succeed" -> Set.of("Type", "Comment", "InputPath", "OutputPath");
       case "Fail" -> Set.of("Type", "Comment", "Error", "Cause");
       default -> Set.of();
@@ -50,31 +81,53 @@ public final class AslSubset {
   }
 
   public static final Set<String> RETRIER_FIELDS =
-      Set.of("ErrorEquals", "IntervalSeconds", "MaxAttempts", "BackoffRate", "MaxDelaySeconds", "JitterStrategy");
+      Set.of(
+          "ErrorEquals",
+          "IntervalSeconds",
+          "MaxAttempts",
+          "BackoffRate",
+          "MaxDelaySeconds",
+          "JitterStrategy");
 
   public static final Set<String> CATCHER_FIELDS = Set.of("ErrorEquals", "Next", "ResultPath");
 
   /** Comparison operators a Choice rule may use; the value of a {@code *Path} one is a path. */
   public static final Set<String> CHOICE_COMPARISONS =
       Set.of(
-          "StringEquals", "StringEqualsPath", "NumericEquals", "NumericGreaterThan",
-          "NumericLessThan", "BooleanEquals", "IsPresent", "IsNull");
+          "StringEquals",
+          "StringEqualsPath",
+          "NumericEquals",
+          "NumericGreaterThan",
+          "NumericLessThan",
+          "BooleanEquals",
+          "IsPresent",
+          "IsNull");
 
   public static final Set<String> CHOICE_COMBINATORS = Set.of("And", "Or", "Not");
 
   public static final Set<String> INTRINSICS =
       Set.of(
-          "States.Format", "States.StringToJson", "States.JsonToString", "States.Array",
-          "States.MathAdd", "States.Hash");
+          "States.Format",
+          "States.StringToJson",
+          "States.JsonToString",
+          "States.Array",
+          "States.MathAdd",
+          "States.Hash");
 
   /** Context-object paths usable exactly as written. */
   public static final Set<String> CONTEXT_PATHS =
       Set.of(
-          "$$.Execution.Id", "$$.Execution.Name", "$$.StateMachine.Id", "$$.State.Name",
-          "$$.State.RetryCount", "$$.Task.Token", "$$.Map.Item.Index");
+          "$$.Execution.Id",
+          "$$.Execution.Name",
+          "$$.StateMachine.Id",
+          "$$.State.Name",
+          "$$.State.RetryCount",
+          "$$.Task.Token",
+          "$$.Map.Item.Index");
 
   /** Context-object paths that may be followed by a dotted reference into their JSON value. */
-  public static final List<String> CONTEXT_PATH_ROOTS = List.of("$$.Execution.Input", "$$.Map.Item.Value");
+  public static final List<String> CONTEXT_PATH_ROOTS =
+      List.of("$$.Execution.Input", "$$.Map.Item.Value");
 
   private static final String SEGMENTS = "(\\.[A-Za-z_][A-Za-z0-9_]*(\\[[0-9]+\\])?)*";
   private static final Pattern REFERENCE_PATH = Pattern.compile("\\$" + SEGMENTS);
@@ -118,7 +171,11 @@ public final class AslSubset {
     if (expression.startsWith("$")) {
       return isReadablePath(expression)
           ? Optional.empty()
-          : Optional.of("'" + expression + "' is not a path the local runtime implements (dot notation with optional [n] indexes, or one of the listed context paths)");
+          : Optional.of(
+              "'"
+                  + expression
+                  + "' is not a path the local runtime implements (dot notation with optional [n]"
+                  + " indexes, or one of the listed context paths)");
     }
     if (expression.startsWith("States.")) {
       IntrinsicParser parser = new IntrinsicParser(expression);
@@ -144,7 +201,8 @@ public final class AslSubset {
 
     void call() {
       int start = at;
-      while (at < text.length() && (Character.isLetterOrDigit(text.charAt(at)) || text.charAt(at) == '.')) {
+      while (at < text.length()
+          && (Character.isLetterOrDigit(text.charAt(at)) || text.charAt(at) == '.')) {
         at++;
       }
       String name = text.substring(start, at);
@@ -198,7 +256,8 @@ public final class AslSubset {
       if (c == '-' || Character.isDigit(c)) {
         int start = at;
         at++;
-        while (at < text.length() && (Character.isDigit(text.charAt(at)) || text.charAt(at) == '.')) {
+        while (at < text.length()
+            && (Character.isDigit(text.charAt(at)) || text.charAt(at) == '.')) {
           at++;
         }
         try {

@@ -12,7 +12,8 @@ import java.util.Map;
  * @param worstPath the node ids of the document path with the largest history estimate
  * @param worstPathEvents that path's worst-case history events in one execution
  */
-public record CompiledStateMachine(String definition, String compactDefinition, List<String> worstPath, long worstPathEvents) {
+public record CompiledStateMachine(
+    String definition, String compactDefinition, List<String> worstPath, long worstPathEvents) {
 
   /**
    * The compact definition with every substitution filled in, for a caller that creates the state
@@ -24,17 +25,30 @@ public record CompiledStateMachine(String definition, String compactDefinition, 
   public String deployableDefinition(Map<String, String> values) {
     for (String key : values.keySet()) {
       if (!StateMachineCompiler.SUBSTITUTIONS.contains(key)) {
-        throw new IllegalArgumentException("substitution '" + key + "' is not used by compiled definitions; known: " + StateMachineCompiler.SUBSTITUTIONS);
+        throw new IllegalArgumentException(
+            "substitution '"
+                + key
+                + "' is not used by compiled definitions; known: "
+                + StateMachineCompiler.SUBSTITUTIONS);
       }
     }
     String result = compactDefinition;
     for (String name : StateMachineCompiler.SUBSTITUTIONS) {
       String value = values.get(name);
       if (value == null || value.isBlank()) {
-        throw new IllegalArgumentException("substitution '" + name + "' has no value; every compiled definition needs " + StateMachineCompiler.SUBSTITUTIONS);
+        throw new IllegalArgumentException(
+            "substitution '"
+                + name
+                + "' has no value; every compiled definition needs "
+                + StateMachineCompiler.SUBSTITUTIONS);
       }
       if (value.indexOf('"') >= 0 || value.indexOf('\\') >= 0 || value.contains("${")) {
-        throw new IllegalArgumentException("substitution '" + name + "' value '" + value + "' must be a plain ARN (no quotes, backslashes or '${')");
+        throw new IllegalArgumentException(
+            "substitution '"
+                + name
+                + "' value '"
+                + value
+                + "' must be a plain ARN (no quotes, backslashes or '${')");
       }
       result = result.replace("${" + name + "}", value);
     }

@@ -28,7 +28,8 @@ final class DeployLimits {
 
   private DeployLimits() {}
 
-  static void check(Map<String, ?> definition, String compact, int nodeCount, List<CompileProblem> problems) {
+  static void check(
+      Map<String, ?> definition, String compact, int nodeCount, List<CompileProblem> problems) {
     substitutions("definition", definition, problems);
     long size = requestBytes(compact);
     if (size > MAX_DEFINITION_REQUEST_BYTES) {
@@ -37,9 +38,14 @@ final class DeployLimits {
           new CompileProblem(
               "definition",
               "definition-size",
-              "the compiled definition takes " + size + " bytes in a Step Functions request (compact, every ARN filled in), over the "
-                  + MAX_DEFINITION_REQUEST_BYTES + " bytes that fit the 1 MB request limit; at about " + perNode
-                  + " bytes per node this graph needs to stay under about " + (MAX_DEFINITION_REQUEST_BYTES / perNode)
+              "the compiled definition takes "
+                  + size
+                  + " bytes in a Step Functions request (compact, every ARN filled in), over the "
+                  + MAX_DEFINITION_REQUEST_BYTES
+                  + " bytes that fit the 1 MB request limit; at about "
+                  + perNode
+                  + " bytes per node this graph needs to stay under about "
+                  + (MAX_DEFINITION_REQUEST_BYTES / perNode)
                   + " nodes, so split it into graphs joined through a sink and an intake"));
     }
   }
@@ -65,7 +71,9 @@ final class DeployLimits {
     for (String name : StateMachineCompiler.SUBSTITUTIONS) {
       String token = "${" + name + "}";
       int count = 0;
-      for (int at = compact.indexOf(token); at >= 0; at = compact.indexOf(token, at + token.length())) {
+      for (int at = compact.indexOf(token);
+          at >= 0;
+          at = compact.indexOf(token, at + token.length())) {
         count++;
       }
       bytes += (long) count * (WORST_CASE_ARN_LENGTH - token.length());
@@ -78,13 +86,18 @@ final class DeployLimits {
       case String s when s.contains("${") -> {
         Matcher m = SUBSTITUTION.matcher(s);
         while (m.find()) {
-          if (!m.group().endsWith("}") || !StateMachineCompiler.SUBSTITUTIONS.contains(m.group(1))) {
+          if (!m.group().endsWith("}")
+              || !StateMachineCompiler.SUBSTITUTIONS.contains(m.group(1))) {
             problems.add(
                 new CompileProblem(
                     where,
                     "substitution-syntax",
-                    "the text '" + s + "' contains '${', which definition substitution reserves for "
-                        + StateMachineCompiler.SUBSTITUTIONS.stream().map(n -> "${" + n + "}").toList()
+                    "the text '"
+                        + s
+                        + "' contains '${', which definition substitution reserves for "
+                        + StateMachineCompiler.SUBSTITUTIONS.stream()
+                            .map(n -> "${" + n + "}")
+                            .toList()
                         + "; remove it from node ids, names and conditions"));
             return;
           }

@@ -64,7 +64,8 @@ public final class ErrorNames {
   public static final String TIMEOUT = "States.Timeout";
 
   /** Raised by the startExecution integration when the name is taken by a different input. */
-  public static final String EXECUTION_ALREADY_EXISTS = "StepFunctions.ExecutionAlreadyExistsException";
+  public static final String EXECUTION_ALREADY_EXISTS =
+      "StepFunctions.ExecutionAlreadyExistsException";
 
   /** Transient errors of the startExecution integration. */
   public static final List<String> START_EXECUTION_TRANSIENT =

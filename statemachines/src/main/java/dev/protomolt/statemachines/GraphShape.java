@@ -13,44 +13,85 @@ import java.util.Map;
 import java.util.Set;
 
 /** The facts about the graph the emitter needs, checked once. */
-record GraphShape(Map<String, GraphNode> nodes, Map<String, List<GraphEdge>> out, Set<String> firstHops, int defaultMaxHops) {
+record GraphShape(
+    Map<String, GraphNode> nodes,
+    Map<String, List<GraphEdge>> out,
+    Set<String> firstHops,
+    int defaultMaxHops) {
 
   static GraphShape of(PipelineGraph graph, List<CompileProblem> problems) {
     if (graph.getGraphId().isBlank()) {
-      problems.add(new CompileProblem("graph", "graph-identity", "graph_id is blank; every engine Lambda needs it to resolve the pinned version"));
+      problems.add(
+          new CompileProblem(
+              "graph",
+              "graph-identity",
+              "graph_id is blank; every engine Lambda needs it to resolve the pinned version"));
     }
     if (graph.getVersion() < 1) {
-      problems.add(new CompileProblem("graph", "graph-identity", "version is " + graph.getVersion() + "; only a stored version (1 or more) can be compiled, since executions pin to it"));
+      problems.add(
+          new CompileProblem(
+              "graph",
+              "graph-identity",
+              "version is "
+                  + graph.getVersion()
+                  + "; only a stored version (1 or more) can be compiled, since executions pin to"
+                  + " it"));
     }
     if (graph.getNodesCount() == 0) {
-      problems.add(new CompileProblem("graph", "graph-nodes", "the graph has no nodes, so there is nothing to start at"));
+      problems.add(
+          new CompileProblem(
+              "graph", "graph-nodes", "the graph has no nodes, so there is nothing to start at"));
     }
     Map<String, GraphNode> nodes = new LinkedHashMap<>();
     for (int i = 0; i < graph.getNodesCount(); i++) {
       GraphNode node = graph.getNodes(i);
-      String where = node.getNodeId().isEmpty() ? "nodes[" + i + "]" : "node '" + node.getNodeId() + "'";
+      String where =
+          node.getNodeId().isEmpty() ? "nodes[" + i + "]" : "node '" + node.getNodeId() + "'";
       if (node.getNodeId().isEmpty()) {
-        problems.add(new CompileProblem(where, "node-id", "node_id is empty; Start needs an id to enter at"));
+        problems.add(
+            new CompileProblem(
+                where, "node-id", "node_id is empty; Start needs an id to enter at"));
         continue;
       }
       if (nodes.putIfAbsent(node.getNodeId(), node) != null) {
-        problems.add(new CompileProblem(where, "node-id", "node_id is used by more than one node; Start could not tell them apart"));
+        problems.add(
+            new CompileProblem(
+                where,
+                "node-id",
+                "node_id is used by more than one node; Start could not tell them apart"));
       }
       switch (node.getNodeType()) {
         case NODE_TYPE_INTAKE -> {
           if (node.getFilterConditionsCount() > 0 || node.getPreMappingsCount() > 0) {
-            problems.add(new CompileProblem(where, "intake-runs-no-module",
-                "an INTAKE node runs no module, so it has no Prepare step for filter_conditions or pre_mappings; move them to the first processor"));
+            problems.add(
+                new CompileProblem(
+                    where,
+                    "intake-runs-no-module",
+                    "an INTAKE node runs no module, so it has no Prepare step for filter_conditions"
+                        + " or pre_mappings; move them to the first processor"));
           }
         }
         case NODE_TYPE_PROCESSOR, NODE_TYPE_SINK -> {
           if (node.getModuleId().isBlank()) {
-            problems.add(new CompileProblem(where, "module-id", "a " + node.getNodeType().name().substring("NODE_TYPE_".length())
-                + " node needs module_id: its Work state dispatches to topic pipestream.module.<module_id>"));
+            problems.add(
+                new CompileProblem(
+                    where,
+                    "module-id",
+                    "a "
+                        + node.getNodeType().name().substring("NODE_TYPE_".length())
+                        + " node needs module_id: its Work state dispatches to topic"
+                        + " pipestream.module.<module_id>"));
           }
         }
-        default -> problems.add(new CompileProblem(where, "node-type", "node_type is " + node.getNodeType()
-            + "; the compiler needs NODE_TYPE_INTAKE, NODE_TYPE_PROCESSOR or NODE_TYPE_SINK to know which states to emit"));
+        default ->
+            problems.add(
+                new CompileProblem(
+                    where,
+                    "node-type",
+                    "node_type is "
+                        + node.getNodeType()
+                        + "; the compiler needs NODE_TYPE_INTAKE, NODE_TYPE_PROCESSOR or"
+                        + " NODE_TYPE_SINK to know which states to emit"));
       }
     }
     Map<String, List<GraphEdge>> out = new LinkedHashMap<>();
@@ -58,19 +99,44 @@ record GraphShape(Map<String, GraphNode> nodes, Map<String, List<GraphEdge>> out
     Set<String> hasIncoming = new HashSet<>();
     for (int i = 0; i < graph.getEdgesCount(); i++) {
       GraphEdge edge = graph.getEdges(i);
-      String where = "edge '" + (edge.getEdgeId().isEmpty() ? "edges[" + i + "]" : edge.getEdgeId()) + "' (" + edge.getFromNodeId() + " -> " + edge.getToNodeId() + ")";
+      String where =
+          "edge '"
+              + (edge.getEdgeId().isEmpty() ? "edges[" + i + "]" : edge.getEdgeId())
+              + "' ("
+              + edge.getFromNodeId()
+              + " -> "
+              + edge.getToNodeId()
+              + ")";
       GraphNode from = nodes.get(edge.getFromNodeId());
       GraphNode to = nodes.get(edge.getToNodeId());
       if (from == null) {
-        problems.add(new CompileProblem(where, "edge-endpoints", "from_node_id '" + edge.getFromNodeId() + "' is not a node of this graph"));
+        problems.add(
+            new CompileProblem(
+                where,
+                "edge-endpoints",
+                "from_node_id '" + edge.getFromNodeId() + "' is not a node of this graph"));
       }
       if (to == null) {
-        problems.add(new CompileProblem(where, "edge-endpoints", "to_node_id '" + edge.getToNodeId() + "' is not a node of this graph"));
+        problems.add(
+            new CompileProblem(
+                where,
+                "edge-endpoints",
+                "to_node_id '" + edge.getToNodeId() + "' is not a node of this graph"));
       } else if (to.getNodeType() == NodeType.NODE_TYPE_INTAKE) {
-        problems.add(new CompileProblem(where, "edge-into-intake", "an edge cannot enter an INTAKE node: documents enter intake only by admission"));
+        problems.add(
+            new CompileProblem(
+                where,
+                "edge-into-intake",
+                "an edge cannot enter an INTAKE node: documents enter intake only by admission"));
       }
       if (edge.getMaxHops() < 0) {
-        problems.add(new CompileProblem(where, "non-negative", "max_hops is " + edge.getMaxHops() + "; it must be positive, or 0 for the graph default"));
+        problems.add(
+            new CompileProblem(
+                where,
+                "non-negative",
+                "max_hops is "
+                    + edge.getMaxHops()
+                    + "; it must be positive, or 0 for the graph default"));
       }
       if (from != null && to != null) {
         out.get(from.getNodeId()).add(edge);
@@ -88,7 +154,8 @@ record GraphShape(Map<String, GraphNode> nodes, Map<String, List<GraphEdge>> out
         firstHops.add(node.getNodeId());
       }
     }
-    return new GraphShape(nodes, out, firstHops, Math.max(0, graph.getSettings().getDefaultMaxHops()));
+    return new GraphShape(
+        nodes, out, firstHops, Math.max(0, graph.getSettings().getDefaultMaxHops()));
   }
 
   boolean isModule(GraphNode node) {
@@ -107,7 +174,12 @@ record GraphShape(Map<String, GraphNode> nodes, Map<String, List<GraphEdge>> out
     List<HistoryBudget.Edge> edges = new ArrayList<>();
     for (List<GraphEdge> list : out.values()) {
       for (GraphEdge e : list) {
-        edges.add(new HistoryBudget.Edge(e.getEdgeId(), e.getFromNodeId(), e.getToNodeId(), e.getMaxHops() > 0 ? e.getMaxHops() : defaultMaxHops));
+        edges.add(
+            new HistoryBudget.Edge(
+                e.getEdgeId(),
+                e.getFromNodeId(),
+                e.getToNodeId(),
+                e.getMaxHops() > 0 ? e.getMaxHops() : defaultMaxHops));
       }
     }
     return edges;

@@ -66,7 +66,9 @@ final class HistoryBudget {
 
   /** Worst-case events of a fan-out Map state with at most {@code items} destinations. */
   static long mapCost(Map<String, Object> state, int items) {
-    return 2L * EVENTS_PER_STATE + items * stateCost(state) + EVENTS_PER_STATE * (1L + retryAttempts(state));
+    return 2L * EVENTS_PER_STATE
+        + items * stateCost(state)
+        + EVENTS_PER_STATE * (1L + retryAttempts(state));
   }
 
   private static long retryAttempts(Map<String, Object> state) {
@@ -90,7 +92,8 @@ final class HistoryBudget {
    * @param edges every edge of the graph
    * @param where collects the problem naming the path when the limit is exceeded
    */
-  static Estimate estimate(Map<String, NodeCost> costs, List<Edge> edges, List<CompileProblem> where) {
+  static Estimate estimate(
+      Map<String, NodeCost> costs, List<Edge> edges, List<CompileProblem> where) {
     Map<String, List<Edge>> out = new LinkedHashMap<>();
     costs.keySet().forEach(id -> out.put(id, new ArrayList<>()));
     edges.forEach(e -> out.get(e.from()).add(e));
@@ -101,7 +104,8 @@ final class HistoryBudget {
     return cyclic(costs, edges, cycles, where);
   }
 
-  private static Estimate acyclic(Map<String, NodeCost> costs, Map<String, List<Edge>> out, List<CompileProblem> problems) {
+  private static Estimate acyclic(
+      Map<String, NodeCost> costs, Map<String, List<Edge>> out, List<CompileProblem> problems) {
     Map<String, Long> best = new HashMap<>();
     Map<String, String> next = new HashMap<>();
     // Reverse topological order by repeated depth-first finishing; ids are visited in graph order
@@ -145,14 +149,21 @@ final class HistoryBudget {
           new CompileProblem(
               "document path " + String.join(" -> ", path),
               "history-size",
-              "one execution walking this path may write up to " + events
-                  + " history events (every retry exhausted), over the " + MAX_EVENTS
-                  + "-event limit of a Standard execution; shorten the path, split it with a fan-out, or lower its retry attempts"));
+              "one execution walking this path may write up to "
+                  + events
+                  + " history events (every retry exhausted), over the "
+                  + MAX_EVENTS
+                  + "-event limit of a Standard execution; shorten the path, split it with a"
+                  + " fan-out, or lower its retry attempts"));
     }
     return new Estimate(List.copyOf(path), events, false);
   }
 
-  private static Estimate cyclic(Map<String, NodeCost> costs, List<Edge> edges, List<List<String>> cycles, List<CompileProblem> problems) {
+  private static Estimate cyclic(
+      Map<String, NodeCost> costs,
+      List<Edge> edges,
+      List<List<String>> cycles,
+      List<CompileProblem> problems) {
     Map<String, Integer> component = new HashMap<>();
     for (int i = 0; i < cycles.size(); i++) {
       for (String id : cycles.get(i)) {
@@ -170,8 +181,10 @@ final class HistoryBudget {
               new CompileProblem(
                   "edge '" + e.edgeId() + "' (" + e.from() + " -> " + e.to() + ")",
                   "history-size",
-                  "the edge closes a cycle among nodes " + String.join(", ", cycles.get(from))
-                      + " but neither it nor settings.default_max_hops sets max_hops, so the history of a document looping here cannot be bounded"));
+                  "the edge closes a cycle among nodes "
+                      + String.join(", ", cycles.get(from))
+                      + " but neither it nor settings.default_max_hops sets max_hops, so the"
+                      + " history of a document looping here cannot be bounded"));
         }
         hopBound = Math.max(hopBound, e.maxHops());
       }
@@ -183,15 +196,23 @@ final class HistoryBudget {
     if (!unbounded && events > MAX_EVENTS) {
       problems.add(
           new CompileProblem(
-              "document path looping among nodes " + String.join(", ", cycle) + " (up to max_hops " + hopBound + " hops)",
+              "document path looping among nodes "
+                  + String.join(", ", cycle)
+                  + " (up to max_hops "
+                  + hopBound
+                  + " hops)",
               "history-size",
-              "one execution looping on this cycle may write up to " + events + " history events, over the " + MAX_EVENTS
+              "one execution looping on this cycle may write up to "
+                  + events
+                  + " history events, over the "
+                  + MAX_EVENTS
                   + "-event limit of a Standard execution; lower max_hops on the cycle's edges"));
     }
     return new Estimate(List.copyOf(cycle), events, true);
   }
 
-  private static void postOrder(String id, Map<String, List<Edge>> out, Map<String, Boolean> seen, List<String> order) {
+  private static void postOrder(
+      String id, Map<String, List<Edge>> out, Map<String, Boolean> seen, List<String> order) {
     if (seen.putIfAbsent(id, Boolean.TRUE) != null) {
       return;
     }
@@ -202,7 +223,8 @@ final class HistoryBudget {
   }
 
   /** Tarjan's algorithm; returns only components that contain a cycle (size > 1 or a self-loop). */
-  private static List<List<String>> stronglyConnected(List<String> ids, Map<String, List<Edge>> out) {
+  private static List<List<String>> stronglyConnected(
+      List<String> ids, Map<String, List<Edge>> out) {
     Map<String, Integer> index = new HashMap<>();
     Map<String, Integer> low = new HashMap<>();
     Deque<String> stack = new ArrayDeque<>();
@@ -217,8 +239,15 @@ final class HistoryBudget {
     return result;
   }
 
-  private static void connect(String v, Map<String, List<Edge>> out, Map<String, Integer> index, Map<String, Integer> low,
-      Deque<String> stack, Map<String, Boolean> onStack, List<List<String>> result, int[] counter) {
+  private static void connect(
+      String v,
+      Map<String, List<Edge>> out,
+      Map<String, Integer> index,
+      Map<String, Integer> low,
+      Deque<String> stack,
+      Map<String, Boolean> onStack,
+      List<List<String>> result,
+      int[] counter) {
     index.put(v, counter[0]);
     low.put(v, counter[0]);
     counter[0]++;

@@ -17,8 +17,10 @@ record HopPolicy(int heartbeatSeconds, int timeoutSeconds, Backoff retry) {
 
   static final int DEFAULT_HEARTBEAT_SECONDS = 30;
   static final int DEFAULT_TIMEOUT_SECONDS = 900;
+
   /** The seeds' first-hop policy: 5 attempts, 2 s growing to 60 s. */
   static final Backoff DEFAULT_FIRST_HOP = new Backoff(5, 2, 60, 2.0);
+
   static final Backoff DEFAULT_MODULE = new Backoff(3, 2, 60, 2.0);
 
   /**
@@ -30,13 +32,29 @@ record HopPolicy(int heartbeatSeconds, int timeoutSeconds, Backoff retry) {
   record Backoff(int maxAttempts, int intervalSeconds, int maxDelaySeconds, double backoffRate) {}
 
   /** Resolves the policy, adding a problem for every field a graph author set out of range. */
-  static HopPolicy resolve(GraphNode node, GraphSettings settings, boolean firstHop, String where, List<CompileProblem> problems) {
+  static HopPolicy resolve(
+      GraphNode node,
+      GraphSettings settings,
+      boolean firstHop,
+      String where,
+      List<CompileProblem> problems) {
     nonNegative(where, "heartbeat_seconds", node.getHeartbeatSeconds(), problems);
     nonNegative(where, "timeout_seconds", node.getTimeoutSeconds(), problems);
-    nonNegative("graph settings", "default_heartbeat_seconds", settings.getDefaultHeartbeatSeconds(), problems);
-    nonNegative("graph settings", "default_timeout_seconds", settings.getDefaultTimeoutSeconds(), problems);
-    int heartbeat = first(node.getHeartbeatSeconds(), settings.getDefaultHeartbeatSeconds(), DEFAULT_HEARTBEAT_SECONDS);
-    int timeout = first(node.getTimeoutSeconds(), settings.getDefaultTimeoutSeconds(), DEFAULT_TIMEOUT_SECONDS);
+    nonNegative(
+        "graph settings",
+        "default_heartbeat_seconds",
+        settings.getDefaultHeartbeatSeconds(),
+        problems);
+    nonNegative(
+        "graph settings", "default_timeout_seconds", settings.getDefaultTimeoutSeconds(), problems);
+    int heartbeat =
+        first(
+            node.getHeartbeatSeconds(),
+            settings.getDefaultHeartbeatSeconds(),
+            DEFAULT_HEARTBEAT_SECONDS);
+    int timeout =
+        first(
+            node.getTimeoutSeconds(), settings.getDefaultTimeoutSeconds(), DEFAULT_TIMEOUT_SECONDS);
     Backoff builtIn = firstHop ? DEFAULT_FIRST_HOP : DEFAULT_MODULE;
     RetryPolicy graphLevel = firstHop ? settings.getFirstHopRetry() : settings.getModuleRetry();
     String graphField = firstHop ? "settings.first_hop_retry" : "settings.module_retry";
@@ -46,15 +64,28 @@ record HopPolicy(int heartbeatSeconds, int timeoutSeconds, Backoff retry) {
     Backoff retry =
         new Backoff(
             first(own.getMaxAttempts(), graphLevel.getMaxAttempts(), builtIn.maxAttempts()),
-            first(own.getInitialIntervalSeconds(), graphLevel.getInitialIntervalSeconds(), builtIn.intervalSeconds()),
-            first(own.getMaxIntervalSeconds(), graphLevel.getMaxIntervalSeconds(), builtIn.maxDelaySeconds()),
-            own.getBackoffRate() > 0 ? own.getBackoffRate() : graphLevel.getBackoffRate() > 0 ? graphLevel.getBackoffRate() : builtIn.backoffRate());
+            first(
+                own.getInitialIntervalSeconds(),
+                graphLevel.getInitialIntervalSeconds(),
+                builtIn.intervalSeconds()),
+            first(
+                own.getMaxIntervalSeconds(),
+                graphLevel.getMaxIntervalSeconds(),
+                builtIn.maxDelaySeconds()),
+            own.getBackoffRate() > 0
+                ? own.getBackoffRate()
+                : graphLevel.getBackoffRate() > 0
+                    ? graphLevel.getBackoffRate()
+                    : builtIn.backoffRate());
     if (retry.maxDelaySeconds() < retry.intervalSeconds()) {
       problems.add(
           new CompileProblem(
               where,
               "retry-bounds",
-              "the retry wait starts at " + retry.intervalSeconds() + " s but is capped at " + retry.maxDelaySeconds()
+              "the retry wait starts at "
+                  + retry.intervalSeconds()
+                  + " s but is capped at "
+                  + retry.maxDelaySeconds()
                   + " s: max_interval_seconds must not be below initial_interval_seconds"));
     }
     return new HopPolicy(heartbeat, timeout, retry);
@@ -75,22 +106,33 @@ record HopPolicy(int heartbeatSeconds, int timeoutSeconds, Backoff retry) {
         graphLevel.getBackoffRate() > 0 ? graphLevel.getBackoffRate() : builtIn.backoffRate());
   }
 
-  private static void checkPolicy(String where, String field, RetryPolicy policy, List<CompileProblem> problems) {
+  private static void checkPolicy(
+      String where, String field, RetryPolicy policy, List<CompileProblem> problems) {
     nonNegative(where, field + ".max_attempts", policy.getMaxAttempts(), problems);
-    nonNegative(where, field + ".initial_interval_seconds", policy.getInitialIntervalSeconds(), problems);
+    nonNegative(
+        where, field + ".initial_interval_seconds", policy.getInitialIntervalSeconds(), problems);
     nonNegative(where, field + ".max_interval_seconds", policy.getMaxIntervalSeconds(), problems);
-    if (policy.getBackoffRate() != 0 && (policy.getBackoffRate() < 1.0 || !Double.isFinite(policy.getBackoffRate()))) {
+    if (policy.getBackoffRate() != 0
+        && (policy.getBackoffRate() < 1.0 || !Double.isFinite(policy.getBackoffRate()))) {
       problems.add(
           new CompileProblem(
               where,
               "retry-bounds",
-              field + ".backoff_rate is " + policy.getBackoffRate() + "; Step Functions requires a BackoffRate of at least 1.0 (0 = default)"));
+              field
+                  + ".backoff_rate is "
+                  + policy.getBackoffRate()
+                  + "; Step Functions requires a BackoffRate of at least 1.0 (0 = default)"));
     }
   }
 
-  private static void nonNegative(String where, String field, int value, List<CompileProblem> problems) {
+  private static void nonNegative(
+      String where, String field, int value, List<CompileProblem> problems) {
     if (value < 0) {
-      problems.add(new CompileProblem(where, "non-negative", field + " is " + value + "; it must be positive, or 0 for the default"));
+      problems.add(
+          new CompileProblem(
+              where,
+              "non-negative",
+              field + " is " + value + "; it must be positive, or 0 for the default"));
     }
   }
 

@@ -132,9 +132,10 @@ final class JsonWriter {
       case '\f' -> "\\f";
       // Control characters and the two JavaScript line separators are escaped so the file stays
       // one JSON document in every reader; everything else is written as UTF-8.
-      default -> c < 0x20 || c == '\u2028' || c == '\u2029'
-          ? String.format(java.util.Locale.ROOT, "\\u%04x", (int) c)
-          : null;
+      default ->
+          c < 0x20 || c == '\u2028' || c == '\u2029'
+              ? String.format(java.util.Locale.ROOT, "\\u%04x", (int) c)
+              : null;
     };
   }
 }

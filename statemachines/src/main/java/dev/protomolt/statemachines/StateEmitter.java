@@ -30,7 +30,8 @@ final class StateEmitter {
     this.graph = graph;
     this.shape = shape;
     this.policies = policies;
-    this.labels = StateNames.labels(graph.getNodesList().stream().map(GraphNode::getNodeId).toList());
+    this.labels =
+        StateNames.labels(graph.getNodesList().stream().map(GraphNode::getNodeId).toList());
   }
 
   Map<String, HistoryBudget.NodeCost> costs() {
@@ -61,30 +62,49 @@ final class StateEmitter {
         StateMachineCompiler.UNKNOWN_NODE,
         fail(
             ErrorNames.UNKNOWN_NODE,
-            "The execution input has no 'node', or names a node that is not in graph '" + graph.getGraphId() + "' version "
-                + graph.getVersion() + "; start the execution with the id of a node of this version."));
+            "The execution input has no 'node', or names a node that is not in graph '"
+                + graph.getGraphId()
+                + "' version "
+                + graph.getVersion()
+                + "; start the execution with the id of a node of this version."));
     states.with(
         StateMachineCompiler.UNKNOWN_DESTINATION,
         fail(
             ErrorNames.UNKNOWN_DESTINATION,
-            "Complete returned a single destination that is not a target of the node's outgoing edges in this version."));
+            "Complete returned a single destination that is not a target of the node's outgoing"
+                + " edges in this version."));
     return JsonObject.of()
-        .with("Comment", "ProtoMolt graph '" + graph.getGraphId() + "' version " + graph.getVersion()
-            + (graph.getName().isEmpty() ? "" : " (" + graph.getName() + ")")
-            + ": one block of states per node; Start enters at the node named by $.node.")
+        .with(
+            "Comment",
+            "ProtoMolt graph '"
+                + graph.getGraphId()
+                + "' version "
+                + graph.getVersion()
+                + (graph.getName().isEmpty() ? "" : " (" + graph.getName() + ")")
+                + ": one block of states per node; Start enters at the node named by $.node.")
         .with("StartAt", StateMachineCompiler.START)
         .with("States", states);
   }
 
   private JsonObject start() {
     List<Object> choices = new ArrayList<>();
-    choices.add(JsonObject.of().with("Not", JsonObject.of().with("Variable", "$.node").with("IsPresent", true)).with("Next", StateMachineCompiler.UNKNOWN_NODE));
+    choices.add(
+        JsonObject.of()
+            .with("Not", JsonObject.of().with("Variable", "$.node").with("IsPresent", true))
+            .with("Next", StateMachineCompiler.UNKNOWN_NODE));
     for (GraphNode node : graph.getNodesList()) {
-      choices.add(JsonObject.of().with("Variable", "$.node").with("StringEquals", node.getNodeId()).with("Next", entryState(node)));
+      choices.add(
+          JsonObject.of()
+              .with("Variable", "$.node")
+              .with("StringEquals", node.getNodeId())
+              .with("Next", entryState(node)));
     }
     return JsonObject.of()
         .with("Type", "Choice")
-        .with("Comment", "Enter at any node: admission enters at an intake node, fan-out children and replays at the node they name.")
+        .with(
+            "Comment",
+            "Enter at any node: admission enters at an intake node, fan-out children and replays at"
+                + " the node they name.")
         .with("Choices", choices)
         .with("Default", StateMachineCompiler.UNKNOWN_NODE);
   }
@@ -105,10 +125,16 @@ final class StateEmitter {
 
   private JsonObject moduleBlock(GraphNode node) {
     HopPolicy policy = policies.get(node.getNodeId());
-    boolean drops = node.getFilterConditionsList().stream().anyMatch(f -> action(f) == FilterAction.FILTER_ACTION_DROP);
-    boolean skips = node.getFilterConditionsList().stream().anyMatch(f -> action(f) == FilterAction.FILTER_ACTION_SKIP);
+    boolean drops =
+        node.getFilterConditionsList().stream()
+            .anyMatch(f -> action(f) == FilterAction.FILTER_ACTION_DROP);
+    boolean skips =
+        node.getFilterConditionsList().stream()
+            .anyMatch(f -> action(f) == FilterAction.FILTER_ACTION_SKIP);
     JsonObject block = JsonObject.of();
-    block.with(name(node, "Prepare"), prepare(node, drops || skips ? name(node, "Filter") : name(node, "Work")));
+    block.with(
+        name(node, "Prepare"),
+        prepare(node, drops || skips ? name(node, "Filter") : name(node, "Work")));
     if (drops || skips) {
       block.with(name(node, "Filter"), filter(node, drops, skips));
     }
@@ -119,13 +145,22 @@ final class StateEmitter {
       block.with(name(node, "Dropped"), disposition(node, Disposition.DROPPED));
     }
     block.with(name(node, "Work"), work(node, policy));
-    block.with(name(node, "Complete"), complete(node, JsonObject.of().with("outcome.$", "$.outcome").with("workUnitId.$", "$.workUnitId")));
+    block.with(
+        name(node, "Complete"),
+        complete(
+            node,
+            JsonObject.of().with("outcome.$", "$.outcome").with("workUnitId.$", "$.workUnitId")));
     routing(node, block);
     block.with(name(node, "Rejected"), rejected(node));
     deadLetter(node, block);
 
-    long main = cost(block, node, "Prepare") + cost(block, node, "Filter") + cost(block, node, "Skip")
-        + cost(block, node, "Work") + cost(block, node, "Complete") + cost(block, node, "Next");
+    long main =
+        cost(block, node, "Prepare")
+            + cost(block, node, "Filter")
+            + cost(block, node, "Skip")
+            + cost(block, node, "Work")
+            + cost(block, node, "Complete")
+            + cost(block, node, "Next");
     costs.put(node.getNodeId(), new HistoryBudget.NodeCost(main, terminalCost(node, block)));
     return block;
   }
@@ -154,13 +189,19 @@ final class StateEmitter {
     Object fanOut = block.get(name(node, "FanOut"));
     if (fanOut != null) {
       int items = shape.outEdges(node.getNodeId()).size();
-      worst = Math.max(worst, HistoryBudget.mapCost((Map<String, Object>) fanOut, items) + cost(block, node, "FannedOut"));
+      worst =
+          Math.max(
+              worst,
+              HistoryBudget.mapCost((Map<String, Object>) fanOut, items)
+                  + cost(block, node, "FannedOut"));
     }
     return worst;
   }
 
   private static FilterAction action(FilterCondition f) {
-    return f.getAction() == FilterAction.FILTER_ACTION_SKIP ? FilterAction.FILTER_ACTION_SKIP : FilterAction.FILTER_ACTION_DROP;
+    return f.getAction() == FilterAction.FILTER_ACTION_SKIP
+        ? FilterAction.FILTER_ACTION_SKIP
+        : FilterAction.FILTER_ACTION_DROP;
   }
 
   // ---- states ----------------------------------------------------------------------------
@@ -178,14 +219,20 @@ final class StateEmitter {
   private JsonObject prepare(GraphNode node, String next) {
     JsonObject payload = hop(node).with("stream.$", "$.stream");
     return lambdaTask(
-            "Node '" + display(node) + "' (module " + node.getModuleId() + "): hydrate the document, evaluate the filter, apply pre-mappings.",
+            "Node '"
+                + display(node)
+                + "' (module "
+                + node.getModuleId()
+                + "): hydrate the document, evaluate the filter, apply pre-mappings.",
             StateMachineCompiler.PREPARE_FUNCTION_ARN,
             payload)
-        .with("ResultSelector", JsonObject.of()
-            .with("node", node.getNodeId())
-            .with("action.$", "$.Payload.action")
-            .with("workUnitId.$", "$.Payload.workUnitId")
-            .with("stream.$", "$.Payload.stream"))
+        .with(
+            "ResultSelector",
+            JsonObject.of()
+                .with("node", node.getNodeId())
+                .with("action.$", "$.Payload.action")
+                .with("workUnitId.$", "$.Payload.workUnitId")
+                .with("stream.$", "$.Payload.stream"))
         .with("ResultPath", "$")
         .with("Retry", List.of(lambdaRetrier(node)))
         .with("Catch", List.of(catchAll(name(node, "Dlq"))))
@@ -195,10 +242,18 @@ final class StateEmitter {
   private JsonObject filter(GraphNode node, boolean drops, boolean skips) {
     List<Object> choices = new ArrayList<>();
     if (drops) {
-      choices.add(JsonObject.of().with("Variable", "$.action").with("StringEquals", "DROP").with("Next", name(node, "Dropped")));
+      choices.add(
+          JsonObject.of()
+              .with("Variable", "$.action")
+              .with("StringEquals", "DROP")
+              .with("Next", name(node, "Dropped")));
     }
     if (skips) {
-      choices.add(JsonObject.of().with("Variable", "$.action").with("StringEquals", "SKIP").with("Next", name(node, "Skip")));
+      choices.add(
+          JsonObject.of()
+              .with("Variable", "$.action")
+              .with("StringEquals", "SKIP")
+              .with("Next", name(node, "Skip")));
     }
     return JsonObject.of()
         .with("Type", "Choice")
@@ -210,7 +265,12 @@ final class StateEmitter {
   private static String filterComment(GraphNode node) {
     StringBuilder comment = new StringBuilder("Filter outcome from Prepare (RUN, SKIP or DROP):");
     for (FilterCondition f : node.getFilterConditionsList()) {
-      comment.append(' ').append(action(f) == FilterAction.FILTER_ACTION_SKIP ? "SKIP" : "DROP").append(" unless ").append(f.getCondition()).append(';');
+      comment
+          .append(' ')
+          .append(action(f) == FilterAction.FILTER_ACTION_SKIP ? "SKIP" : "DROP")
+          .append(" unless ")
+          .append(f.getCondition())
+          .append(';');
     }
     comment.setLength(comment.length() - 1);
     return comment.append('.').toString();
@@ -219,43 +279,59 @@ final class StateEmitter {
   private JsonObject skip(GraphNode node) {
     return JsonObject.of()
         .with("Type", "Pass")
-        .with("Parameters", JsonObject.of()
-            .with("node", node.getNodeId())
-            .with("workUnitId.$", "$.workUnitId")
-            .with("outcome", "SKIPPED")
-            .with("stream.$", "$.stream"))
+        .with(
+            "Parameters",
+            JsonObject.of()
+                .with("node", node.getNodeId())
+                .with("workUnitId.$", "$.workUnitId")
+                .with("outcome", "SKIPPED")
+                .with("stream.$", "$.stream"))
         .with("Next", name(node, "Complete"));
   }
 
   private JsonObject work(GraphNode node, HopPolicy policy) {
-    JsonObject payload = hop(node)
-        .with("moduleId", node.getModuleId())
-        .with("taskToken.$", "$$.Task.Token")
-        .with("attempt.$", "$$.State.RetryCount")
-        .with("workUnitId.$", "$.workUnitId")
-        .with("heartbeatSeconds", policy.heartbeatSeconds())
-        .with("timeoutSeconds", policy.timeoutSeconds())
-        .with("stream.$", "$.stream");
+    JsonObject payload =
+        hop(node)
+            .with("moduleId", node.getModuleId())
+            .with("taskToken.$", "$$.Task.Token")
+            .with("attempt.$", "$$.State.RetryCount")
+            .with("workUnitId.$", "$.workUnitId")
+            .with("heartbeatSeconds", policy.heartbeatSeconds())
+            .with("timeoutSeconds", policy.timeoutSeconds())
+            .with("stream.$", "$.stream");
     HopPolicy.Backoff b = policy.retry();
     return JsonObject.of()
         .with("Type", "Task")
         .with("Resource", StateMachineCompiler.LAMBDA_WAIT_FOR_TOKEN)
-        .with("Parameters", JsonObject.of().with("FunctionName", substitution(StateMachineCompiler.DISPATCH_FUNCTION_ARN)).with("Payload", payload))
+        .with(
+            "Parameters",
+            JsonObject.of()
+                .with("FunctionName", substitution(StateMachineCompiler.DISPATCH_FUNCTION_ARN))
+                .with("Payload", payload))
         .with("HeartbeatSeconds", policy.heartbeatSeconds())
         .with("TimeoutSeconds", policy.timeoutSeconds())
-        .with("ResultSelector", JsonObject.of()
-            .with("node", node.getNodeId())
-            .with("workUnitId.$", "$.workUnitId")
-            .with("outcome.$", "$.outcome")
-            .with("stream.$", "$.stream"))
+        .with(
+            "ResultSelector",
+            JsonObject.of()
+                .with("node", node.getNodeId())
+                .with("workUnitId.$", "$.workUnitId")
+                .with("outcome.$", "$.outcome")
+                .with("stream.$", "$.stream"))
         .with("ResultPath", "$")
-        .with("Retry", List.of(
-            lambdaRetrier(node),
-            retrier(List.of(ErrorNames.HEARTBEAT_TIMEOUT, ErrorNames.TIMEOUT), b, false),
-            retrier(List.of(ErrorNames.MODULE_RETRYABLE), b, true)))
-        .with("Catch", List.of(
-            JsonObject.of().with("ErrorEquals", List.of(ErrorNames.MODULE_REJECT)).with("ResultPath", "$.error").with("Next", name(node, "Rejected")),
-            catchAll(name(node, "Dlq"))))
+        .with(
+            "Retry",
+            List.of(
+                lambdaRetrier(node),
+                retrier(List.of(ErrorNames.HEARTBEAT_TIMEOUT, ErrorNames.TIMEOUT), b, false),
+                retrier(List.of(ErrorNames.MODULE_RETRYABLE), b, true)))
+        .with(
+            "Catch",
+            List.of(
+                JsonObject.of()
+                    .with("ErrorEquals", List.of(ErrorNames.MODULE_REJECT))
+                    .with("ResultPath", "$.error")
+                    .with("Next", name(node, "Rejected")),
+                catchAll(name(node, "Dlq"))))
         .with("Next", name(node, "Complete"));
   }
 
@@ -263,16 +339,15 @@ final class StateEmitter {
     JsonObject payload = hop(node);
     outcome.forEach(payload::with);
     payload.with("stream.$", "$.stream");
-    return lambdaTask(
-            null,
-            StateMachineCompiler.COMPLETE_FUNCTION_ARN,
-            payload)
-        .with("ResultSelector", JsonObject.of()
-            .with("node.$", "$.Payload.node")
-            .with("workUnitId.$", "$.Payload.workUnitId")
-            .with("destinationCount.$", "$.Payload.destinationCount")
-            .with("stream.$", "$.Payload.stream")
-            .with("destinations.$", "$.Payload.destinations"))
+    return lambdaTask(null, StateMachineCompiler.COMPLETE_FUNCTION_ARN, payload)
+        .with(
+            "ResultSelector",
+            JsonObject.of()
+                .with("node.$", "$.Payload.node")
+                .with("workUnitId.$", "$.Payload.workUnitId")
+                .with("destinationCount.$", "$.Payload.destinationCount")
+                .with("stream.$", "$.Payload.stream")
+                .with("destinations.$", "$.Payload.destinations"))
         .with("ResultPath", "$")
         .with("Retry", List.of(lambdaRetrier(node)))
         .with("Catch", completeCatchers(node))
@@ -289,7 +364,9 @@ final class StateEmitter {
       return List.of(catchAll(name(node, "Dlq")));
     }
     return List.of(
-        JsonObject.of().with("ErrorEquals", List.of(ErrorNames.RTBF_TOO_LARGE)).with("ResultPath", "$.error")
+        JsonObject.of()
+            .with("ErrorEquals", List.of(ErrorNames.RTBF_TOO_LARGE))
+            .with("ResultPath", "$.error")
             .with("Next", name(node, "Rejected")),
         catchAll(name(node, "Dlq")));
   }
@@ -300,31 +377,50 @@ final class StateEmitter {
     boolean sink = node.getNodeType() == NodeType.NODE_TYPE_SINK;
     String none = name(node, sink ? "SinkReached" : "RoutingEnded");
     List<Object> choices = new ArrayList<>();
-    choices.add(JsonObject.of().with("Variable", "$.destinationCount").with("NumericEquals", 0).with("Next", none));
+    choices.add(
+        JsonObject.of()
+            .with("Variable", "$.destinationCount")
+            .with("NumericEquals", 0)
+            .with("Next", none));
     if (edges.size() > 1) {
-      choices.add(JsonObject.of().with("Variable", "$.destinationCount").with("NumericGreaterThan", 1).with("Next", name(node, "FanOut")));
+      choices.add(
+          JsonObject.of()
+              .with("Variable", "$.destinationCount")
+              .with("NumericGreaterThan", 1)
+              .with("Next", name(node, "FanOut")));
     }
     Set<String> targets = new LinkedHashSet<>();
     edges.forEach(e -> targets.add(e.getToNodeId()));
     for (String target : targets) {
-      choices.add(JsonObject.of().with("Variable", "$.node").with("StringEquals", target).with("Next", name(target, "Prepare")));
+      choices.add(
+          JsonObject.of()
+              .with("Variable", "$.node")
+              .with("StringEquals", target)
+              .with("Next", name(target, "Prepare")));
     }
-    block.with(name(node, "Next"), JsonObject.of()
-        .with("Type", "Choice")
-        .with("Comment", routingComment(edges))
-        .with("Choices", choices)
-        .with("Default", StateMachineCompiler.UNKNOWN_DESTINATION));
-    block.with(none, disposition(node, sink ? Disposition.SINK_REACHED : Disposition.ROUTING_ENDED));
+    block.with(
+        name(node, "Next"),
+        JsonObject.of()
+            .with("Type", "Choice")
+            .with("Comment", routingComment(edges))
+            .with("Choices", choices)
+            .with("Default", StateMachineCompiler.UNKNOWN_DESTINATION));
+    block.with(
+        none, disposition(node, sink ? Disposition.SINK_REACHED : Disposition.ROUTING_ENDED));
     if (edges.size() > 1) {
       block.with(name(node, "FanOut"), fanOut(node));
-      block.with(name(node, "FannedOut"), JsonObject.of()
-          .with("Type", "Pass")
-          .with("Parameters", JsonObject.of()
-              .with("disposition", Disposition.FANNED_OUT.name())
-              .with("node", node.getNodeId())
-              .with("workUnitId.$", "$.workUnitId")
-              .with("children.$", "$.children"))
-          .with("End", true));
+      block.with(
+          name(node, "FannedOut"),
+          JsonObject.of()
+              .with("Type", "Pass")
+              .with(
+                  "Parameters",
+                  JsonObject.of()
+                      .with("disposition", Disposition.FANNED_OUT.name())
+                      .with("node", node.getNodeId())
+                      .with("workUnitId.$", "$.workUnitId")
+                      .with("children.$", "$.children"))
+              .with("End", true));
     }
   }
 
@@ -334,15 +430,24 @@ final class StateEmitter {
     }
     StringBuilder comment = new StringBuilder("Edges by priority:");
     for (GraphEdge e : edges) {
-      comment.append(" '").append(e.getEdgeId()).append("' -> ").append(e.getToNodeId())
-          .append(" [").append(behaviour(e.getTransportType())).append(", priority ").append(e.getPriority());
+      comment
+          .append(" '")
+          .append(e.getEdgeId())
+          .append("' -> ")
+          .append(e.getToNodeId())
+          .append(" [")
+          .append(behaviour(e.getTransportType()))
+          .append(", priority ")
+          .append(e.getPriority());
       if (e.getMaxHops() > 0) {
         comment.append(", max_hops ").append(e.getMaxHops());
       }
       if (e.getExclusive()) {
         comment.append(", exclusive");
       }
-      comment.append(e.getCondition().isEmpty() ? ", always" : ", when " + e.getCondition()).append("];");
+      comment
+          .append(e.getCondition().isEmpty() ? ", always" : ", when " + e.getCondition())
+          .append("];");
     }
     comment.setLength(comment.length() - 1);
     return comment.append('.').toString();
@@ -359,98 +464,155 @@ final class StateEmitter {
   private JsonObject fanOut(GraphNode node) {
     String startChild = name(node, "StartChild");
     String alreadyStarted = name(node, "ChildAlreadyStarted");
-    JsonObject childStates = JsonObject.of()
-        .with(startChild, JsonObject.of()
-            .with("Type", "Task")
-            .with("Resource", StateMachineCompiler.START_EXECUTION)
-            .with("Parameters", JsonObject.of()
-                .with("StateMachineArn", substitution(StateMachineCompiler.STATE_MACHINE_VERSION_ARN))
-                .with("Name.$", "$.executionName")
-                .with("Input", JsonObject.of()
-                    .with("node.$", "$.node")
-                    .with("stream.$", "$.stream")
-                    .with("AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID.$", "$$.Execution.Id")))
-            .with("ResultSelector", JsonObject.of().with("executionArn.$", "$.ExecutionArn"))
-            .with("Retry", List.of(JsonObject.of()
-                .with("ErrorEquals", ErrorNames.START_EXECUTION_TRANSIENT)
-                .with("IntervalSeconds", 1)
-                .with("MaxAttempts", 5)
-                .with("BackoffRate", 2.0)
-                .with("MaxDelaySeconds", 30)
-                .with("JitterStrategy", "FULL")))
-            .with("Catch", List.of(JsonObject.of()
-                .with("ErrorEquals", List.of(ErrorNames.EXECUTION_ALREADY_EXISTS))
-                .with("ResultPath", "$.error")
-                .with("Next", alreadyStarted)))
-            .with("End", true))
-        .with(alreadyStarted, JsonObject.of()
-            .with("Type", "Pass")
-            .with("Parameters", JsonObject.of().with("executionName.$", "$.executionName").with("alreadyStarted", true))
-            .with("End", true));
+    JsonObject childStates =
+        JsonObject.of()
+            .with(
+                startChild,
+                JsonObject.of()
+                    .with("Type", "Task")
+                    .with("Resource", StateMachineCompiler.START_EXECUTION)
+                    .with(
+                        "Parameters",
+                        JsonObject.of()
+                            .with(
+                                "StateMachineArn",
+                                substitution(StateMachineCompiler.STATE_MACHINE_VERSION_ARN))
+                            .with("Name.$", "$.executionName")
+                            .with(
+                                "Input",
+                                JsonObject.of()
+                                    .with("node.$", "$.node")
+                                    .with("stream.$", "$.stream")
+                                    .with(
+                                        "AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID.$",
+                                        "$$.Execution.Id")))
+                    .with(
+                        "ResultSelector", JsonObject.of().with("executionArn.$", "$.ExecutionArn"))
+                    .with(
+                        "Retry",
+                        List.of(
+                            JsonObject.of()
+                                .with("ErrorEquals", ErrorNames.START_EXECUTION_TRANSIENT)
+                                .with("IntervalSeconds", 1)
+                                .with("MaxAttempts", 5)
+                                .with("BackoffRate", 2.0)
+                                .with("MaxDelaySeconds", 30)
+                                .with("JitterStrategy", "FULL")))
+                    .with(
+                        "Catch",
+                        List.of(
+                            JsonObject.of()
+                                .with("ErrorEquals", List.of(ErrorNames.EXECUTION_ALREADY_EXISTS))
+                                .with("ResultPath", "$.error")
+                                .with("Next", alreadyStarted)))
+                    .with("End", true))
+            .with(
+                alreadyStarted,
+                JsonObject.of()
+                    .with("Type", "Pass")
+                    .with(
+                        "Parameters",
+                        JsonObject.of()
+                            .with("executionName.$", "$.executionName")
+                            .with("alreadyStarted", true))
+                    .with("End", true));
     stateToNode.put(startChild, node.getNodeId());
     stateToNode.put(alreadyStarted, node.getNodeId());
     return JsonObject.of()
         .with("Type", "Map")
         .with("ItemsPath", "$.destinations")
-        .with("ItemSelector", JsonObject.of()
-            .with("node.$", "$$.Map.Item.Value.node")
-            .with("stream.$", "$$.Map.Item.Value.stream")
-            .with("executionName.$", "$$.Map.Item.Value.executionName"))
-        .with("ItemProcessor", JsonObject.of().with("StartAt", startChild).with("States", childStates))
+        .with(
+            "ItemSelector",
+            JsonObject.of()
+                .with("node.$", "$$.Map.Item.Value.node")
+                .with("stream.$", "$$.Map.Item.Value.stream")
+                .with("executionName.$", "$$.Map.Item.Value.executionName"))
+        .with(
+            "ItemProcessor",
+            JsonObject.of().with("StartAt", startChild).with("States", childStates))
         .with("ResultPath", "$.children")
         .with("Catch", List.of(catchAll(name(node, "Dlq"))))
         .with("Next", name(node, "FannedOut"));
   }
 
   private JsonObject rejected(GraphNode node) {
-    JsonObject payload = hop(node)
-        .with("outcome", Disposition.REJECTED.name())
-        .with("workUnitId.$", "$.workUnitId")
-        .with("error.$", "$.error")
-        .with("stream.$", "$.stream");
+    JsonObject payload =
+        hop(node)
+            .with("outcome", Disposition.REJECTED.name())
+            .with("workUnitId.$", "$.workUnitId")
+            .with("error.$", "$.error")
+            .with("stream.$", "$.stream");
     return lambdaTask(null, StateMachineCompiler.COMPLETE_FUNCTION_ARN, payload)
-        .with("ResultSelector", JsonObject.of()
-            .with("disposition", Disposition.REJECTED.name())
-            .with("node", node.getNodeId())
-            .with("workUnitId.$", "$.Payload.workUnitId"))
+        .with(
+            "ResultSelector",
+            JsonObject.of()
+                .with("disposition", Disposition.REJECTED.name())
+                .with("node", node.getNodeId())
+                .with("workUnitId.$", "$.Payload.workUnitId"))
         .with("Retry", List.of(lambdaRetrier(node)))
-        .with("Catch", List.of(JsonObject.of().with("ErrorEquals", List.of(ErrorNames.STATES_ALL)).with("ResultPath", "$.recordError").with("Next", name(node, "Dlq"))))
+        .with(
+            "Catch",
+            List.of(
+                JsonObject.of()
+                    .with("ErrorEquals", List.of(ErrorNames.STATES_ALL))
+                    .with("ResultPath", "$.recordError")
+                    .with("Next", name(node, "Dlq"))))
         .with("End", true);
   }
 
   private void deadLetter(GraphNode node, JsonObject block) {
-    String topic = node.getDlqConfig().getTopicOverride().isEmpty()
-        ? "pipestream." + graph.getClusterId() + "." + graph.getGraphId() + "." + node.getNodeId() + ".dlq"
-        : node.getDlqConfig().getTopicOverride();
-    int maxReprocess = node.getDlqConfig().getMaxReprocessCount() > 0 ? node.getDlqConfig().getMaxReprocessCount() : StateMachineCompiler.DEFAULT_MAX_REPROCESS;
+    String topic =
+        node.getDlqConfig().getTopicOverride().isEmpty()
+            ? "pipestream."
+                + graph.getClusterId()
+                + "."
+                + graph.getGraphId()
+                + "."
+                + node.getNodeId()
+                + ".dlq"
+            : node.getDlqConfig().getTopicOverride();
+    int maxReprocess =
+        node.getDlqConfig().getMaxReprocessCount() > 0
+            ? node.getDlqConfig().getMaxReprocessCount()
+            : StateMachineCompiler.DEFAULT_MAX_REPROCESS;
     // A node without dlq_config dead-letters to its topic (the seeds' default); enabled=false
     // keeps the record and the saved body but publishes nothing (decision 0305).
     boolean publish = !node.hasDlqConfig() || node.getDlqConfig().getEnabled();
-    JsonObject payload = hop(node)
-        .with("topic", topic)
-        .with("publish", publish)
-        .with("saveOnError", node.getSaveOnError())
-        .with("maxReprocessCount", maxReprocess)
-        .with("failed.$", "$");
-    block.with(name(node, "Dlq"), lambdaTask(
-            null,
-            StateMachineCompiler.DLQ_FUNCTION_ARN,
-            payload)
-        .with("ResultSelector", JsonObject.of().with("dlqId.$", "$.Payload.dlqId"))
-        .with("ResultPath", "$.deadLetter")
-        .with("Retry", List.of(lambdaRetrier(node)))
-        .with("Next", name(node, "DeadLettered")));
-    block.with(name(node, "DeadLettered"),
-        fail(ErrorNames.DEAD_LETTERED, "Node '" + node.getNodeId() + "' dead-lettered the document to " + topic + (publish ? "" : " (recorded, not published)") + "."));
+    JsonObject payload =
+        hop(node)
+            .with("topic", topic)
+            .with("publish", publish)
+            .with("saveOnError", node.getSaveOnError())
+            .with("maxReprocessCount", maxReprocess)
+            .with("failed.$", "$");
+    block.with(
+        name(node, "Dlq"),
+        lambdaTask(null, StateMachineCompiler.DLQ_FUNCTION_ARN, payload)
+            .with("ResultSelector", JsonObject.of().with("dlqId.$", "$.Payload.dlqId"))
+            .with("ResultPath", "$.deadLetter")
+            .with("Retry", List.of(lambdaRetrier(node)))
+            .with("Next", name(node, "DeadLettered")));
+    block.with(
+        name(node, "DeadLettered"),
+        fail(
+            ErrorNames.DEAD_LETTERED,
+            "Node '"
+                + node.getNodeId()
+                + "' dead-lettered the document to "
+                + topic
+                + (publish ? "" : " (recorded, not published)")
+                + "."));
   }
 
   private JsonObject disposition(GraphNode node, Disposition disposition) {
     return JsonObject.of()
         .with("Type", "Pass")
-        .with("Parameters", JsonObject.of()
-            .with("disposition", disposition.name())
-            .with("node", node.getNodeId())
-            .with("workUnitId.$", "$.workUnitId"))
+        .with(
+            "Parameters",
+            JsonObject.of()
+                .with("disposition", disposition.name())
+                .with("node", node.getNodeId())
+                .with("workUnitId.$", "$.workUnitId"))
         .with("End", true);
   }
 
@@ -463,9 +625,10 @@ final class StateEmitter {
     if (comment != null) {
       task.with("Comment", comment);
     }
-    return task
-        .with("Resource", StateMachineCompiler.LAMBDA_INVOKE)
-        .with("Parameters", JsonObject.of().with("FunctionName", substitution(function)).with("Payload", payload));
+    return task.with("Resource", StateMachineCompiler.LAMBDA_INVOKE)
+        .with(
+            "Parameters",
+            JsonObject.of().with("FunctionName", substitution(function)).with("Payload", payload));
   }
 
   /**
@@ -491,13 +654,15 @@ final class StateEmitter {
         .with("BackoffRate", 2.0);
   }
 
-  private static JsonObject retrier(List<String> errors, HopPolicy.Backoff backoff, boolean jitter) {
-    JsonObject retrier = JsonObject.of()
-        .with("ErrorEquals", errors)
-        .with("IntervalSeconds", backoff.intervalSeconds())
-        .with("MaxAttempts", backoff.maxAttempts())
-        .with("BackoffRate", backoff.backoffRate())
-        .with("MaxDelaySeconds", backoff.maxDelaySeconds());
+  private static JsonObject retrier(
+      List<String> errors, HopPolicy.Backoff backoff, boolean jitter) {
+    JsonObject retrier =
+        JsonObject.of()
+            .with("ErrorEquals", errors)
+            .with("IntervalSeconds", backoff.intervalSeconds())
+            .with("MaxAttempts", backoff.maxAttempts())
+            .with("BackoffRate", backoff.backoffRate())
+            .with("MaxDelaySeconds", backoff.maxDelaySeconds());
     if (jitter) {
       // Many documents retrying a rate-limited module together would otherwise retry in step.
       retrier.with("JitterStrategy", "FULL");
@@ -506,7 +671,10 @@ final class StateEmitter {
   }
 
   private static JsonObject catchAll(String next) {
-    return JsonObject.of().with("ErrorEquals", List.of(ErrorNames.STATES_ALL)).with("ResultPath", "$.error").with("Next", next);
+    return JsonObject.of()
+        .with("ErrorEquals", List.of(ErrorNames.STATES_ALL))
+        .with("ResultPath", "$.error")
+        .with("Next", next);
   }
 
   private static String substitution(String name) {

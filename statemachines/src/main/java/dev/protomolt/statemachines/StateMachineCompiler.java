@@ -26,7 +26,12 @@ public final class StateMachineCompiler {
 
   /** Definition substitutions ({@code ${Name}}) the deployer must supply, in a stable order. */
   public static final List<String> SUBSTITUTIONS =
-      List.of(PREPARE_FUNCTION_ARN, DISPATCH_FUNCTION_ARN, COMPLETE_FUNCTION_ARN, DLQ_FUNCTION_ARN, STATE_MACHINE_VERSION_ARN);
+      List.of(
+          PREPARE_FUNCTION_ARN,
+          DISPATCH_FUNCTION_ARN,
+          COMPLETE_FUNCTION_ARN,
+          DLQ_FUNCTION_ARN,
+          STATE_MACHINE_VERSION_ARN);
 
   static final String LAMBDA_INVOKE = "arn:aws:states:::lambda:invoke";
   static final String LAMBDA_WAIT_FOR_TOKEN = "arn:aws:states:::lambda:invoke.waitForTaskToken";
@@ -53,7 +58,10 @@ public final class StateMachineCompiler {
     for (GraphNode node : graph.getNodesList()) {
       if (shape.isModule(node)) {
         boolean firstHop = shape.isFirstHop(node.getNodeId());
-        policies.put(node.getNodeId(), HopPolicy.resolve(node, graph.getSettings(), firstHop, "node '" + node.getNodeId() + "'", problems));
+        policies.put(
+            node.getNodeId(),
+            HopPolicy.resolve(
+                node, graph.getSettings(), firstHop, "node '" + node.getNodeId() + "'", problems));
       }
     }
     if (!problems.isEmpty()) {
@@ -65,12 +73,14 @@ public final class StateMachineCompiler {
     for (CompileProblem p : AslRules.check(definition)) {
       problems.add(new CompileProblem(emitter.describe(p.location()), p.rule(), p.message()));
     }
-    HistoryBudget.Estimate estimate = HistoryBudget.estimate(emitter.costs(), shape.budgetEdges(graph), problems);
+    HistoryBudget.Estimate estimate =
+        HistoryBudget.estimate(emitter.costs(), shape.budgetEdges(graph), problems);
     String compact = JsonWriter.writeCompact(definition);
     DeployLimits.check(definition, compact, graph.getNodesCount(), problems);
     if (!problems.isEmpty()) {
       throw new GraphCompileException(graphName, problems);
     }
-    return new CompiledStateMachine(JsonWriter.write(definition), compact, estimate.path(), estimate.events());
+    return new CompiledStateMachine(
+        JsonWriter.write(definition), compact, estimate.path(), estimate.events());
   }
 }

@@ -43,13 +43,18 @@ final class StateNames {
   }
 
   static String label(String nodeId) {
-    if (PLAIN.matcher(nodeId).matches() && nodeId.length() <= MAX_PLAIN_LENGTH && !nodeId.contains("--")) {
+    if (PLAIN.matcher(nodeId).matches()
+        && nodeId.length() <= MAX_PLAIN_LENGTH
+        && !nodeId.contains("--")) {
       return nodeId;
     }
     StringBuilder prefix = new StringBuilder();
-    for (int i = 0; i < nodeId.length() && prefix.length() < MAX_LABEL_LENGTH - HASH_HEX_DIGITS - 2; i++) {
+    for (int i = 0;
+        i < nodeId.length() && prefix.length() < MAX_LABEL_LENGTH - HASH_HEX_DIGITS - 2;
+        i++) {
       char c = nodeId.charAt(i);
-      boolean plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      boolean plain =
+          (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
       // '-' is dropped from the prefix so the prefix itself can never contain the "--" marker.
       prefix.append(plain ? c : '_');
     }
@@ -58,7 +63,8 @@ final class StateNames {
 
   private static String sha256Hex(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java runtime provides SHA-256", e);

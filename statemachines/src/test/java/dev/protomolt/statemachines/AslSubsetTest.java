@@ -40,14 +40,21 @@ class AslSubsetTest {
   @Test
   void intrinsicsAreTheListedFunctionsWithLiteralPathOrNestedArguments() {
     assertThat(AslSubset.checkPayloadExpression("States.Format('{}:{}', $.a, 3)")).isEmpty();
-    assertThat(AslSubset.checkPayloadExpression("States.Hash(States.JsonToString($.a), 'SHA-256')")).isEmpty();
+    assertThat(AslSubset.checkPayloadExpression("States.Hash(States.JsonToString($.a), 'SHA-256')"))
+        .isEmpty();
     assertThat(AslSubset.checkPayloadExpression("States.Array()")).isEmpty();
-    assertThat(AslSubset.checkPayloadExpression("States.MathAdd($$.State.RetryCount, -1)")).isEmpty();
+    assertThat(AslSubset.checkPayloadExpression("States.MathAdd($$.State.RetryCount, -1)"))
+        .isEmpty();
     assertThat(AslSubset.checkPayloadExpression("States.Format('it\\'s {}', $.a)")).isEmpty();
-    assertThat(AslSubset.checkPayloadExpression("States.UUID()")).hasValueSatisfying(m -> assertThat(m).contains("'States.UUID' is not one of"));
-    assertThat(AslSubset.checkPayloadExpression("States.Format('{}', $..a)")).hasValueSatisfying(m -> assertThat(m).contains("argument '$..a' is not a supported path"));
-    assertThat(AslSubset.checkPayloadExpression("States.Format('{}', $.a")).hasValueSatisfying(m -> assertThat(m).contains("unexpected end of expression"));
-    assertThat(AslSubset.checkPayloadExpression("States.Array(1) x")).hasValueSatisfying(m -> assertThat(m).contains("unexpected text after the call"));
-    assertThat(AslSubset.checkPayloadExpression("hello")).hasValue("'hello' is neither a path nor an intrinsic function call");
+    assertThat(AslSubset.checkPayloadExpression("States.UUID()"))
+        .hasValueSatisfying(m -> assertThat(m).contains("'States.UUID' is not one of"));
+    assertThat(AslSubset.checkPayloadExpression("States.Format('{}', $..a)"))
+        .hasValueSatisfying(m -> assertThat(m).contains("argument '$..a' is not a supported path"));
+    assertThat(AslSubset.checkPayloadExpression("States.Format('{}', $.a"))
+        .hasValueSatisfying(m -> assertThat(m).contains("unexpected end of expression"));
+    assertThat(AslSubset.checkPayloadExpression("States.Array(1) x"))
+        .hasValueSatisfying(m -> assertThat(m).contains("unexpected text after the call"));
+    assertThat(AslSubset.checkPayloadExpression("hello"))
+        .hasValue("'hello' is neither a path nor an intrinsic function call");
   }
 }

@@ -15,7 +15,8 @@ class CompileGraphTest {
   @Test
   void readsProtobufJsonAndRefusesUnknownFields(@TempDir Path dir) throws IOException {
     Path good = dir.resolve("good.json");
-    Files.writeString(good, "{\"graphId\": \"g\", \"version\": \"3\", \"nodes\": [{\"nodeId\": \"n\"}]}");
+    Files.writeString(
+        good, "{\"graphId\": \"g\", \"version\": \"3\", \"nodes\": [{\"nodeId\": \"n\"}]}");
     assertThat(CompileGraph.read(good).getVersion()).isEqualTo(3);
 
     Path typo = dir.resolve("typo.json");

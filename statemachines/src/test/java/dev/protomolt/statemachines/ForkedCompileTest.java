@@ -24,15 +24,24 @@ class ForkedCompileTest {
 
     Path out = Files.createTempFile("forked-compile", ".asl.json");
     try {
-      Process process = new ProcessBuilder(List.of(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-Xmx256m", "-XX:+UseParallelGC", "-Duser.language=tr", "-Duser.country=TR",
-              "-Dfile.encoding=ISO-8859-1", "-Duser.timezone=Pacific/Kiritimati",
-              "-cp", System.getProperty("java.class.path"),
-              CompileGraph.class.getName(), graph.toString(), out.toString()))
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start();
+      Process process =
+          new ProcessBuilder(
+                  List.of(
+                      Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                      "-Xmx256m",
+                      "-XX:+UseParallelGC",
+                      "-Duser.language=tr",
+                      "-Duser.country=TR",
+                      "-Dfile.encoding=ISO-8859-1",
+                      "-Duser.timezone=Pacific/Kiritimati",
+                      "-cp",
+                      System.getProperty("java.class.path"),
+                      CompileGraph.class.getName(),
+                      graph.toString(),
+                      out.toString()))
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("forked compiler finished").isTrue();
       assertThat(process.exitValue()).isZero();
       assertThat(Files.readAllBytes(out)).isEqualTo(here.getBytes(StandardCharsets.UTF_8));
@@ -45,12 +54,21 @@ class ForkedCompileTest {
   void theCommandLineReportsAGraphItCannotCompile() throws IOException, InterruptedException {
     Path bad = Files.createTempFile("bad-graph", ".json");
     try {
-      Files.writeString(bad, "{\"graphId\": \"g\", \"version\": \"1\", \"nodes\": [{\"nodeId\": \"p\", \"nodeType\": \"NODE_TYPE_PROCESSOR\"}]}");
-      Process process = new ProcessBuilder(List.of(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
-              "-cp", System.getProperty("java.class.path"), CompileGraph.class.getName(), bad.toString()))
-          .redirectErrorStream(true)
-          .start();
+      Files.writeString(
+          bad,
+          "{\"graphId\": \"g\", \"version\": \"1\", \"nodes\": [{\"nodeId\": \"p\", \"nodeType\":"
+              + " \"NODE_TYPE_PROCESSOR\"}]}");
+      Process process =
+          new ProcessBuilder(
+                  List.of(
+                      Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                      "-Xmx128m",
+                      "-cp",
+                      System.getProperty("java.class.path"),
+                      CompileGraph.class.getName(),
+                      bad.toString()))
+              .redirectErrorStream(true)
+              .start();
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
       assertThat(process.exitValue()).isEqualTo(1);

@@ -22,19 +22,25 @@ record GoldenCase(String name, Path dir) {
    */
   Optional<String> check(Path actualRoot, boolean update) throws IOException {
     Path expectedFile = dir.resolve(EXPECTED);
-    String actual = StateMachineCompiler.compile(CompileGraph.read(dir.resolve(GRAPH))).definition();
+    String actual =
+        StateMachineCompiler.compile(CompileGraph.read(dir.resolve(GRAPH))).definition();
     if (update) {
       Files.writeString(expectedFile, actual, StandardCharsets.UTF_8);
     }
-    String expected = Files.exists(expectedFile) ? Files.readString(expectedFile, StandardCharsets.UTF_8) : "";
+    String expected =
+        Files.exists(expectedFile) ? Files.readString(expectedFile, StandardCharsets.UTF_8) : "";
     if (expected.equals(actual)) {
       return Optional.empty();
     }
     Path review = actualRoot.resolve(name).resolve(EXPECTED);
     Files.createDirectories(review.getParent());
     Files.writeString(review, actual, StandardCharsets.UTF_8);
-    return Optional.of("golden " + expectedFile + " is stale; the new output is in " + review.toAbsolutePath()
-        + "\nreview it, then run: ./mvnw -B -pl statemachines -am verify -Dgolden.update=true\n"
-        + GoldenDiff.describe(expected, actual));
+    return Optional.of(
+        "golden "
+            + expectedFile
+            + " is stale; the new output is in "
+            + review.toAbsolutePath()
+            + "\nreview it, then run: ./mvnw -B -pl statemachines -am verify -Dgolden.update=true\n"
+            + GoldenDiff.describe(expected, actual));
   }
 }

@@ -20,7 +20,8 @@ final class GoldenDiff {
       prefix++;
     }
     int suffix = 0;
-    while (suffix < a.size() - prefix && suffix < b.size() - prefix
+    while (suffix < a.size() - prefix
+        && suffix < b.size() - prefix
         && a.get(a.size() - 1 - suffix).equals(b.get(b.size() - 1 - suffix))) {
       suffix++;
     }
@@ -39,7 +40,13 @@ final class GoldenDiff {
     int shown = 0;
     for (int i = 0; i < a.size() && shown < MAX_LINES; i++) {
       if (!a.get(i).equals(b.get(i))) {
-        out.append("@@ line ").append(i + 1).append(" @@\n- ").append(a.get(i)).append("\n+ ").append(b.get(i)).append('\n');
+        out.append("@@ line ")
+            .append(i + 1)
+            .append(" @@\n- ")
+            .append(a.get(i))
+            .append("\n+ ")
+            .append(b.get(i))
+            .append('\n');
         shown++;
       }
     }

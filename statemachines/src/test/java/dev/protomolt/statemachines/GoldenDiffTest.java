@@ -13,11 +13,13 @@ class GoldenDiffTest {
 
   @Test
   void insertedLinesShowTheChangedMiddle() {
-    assertThat(GoldenDiff.describe("a\nc\n", "a\nb1\nb2\nc\n")).isEqualTo("@@ first difference at line 2 @@\n+ b1\n+ b2\n");
+    assertThat(GoldenDiff.describe("a\nc\n", "a\nb1\nb2\nc\n"))
+        .isEqualTo("@@ first difference at line 2 @@\n+ b1\n+ b2\n");
   }
 
   @Test
   void aMissingFinalNewlineIsNamed() {
-    assertThat(GoldenDiff.describe("a\n", "a")).endsWith("(the texts differ only in their final newline)\n");
+    assertThat(GoldenDiff.describe("a\n", "a"))
+        .endsWith("(the texts differ only in their final newline)\n");
   }
 }

@@ -32,7 +32,12 @@ class GoldenGraphTest {
 
   static Stream<String> cases() throws IOException {
     try (Stream<Path> dirs = Files.list(GOLDEN)) {
-      return dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()).sorted().toList().stream();
+      return dirs
+          .filter(Files::isDirectory)
+          .map(d -> d.getFileName().toString())
+          .sorted()
+          .toList()
+          .stream();
     }
   }
 
@@ -42,25 +47,40 @@ class GoldenGraphTest {
     GoldenCase golden = new GoldenCase(name, GOLDEN.resolve(name));
     java.util.Optional<String> stale = golden.check(ACTUAL, Boolean.getBoolean("golden.update"));
     stale.ifPresent(message -> fail(message));
-    String definition = Files.readString(GOLDEN.resolve(name).resolve(GoldenCase.EXPECTED), StandardCharsets.UTF_8);
-    assertThat(withPlaceholderArns(definition)).as("every ${...} in " + name + " is a known substitution").doesNotContain("${");
+    String definition =
+        Files.readString(GOLDEN.resolve(name).resolve(GoldenCase.EXPECTED), StandardCharsets.UTF_8);
+    assertThat(withPlaceholderArns(definition))
+        .as("every ${...} in " + name + " is a known substitution")
+        .doesNotContain("${");
   }
 
   @Test
-  void aStaleGoldenFailsWithADiffAndLeavesTheNewOutputForReview(@TempDir Path temp) throws IOException {
+  void aStaleGoldenFailsWithADiffAndLeavesTheNewOutputForReview(@TempDir Path temp)
+      throws IOException {
     Path dir = temp.resolve("golden").resolve("linear");
     Files.createDirectories(dir);
     Files.copy(GOLDEN.resolve("linear").resolve(GoldenCase.GRAPH), dir.resolve(GoldenCase.GRAPH));
-    String current = Files.readString(GOLDEN.resolve("linear").resolve(GoldenCase.EXPECTED), StandardCharsets.UTF_8);
-    Files.writeString(dir.resolve(GoldenCase.EXPECTED), current.replace("\"HeartbeatSeconds\": 30", "\"HeartbeatSeconds\": 31"));
+    String current =
+        Files.readString(
+            GOLDEN.resolve("linear").resolve(GoldenCase.EXPECTED), StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve(GoldenCase.EXPECTED),
+        current.replace("\"HeartbeatSeconds\": 30", "\"HeartbeatSeconds\": 31"));
     Path actualRoot = temp.resolve("actual");
 
     String message = new GoldenCase("linear", dir).check(actualRoot, false).orElseThrow();
-    assertThat(message).contains("is stale").contains("-Dgolden.update=true")
-        .contains("-       \"HeartbeatSeconds\": 31,").contains("+       \"HeartbeatSeconds\": 30,");
-    assertThat(actualRoot.resolve("linear").resolve(GoldenCase.EXPECTED)).content(StandardCharsets.UTF_8).isEqualTo(current);
+    assertThat(message)
+        .contains("is stale")
+        .contains("-Dgolden.update=true")
+        .contains("-       \"HeartbeatSeconds\": 31,")
+        .contains("+       \"HeartbeatSeconds\": 30,");
+    assertThat(actualRoot.resolve("linear").resolve(GoldenCase.EXPECTED))
+        .content(StandardCharsets.UTF_8)
+        .isEqualTo(current);
 
-    assertThat(new GoldenCase("linear", dir).check(actualRoot, true)).as("update mode rewrites the golden").isEmpty();
+    assertThat(new GoldenCase("linear", dir).check(actualRoot, true))
+        .as("update mode rewrites the golden")
+        .isEmpty();
     assertThat(dir.resolve(GoldenCase.EXPECTED)).content(StandardCharsets.UTF_8).isEqualTo(current);
     assertThat(new GoldenCase("linear", dir).check(actualRoot, false)).isEmpty();
   }
@@ -68,9 +88,15 @@ class GoldenGraphTest {
   @Test
   void everyGoldenCaseHasAGraphAndACompiledDefinition() throws IOException {
     List<String> names = cases().toList();
-    assertThat(names).contains(
-        "linear", "conditional-routes", "fan-out-mixed-edges", "drop-and-skip-filters",
-        "dlq-save-on-error", "intake-two-datasources", "largest-realistic");
+    assertThat(names)
+        .contains(
+            "linear",
+            "conditional-routes",
+            "fan-out-mixed-edges",
+            "drop-and-skip-filters",
+            "dlq-save-on-error",
+            "intake-two-datasources",
+            "largest-realistic");
     for (String name : names) {
       assertThat(GOLDEN.resolve(name).resolve("graph.json")).as(name).isRegularFile();
       assertThat(GOLDEN.resolve(name).resolve("expected.asl.json")).as(name).isRegularFile();
@@ -81,9 +107,11 @@ class GoldenGraphTest {
   static String withPlaceholderArns(String definition) {
     String result = definition;
     for (String name : StateMachineCompiler.SUBSTITUTIONS) {
-      String arn = name.equals(StateMachineCompiler.STATE_MACHINE_VERSION_ARN)
-          ? "arn:aws:states:eu-west-1:123456789012:stateMachine:protomolt-golden:1"
-          : "arn:aws:lambda:eu-west-1:123456789012:function:protomolt-" + name.replace("FunctionArn", "").toLowerCase(java.util.Locale.ROOT);
+      String arn =
+          name.equals(StateMachineCompiler.STATE_MACHINE_VERSION_ARN)
+              ? "arn:aws:states:eu-west-1:123456789012:stateMachine:protomolt-golden:1"
+              : "arn:aws:lambda:eu-west-1:123456789012:function:protomolt-"
+                  + name.replace("FunctionArn", "").toLowerCase(java.util.Locale.ROOT);
       result = result.replace("${" + name + "}", arn);
     }
     return result;

@@ -16,15 +16,24 @@ final class Graphs {
   }
 
   static GraphNode.Builder intake(String id) {
-    return GraphNode.newBuilder().setNodeId(id).setNodeType(NodeType.NODE_TYPE_INTAKE).setDatasourceId("ds-" + id);
+    return GraphNode.newBuilder()
+        .setNodeId(id)
+        .setNodeType(NodeType.NODE_TYPE_INTAKE)
+        .setDatasourceId("ds-" + id);
   }
 
   static GraphNode.Builder processor(String id) {
-    return GraphNode.newBuilder().setNodeId(id).setNodeType(NodeType.NODE_TYPE_PROCESSOR).setModuleId("module-" + id);
+    return GraphNode.newBuilder()
+        .setNodeId(id)
+        .setNodeType(NodeType.NODE_TYPE_PROCESSOR)
+        .setModuleId("module-" + id);
   }
 
   static GraphNode.Builder sink(String id) {
-    return GraphNode.newBuilder().setNodeId(id).setNodeType(NodeType.NODE_TYPE_SINK).setModuleId("sink-" + id);
+    return GraphNode.newBuilder()
+        .setNodeId(id)
+        .setNodeType(NodeType.NODE_TYPE_SINK)
+        .setModuleId("sink-" + id);
   }
 
   static GraphEdge.Builder edge(String from, String to) {

@@ -7,7 +7,6 @@ import static dev.protomolt.statemachines.Graphs.intake;
 import static dev.protomolt.statemachines.Graphs.processor;
 import static dev.protomolt.statemachines.Graphs.sink;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -46,25 +45,36 @@ class StateMachineCompilerTest {
     JsonNode states = compile(chain(2)).get("States");
     for (String state : List.of("in.Complete", "p1.Prepare", "p1.Complete", "p1.Dlq")) {
       JsonNode retrier = states.get(state).get("Retry").get(0);
-      assertThat(retrier.get("ErrorEquals").toString()).as(state).contains(ErrorNames.ENGINE_TRANSIENT);
+      assertThat(retrier.get("ErrorEquals").toString())
+          .as(state)
+          .contains(ErrorNames.ENGINE_TRANSIENT);
       assertThat(retrier.get("MaxAttempts").asInt()).as(state).isEqualTo(5);
       assertThat(retrier.get("IntervalSeconds").asInt()).as(state).isEqualTo(2);
       assertThat(retrier.get("MaxDelaySeconds").asInt()).as(state).isEqualTo(60);
       assertThat(retrier.get("BackoffRate").asDouble()).as(state).isEqualTo(2.0);
     }
     JsonNode later = states.get("p2.Prepare").get("Retry").get(0);
-    assertThat(later.get("MaxAttempts").asInt()).as("a later hop keeps the short retry").isEqualTo(3);
+    assertThat(later.get("MaxAttempts").asInt())
+        .as("a later hop keeps the short retry")
+        .isEqualTo(3);
     assertThat(later.get("IntervalSeconds").asInt()).isEqualTo(1);
   }
 
   @Test
   void theGraphsFirstHopRetrySettingShapesTheEngineRetryToo() throws Exception {
-    PipelineGraph graph = chain(1).toBuilder().setSettings(GraphSettings.newBuilder()
-        .setFirstHopRetry(RetryPolicy.newBuilder().setMaxAttempts(7).setInitialIntervalSeconds(3))).build();
+    PipelineGraph graph =
+        chain(1).toBuilder()
+            .setSettings(
+                GraphSettings.newBuilder()
+                    .setFirstHopRetry(
+                        RetryPolicy.newBuilder().setMaxAttempts(7).setInitialIntervalSeconds(3)))
+            .build();
     JsonNode retrier = compile(graph).get("States").get("in.Complete").get("Retry").get(0);
     assertThat(retrier.get("MaxAttempts").asInt()).isEqualTo(7);
     assertThat(retrier.get("IntervalSeconds").asInt()).isEqualTo(3);
-    assertThat(retrier.get("MaxDelaySeconds").asInt()).as("unset fields keep the default").isEqualTo(60);
+    assertThat(retrier.get("MaxDelaySeconds").asInt())
+        .as("unset fields keep the default")
+        .isEqualTo(60);
   }
 
   // ---- shape ---------------------------------------------------------------------------------
@@ -76,12 +86,16 @@ class StateMachineCompilerTest {
     assertThat(start.get("Choices").get(0).get("Not").get("IsPresent").asBoolean()).isTrue();
     assertThat(start.get("Choices").get(0).get("Next").asText()).isEqualTo("UnknownNode");
     List<String> entries = new ArrayList<>();
-    start.get("Choices").forEach(c -> {
-      if (c.has("StringEquals")) {
-        entries.add(c.get("StringEquals").asText() + "=" + c.get("Next").asText());
-      }
-    });
-    assertThat(entries).containsExactly("in=in.Complete", "p1=p1.Prepare", "p2=p2.Prepare", "out=out.Prepare");
+    start
+        .get("Choices")
+        .forEach(
+            c -> {
+              if (c.has("StringEquals")) {
+                entries.add(c.get("StringEquals").asText() + "=" + c.get("Next").asText());
+              }
+            });
+    assertThat(entries)
+        .containsExactly("in=in.Complete", "p1=p1.Prepare", "p2=p2.Prepare", "out=out.Prepare");
     assertThat(start.get("Default").asText()).isEqualTo("UnknownNode");
     assertThat(states.get("UnknownNode").get("Error").asText()).isEqualTo("ProtoMolt.UnknownNode");
   }
@@ -91,30 +105,40 @@ class StateMachineCompilerTest {
     JsonNode states = compile(chain(1)).get("States");
     assertThat(states.get("p1.Prepare").get("Next").asText()).isEqualTo("p1.Work");
     JsonNode work = states.get("p1.Work");
-    assertThat(work.get("Resource").asText()).isEqualTo("arn:aws:states:::lambda:invoke.waitForTaskToken");
-    assertThat(work.get("Parameters").get("FunctionName").asText()).isEqualTo("${DispatchFunctionArn}");
-    assertThat(work.get("Parameters").get("Payload").get("taskToken.$").asText()).isEqualTo("$$.Task.Token");
-    assertThat(work.get("Parameters").get("Payload").get("workUnitId.$").asText()).isEqualTo("$.workUnitId");
+    assertThat(work.get("Resource").asText())
+        .isEqualTo("arn:aws:states:::lambda:invoke.waitForTaskToken");
+    assertThat(work.get("Parameters").get("FunctionName").asText())
+        .isEqualTo("${DispatchFunctionArn}");
+    assertThat(work.get("Parameters").get("Payload").get("taskToken.$").asText())
+        .isEqualTo("$$.Task.Token");
+    assertThat(work.get("Parameters").get("Payload").get("workUnitId.$").asText())
+        .isEqualTo("$.workUnitId");
     assertThat(work.get("HeartbeatSeconds").asInt()).isEqualTo(30);
     assertThat(work.get("TimeoutSeconds").asInt()).isEqualTo(900);
     assertThat(work.get("Next").asText()).isEqualTo("p1.Complete");
     assertThat(work.get("Catch").get(0).get("Next").asText()).isEqualTo("p1.Rejected");
-    assertThat(work.get("Catch").get(0).get("ErrorEquals").toString()).isEqualTo("[\"Module.Reject\"]");
+    assertThat(work.get("Catch").get(0).get("ErrorEquals").toString())
+        .isEqualTo("[\"Module.Reject\"]");
     assertThat(work.get("Catch").get(1).get("ErrorEquals").get(0).asText()).isEqualTo("States.ALL");
     assertThat(work.get("Catch").get(1).get("Next").asText()).isEqualTo("p1.Dlq");
     assertThat(states.get("p1.Complete").get("Next").asText()).isEqualTo("p1.Next");
     assertThat(states.get("p1.Rejected").get("End").asBoolean()).isTrue();
     assertThat(states.get("p1.Dlq").get("Next").asText()).isEqualTo("p1.DeadLettered");
-    assertThat(states.get("p1.DeadLettered").get("Error").asText()).isEqualTo("ProtoMolt.DeadLettered");
-    assertThat(states.get("p1.RoutingEnded").get("Parameters").get("disposition").asText()).isEqualTo("ROUTING_ENDED");
-    assertThat(states.get("out.SinkReached").get("Parameters").get("disposition").asText()).isEqualTo("SINK_REACHED");
+    assertThat(states.get("p1.DeadLettered").get("Error").asText())
+        .isEqualTo("ProtoMolt.DeadLettered");
+    assertThat(states.get("p1.RoutingEnded").get("Parameters").get("disposition").asText())
+        .isEqualTo("ROUTING_ENDED");
+    assertThat(states.get("out.SinkReached").get("Parameters").get("disposition").asText())
+        .isEqualTo("SINK_REACHED");
   }
 
   @Test
-  void theFirstHopRetriesFiveTimesFromTwoToSixtySecondsAndLaterHopsUseTheModulePolicy() throws Exception {
+  void theFirstHopRetriesFiveTimesFromTwoToSixtySecondsAndLaterHopsUseTheModulePolicy()
+      throws Exception {
     JsonNode states = compile(chain(2)).get("States");
     JsonNode first = states.get("p1.Work").get("Retry");
-    assertThat(first.get(1).get("ErrorEquals").toString()).isEqualTo("[\"States.HeartbeatTimeout\",\"States.Timeout\"]");
+    assertThat(first.get(1).get("ErrorEquals").toString())
+        .isEqualTo("[\"States.HeartbeatTimeout\",\"States.Timeout\"]");
     assertThat(first.get(2).get("MaxAttempts").asInt()).isEqualTo(5);
     assertThat(first.get(2).get("IntervalSeconds").asInt()).isEqualTo(2);
     assertThat(first.get(2).get("MaxDelaySeconds").asInt()).isEqualTo(60);
@@ -125,54 +149,80 @@ class StateMachineCompilerTest {
 
   @Test
   void nodeTimingOverridesGraphSettingsWhichOverrideDefaults() throws Exception {
-    PipelineGraph graph = graph()
-        .setSettings(GraphSettings.newBuilder().setDefaultHeartbeatSeconds(40).setDefaultTimeoutSeconds(700)
-            .setModuleRetry(RetryPolicy.newBuilder().setMaxAttempts(7)))
-        .addNodes(processor("a").setTimeoutSeconds(1200).setRetryPolicy(RetryPolicy.newBuilder().setBackoffRate(3.0)))
-        .addNodes(processor("b"))
-        .addEdges(edge("a", "b"))
-        .build();
+    PipelineGraph graph =
+        graph()
+            .setSettings(
+                GraphSettings.newBuilder()
+                    .setDefaultHeartbeatSeconds(40)
+                    .setDefaultTimeoutSeconds(700)
+                    .setModuleRetry(RetryPolicy.newBuilder().setMaxAttempts(7)))
+            .addNodes(
+                processor("a")
+                    .setTimeoutSeconds(1200)
+                    .setRetryPolicy(RetryPolicy.newBuilder().setBackoffRate(3.0)))
+            .addNodes(processor("b"))
+            .addEdges(edge("a", "b"))
+            .build();
     JsonNode states = compile(graph).get("States");
     assertThat(states.get("a.Work").get("HeartbeatSeconds").asInt()).isEqualTo(40);
     assertThat(states.get("a.Work").get("TimeoutSeconds").asInt()).isEqualTo(1200);
-    assertThat(states.get("a.Work").get("Retry").get(2).get("BackoffRate").asDouble()).isEqualTo(3.0);
-    assertThat(states.get("a.Work").get("Retry").get(2).get("MaxAttempts").asInt()).as("a has no incoming edge: first hop").isEqualTo(5);
+    assertThat(states.get("a.Work").get("Retry").get(2).get("BackoffRate").asDouble())
+        .isEqualTo(3.0);
+    assertThat(states.get("a.Work").get("Retry").get(2).get("MaxAttempts").asInt())
+        .as("a has no incoming edge: first hop")
+        .isEqualTo(5);
     assertThat(states.get("b.Work").get("TimeoutSeconds").asInt()).isEqualTo(700);
     assertThat(states.get("b.Work").get("Retry").get(2).get("MaxAttempts").asInt()).isEqualTo(7);
   }
 
   @Test
   void nextHasOneBranchPerTargetInPriorityOrderAndFansOutOnSeveralDestinations() throws Exception {
-    PipelineGraph graph = graph()
-        .addNodes(processor("p")).addNodes(sink("x")).addNodes(sink("y")).addNodes(sink("z"))
-        .addEdges(edge("p", "x").setPriority(30))
-        .addEdges(edge("p", "y").setPriority(10))
-        .addEdges(edge("p", "z").setPriority(20))
-        .build();
+    PipelineGraph graph =
+        graph()
+            .addNodes(processor("p"))
+            .addNodes(sink("x"))
+            .addNodes(sink("y"))
+            .addNodes(sink("z"))
+            .addEdges(edge("p", "x").setPriority(30))
+            .addEdges(edge("p", "y").setPriority(10))
+            .addEdges(edge("p", "z").setPriority(20))
+            .build();
     JsonNode states = compile(graph).get("States");
     JsonNode choices = states.get("p.Next").get("Choices");
     assertThat(choices.get(1).get("NumericGreaterThan").asInt()).isEqualTo(1);
     assertThat(choices.get(1).get("Next").asText()).isEqualTo("p.FanOut");
-    assertThat(List.of(choices.get(2).get("StringEquals").asText(), choices.get(3).get("StringEquals").asText(),
-        choices.get(4).get("StringEquals").asText())).containsExactly("y", "z", "x");
+    assertThat(
+            List.of(
+                choices.get(2).get("StringEquals").asText(),
+                choices.get(3).get("StringEquals").asText(),
+                choices.get(4).get("StringEquals").asText()))
+        .containsExactly("y", "z", "x");
     JsonNode fanOut = states.get("p.FanOut");
     assertThat(fanOut.get("Type").asText()).isEqualTo("Map");
     JsonNode start = fanOut.get("ItemProcessor").get("States").get("p.StartChild");
     assertThat(start.get("Resource").asText()).isEqualTo("arn:aws:states:::states:startExecution");
-    assertThat(start.get("Parameters").get("StateMachineArn").asText()).isEqualTo("${StateMachineVersionArn}");
+    assertThat(start.get("Parameters").get("StateMachineArn").asText())
+        .isEqualTo("${StateMachineVersionArn}");
     assertThat(start.get("Parameters").get("Name.$").asText()).isEqualTo("$.executionName");
-    assertThat(start.get("Catch").get(0).get("ErrorEquals").get(0).asText()).isEqualTo("StepFunctions.ExecutionAlreadyExistsException");
-    assertThat(states.get("p.FannedOut").get("Parameters").get("disposition").asText()).isEqualTo("FANNED_OUT");
+    assertThat(start.get("Catch").get(0).get("ErrorEquals").get(0).asText())
+        .isEqualTo("StepFunctions.ExecutionAlreadyExistsException");
+    assertThat(states.get("p.FannedOut").get("Parameters").get("disposition").asText())
+        .isEqualTo("FANNED_OUT");
     assertThat(states.has("x.FanOut")).as("a node with one edge never fans out").isFalse();
   }
 
   @Test
   void filtersCompileToDropAndSkipBranchesAndAnUnspecifiedActionDrops() throws Exception {
-    PipelineGraph graph = graph()
-        .addNodes(processor("p")
-            .addFilterConditions(FilterCondition.newBuilder().setCondition("a").setAction(FilterAction.FILTER_ACTION_SKIP))
-            .addFilterConditions(FilterCondition.newBuilder().setCondition("b")))
-        .build();
+    PipelineGraph graph =
+        graph()
+            .addNodes(
+                processor("p")
+                    .addFilterConditions(
+                        FilterCondition.newBuilder()
+                            .setCondition("a")
+                            .setAction(FilterAction.FILTER_ACTION_SKIP))
+                    .addFilterConditions(FilterCondition.newBuilder().setCondition("b")))
+            .build();
     JsonNode states = compile(graph).get("States");
     assertThat(states.get("p.Prepare").get("Next").asText()).isEqualTo("p.Filter");
     JsonNode filter = states.get("p.Filter");
@@ -182,17 +232,28 @@ class StateMachineCompilerTest {
     assertThat(filter.get("Default").asText()).isEqualTo("p.Work");
     assertThat(states.get("p.Skip").get("Parameters").get("outcome").asText()).isEqualTo("SKIPPED");
     assertThat(states.get("p.Skip").get("Next").asText()).isEqualTo("p.Complete");
-    assertThat(states.get("p.Dropped").get("Parameters").get("disposition").asText()).isEqualTo("DROPPED");
+    assertThat(states.get("p.Dropped").get("Parameters").get("disposition").asText())
+        .isEqualTo("DROPPED");
   }
 
   @Test
   void deadLetterCarriesTheTopicSaveOnErrorAndWhetherToPublish() throws Exception {
-    PipelineGraph graph = graph()
-        .addNodes(processor("plain"))
-        .addNodes(processor("saving").setSaveOnError(true).setDlqConfig(
-            dev.protomolt.proto.config.v1.DlqConfig.newBuilder().setEnabled(true).setTopicOverride("t.override").setMaxReprocessCount(9)))
-        .addNodes(processor("quiet").setDlqConfig(dev.protomolt.proto.config.v1.DlqConfig.newBuilder().setEnabled(false)))
-        .build();
+    PipelineGraph graph =
+        graph()
+            .addNodes(processor("plain"))
+            .addNodes(
+                processor("saving")
+                    .setSaveOnError(true)
+                    .setDlqConfig(
+                        dev.protomolt.proto.config.v1.DlqConfig.newBuilder()
+                            .setEnabled(true)
+                            .setTopicOverride("t.override")
+                            .setMaxReprocessCount(9)))
+            .addNodes(
+                processor("quiet")
+                    .setDlqConfig(
+                        dev.protomolt.proto.config.v1.DlqConfig.newBuilder().setEnabled(false)))
+            .build();
     JsonNode states = compile(graph).get("States");
     JsonNode plain = states.get("plain.Dlq").get("Parameters").get("Payload");
     assertThat(plain.get("topic").asText()).isEqualTo("pipestream.c.g.plain.dlq");
@@ -203,23 +264,30 @@ class StateMachineCompilerTest {
     assertThat(saving.get("topic").asText()).isEqualTo("t.override");
     assertThat(saving.get("saveOnError").asBoolean()).isTrue();
     assertThat(saving.get("maxReprocessCount").asInt()).isEqualTo(9);
-    assertThat(states.get("quiet.Dlq").get("Parameters").get("Payload").get("publish").asBoolean()).isFalse();
+    assertThat(states.get("quiet.Dlq").get("Parameters").get("Payload").get("publish").asBoolean())
+        .isFalse();
   }
 
   @Test
   void oddAndLongNodeIdsGetSafeDistinctStateNames() throws Exception {
     String long1 = "x".repeat(100) + "/one";
     String long2 = "x".repeat(100) + "/two";
-    PipelineGraph graph = graph()
-        .addNodes(processor(long1)).addNodes(processor(long2)).addNodes(processor("a b")).addNodes(processor("a_b"))
-        .addEdges(edge(long1, long2)).build();
+    PipelineGraph graph =
+        graph()
+            .addNodes(processor(long1))
+            .addNodes(processor(long2))
+            .addNodes(processor("a b"))
+            .addNodes(processor("a_b"))
+            .addEdges(edge(long1, long2))
+            .build();
     JsonNode states = compile(graph).get("States");
     List<String> names = new ArrayList<>();
     states.fieldNames().forEachRemaining(names::add);
     assertThat(names).allMatch(n -> n.length() <= 80).doesNotHaveDuplicates();
     assertThat(names).contains("a_b.Prepare");
     assertThat(names.stream().filter(n -> n.endsWith(".Prepare")).count()).isEqualTo(4);
-    assertThat(states.get("Start").get("Choices").get(1).get("StringEquals").asText()).isEqualTo(long1);
+    assertThat(states.get("Start").get("Choices").get(1).get("StringEquals").asText())
+        .isEqualTo(long1);
   }
 
   // ---- refusals --------------------------------------------------------------------------------
@@ -227,7 +295,9 @@ class StateMachineCompilerTest {
   @Test
   void refusesAGraphWithoutIdentityOrNodes() {
     GraphCompileException e = refusal(PipelineGraph.newBuilder().build());
-    assertThat(e.problems()).extracting(CompileProblem::rule).containsExactly("graph-identity", "graph-identity", "graph-nodes");
+    assertThat(e.problems())
+        .extracting(CompileProblem::rule)
+        .containsExactly("graph-identity", "graph-identity", "graph-nodes");
     assertThat(e.getMessage())
         .contains("graph_id is blank; every engine Lambda needs it to resolve the pinned version")
         .contains("version is 0; only a stored version (1 or more) can be compiled")
@@ -237,76 +307,138 @@ class StateMachineCompilerTest {
 
   @Test
   void refusesDuplicateAndEmptyNodeIds() {
-    GraphCompileException e = refusal(graph().addNodes(processor("a")).addNodes(processor("a")).addNodes(processor("")).build());
-    assertThat(e.problems()).extracting(CompileProblem::toString).containsExactly(
-        "node 'a': node_id is used by more than one node; Start could not tell them apart [node-id]",
-        "nodes[2]: node_id is empty; Start needs an id to enter at [node-id]");
+    GraphCompileException e =
+        refusal(
+            graph()
+                .addNodes(processor("a"))
+                .addNodes(processor("a"))
+                .addNodes(processor(""))
+                .build());
+    assertThat(e.problems())
+        .extracting(CompileProblem::toString)
+        .containsExactly(
+            "node 'a': node_id is used by more than one node; Start could not tell them apart"
+                + " [node-id]",
+            "nodes[2]: node_id is empty; Start needs an id to enter at [node-id]");
   }
 
   @Test
   void refusesAModuleNodeWithoutModuleAndANodeWithoutType() {
-    GraphCompileException e = refusal(graph()
-        .addNodes(processor("p").clearModuleId())
-        .addNodes(processor("u").setNodeType(NodeType.NODE_TYPE_UNSPECIFIED))
-        .build());
-    assertThat(e.problems()).extracting(CompileProblem::toString).containsExactly(
-        "node 'p': a PROCESSOR node needs module_id: its Work state dispatches to topic pipestream.module.<module_id> [module-id]",
-        "node 'u': node_type is NODE_TYPE_UNSPECIFIED; the compiler needs NODE_TYPE_INTAKE, NODE_TYPE_PROCESSOR or NODE_TYPE_SINK to know which states to emit [node-type]");
+    GraphCompileException e =
+        refusal(
+            graph()
+                .addNodes(processor("p").clearModuleId())
+                .addNodes(processor("u").setNodeType(NodeType.NODE_TYPE_UNSPECIFIED))
+                .build());
+    assertThat(e.problems())
+        .extracting(CompileProblem::toString)
+        .containsExactly(
+            "node 'p': a PROCESSOR node needs module_id: its Work state dispatches to topic"
+                + " pipestream.module.<module_id> [module-id]",
+            "node 'u': node_type is NODE_TYPE_UNSPECIFIED; the compiler needs NODE_TYPE_INTAKE,"
+                + " NODE_TYPE_PROCESSOR or NODE_TYPE_SINK to know which states to emit"
+                + " [node-type]");
   }
 
   @Test
   void refusesEdgesToUnknownNodesAndIntoIntake() {
-    GraphCompileException e = refusal(graph()
-        .addNodes(intake("in")).addNodes(processor("p"))
-        .addEdges(edge("p", "in"))
-        .addEdges(edge("ghost", "p"))
-        .addEdges(edge("p", "p").setMaxHops(-1).setEdgeId(""))
-        .build());
-    assertThat(e.problems()).extracting(CompileProblem::toString).containsExactly(
-        "edge 'p-in' (p -> in): an edge cannot enter an INTAKE node: documents enter intake only by admission [edge-into-intake]",
-        "edge 'ghost-p' (ghost -> p): from_node_id 'ghost' is not a node of this graph [edge-endpoints]",
-        "edge 'edges[2]' (p -> p): max_hops is -1; it must be positive, or 0 for the graph default [non-negative]");
+    GraphCompileException e =
+        refusal(
+            graph()
+                .addNodes(intake("in"))
+                .addNodes(processor("p"))
+                .addEdges(edge("p", "in"))
+                .addEdges(edge("ghost", "p"))
+                .addEdges(edge("p", "p").setMaxHops(-1).setEdgeId(""))
+                .build());
+    assertThat(e.problems())
+        .extracting(CompileProblem::toString)
+        .containsExactly(
+            "edge 'p-in' (p -> in): an edge cannot enter an INTAKE node: documents enter intake"
+                + " only by admission [edge-into-intake]",
+            "edge 'ghost-p' (ghost -> p): from_node_id 'ghost' is not a node of this graph"
+                + " [edge-endpoints]",
+            "edge 'edges[2]' (p -> p): max_hops is -1; it must be positive, or 0 for the graph"
+                + " default [non-negative]");
   }
 
   @Test
   void refusesFiltersAndPreMappingsOnIntake() {
-    GraphCompileException e = refusal(graph()
-        .addNodes(intake("in").addFilterConditions(FilterCondition.newBuilder().setCondition("true")))
-        .build());
-    assertThat(e.problems()).singleElement().hasToString(
-        "node 'in': an INTAKE node runs no module, so it has no Prepare step for filter_conditions or pre_mappings; move them to the first processor [intake-runs-no-module]");
+    GraphCompileException e =
+        refusal(
+            graph()
+                .addNodes(
+                    intake("in")
+                        .addFilterConditions(FilterCondition.newBuilder().setCondition("true")))
+                .build());
+    assertThat(e.problems())
+        .singleElement()
+        .hasToString(
+            "node 'in': an INTAKE node runs no module, so it has no Prepare step for"
+                + " filter_conditions or pre_mappings; move them to the first processor"
+                + " [intake-runs-no-module]");
   }
 
   @Test
   void refusesAHeartbeatThatIsNotBelowTheTimeoutNamingNodeAndState() {
-    GraphCompileException e = refusal(graph().addNodes(processor("slow").setHeartbeatSeconds(60).setTimeoutSeconds(60)).build());
-    assertThat(e.problems()).singleElement().hasToString(
-        "node 'slow' state 'slow.Work': HeartbeatSeconds (60) must be less than TimeoutSeconds (60); Step Functions refuses the definition otherwise [heartbeat-below-timeout]");
+    GraphCompileException e =
+        refusal(
+            graph()
+                .addNodes(processor("slow").setHeartbeatSeconds(60).setTimeoutSeconds(60))
+                .build());
+    assertThat(e.problems())
+        .singleElement()
+        .hasToString(
+            "node 'slow' state 'slow.Work': HeartbeatSeconds (60) must be less than TimeoutSeconds"
+                + " (60); Step Functions refuses the definition otherwise"
+                + " [heartbeat-below-timeout]");
   }
 
   @Test
   void refusesNegativeTimingAndOutOfRangeRetryPolicies() {
-    GraphCompileException e = refusal(graph()
-        .addNodes(processor("p").setHeartbeatSeconds(-5)
-            .setRetryPolicy(RetryPolicy.newBuilder().setBackoffRate(0.5).setInitialIntervalSeconds(90).setMaxIntervalSeconds(30)))
-        .build());
-    assertThat(e.problems()).extracting(CompileProblem::toString).containsExactly(
-        "node 'p': heartbeat_seconds is -5; it must be positive, or 0 for the default [non-negative]",
-        "node 'p': retry_policy.backoff_rate is 0.5; Step Functions requires a BackoffRate of at least 1.0 (0 = default) [retry-bounds]",
-        "node 'p': the retry wait starts at 90 s but is capped at 30 s: max_interval_seconds must not be below initial_interval_seconds [retry-bounds]");
+    GraphCompileException e =
+        refusal(
+            graph()
+                .addNodes(
+                    processor("p")
+                        .setHeartbeatSeconds(-5)
+                        .setRetryPolicy(
+                            RetryPolicy.newBuilder()
+                                .setBackoffRate(0.5)
+                                .setInitialIntervalSeconds(90)
+                                .setMaxIntervalSeconds(30)))
+                .build());
+    assertThat(e.problems())
+        .extracting(CompileProblem::toString)
+        .containsExactly(
+            "node 'p': heartbeat_seconds is -5; it must be positive, or 0 for the default"
+                + " [non-negative]",
+            "node 'p': retry_policy.backoff_rate is 0.5; Step Functions requires a BackoffRate of"
+                + " at least 1.0 (0 = default) [retry-bounds]",
+            "node 'p': the retry wait starts at 90 s but is capped at 30 s: max_interval_seconds"
+                + " must not be below initial_interval_seconds [retry-bounds]");
   }
 
   @Test
   void refusesAPathWhoseHistoryWouldExceedTheStandardLimitNamingThePath() {
-    PipelineGraph graph = chain(40).toBuilder()
-        .setSettings(GraphSettings.newBuilder().setModuleRetry(RetryPolicy.newBuilder().setMaxAttempts(100)))
-        .build();
+    PipelineGraph graph =
+        chain(40).toBuilder()
+            .setSettings(
+                GraphSettings.newBuilder()
+                    .setModuleRetry(RetryPolicy.newBuilder().setMaxAttempts(100)))
+            .build();
     GraphCompileException e = refusal(graph);
-    assertThat(e.problems()).singleElement().satisfies(p -> {
-      assertThat(p.rule()).isEqualTo("history-size");
-      assertThat(p.location()).startsWith("document path in -> p1 -> p2 -> ").endsWith(" -> p40 -> out");
-      assertThat(p.message()).contains("over the 25000-event limit of a Standard execution");
-    });
+    assertThat(e.problems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.rule()).isEqualTo("history-size");
+              assertThat(p.location())
+                  .startsWith("document path in -> p1 -> p2 -> ")
+                  .endsWith(" -> p40 -> out");
+              assertThat(p.message())
+                  .contains("over the 25000-event limit of a Standard execution");
+            });
   }
 
   @Test
@@ -318,30 +450,53 @@ class StateMachineCompilerTest {
 
   @Test
   void refusesACycleWithoutAHopBoundAndAcceptsABoundedOne() {
-    PipelineGraph.Builder loop = graph().addNodes(processor("a")).addNodes(processor("b"))
-        .addEdges(edge("a", "b")).addEdges(edge("b", "a"));
+    PipelineGraph.Builder loop =
+        graph()
+            .addNodes(processor("a"))
+            .addNodes(processor("b"))
+            .addEdges(edge("a", "b"))
+            .addEdges(edge("b", "a"));
     GraphCompileException e = refusal(loop.build());
-    assertThat(e.problems()).extracting(CompileProblem::toString).containsExactly(
-        "edge 'a-b' (a -> b): the edge closes a cycle among nodes a, b but neither it nor settings.default_max_hops sets max_hops, so the history of a document looping here cannot be bounded [history-size]",
-        "edge 'b-a' (b -> a): the edge closes a cycle among nodes a, b but neither it nor settings.default_max_hops sets max_hops, so the history of a document looping here cannot be bounded [history-size]");
+    assertThat(e.problems())
+        .extracting(CompileProblem::toString)
+        .containsExactly(
+            "edge 'a-b' (a -> b): the edge closes a cycle among nodes a, b but neither it nor"
+                + " settings.default_max_hops sets max_hops, so the history of a document looping"
+                + " here cannot be bounded [history-size]",
+            "edge 'b-a' (b -> a): the edge closes a cycle among nodes a, b but neither it nor"
+                + " settings.default_max_hops sets max_hops, so the history of a document looping"
+                + " here cannot be bounded [history-size]");
 
-    CompiledStateMachine bounded = StateMachineCompiler.compile(loop.setSettings(GraphSettings.newBuilder().setDefaultMaxHops(10)).build());
+    CompiledStateMachine bounded =
+        StateMachineCompiler.compile(
+            loop.setSettings(GraphSettings.newBuilder().setDefaultMaxHops(10)).build());
     assertThat(bounded.worstPath()).containsExactly("a", "b");
 
-    GraphCompileException tooMany = refusal(loop.setSettings(GraphSettings.newBuilder().setDefaultMaxHops(1000)).build());
-    assertThat(tooMany.problems()).singleElement().satisfies(p -> {
-      assertThat(p.location()).isEqualTo("document path looping among nodes a, b (up to max_hops 1000 hops)");
-      assertThat(p.message()).contains("lower max_hops on the cycle's edges");
-    });
+    GraphCompileException tooMany =
+        refusal(loop.setSettings(GraphSettings.newBuilder().setDefaultMaxHops(1000)).build());
+    assertThat(tooMany.problems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.location())
+                  .isEqualTo("document path looping among nodes a, b (up to max_hops 1000 hops)");
+              assertThat(p.message()).contains("lower max_hops on the cycle's edges");
+            });
   }
 
   @Test
   void refusesTextThatDefinitionSubstitutionWouldRewrite() {
-    GraphCompileException e = refusal(graph().addNodes(processor("p").setName("cost ${Budget}")).build());
-    assertThat(e.problems()).singleElement().hasToString(
-        "state 'p.Prepare': the text 'Node 'cost ${Budget}' (module module-p): hydrate the document, evaluate the filter, apply pre-mappings.' contains '${', "
-            + "which definition substitution reserves for [${PrepareFunctionArn}, ${DispatchFunctionArn}, ${CompleteFunctionArn}, ${DlqFunctionArn}, ${StateMachineVersionArn}]; "
-            + "remove it from node ids, names and conditions [substitution-syntax]");
+    GraphCompileException e =
+        refusal(graph().addNodes(processor("p").setName("cost ${Budget}")).build());
+    assertThat(e.problems())
+        .singleElement()
+        .hasToString(
+            "state 'p.Prepare': the text 'Node 'cost ${Budget}' (module module-p): hydrate the"
+                + " document, evaluate the filter, apply pre-mappings.' contains '${', which"
+                + " definition substitution reserves for [${PrepareFunctionArn},"
+                + " ${DispatchFunctionArn}, ${CompleteFunctionArn}, ${DlqFunctionArn},"
+                + " ${StateMachineVersionArn}]; remove it from node ids, names and conditions"
+                + " [substitution-syntax]");
   }
 
   @Test
@@ -351,11 +506,16 @@ class StateMachineCompilerTest {
       wide.addNodes(processor("node-" + i)).addEdges(edge("in", "node-" + i));
     }
     GraphCompileException e = refusal(wide.build());
-    assertThat(e.problems()).singleElement().satisfies(p -> {
-      assertThat(p.rule()).isEqualTo("definition-size");
-      assertThat(p.location()).isEqualTo("definition");
-      assertThat(p.message()).contains("bytes in a Step Functions request").contains("over the 1032192 bytes that fit the 1 MB request limit");
-    });
+    assertThat(e.problems())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.rule()).isEqualTo("definition-size");
+              assertThat(p.location()).isEqualTo("definition");
+              assertThat(p.message())
+                  .contains("bytes in a Step Functions request")
+                  .contains("over the 1032192 bytes that fit the 1 MB request limit");
+            });
   }
 
   @Test
@@ -367,16 +527,25 @@ class StateMachineCompilerTest {
     }
     String deployable = compiled.deployableDefinition(arns);
     assertThat(deployable).doesNotContain("${").doesNotContain("\n").doesNotContain("\": ");
-    assertThat(JSON.readTree(deployable).get("States").get("p1.Work").get("Parameters").get("FunctionName").asText())
+    assertThat(
+            JSON.readTree(deployable)
+                .get("States")
+                .get("p1.Work")
+                .get("Parameters")
+                .get("FunctionName")
+                .asText())
         .isEqualTo("arn:aws:lambda:eu-west-1:123456789012:function:DispatchFunctionArn");
-    assertThat(JSON.readTree(compiled.compactDefinition())).isEqualTo(JSON.readTree(compiled.definition()));
+    assertThat(JSON.readTree(compiled.compactDefinition()))
+        .isEqualTo(JSON.readTree(compiled.definition()));
 
     arns.remove(StateMachineCompiler.DLQ_FUNCTION_ARN);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
         .hasMessageStartingWith("substitution 'DlqFunctionArn' has no value");
     arns.put(StateMachineCompiler.DLQ_FUNCTION_ARN, "a\"b");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
-        .hasMessage("substitution 'DlqFunctionArn' value 'a\"b' must be a plain ARN (no quotes, backslashes or '${')");
+        .hasMessage(
+            "substitution 'DlqFunctionArn' value 'a\"b' must be a plain ARN (no quotes, backslashes"
+                + " or '${')");
     arns.put("Other", "x");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
         .hasMessageStartingWith("substitution 'Other' is not used by compiled definitions");
@@ -386,6 +555,7 @@ class StateMachineCompilerTest {
   void theSameGraphCompilesToTheSameBytes() {
     PipelineGraph graph = chain(5);
     assertThat(StateMachineCompiler.compile(graph).definition())
-        .isEqualTo(StateMachineCompiler.compile(PipelineGraph.newBuilder(graph).build()).definition());
+        .isEqualTo(
+            StateMachineCompiler.compile(PipelineGraph.newBuilder(graph).build()).definition());
   }
 }

@@ -31,7 +31,9 @@ import org.openjdk.jmh.annotations.State;
 public class CompilerBenchmark {
 
   /** Where the largest golden graph is, relative to the bench module (overridable). */
-  static final String GOLDEN = System.getProperty("bench.compiler.golden", "../statemachines/golden/largest-realistic/graph.json");
+  static final String GOLDEN =
+      System.getProperty(
+          "bench.compiler.golden", "../statemachines/golden/largest-realistic/graph.json");
 
   static final long SEED = 20_261_130L;
 

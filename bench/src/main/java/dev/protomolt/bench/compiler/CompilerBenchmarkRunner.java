@@ -24,15 +24,16 @@ public final class CompilerBenchmarkRunner {
 
   public static void main(String[] args) throws RunnerException {
     describe();
-    Options options = new OptionsBuilder()
-        .include(CompilerBenchmark.class.getName() + ".*")
-        .forks(1)
-        .warmupIterations(3)
-        .warmupTime(TimeValue.seconds(1))
-        .measurementIterations(5)
-        .measurementTime(TimeValue.seconds(1))
-        .jvmArgsAppend("-Xmx512m", "-Dbench.compiler.golden=" + CompilerBenchmark.GOLDEN)
-        .build();
+    Options options =
+        new OptionsBuilder()
+            .include(CompilerBenchmark.class.getName() + ".*")
+            .forks(1)
+            .warmupIterations(3)
+            .warmupTime(TimeValue.seconds(1))
+            .measurementIterations(5)
+            .measurementTime(TimeValue.seconds(1))
+            .jvmArgsAppend("-Xmx512m", "-Dbench.compiler.golden=" + CompilerBenchmark.GOLDEN)
+            .build();
     Collection<RunResult> results = new Runner(options).run();
     Map<String, Double> micros = new HashMap<>();
     for (RunResult r : results) {
@@ -41,9 +42,18 @@ public final class CompilerBenchmarkRunner {
     }
     System.out.println();
     System.out.println("compiler benchmark (average time per operation, same JVM fork):");
-    ratio("largest golden (24 nodes, 30 edges)", micros.get("compileLargestGolden"), micros.get("serializeLargestGoldenProto"));
-    ratio("generated 120 nodes", micros.get("compileGenerated120"), micros.get("serializeGenerated120Proto"));
-    ratio("generated 200 nodes (refused: 1 MB)", micros.get("compileGenerated200"), micros.get("serializeGenerated200Proto"));
+    ratio(
+        "largest golden (24 nodes, 30 edges)",
+        micros.get("compileLargestGolden"),
+        micros.get("serializeLargestGoldenProto"));
+    ratio(
+        "generated 120 nodes",
+        micros.get("compileGenerated120"),
+        micros.get("serializeGenerated120Proto"));
+    ratio(
+        "generated 200 nodes (refused: 1 MB)",
+        micros.get("compileGenerated200"),
+        micros.get("serializeGenerated200Proto"));
     cpuTime();
   }
 
@@ -59,20 +69,35 @@ public final class CompilerBenchmarkRunner {
       throw new java.io.UncheckedIOException(e);
     }
     System.out.println("same pairs as thread CPU time (warmed up, this JVM):");
-    cpuRatio("largest golden (24 nodes, 30 edges)", state::compileLargestGolden, state::serializeLargestGoldenProto);
+    cpuRatio(
+        "largest golden (24 nodes, 30 edges)",
+        state::compileLargestGolden,
+        state::serializeLargestGoldenProto);
     cpuRatio("generated 120 nodes", state::compileGenerated120, state::serializeGenerated120Proto);
-    cpuRatio("generated 200 nodes (refused: 1 MB)", state::compileGenerated200, state::serializeGenerated200Proto);
+    cpuRatio(
+        "generated 200 nodes (refused: 1 MB)",
+        state::compileGenerated200,
+        state::serializeGenerated200Proto);
   }
 
-  private static void cpuRatio(String what, java.util.function.Supplier<?> compile, java.util.function.Supplier<?> serialize) {
+  private static void cpuRatio(
+      String what,
+      java.util.function.Supplier<?> compile,
+      java.util.function.Supplier<?> serialize) {
     double compileMicros = cpuMicros(compile, 150);
     double serializeMicros = cpuMicros(serialize, 20_000);
-    System.out.printf(Locale.ROOT, "  %-38s compile %10.1f us   proto serialize %8.2f us   ratio %8.0fx%n",
-        what, compileMicros, serializeMicros, compileMicros / serializeMicros);
+    System.out.printf(
+        Locale.ROOT,
+        "  %-38s compile %10.1f us   proto serialize %8.2f us   ratio %8.0fx%n",
+        what,
+        compileMicros,
+        serializeMicros,
+        compileMicros / serializeMicros);
   }
 
   private static double cpuMicros(java.util.function.Supplier<?> operation, int iterations) {
-    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
     int sink = 0;
     for (int i = 0; i < iterations; i++) {
       sink += operation.get().hashCode() & 1;
@@ -89,9 +114,15 @@ public final class CompilerBenchmarkRunner {
   }
 
   private static void describe() {
-    CompiledStateMachine generated = StateMachineCompiler.compile(GeneratedGraphs.layered(120, CompilerBenchmark.SEED));
-    System.out.printf(Locale.ROOT, "generated 120-node graph: %d bytes of compact ASL, worst path %d hops, %d events estimated%n",
-        generated.compactDefinition().length(), generated.worstPath().size(), generated.worstPathEvents());
+    CompiledStateMachine generated =
+        StateMachineCompiler.compile(GeneratedGraphs.layered(120, CompilerBenchmark.SEED));
+    System.out.printf(
+        Locale.ROOT,
+        "generated 120-node graph: %d bytes of compact ASL, worst path %d hops, %d events"
+            + " estimated%n",
+        generated.compactDefinition().length(),
+        generated.worstPath().size(),
+        generated.worstPathEvents());
     try {
       StateMachineCompiler.compile(GeneratedGraphs.layered(200, CompilerBenchmark.SEED));
       System.out.println("generated 200-node graph: compiled");
@@ -104,7 +135,12 @@ public final class CompilerBenchmarkRunner {
     if (compile == null || serialize == null) {
       throw new RunnerException("a benchmark of the pair '" + what + "' did not run");
     }
-    System.out.printf(Locale.ROOT, "  %-38s compile %10.1f us   proto serialize %8.2f us   ratio %8.0fx%n",
-        what, compile, serialize, compile / serialize);
+    System.out.printf(
+        Locale.ROOT,
+        "  %-38s compile %10.1f us   proto serialize %8.2f us   ratio %8.0fx%n",
+        what,
+        compile,
+        serialize,
+        compile / serialize);
   }
 }

@@ -20,18 +20,23 @@ final class GeneratedGraphs {
 
   static PipelineGraph layered(int nodeCount, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
-    PipelineGraph.Builder graph = PipelineGraph.newBuilder()
-        .setGraphId("generated-" + nodeCount)
-        .setClusterId("bench")
-        .setName("Generated layered graph of " + nodeCount + " nodes")
-        .setVersion(1);
+    PipelineGraph.Builder graph =
+        PipelineGraph.newBuilder()
+            .setGraphId("generated-" + nodeCount)
+            .setClusterId("bench")
+            .setName("Generated layered graph of " + nodeCount + " nodes")
+            .setVersion(1);
     int intakes = 4;
     int width = 10;
     List<List<String>> layers = new ArrayList<>();
     List<String> first = new ArrayList<>();
     for (int i = 0; i < intakes; i++) {
       String id = "intake-" + i;
-      graph.addNodes(GraphNode.newBuilder().setNodeId(id).setNodeType(NodeType.NODE_TYPE_INTAKE).setDatasourceId("ds-" + i));
+      graph.addNodes(
+          GraphNode.newBuilder()
+              .setNodeId(id)
+              .setNodeType(NodeType.NODE_TYPE_INTAKE)
+              .setDatasourceId("ds-" + i));
       first.add(id);
     }
     layers.add(first);
@@ -43,12 +48,13 @@ final class GeneratedGraphs {
       boolean last = remaining <= width;
       for (int i = 0; i < size; i++) {
         String id = (last ? "sink-" : "node-") + layer + "-" + i;
-        GraphNode.Builder node = GraphNode.newBuilder()
-            .setNodeId(id)
-            .setName("Layer " + layer + " node " + i)
-            .setNodeType(last ? NodeType.NODE_TYPE_SINK : NodeType.NODE_TYPE_PROCESSOR)
-            .setModuleId("module-" + random.nextInt(12))
-            .setSaveOnError(random.nextInt(4) == 0);
+        GraphNode.Builder node =
+            GraphNode.newBuilder()
+                .setNodeId(id)
+                .setName("Layer " + layer + " node " + i)
+                .setNodeType(last ? NodeType.NODE_TYPE_SINK : NodeType.NODE_TYPE_PROCESSOR)
+                .setModuleId("module-" + random.nextInt(12))
+                .setSaveOnError(random.nextInt(4) == 0);
         graph.addNodes(node);
         current.add(id);
       }
@@ -56,20 +62,26 @@ final class GeneratedGraphs {
       remaining -= size;
       layer++;
     }
-    TransportType[] behaviours = {TransportType.TRANSPORT_TYPE_PERSIST, TransportType.TRANSPORT_TYPE_CACHE, TransportType.TRANSPORT_TYPE_MEMORY};
+    TransportType[] behaviours = {
+      TransportType.TRANSPORT_TYPE_PERSIST,
+      TransportType.TRANSPORT_TYPE_CACHE,
+      TransportType.TRANSPORT_TYPE_MEMORY
+    };
     for (int l = 0; l + 1 < layers.size(); l++) {
       List<String> next = layers.get(l + 1);
       for (String from : layers.get(l)) {
         int fanOut = 1 + random.nextInt(3);
         for (int k = 0; k < fanOut; k++) {
           String to = next.get(random.nextInt(next.size()));
-          graph.addEdges(GraphEdge.newBuilder()
-              .setEdgeId(from + "->" + to + "#" + k)
-              .setFromNodeId(from)
-              .setToNodeId(to)
-              .setPriority(k * 10)
-              .setCondition(k == 0 ? "" : "document.search_metadata.content_length > " + (k * 1000))
-              .setTransportType(behaviours[random.nextInt(behaviours.length)]));
+          graph.addEdges(
+              GraphEdge.newBuilder()
+                  .setEdgeId(from + "->" + to + "#" + k)
+                  .setFromNodeId(from)
+                  .setToNodeId(to)
+                  .setPriority(k * 10)
+                  .setCondition(
+                      k == 0 ? "" : "document.search_metadata.content_length > " + (k * 1000))
+                  .setTransportType(behaviours[random.nextInt(behaviours.length)]));
         }
       }
     }

@@ -9,7 +9,6 @@ import dev.protomolt.gateway.PostgresGraphVersions;
 import dev.protomolt.gateway.ScreenVerdict;
 import dev.protomolt.gateway.StoreWorkDocuments;
 import dev.protomolt.gateway.TaskCompletion;
-import dev.protomolt.gateway.WorkScreen;
 import dev.protomolt.module.sdk.ModuleOutcome;
 import dev.protomolt.module.sdk.ModuleWorker;
 import dev.protomolt.module.sdk.WorkerClock;
@@ -25,8 +24,8 @@ import dev.protomolt.proto.module.v1.WorkRequest;
 import dev.protomolt.proto.module.v1.WorkResponse;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
-import dev.protomolt.repository.fixtures.RecordedPurgeEvents;
 import dev.protomolt.repository.fixtures.PostgresFixture;
+import dev.protomolt.repository.fixtures.RecordedPurgeEvents;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
@@ -58,8 +57,7 @@ public final class DeadGraphDrainBenchmarkMain {
   private static final String MODULE = "parser";
   private static final double SEED_PER_MINUTE = 16_000;
 
-  private DeadGraphDrainBenchmarkMain() {
-  }
+  private DeadGraphDrainBenchmarkMain() {}
 
   public static void main(String[] args) throws Exception {
     boolean quick = Boolean.getBoolean("bench.quick");
@@ -67,19 +65,27 @@ public final class DeadGraphDrainBenchmarkMain {
     int baseline = quick ? 500 : 3_000;
     try (PostgresFixture postgres = PostgresFixture.start();
         S3Clients s3 = new S3Clients(java.util.Map.of(), List.of())) {
-      try (Connection c = postgres.dataSource().getConnection(); Statement s = c.createStatement()) {
-        s.execute("INSERT INTO pipeline_graph_epochs (graph_id, cluster_id) VALUES ('news', 'default')");
-        s.execute("INSERT INTO pipeline_graphs (graph_id, version, cluster_id, graph_json,"
-            + " graph_proto, created_at) VALUES ('news', 2, 'default', '{}', '\\x00', now())");
+      try (Connection c = postgres.dataSource().getConnection();
+          Statement s = c.createStatement()) {
+        s.execute(
+            "INSERT INTO pipeline_graph_epochs (graph_id, cluster_id) VALUES ('news', 'default')");
+        s.execute(
+            "INSERT INTO pipeline_graphs (graph_id, version, cluster_id, graph_json,"
+                + " graph_proto, created_at) VALUES ('news', 2, 'default', '{}', '\\x00', now())");
       }
       // Inline bodies: neither run reads the store, but the gateway is built as in production.
-      PipeDocStore store = new PipeDocStore(new PostgresLedgerStore(postgres.dataSource()),
-          new S3BlobStore(s3), new PostgresDriveDirectory(postgres.dataSource()),
-          new CachedAccountStatus(new PostgresAccountStatus(postgres.dataSource())),
-          new RecordedPurgeEvents(), Clock.systemUTC());
+      PipeDocStore store =
+          new PipeDocStore(
+              new PostgresLedgerStore(postgres.dataSource()),
+              new S3BlobStore(s3),
+              new PostgresDriveDirectory(postgres.dataSource()),
+              new CachedAccountStatus(new PostgresAccountStatus(postgres.dataSource())),
+              new RecordedPurgeEvents(),
+              Clock.systemUTC());
       StoreWorkDocuments documents = new StoreWorkDocuments(store);
-      DeadGraphScreen deadGraphs = new DeadGraphScreen(
-          new PostgresGraphVersions(postgres.dataSource()), Duration.ofSeconds(30));
+      DeadGraphScreen deadGraphs =
+          new DeadGraphScreen(
+              new PostgresGraphVersions(postgres.dataSource()), Duration.ofSeconds(30));
 
       // Warm-up of both paths, so neither pays class loading in its measurement.
       drainScreened(documents, deadGraphs, 2_000);
@@ -87,22 +93,41 @@ public final class DeadGraphDrainBenchmarkMain {
 
       double screenedRate = drainScreened(documents, deadGraphs, screened);
       double baselineRate = drainByModule(documents, baseline);
-      System.out.printf(Locale.ROOT, "dead-graph backlog drain, screened in the Hello handler:"
-          + " %,d records, %,.0f records/min%n", screened, screenedRate);
-      System.out.printf(Locale.ROOT, "baseline, each record served to a module that rejects it:"
-          + " %,d records, %,.0f records/min%n", baseline, baselineRate);
-      System.out.printf(Locale.ROOT, "ratio screened / baseline: %.1fx; screened / seed figure"
-          + " (16,000/min): %.1fx%n", screenedRate / baselineRate, screenedRate / SEED_PER_MINUTE);
+      System.out.printf(
+          Locale.ROOT,
+          "dead-graph backlog drain, screened in the Hello handler:"
+              + " %,d records, %,.0f records/min%n",
+          screened,
+          screenedRate);
+      System.out.printf(
+          Locale.ROOT,
+          "baseline, each record served to a module that rejects it:"
+              + " %,d records, %,.0f records/min%n",
+          baseline,
+          baselineRate);
+      System.out.printf(
+          Locale.ROOT,
+          "ratio screened / baseline: %.1fx; screened / seed figure" + " (16,000/min): %.1fx%n",
+          screenedRate / baselineRate,
+          screenedRate / SEED_PER_MINUTE);
     }
   }
 
   static WorkDispatch dead(int i) {
-    return WorkDispatch.newBuilder().setWorkUnitId("wu-" + i).setTaskToken("token-" + i)
-        .setModuleId(MODULE).setNodeId("parse").setGraphId("news").setGraphVersion(1)
-        .setClusterId("default").setHeartbeatSeconds(30)
-        .setStream(PipeStream.newBuilder().setStreamId("s-" + i)
-            .setMetadata(StreamMetadata.newBuilder().setAccountId("acme"))
-            .setDocument(PipeDoc.newBuilder().setDocId("doc-" + i)))
+    return WorkDispatch.newBuilder()
+        .setWorkUnitId("wu-" + i)
+        .setTaskToken("token-" + i)
+        .setModuleId(MODULE)
+        .setNodeId("parse")
+        .setGraphId("news")
+        .setGraphVersion(1)
+        .setClusterId("default")
+        .setHeartbeatSeconds(30)
+        .setStream(
+            PipeStream.newBuilder()
+                .setStreamId("s-" + i)
+                .setMetadata(StreamMetadata.newBuilder().setAccountId("acme"))
+                .setDocument(PipeDoc.newBuilder().setDocId("doc-" + i)))
         .build();
   }
 
@@ -120,20 +145,24 @@ public final class DeadGraphDrainBenchmarkMain {
       throws Exception {
     BufferedWorkSource source = backlog(n);
     CountingCompletion sfn = new CountingCompletion();
-    ModuleWorkGateway gateway = new ModuleWorkGateway(source, sfn, screen, documents,
-        GatewayClock.system(), GatewaySettings.defaults());
+    ModuleWorkGateway gateway =
+        new ModuleWorkGateway(
+            source, sfn, screen, documents, GatewayClock.system(), GatewaySettings.defaults());
     String name = InProcessServerBuilder.generateName();
-    Server server = InProcessServerBuilder.forName(name).directExecutor().addService(gateway)
-        .build().start();
+    Server server =
+        InProcessServerBuilder.forName(name).directExecutor().addService(gateway).build().start();
     ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     try {
       long start = System.nanoTime();
       var requests = ModuleWorkServiceGrpc.newStub(channel).work(new Ignore());
-      requests.onNext(WorkRequest.newBuilder().setHello(Hello.newBuilder().setModuleId(MODULE)
-          .setInstanceId("bench")).build());
+      requests.onNext(
+          WorkRequest.newBuilder()
+              .setHello(Hello.newBuilder().setModuleId(MODULE).setInstanceId("bench"))
+              .build());
       long elapsed = System.nanoTime() - start;
       if (gateway.counters().drainedTotal() != n || source.buffered(MODULE) != 0) {
-        throw new IllegalStateException("drained " + gateway.counters().drainedTotal() + " of " + n);
+        throw new IllegalStateException(
+            "drained " + gateway.counters().drainedTotal() + " of " + n);
       }
       requests.onCompleted();
       return n * 60e9 / elapsed;
@@ -147,14 +176,24 @@ public final class DeadGraphDrainBenchmarkMain {
   static double drainByModule(StoreWorkDocuments documents, int n) throws Exception {
     BufferedWorkSource source = backlog(n);
     CountingCompletion sfn = new CountingCompletion();
-    ModuleWorkGateway gateway = new ModuleWorkGateway(source, sfn, d -> ScreenVerdict.SERVE,
-        documents, GatewayClock.system(), GatewaySettings.defaults());
+    ModuleWorkGateway gateway =
+        new ModuleWorkGateway(
+            source,
+            sfn,
+            d -> ScreenVerdict.SERVE,
+            documents,
+            GatewayClock.system(),
+            GatewaySettings.defaults());
     String name = InProcessServerBuilder.generateName();
     Server server = InProcessServerBuilder.forName(name).addService(gateway).build().start();
     ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
-    ModuleWorker worker = new ModuleWorker(channel, WorkerConfig.of(MODULE, 4),
-        work -> ModuleOutcome.reject(RejectReason.REJECT_REASON_POLICY, "graph version deleted"),
-        WorkerClock.system());
+    ModuleWorker worker =
+        new ModuleWorker(
+            channel,
+            WorkerConfig.of(MODULE, 4),
+            work ->
+                ModuleOutcome.reject(RejectReason.REJECT_REASON_POLICY, "graph version deleted"),
+            WorkerClock.system());
     try {
       long start = System.nanoTime();
       worker.start();
@@ -175,8 +214,7 @@ public final class DeadGraphDrainBenchmarkMain {
     final AtomicLong failures = new AtomicLong();
 
     @Override
-    public void succeed(String taskToken, String outputJson) {
-    }
+    public void succeed(String taskToken, String outputJson) {}
 
     @Override
     public void fail(String taskToken, String error, String causeJson) {
@@ -184,21 +222,17 @@ public final class DeadGraphDrainBenchmarkMain {
     }
 
     @Override
-    public void heartbeat(String taskToken) {
-    }
+    public void heartbeat(String taskToken) {}
   }
 
   static final class Ignore implements StreamObserver<WorkResponse> {
     @Override
-    public void onNext(WorkResponse value) {
-    }
+    public void onNext(WorkResponse value) {}
 
     @Override
-    public void onError(Throwable t) {
-    }
+    public void onError(Throwable t) {}
 
     @Override
-    public void onCompleted() {
-    }
+    public void onCompleted() {}
   }
 }

@@ -53,8 +53,10 @@ public final class LocalCloudStartupBench {
     long t1 = System.nanoTime();
     LocalCloud cloud = LocalCloud.start(settings);
     double coldSeconds = seconds(t1);
-    double coldCpu = cpuSeconds(cloud.childProcesses()) + cpuSeconds(List.of(ProcessHandle
-        .current())) - cpuBefore;
+    double coldCpu =
+        cpuSeconds(cloud.childProcesses())
+            + cpuSeconds(List.of(ProcessHandle.current()))
+            - cpuBefore;
     Map<String, Duration> coldParts = cloud.startTimes();
     System.gc();
     List<ProcessHandle> processes = new ArrayList<>();
@@ -69,28 +71,43 @@ public final class LocalCloudStartupBench {
     double warmSeconds = seconds(t2);
     warm.close();
 
-    System.out.println("local cloud start-up and memory (" + Runtime.getRuntime()
-        .availableProcessors() + " cores, max heap " + ProcessMemory.mib(Runtime.getRuntime()
-        .maxMemory()) + ", load average " + loadAverage() + ")");
-    System.out.printf("  baseline: PostgreSQL alone, cold start        %6.2f s%n",
-        postgresSeconds);
-    System.out.printf("  whole local cloud, cold start                 %6.2f s  (%.2fx baseline;"
-        + " goal < %.0f s: %s)%n", coldSeconds, coldSeconds / postgresSeconds, GOAL_SECONDS,
+    System.out.println(
+        "local cloud start-up and memory ("
+            + Runtime.getRuntime().availableProcessors()
+            + " cores, max heap "
+            + ProcessMemory.mib(Runtime.getRuntime().maxMemory())
+            + ", load average "
+            + loadAverage()
+            + ")");
+    System.out.printf("  baseline: PostgreSQL alone, cold start        %6.2f s%n", postgresSeconds);
+    System.out.printf(
+        "  whole local cloud, cold start                 %6.2f s  (%.2fx baseline;"
+            + " goal < %.0f s: %s)%n",
+        coldSeconds,
+        coldSeconds / postgresSeconds,
+        GOAL_SECONDS,
         coldSeconds < GOAL_SECONDS ? "met" : "MISSED");
-    System.out.printf("    CPU time it used (this JVM + live children)   %6.2f s  (the wall time on"
-        + " %d idle cores is at least %.2f s)%n", coldCpu,
+    System.out.printf(
+        "    CPU time it used (this JVM + live children)   %6.2f s  (the wall time on"
+            + " %d idle cores is at least %.2f s)%n",
+        coldCpu,
         Runtime.getRuntime().availableProcessors(),
         coldCpu / Runtime.getRuntime().availableProcessors());
-    System.out.println("    per component (the servers start in parallel, Step Functions after"
-        + " them):");
-    coldParts.forEach((component, took) -> System.out.printf(
-        "      %-43s %6.2f s%n", component, took.toNanos() / 1e9));
-    System.out.printf("  whole local cloud, warm restart               %6.2f s  (%.2fx baseline)%n",
+    System.out.println(
+        "    per component (the servers start in parallel, Step Functions after" + " them):");
+    coldParts.forEach(
+        (component, took) ->
+            System.out.printf("      %-43s %6.2f s%n", component, took.toNanos() / 1e9));
+    System.out.printf(
+        "  whole local cloud, warm restart               %6.2f s  (%.2fx baseline)%n",
         warmSeconds, warmSeconds / postgresSeconds);
-    System.out.printf("  baseline: this JVM idle, PSS                  %8s%n",
-        ProcessMemory.mib(idleJvm));
-    System.out.printf("  whole local cloud, PSS (JVM + child processes) %7s  (%.2fx baseline;"
-        + " goal < 1.5 GiB: %s)%n", ProcessMemory.mib(cloudBytes), (double) cloudBytes / idleJvm,
+    System.out.printf(
+        "  baseline: this JVM idle, PSS                  %8s%n", ProcessMemory.mib(idleJvm));
+    System.out.printf(
+        "  whole local cloud, PSS (JVM + child processes) %7s  (%.2fx baseline;"
+            + " goal < 1.5 GiB: %s)%n",
+        ProcessMemory.mib(cloudBytes),
+        (double) cloudBytes / idleJvm,
         cloudBytes < GOAL_BYTES ? "met" : "MISSED");
   }
 

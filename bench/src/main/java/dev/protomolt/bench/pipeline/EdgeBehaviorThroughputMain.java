@@ -43,8 +43,20 @@ public final class EdgeBehaviorThroughputMain {
 
   private static final String ACCOUNT = "bench";
   private static final double SEED_RATIO = 6.0;
-  private static final List<String> WORDS = List.of("harbour", "beacon", "ledger", "tide",
-      "granite", "lantern", "current", "anchor", "meridian", "shoal", "keeper", "signal");
+  private static final List<String> WORDS =
+      List.of(
+          "harbour",
+          "beacon",
+          "ledger",
+          "tide",
+          "granite",
+          "lantern",
+          "current",
+          "anchor",
+          "meridian",
+          "shoal",
+          "keeper",
+          "signal");
 
   private EdgeBehaviorThroughputMain() {}
 
@@ -57,8 +69,8 @@ public final class EdgeBehaviorThroughputMain {
     Random random = new Random(42);
     try (LocalPlatform platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
       Map<TransportType, Long> versions = new LinkedHashMap<>();
-      for (TransportType edges : List.of(TransportType.TRANSPORT_TYPE_PERSIST,
-          TransportType.TRANSPORT_TYPE_MEMORY)) {
+      for (TransportType edges :
+          List.of(TransportType.TRANSPORT_TYPE_PERSIST, TransportType.TRANSPORT_TYPE_MEMORY)) {
         platform.provisionAccount(ACCOUNT, datasource(edges));
         versions.put(edges, platform.applyAndActivate(graph(edges)));
       }
@@ -66,8 +78,13 @@ public final class EdgeBehaviorThroughputMain {
       for (TransportType edges : versions.keySet()) {
         Round warm = round(platform, edges, versions.get(edges), warmup, sequence, random);
         sequence += warmup;
-        System.out.printf(Locale.ROOT, "warm-up %s: %d documents in %.1f s, %s%n", name(edges),
-            warmup, warm.nanos() / 1e9, warm.describe());
+        System.out.printf(
+            Locale.ROOT,
+            "warm-up %s: %d documents in %.1f s, %s%n",
+            name(edges),
+            warmup,
+            warm.nanos() / 1e9,
+            warm.describe());
       }
       Map<TransportType, Long> nanos = new HashMap<>();
       Map<TransportType, Integer> documents = new HashMap<>();
@@ -77,22 +94,36 @@ public final class EdgeBehaviorThroughputMain {
           sequence += perRound;
           nanos.merge(edges, done.nanos(), Long::sum);
           documents.merge(edges, perRound, Integer::sum);
-          System.out.printf(Locale.ROOT, "round %d %s: %d documents in %.1f s, %s%n", r + 1,
-              name(edges), perRound, done.nanos() / 1e9, done.describe());
+          System.out.printf(
+              Locale.ROOT,
+              "round %d %s: %d documents in %.1f s, %s%n",
+              r + 1,
+              name(edges),
+              perRound,
+              done.nanos() / 1e9,
+              done.describe());
         }
       }
-      double persist = rate(documents.get(TransportType.TRANSPORT_TYPE_PERSIST),
-          nanos.get(TransportType.TRANSPORT_TYPE_PERSIST));
-      double memory = rate(documents.get(TransportType.TRANSPORT_TYPE_MEMORY),
-          nanos.get(TransportType.TRANSPORT_TYPE_MEMORY));
-      System.out.printf(Locale.ROOT,
+      double persist =
+          rate(
+              documents.get(TransportType.TRANSPORT_TYPE_PERSIST),
+              nanos.get(TransportType.TRANSPORT_TYPE_PERSIST));
+      double memory =
+          rate(
+              documents.get(TransportType.TRANSPORT_TYPE_MEMORY),
+              nanos.get(TransportType.TRANSPORT_TYPE_MEMORY));
+      System.out.printf(
+          Locale.ROOT,
           "demo graph, all-PERSIST edges (baseline): %.2f documents/s%n"
               + "demo graph, all-MEMORY edges: %.2f documents/s%n"
               + "ratio MEMORY / PERSIST: %.2fx (seed: about %.0fx on light documents)%n"
               + "load average at the end: %.2f on %d cores%n",
-          persist, memory, memory / persist, SEED_RATIO,
-          java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-              .getSystemLoadAverage(), Runtime.getRuntime().availableProcessors());
+          persist,
+          memory,
+          memory / persist,
+          SEED_RATIO,
+          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+          Runtime.getRuntime().availableProcessors());
     }
   }
 
@@ -111,8 +142,8 @@ public final class EdgeBehaviorThroughputMain {
   /** The demo graph with every edge of {@code edges}, under its own id and datasource. */
   static PipelineGraph graph(TransportType edges) {
     PipelineGraph demo = DemoGraph.of(ACCOUNT, datasource(edges), LocalPlatform.CLUSTER);
-    PipelineGraph.Builder graph = demo.toBuilder()
-        .setGraphId("demo-" + name(edges).toLowerCase(Locale.ROOT)).clearEdges();
+    PipelineGraph.Builder graph =
+        demo.toBuilder().setGraphId("demo-" + name(edges).toLowerCase(Locale.ROOT)).clearEdges();
     for (GraphEdge edge : demo.getEdgesList()) {
       graph.addEdges(edge.toBuilder().setTransportType(edges));
     }
@@ -126,19 +157,32 @@ public final class EdgeBehaviorThroughputMain {
     }
   }
 
-  private static Round round(LocalPlatform platform, TransportType edges, long version, int count,
-      int firstSequence, Random random) throws InterruptedException {
+  private static Round round(
+      LocalPlatform platform,
+      TransportType edges,
+      long version,
+      int count,
+      int firstSequence,
+      Random random)
+      throws InterruptedException {
     String graphId = graph(edges).getGraphId();
     Map<String, Boolean> pending = new HashMap<>();
     LocalCloudEndpoints ep = platform.endpoints();
     long start = System.nanoTime();
-    try (S3Client s3 = S3Client.builder().endpointOverride(ep.s3()).region(Region.of(ep.region()))
-        .forcePathStyle(true).httpClient(UrlConnectionHttpClient.create())
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey()))).build()) {
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(ep.s3())
+            .region(Region.of(ep.region()))
+            .forcePathStyle(true)
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .build()) {
       for (int i = 0; i < count; i++) {
         String key = ACCOUNT + "/" + datasource(edges) + "/doc-" + (firstSequence + i) + ".txt";
-        s3.putObject(b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
+        s3.putObject(
+            b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
             RequestBody.fromBytes(lightDocument(firstSequence + i, random)));
         pending.put(StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key), true);
       }
@@ -148,13 +192,15 @@ public final class EdgeBehaviorThroughputMain {
     long deadline = start + Duration.ofMinutes(10).toNanos();
     while (!pending.isEmpty()) {
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(pending.size() + " " + name(edges)
-            + " documents did not end within 10 minutes");
+        throw new IllegalStateException(
+            pending.size() + " " + name(edges) + " documents did not end within 10 minutes");
       }
       if (!arnByDoc.keySet().containsAll(pending.keySet())) {
         for (LocalPlatform.Admission a : platform.admissions(ACCOUNT)) {
-          if (a.graphId().equals(graphId) && a.graphVersion() == version
-              && pending.containsKey(a.docId()) && !a.executionArn().isEmpty()) {
+          if (a.graphId().equals(graphId)
+              && a.graphVersion() == version
+              && pending.containsKey(a.docId())
+              && !a.executionArn().isEmpty()) {
             arnByDoc.put(a.docId(), a.executionArn());
           }
         }
@@ -164,8 +210,8 @@ public final class EdgeBehaviorThroughputMain {
         if (arn == null) {
           continue;
         }
-        DescribeExecutionResponse d = platform.stepFunctions()
-            .describeExecution(b -> b.executionArn(arn));
+        DescribeExecutionResponse d =
+            platform.stepFunctions().describeExecution(b -> b.executionArn(arn));
         if (d.status() != ExecutionStatus.RUNNING) {
           outcomes.merge(d.status().toString(), 1, Integer::sum);
           it.remove();

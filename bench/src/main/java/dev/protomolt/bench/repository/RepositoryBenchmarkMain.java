@@ -43,8 +43,8 @@ public final class RepositoryBenchmarkMain {
       h.store.onAccountEvent(StoreHarness.platformAccount(ACCOUNT));
       // CORE, BLOBS, PARSED and one chunk set: four part objects.
       PipeDoc doc = SampleDocs.document("bench-doc", 42, BLOB_BYTES, "chunker-a");
-      DocumentReference ref = h.store.save(Saves.pipeline(ACCOUNT, GRAPH, "source", doc).build())
-          .getDocumentRef();
+      DocumentReference ref =
+          h.store.save(Saves.pipeline(ACCOUNT, GRAPH, "source", doc).build()).getDocumentRef();
       GetPipeDocRequest onePart = Saves.read(ref, PipeDocPart.PIPE_DOC_PART_PARSED);
       GetPipeDocRequest allParts = Saves.read(ref);
       if (h.store.get(allParts).getPipedoc().getSerializedSize() != doc.getSerializedSize()) {
@@ -78,21 +78,36 @@ public final class RepositoryBenchmarkMain {
       double fullPerSecond = measured / (fullNanos / 1e9);
       double partialPerSecond = measured / (partialNanos / 1e9);
 
-      System.out.printf(Locale.ROOT, "%nrepository read fan-out: GetObject delayed %d ms per call,"
-          + " %d reads each, medians%n", GET_LATENCY.toMillis(), reads);
-      System.out.printf(Locale.ROOT, "  one part (PARSED, 1 GET)     %8.1f ms   <- baseline%n",
-          singleMs);
+      System.out.printf(
+          Locale.ROOT,
+          "%nrepository read fan-out: GetObject delayed %d ms per call,"
+              + " %d reads each, medians%n",
+          GET_LATENCY.toMillis(),
+          reads);
+      System.out.printf(
+          Locale.ROOT, "  one part (PARSED, 1 GET)     %8.1f ms   <- baseline%n", singleMs);
       System.out.printf(Locale.ROOT, "  full document (4 GETs)       %8.1f ms%n", fullMs);
-      System.out.printf(Locale.ROOT, "  full / one part              %8.2f     (goal <= 1.5;"
-          + " serial fetches would be ~4)%n", fullMs / singleMs);
-      System.out.printf(Locale.ROOT, "repository saves: %d sequential saves each, %d KiB source"
-          + " blob, no added latency on PUT or COPY%n", measured, BLOB_BYTES / 1024);
-      System.out.printf(Locale.ROOT, "  full saves (4 PUTs)          %8.1f saves/s   <- baseline%n",
+      System.out.printf(
+          Locale.ROOT,
+          "  full / one part              %8.2f     (goal <= 1.5;"
+              + " serial fetches would be ~4)%n",
+          fullMs / singleMs);
+      System.out.printf(
+          Locale.ROOT,
+          "repository saves: %d sequential saves each, %d KiB source"
+              + " blob, no added latency on PUT or COPY%n",
+          measured,
+          BLOB_BYTES / 1024);
+      System.out.printf(
+          Locale.ROOT,
+          "  full saves (4 PUTs)          %8.1f saves/s   <- baseline%n",
           fullPerSecond);
-      System.out.printf(Locale.ROOT, "  partial saves (1 PUT + 3 server-side copies)"
-          + " %8.1f saves/s%n", partialPerSecond);
-      System.out.printf(Locale.ROOT, "  partial / full               %8.2f%n",
-          partialPerSecond / fullPerSecond);
+      System.out.printf(
+          Locale.ROOT,
+          "  partial saves (1 PUT + 3 server-side copies)" + " %8.1f saves/s%n",
+          partialPerSecond);
+      System.out.printf(
+          Locale.ROOT, "  partial / full               %8.2f%n", partialPerSecond / fullPerSecond);
     }
   }
 
@@ -104,12 +119,16 @@ public final class RepositoryBenchmarkMain {
     return System.nanoTime() - start;
   }
 
-  private static long savePartial(StoreHarness h, PipeDoc doc, DocumentReference source,
-      String node, int count) {
+  private static long savePartial(
+      StoreHarness h, PipeDoc doc, DocumentReference source, String node, int count) {
     long start = System.nanoTime();
     for (int i = 0; i < count; i++) {
-      h.store.save(Saves.partial(Saves.pipeline(ACCOUNT, GRAPH, node + "-" + i, doc), source,
-          PipeDocPart.PIPE_DOC_PART_PARSED).build());
+      h.store.save(
+          Saves.partial(
+                  Saves.pipeline(ACCOUNT, GRAPH, node + "-" + i, doc),
+                  source,
+                  PipeDocPart.PIPE_DOC_PART_PARSED)
+              .build());
     }
     return System.nanoTime() - start;
   }

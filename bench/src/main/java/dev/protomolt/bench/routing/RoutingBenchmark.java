@@ -41,16 +41,18 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx512m"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx512m"})
 public class RoutingBenchmark {
 
   /** The seeds' expressions, one per edge, all true for the benchmark document but the last. */
   static final String[] CONDITIONS = {
-      "metadata.context_params['priority'] == 'high'",
-      "document.search_metadata.language == 'en'",
-      "document.search_metadata.content_length > 1000",
-      "document.search_metadata.source_mime_type == 'application/pdf'",
-      "stream.metadata.context_params['skip_processing'] == 'true'",
+    "metadata.context_params['priority'] == 'high'",
+    "document.search_metadata.language == 'en'",
+    "document.search_metadata.content_length > 1000",
+    "document.search_metadata.source_mime_type == 'application/pdf'",
+    "stream.metadata.context_params['skip_processing'] == 'true'",
   };
 
   PipelineCelEnvironment env;
@@ -109,28 +111,60 @@ public class RoutingBenchmark {
   }
 
   static PipelineGraph fiveEdgeGraph() {
-    PipelineGraph.Builder g = PipelineGraph.newBuilder().setGraphId("bench").setClusterId("c").setVersion(1)
-        .addNodes(GraphNode.newBuilder().setNodeId("router").setNodeType(NodeType.NODE_TYPE_PROCESSOR).setModuleId("m"));
+    PipelineGraph.Builder g =
+        PipelineGraph.newBuilder()
+            .setGraphId("bench")
+            .setClusterId("c")
+            .setVersion(1)
+            .addNodes(
+                GraphNode.newBuilder()
+                    .setNodeId("router")
+                    .setNodeType(NodeType.NODE_TYPE_PROCESSOR)
+                    .setModuleId("m"));
     for (int i = 0; i < CONDITIONS.length; i++) {
-      g.addNodes(GraphNode.newBuilder().setNodeId("out" + i).setNodeType(NodeType.NODE_TYPE_PROCESSOR).setModuleId("m"));
-      g.addEdges(GraphEdge.newBuilder().setEdgeId("e" + i).setFromNodeId("router").setToNodeId("out" + i)
-          .setCondition(CONDITIONS[i]).setPriority(i).setMaxHops(50)
-          .setTransportType(i % 2 == 0 ? TransportType.TRANSPORT_TYPE_PERSIST : TransportType.TRANSPORT_TYPE_MEMORY));
+      g.addNodes(
+          GraphNode.newBuilder()
+              .setNodeId("out" + i)
+              .setNodeType(NodeType.NODE_TYPE_PROCESSOR)
+              .setModuleId("m"));
+      g.addEdges(
+          GraphEdge.newBuilder()
+              .setEdgeId("e" + i)
+              .setFromNodeId("router")
+              .setToNodeId("out" + i)
+              .setCondition(CONDITIONS[i])
+              .setPriority(i)
+              .setMaxHops(50)
+              .setTransportType(
+                  i % 2 == 0
+                      ? TransportType.TRANSPORT_TYPE_PERSIST
+                      : TransportType.TRANSPORT_TYPE_MEMORY));
     }
     return g.build();
   }
 
   static PipeDoc document() {
-    return PipeDoc.newBuilder().setDocId("doc-1")
-        .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en").setContentLength(4200)
-            .setSourceMimeType("application/pdf").setTitle("Quarterly report"))
+    return PipeDoc.newBuilder()
+        .setDocId("doc-1")
+        .setSearchMetadata(
+            SearchMetadata.newBuilder()
+                .setLanguage("en")
+                .setContentLength(4200)
+                .setSourceMimeType("application/pdf")
+                .setTitle("Quarterly report"))
         .build();
   }
 
   static PipeStream stream() {
-    return PipeStream.newBuilder().setStreamId("s-1")
-        .setMetadata(StreamMetadata.newBuilder().setHopCount(3).setGraphId("bench").setGraphVersion(1)
-            .putContextParams("priority", "high").putContextParams("skip_processing", "false"))
+    return PipeStream.newBuilder()
+        .setStreamId("s-1")
+        .setMetadata(
+            StreamMetadata.newBuilder()
+                .setHopCount(3)
+                .setGraphId("bench")
+                .setGraphVersion(1)
+                .putContextParams("priority", "high")
+                .putContextParams("skip_processing", "false"))
         .build();
   }
 }

@@ -23,16 +23,20 @@ public final class RoutingBenchmarkMain {
     double five = score(results, "fiveCompiledCelEvaluations");
     System.out.printf("%nrouting decision (5 conditional edges): %.1f ns%n", route);
     System.out.printf("one compiled CEL evaluation (baseline): %.1f ns%n", cel);
-    System.out.printf("the same five conditions evaluated directly: %.1f ns (router overhead %.1f ns)%n",
+    System.out.printf(
+        "the same five conditions evaluated directly: %.1f ns (router overhead %.1f ns)%n",
         five, route - five);
-    System.out.printf("ratio: %.2fx the cost of one evaluation (%.2f evaluations' worth per edge)%n",
+    System.out.printf(
+        "ratio: %.2fx the cost of one evaluation (%.2f evaluations' worth per edge)%n",
         route / cel, route / cel / RoutingBenchmark.CONDITIONS.length);
   }
 
   private static double score(Collection<RunResult> results, String method) {
     return results.stream()
         .filter(r -> r.getParams().getBenchmark().endsWith("." + method))
-        .findFirst().orElseThrow(() -> new IllegalStateException("no result for " + method))
-        .getPrimaryResult().getScore();
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no result for " + method))
+        .getPrimaryResult()
+        .getScore();
   }
 }

@@ -64,7 +64,10 @@ public final class EventJson {
   /** A whole number of at least {@code min} at {@code path}. */
   public long integer(JsonNode parent, String path, String field, long min) {
     JsonNode value = parent.get(field);
-    if (value == null || !value.canConvertToLong() || !value.isIntegralNumber() || value.asLong() < min) {
+    if (value == null
+        || !value.canConvertToLong()
+        || !value.isIntegralNumber()
+        || value.asLong() < min) {
       throw refuse(join(path, field), "must be a whole number of at least " + min);
     }
     return value.asLong();

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.db.Migrations.MigrationReport;
 import dev.protomolt.engine.activation.GraphActivationService;
-import dev.protomolt.lambda.accounts.AccountProvisioning;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.hop.CompleteService;
@@ -13,15 +12,16 @@ import dev.protomolt.engine.hop.DispatchService;
 import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.reclaim.ReclaimService;
+import dev.protomolt.engine.replay.ReplayService;
+import dev.protomolt.lambda.accounts.AccountProvisioning;
 import dev.protomolt.lambda.handlers.GraphAdminHandler;
 import dev.protomolt.lambda.handlers.HopHandler;
 import dev.protomolt.lambda.handlers.IntakeHandler;
 import dev.protomolt.lambda.handlers.KafkaBatchHandler;
 import dev.protomolt.lambda.handlers.MigrateHandler;
+import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
 import dev.protomolt.lambda.handlers.ReclaimHandler;
 import dev.protomolt.lambda.handlers.ReplayHandler;
-import dev.protomolt.engine.replay.ReplayService;
-import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
 import dev.protomolt.lambda.handlers.ScheduledHandler;
 import dev.protomolt.proto.events.v1.AccountEvent;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
@@ -44,13 +44,28 @@ import java.util.function.Supplier;
 public final class NamedHandlers {
 
   /** Every handler name the zip serves, as {@code QUARKUS_LAMBDA_HANDLER} spells it. */
-  public static final List<String> NAMES = List.of("graph-admin", "intake", "prepare", "dispatch",
-      "complete", "dlq", "purge", "reclaim", "indexing-ledger", "settlement", "account-events", "reconciler",
-      "retention", "migrate", "replay");
+  public static final List<String> NAMES =
+      List.of(
+          "graph-admin",
+          "intake",
+          "prepare",
+          "dispatch",
+          "complete",
+          "dlq",
+          "purge",
+          "reclaim",
+          "indexing-ledger",
+          "settlement",
+          "account-events",
+          "reconciler",
+          "retention",
+          "migrate",
+          "replay");
 
   private NamedHandlers() {}
 
-  public static EventHandler graphAdmin(GraphAdminService admin, GraphActivationService activation) {
+  public static EventHandler graphAdmin(
+      GraphAdminService admin, GraphActivationService activation) {
     return new GraphAdminHandler(admin, activation);
   }
 
@@ -81,7 +96,10 @@ public final class NamedHandlers {
 
   /** {@code storage-purge} records, purged as one batch. */
   public static EventHandler purge(StoragePurger purger) {
-    return new KafkaBatchHandler<>("purge", "StoragePurgeEvent", StoragePurgeEvent.parser(),
+    return new KafkaBatchHandler<>(
+        "purge",
+        "StoragePurgeEvent",
+        StoragePurgeEvent.parser(),
         batch -> tree(purger.purge(batch)));
   }
 
@@ -92,8 +110,11 @@ public final class NamedHandlers {
 
   /** {@code indexing-receipts} records into the indexing ledger. */
   public static EventHandler indexingLedger(IndexingLedger ledger) {
-    return new KafkaBatchHandler<>("indexing-ledger", "DocumentIndexedEvent",
-        DocumentIndexedEvent.parser(), batch -> tree(ledger.apply(batch)));
+    return new KafkaBatchHandler<>(
+        "indexing-ledger",
+        "DocumentIndexedEvent",
+        DocumentIndexedEvent.parser(),
+        batch -> tree(ledger.apply(batch)));
   }
 
   /**
@@ -102,8 +123,11 @@ public final class NamedHandlers {
    * groups reads a receipt first (decision 0832).
    */
   public static EventHandler settlement(IndexingReceipts receipts) {
-    return new KafkaBatchHandler<>("settlement", "DocumentIndexedEvent",
-        DocumentIndexedEvent.parser(), batch -> tree(receipts.handle(batch)));
+    return new KafkaBatchHandler<>(
+        "settlement",
+        "DocumentIndexedEvent",
+        DocumentIndexedEvent.parser(),
+        batch -> tree(receipts.handle(batch)));
   }
 
   /**
@@ -111,13 +135,17 @@ public final class NamedHandlers {
    * provisioned account's intake notification rule (decision 0660).
    */
   public static EventHandler accountEvents(AccountProvisioning provisioning) {
-    return new KafkaBatchHandler<>("account-events", "AccountEvent", AccountEvent.parser(), batch -> {
-      int rules = provisioning.apply(batch);
-      ObjectNode applied = EventJson.reply();
-      applied.put("applied", batch.size());
-      applied.put("intakeRulesEnsured", rules);
-      return applied;
-    });
+    return new KafkaBatchHandler<>(
+        "account-events",
+        "AccountEvent",
+        AccountEvent.parser(),
+        batch -> {
+          int rules = provisioning.apply(batch);
+          ObjectNode applied = EventJson.reply();
+          applied.put("applied", batch.size());
+          applied.put("intakeRulesEnsured", rules);
+          return applied;
+        });
   }
 
   /**
@@ -125,34 +153,39 @@ public final class NamedHandlers {
    *
    * @param drives the drives to look at, read when the schedule fires
    */
-  public static EventHandler reconciler(StorageReconciler reconciler, Supplier<List<Drive>> drives) {
-    return new ScheduledHandler("reconciler", () -> {
-      var reports = EventJson.MAPPER.createArrayNode();
-      for (Drive drive : drives.get()) {
-        reports.add(tree(reconciler.reconcile(drive)));
-      }
-      ObjectNode out = EventJson.reply();
-      out.set("drives", reports);
-      return out;
-    });
+  public static EventHandler reconciler(
+      StorageReconciler reconciler, Supplier<List<Drive>> drives) {
+    return new ScheduledHandler(
+        "reconciler",
+        () -> {
+          var reports = EventJson.MAPPER.createArrayNode();
+          for (Drive drive : drives.get()) {
+            reports.add(tree(reconciler.reconcile(drive)));
+          }
+          ObjectNode out = EventJson.reply();
+          out.set("drives", reports);
+          return out;
+        });
   }
 
   /** One sweep of at most {@code limit} expired pipeline copies. */
   public static EventHandler retention(RetentionSweeper sweeper, int limit) {
-    return new ScheduledHandler("retention", () -> {
-      ObjectNode out = EventJson.reply();
-      out.put("enabled", sweeper.enabled());
-      out.put("tombstoned", sweeper.sweep(limit));
-      return out;
-    });
+    return new ScheduledHandler(
+        "retention",
+        () -> {
+          ObjectNode out = EventJson.reply();
+          out.put("enabled", sweeper.enabled());
+          out.put("tombstoned", sweeper.sweep(limit));
+          return out;
+        });
   }
 
   /**
    * @param schema applies the schema (the migrate function's {@code Migrations.apply})
    * @param topics creates the missing topics, returning the ones it created
    */
-  public static EventHandler migrate(Supplier<MigrationReport> schema,
-      Function<List<TopicSpec>, List<String>> topics) {
+  public static EventHandler migrate(
+      Supplier<MigrationReport> schema, Function<List<TopicSpec>, List<String>> topics) {
     return new MigrateHandler(schema, topics);
   }
 

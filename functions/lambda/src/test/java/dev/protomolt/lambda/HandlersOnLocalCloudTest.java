@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.store.DriveKind;
-import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
@@ -63,8 +62,10 @@ class HandlersOnLocalCloudTest {
     create.put("operation", "create");
     create.set("graph", EventJson.MAPPER.readTree(Fixtures.text("graphs/lambda-echo.json")));
     invoke("graph-admin", create.toString());
-    activation = invoke("graph-admin",
-        "{\"operation\":\"activate\",\"graphId\":\"lambda-echo\",\"clusterId\":\"local\",\"version\":1}");
+    activation =
+        invoke(
+            "graph-admin",
+            "{\"operation\":\"activate\",\"graphId\":\"lambda-echo\",\"clusterId\":\"local\",\"version\":1}");
   }
 
   @AfterAll
@@ -85,7 +86,9 @@ class HandlersOnLocalCloudTest {
 
   static LambdaResult.Failure failure(String function, String event) {
     LambdaResult result = local.cloud.lambdas().invoke(function, event);
-    assertThat(result).as("%s should have failed", function).isInstanceOf(LambdaResult.Failure.class);
+    assertThat(result)
+        .as("%s should have failed", function)
+        .isInstanceOf(LambdaResult.Failure.class);
     return (LambdaResult.Failure) result;
   }
 
@@ -95,18 +98,21 @@ class HandlersOnLocalCloudTest {
     assertThat(accountEventsReply.path("report").path("intakeRulesEnsured").asInt()).isEqualTo(1);
     assertThat(local.intakeRules).containsExactly("protomolt-intake:acme");
     PostgresDriveDirectory drives = new PostgresDriveDirectory(local.cloud.database());
-    assertThat(drives.find("acme", DriveKind.INTAKE)).hasValueSatisfying(d -> {
-      assertThat(d.bucket()).isEqualTo("protomolt-intake");
-      assertThat(d.prefix()).isEqualTo("_intake-copies/acme/");
-    });
-    assertThat(drives.find("acme", DriveKind.PIPELINE)).hasValueSatisfying(d ->
-        assertThat(d.bucket()).isEqualTo("protomolt-store"));
+    assertThat(drives.find("acme", DriveKind.INTAKE))
+        .hasValueSatisfying(
+            d -> {
+              assertThat(d.bucket()).isEqualTo("protomolt-intake");
+              assertThat(d.prefix()).isEqualTo("_intake-copies/acme/");
+            });
+    assertThat(drives.find("acme", DriveKind.PIPELINE))
+        .hasValueSatisfying(d -> assertThat(d.bucket()).isEqualTo("protomolt-store"));
   }
 
   @Test
   void graphAdminActivatesAVersionAndRecordsItsStateMachineVersion() {
     assertThat(activation.path("version").asLong()).isEqualTo(1);
-    assertThat(activation.path("versionArn").asText()).endsWith(":1")
+    assertThat(activation.path("versionArn").asText())
+        .endsWith(":1")
         .startsWith(activation.path("machineArn").asText());
   }
 
@@ -115,9 +121,16 @@ class HandlersOnLocalCloudTest {
     // The fixture's key is URL-encoded as S3 sends it; the object exists under the decoded key.
     String key = "acme/acme-uploads/reports/quarterly report (final).txt";
     // The container's shared client for the drive: not closed here, the container owns it.
-    S3Client s3 = local.clients.s3().forDrive(new PostgresDriveDirectory(local.cloud.database())
-        .find("acme", DriveKind.INTAKE).orElseThrow());
-    s3.putObject(b -> b.bucket("protomolt-intake").key(key),
+    S3Client s3 =
+        local
+            .clients
+            .s3()
+            .forDrive(
+                new PostgresDriveDirectory(local.cloud.database())
+                    .find("acme", DriveKind.INTAKE)
+                    .orElseThrow());
+    s3.putObject(
+        b -> b.bucket("protomolt-intake").key(key),
         RequestBody.fromString("Revenue grew in every region this quarter."));
     JsonNode reply = invoke("intake", Fixtures.text("s3-object-created-put.json"));
 
@@ -146,48 +159,76 @@ class HandlersOnLocalCloudTest {
 
   @Test
   void aReplayStartsTheStoredIntakeCopyOnTheActiveVersionAndARerunConverges() throws Exception {
-    // Its own object, so the notification test's document stays its own; the fixture names this doc.
+    // Its own object, so the notification test's document stays its own; the fixture names this
+    // doc.
     String key = "acme/acme-uploads/replays/source.txt";
-    S3Client s3 = local.clients.s3().forDrive(new PostgresDriveDirectory(local.cloud.database())
-        .find("acme", DriveKind.INTAKE).orElseThrow());
+    S3Client s3 =
+        local
+            .clients
+            .s3()
+            .forDrive(
+                new PostgresDriveDirectory(local.cloud.database())
+                    .find("acme", DriveKind.INTAKE)
+                    .orElseThrow());
     s3.putObject(b -> b.bucket("protomolt-intake").key(key), RequestBody.fromString("Replayed."));
-    JsonNode admitted = invoke("intake", Fixtures.text("s3-object-created-put.json")
-        .replace("acme/acme-uploads/reports/quarterly+report+%28final%29.txt", key)).path("admissions").get(0);
+    JsonNode admitted =
+        invoke(
+                "intake",
+                Fixtures.text("s3-object-created-put.json")
+                    .replace("acme/acme-uploads/reports/quarterly+report+%28final%29.txt", key))
+            .path("admissions")
+            .get(0);
     String docId = admitted.path("docId").asText();
-    assertThat(EventJson.MAPPER.readTree(Fixtures.text("replay-request.json")).at("/selectors/docIds/0").asText())
+    assertThat(
+            EventJson.MAPPER
+                .readTree(Fixtures.text("replay-request.json"))
+                .at("/selectors/docIds/0")
+                .asText())
         .isEqualTo(docId);
     // The intake's own execution: answered so it does not linger.
-    WorkDispatch first = nextDispatch(w -> w.getExecutionArn().equals(admitted.path("executionArn").asText()));
+    WorkDispatch first =
+        nextDispatch(w -> w.getExecutionArn().equals(admitted.path("executionArn").asText()));
     answer(first);
 
     JsonNode report = invoke("replay", Fixtures.text("replay-request.json"));
     assertThat(report.path("replayId").asText()).isEqualTo("fixture-replay-1");
     assertThat(report.path("graphVersion").asLong()).isEqualTo(1);
-    assertThat(report.path("versionArn").asText()).isEqualTo(activation.path("versionArn").asText());
+    assertThat(report.path("versionArn").asText())
+        .isEqualTo(activation.path("versionArn").asText());
     assertThat(report.path("candidates").asLong()).isEqualTo(1);
     assertThat(report.path("started").asLong()).isEqualTo(1);
     assertThat(report.path("skipped").size()).isZero();
 
     // The execution is named by the replay and the document; the test plays the echo module.
-    String name = dev.protomolt.core.orchestration.StateMachineNames.hashOf("replay", "fixture-replay-1", "acme",
-        "acme-uploads", docId, "lambda-echo", "1");
+    String name =
+        dev.protomolt.core.orchestration.StateMachineNames.hashOf(
+            "replay", "fixture-replay-1", "acme", "acme-uploads", docId, "lambda-echo", "1");
     WorkDispatch work = nextDispatch(w -> w.getExecutionArn().endsWith(":" + name));
     assertThat(work.getStream().getDocumentRef().getDocId()).isEqualTo(docId);
     answer(work);
-    assertThat(awaitClosed(local.clients.sfn(), work.getExecutionArn())).isEqualTo(ExecutionStatus.SUCCEEDED);
+    assertThat(awaitClosed(local.clients.sfn(), work.getExecutionArn()))
+        .isEqualTo(ExecutionStatus.SUCCEEDED);
 
     JsonNode rerun = invoke("replay", Fixtures.text("replay-request.json"));
     assertThat(rerun.path("started").asLong()).isZero();
     assertThat(rerun.path("alreadyStarted").asLong()).isEqualTo(1);
 
-    LambdaResult.Failure unknownGraph = failure("replay",
-        Fixtures.text("replay-request.json").replace("\"lambda-echo\"", "\"no-such-graph\""));
-    assertThat(unknownGraph.errorType()).isEqualTo(dev.protomolt.engine.replay.ReplayRefused.class.getName());
-    assertThat(unknownGraph.errorMessage()).startsWith("graph_id: graph 'no-such-graph' has no deployed version");
+    LambdaResult.Failure unknownGraph =
+        failure(
+            "replay",
+            Fixtures.text("replay-request.json").replace("\"lambda-echo\"", "\"no-such-graph\""));
+    assertThat(unknownGraph.errorType())
+        .isEqualTo(dev.protomolt.engine.replay.ReplayRefused.class.getName());
+    assertThat(unknownGraph.errorMessage())
+        .startsWith("graph_id: graph 'no-such-graph' has no deployed version");
     assertThat(failure("replay", "{\"graphId\":\"lambda-echo\"}").errorMessage())
         .startsWith("replay: selectors ");
-    assertThat(failure("replay", "{\"graphId\":\"lambda-echo\",\"selectors\":{\"accountId\":\"acme\"}}")
-        .errorMessage()).startsWith("selectors.account_id: a bare account_id selects a whole tenant");
+    assertThat(
+            failure(
+                    "replay",
+                    "{\"graphId\":\"lambda-echo\",\"selectors\":{\"accountId\":\"acme\"}}")
+                .errorMessage())
+        .startsWith("selectors.account_id: a bare account_id selects a whole tenant");
   }
 
   /** The echo module's CONTINUE ack, as the gateway sends it. */
@@ -196,7 +237,10 @@ class HandlersOnLocalCloudTest {
     ack.put("workUnitId", work.getWorkUnitId());
     ack.put("outcome", "CONTINUE");
     ack.set("stream", EventJson.MAPPER.readTree(JsonFormat.printer().print(work.getStream())));
-    local.clients.sfn().sendTaskSuccess(b -> b.taskToken(work.getTaskToken()).output(ack.toString()));
+    local
+        .clients
+        .sfn()
+        .sendTaskSuccess(b -> b.taskToken(work.getTaskToken()).output(ack.toString()));
   }
 
   @Test
@@ -204,28 +248,37 @@ class HandlersOnLocalCloudTest {
     JsonNode prepared = invoke("prepare", Fixtures.text("sfn-prepare.json"));
     assertThat(prepared.path("action").asText()).isEqualTo("RUN");
     assertThat(prepared.path("workUnitId").asText()).hasSize(64);
-    assertThat(prepared.path("stream").path("document").path("docId").asText()).isEqualTo("doc-fixture-1");
+    assertThat(prepared.path("stream").path("document").path("docId").asText())
+        .isEqualTo("doc-fixture-1");
 
     JsonNode dispatchInput = EventJson.MAPPER.readTree(Fixtures.text("sfn-dispatch.json"));
     invoke("dispatch", dispatchInput.toString());
-    WorkDispatch work = nextDispatch(w -> w.getTaskToken().equals(dispatchInput.path("taskToken").asText()));
+    WorkDispatch work =
+        nextDispatch(w -> w.getTaskToken().equals(dispatchInput.path("taskToken").asText()));
     assertThat(work.getWorkUnitId()).isEqualTo(dispatchInput.path("workUnitId").asText());
     assertThat(work.getModuleId()).isEqualTo("echo");
     assertThat(work.getHeartbeatSeconds()).isEqualTo(30);
 
     JsonNode completed = invoke("complete", Fixtures.text("sfn-complete.json"));
     assertThat(completed.path("destinationCount").asInt()).isZero();
-    assertThat(completed.path("workUnitId").asText()).isEqualTo(dispatchInput.path("workUnitId").asText());
+    assertThat(completed.path("workUnitId").asText())
+        .isEqualTo(dispatchInput.path("workUnitId").asText());
     // The hop's step record went to pipeline-events, one hop after the fixture's hop count of 1.
-    StepExecutionRecord step = StepExecutionRecord.parseFrom(nextRecord("pipeline-events",
-        r -> r.key().equals(work.getWorkUnitId() + ":STEP_STATUS_SUCCESS")).value());
+    StepExecutionRecord step =
+        StepExecutionRecord.parseFrom(
+            nextRecord(
+                    "pipeline-events",
+                    r -> r.key().equals(work.getWorkUnitId() + ":STEP_STATUS_SUCCESS"))
+                .value());
     assertThat(step.getHopNumber()).isEqualTo(2);
     assertThat(step.getNodeId()).isEqualTo("echo");
 
     JsonNode dead = invoke("dlq", Fixtures.text("sfn-dlq.json"));
     String dlqId = dead.path("dlqId").asText();
-    DlqMessage message = DlqMessage.parseFrom(nextRecord("pipestream.local.lambda-echo.echo.dlq",
-        r -> r.key().equals(dlqId)).value());
+    DlqMessage message =
+        DlqMessage.parseFrom(
+            nextRecord("pipestream.local.lambda-echo.echo.dlq", r -> r.key().equals(dlqId))
+                .value());
     assertThat(message.getError().getCode()).isEqualTo("Module.Retryable");
     assertThat(message.getNodeId()).isEqualTo("echo");
     assertThat(message.getExecutionArn()).endsWith(":fixture-execution-1");
@@ -235,13 +288,15 @@ class HandlersOnLocalCloudTest {
   void indexingReceiptsFromAnMskBatchFeedTheLedgerAndSettlement() throws Exception {
     JsonNode ledger = invoke("indexing-ledger", Fixtures.text("msk-indexing-receipts.json"));
     assertThat(ledger.path("records").asInt()).isEqualTo(2);
-    assertThat(ledger.path("report").findValuesAsText("kind")).containsExactly("APPLIED", "APPLIED");
+    assertThat(ledger.path("report").findValuesAsText("kind"))
+        .containsExactly("APPLIED", "APPLIED");
 
     JsonNode settled = invoke("settlement", Fixtures.text("msk-indexing-receipts.json"));
     JsonNode report = settled.path("report");
     // The first receipt names a stored state the ledger does not hold; the second failed.
     assertThat(report.get(0).path("settlement").path("settled").asBoolean()).isFalse();
-    assertThat(report.get(0).path("settlement").path("detail").asText()).contains("no live stored state");
+    assertThat(report.get(0).path("settlement").path("detail").asText())
+        .contains("no live stored state");
     assertThat(report.get(1).path("settlement").path("detail").asText())
         .contains("INDEX_OUTCOME_FAILED_RETRYABLE never settles");
   }
@@ -257,10 +312,14 @@ class HandlersOnLocalCloudTest {
     assertThat(deleted.path("deleted").path("unchanged").asInt()).isEqualTo(1);
     assertThat(deleted.path("deleted").path("rejected")).isEmpty();
 
-    String elsewhere = Fixtures.text("msk-document-deleted.json").replace("\"topic\": \"document-deleted\"",
-        "\"topic\": \"storage-purge\"").replace("document-deleted-2", "storage-purge-2");
-    assertThat(failure("reclaim", elsewhere).errorMessage()).isEqualTo("reclaim: records[\"storage-purge-2\"][0]"
-        + ".topic must be reclaim-requests or document-deleted, was 'storage-purge'");
+    String elsewhere =
+        Fixtures.text("msk-document-deleted.json")
+            .replace("\"topic\": \"document-deleted\"", "\"topic\": \"storage-purge\"")
+            .replace("document-deleted-2", "storage-purge-2");
+    assertThat(failure("reclaim", elsewhere).errorMessage())
+        .isEqualTo(
+            "reclaim: records[\"storage-purge-2\"][0]"
+                + ".topic must be reclaim-requests or document-deleted, was 'storage-purge'");
   }
 
   @Test
@@ -278,21 +337,31 @@ class HandlersOnLocalCloudTest {
 
   @Test
   void migrateCreatesMissingTopicsOnceAndLeavesDataAloneOnDelete() throws Exception {
-    String ensure = "{\"RequestType\":\"Create\",\"ResourceProperties\":{\"ServiceToken\":\"arn:aws:lambda:x\","
-        + "\"operation\":\"ensure-topics\",\"topics\":[{\"name\":\"lambda-test-topic\",\"partitions\":\"2\"}]}}";
-    assertThat(invoke("migrate", ensure).path("Data").path("created").asText()).isEqualTo("lambda-test-topic");
-    assertThat(invoke("migrate", ensure.replace("Create", "Update")).path("Data").path("created").asText())
+    String ensure =
+        "{\"RequestType\":\"Create\",\"ResourceProperties\":{\"ServiceToken\":\"arn:aws:lambda:x\","
+            + "\"operation\":\"ensure-topics\",\"topics\":[{\"name\":\"lambda-test-topic\",\"partitions\":\"2\"}]}}";
+    assertThat(invoke("migrate", ensure).path("Data").path("created").asText())
+        .isEqualTo("lambda-test-topic");
+    assertThat(
+            invoke("migrate", ensure.replace("Create", "Update"))
+                .path("Data")
+                .path("created")
+                .asText())
         .isEmpty();
 
-    JsonNode schema = invoke("migrate",
-        "{\"RequestType\":\"Update\",\"ResourceProperties\":{\"operation\":\"migrate-schema\"}}");
+    JsonNode schema =
+        invoke(
+            "migrate",
+            "{\"RequestType\":\"Update\",\"ResourceProperties\":{\"operation\":\"migrate-schema\"}}");
     assertThat(schema.path("PhysicalResourceId").asText()).isEqualTo("protomolt-migrate-schema");
     // The local cloud migrated on start: nothing is left to apply, and the version is reported.
     assertThat(schema.path("Data").path("applied").asInt()).isZero();
     assertThat(schema.path("Data").path("schemaVersion").asText()).isNotBlank();
 
-    JsonNode deleted = invoke("migrate",
-        "{\"RequestType\":\"Delete\",\"ResourceProperties\":{\"operation\":\"migrate-schema\"}}");
+    JsonNode deleted =
+        invoke(
+            "migrate",
+            "{\"RequestType\":\"Delete\",\"ResourceProperties\":{\"operation\":\"migrate-schema\"}}");
     assertThat(deleted.path("Data").path("deleted").asText()).isEqualTo("nothing");
   }
 
@@ -302,36 +371,56 @@ class HandlersOnLocalCloudTest {
     assertThat(notJson.errorType()).isEqualTo(InvalidEventException.class.getName());
     assertThat(notJson.errorMessage()).isEqualTo("intake: the event must be a JSON object");
 
-    String noKey = Fixtures.text("s3-object-created-put.json")
-        .replace("\"key\": \"acme/acme-uploads/reports/quarterly+report+%28final%29.txt\",", "");
+    String noKey =
+        Fixtures.text("s3-object-created-put.json")
+            .replace(
+                "\"key\": \"acme/acme-uploads/reports/quarterly+report+%28final%29.txt\",", "");
     assertThat(failure("intake", noKey).errorMessage())
         .isEqualTo("intake: Records[0].s3.object.key must be a non-blank string");
 
-    String badBase64 = Fixtures.text("msk-indexing-receipts.json").replace("\"ZG9jLWFubnVhbA==\"", "\"%%%\"");
+    String badBase64 =
+        Fixtures.text("msk-indexing-receipts.json").replace("\"ZG9jLWFubnVhbA==\"", "\"%%%\"");
     assertThat(failure("indexing-ledger", badBase64).errorMessage())
         .startsWith("indexing-ledger: records[\"indexing-receipts-1\"][0].key must be base64");
 
-    String notProtobuf = Fixtures.text("msk-account-events.json")
-        .replaceAll("\"value\": \"[^\"]+\"", "\"value\": \"/////w==\"");
+    String notProtobuf =
+        Fixtures.text("msk-account-events.json")
+            .replaceAll("\"value\": \"[^\"]+\"", "\"value\": \"/////w==\"");
     assertThat(failure("account-events", notProtobuf).errorMessage())
-        .startsWith("account-events: records[\"account-events-0\"][0].value must be a AccountEvent (protobuf);"
-            + " topic account-events partition 0 offset 15 is not");
+        .startsWith(
+            "account-events: records[\"account-events-0\"][0].value must be a AccountEvent"
+                + " (protobuf); topic account-events partition 0 offset 15 is not");
 
-    String underscored = Fixtures.text("msk-account-events.json").replaceAll("\"value\": \"[^\"]+\"",
-        "\"value\": \"" + java.util.Base64.getEncoder().encodeToString(
-            dev.protomolt.proto.events.v1.AccountEvent.newBuilder().setAccountId("_intake-copies").build()
-                .toByteArray()) + "\"");
-    assertThat(failure("account-events", underscored).errorMessage()).isEqualTo("account event [0]"
-        + " account_id must be non-blank, contain no '/' and not start with '_' (intake copies live under"
-        + " _intake-copies/), got '_intake-copies'");
+    String underscored =
+        Fixtures.text("msk-account-events.json")
+            .replaceAll(
+                "\"value\": \"[^\"]+\"",
+                "\"value\": \""
+                    + java.util.Base64.getEncoder()
+                        .encodeToString(
+                            dev.protomolt.proto.events.v1.AccountEvent.newBuilder()
+                                .setAccountId("_intake-copies")
+                                .build()
+                                .toByteArray())
+                    + "\"");
+    assertThat(failure("account-events", underscored).errorMessage())
+        .isEqualTo(
+            "account event [0] account_id must be non-blank, contain no '/' and not start with '_'"
+                + " (intake copies live under _intake-copies/), got '_intake-copies'");
 
-    String wrongTrigger = Fixtures.text("eventbridge-scheduled.json").replace("Scheduled Event", "Object Created");
+    String wrongTrigger =
+        Fixtures.text("eventbridge-scheduled.json").replace("Scheduled Event", "Object Created");
     assertThat(failure("retention", wrongTrigger).errorMessage())
         .startsWith("retention: detail-type must be 'Scheduled Event'");
 
-    assertThat(failure("migrate", "{\"RequestType\":\"Create\",\"ResourceProperties\":{\"operation\":\"drop\"}}")
-        .errorMessage()).isEqualTo("migrate: ResourceProperties.operation must be migrate-schema or"
-            + " ensure-topics, was 'drop'");
+    assertThat(
+            failure(
+                    "migrate",
+                    "{\"RequestType\":\"Create\",\"ResourceProperties\":{\"operation\":\"drop\"}}")
+                .errorMessage())
+        .isEqualTo(
+            "migrate: ResourceProperties.operation must be migrate-schema or"
+                + " ensure-topics, was 'drop'");
 
     // The hop services name their own fields; the handler lets their failure through unchanged.
     String noGraph = Fixtures.text("sfn-prepare.json").replace("\"graphId\": \"lambda-echo\",", "");
@@ -345,29 +434,34 @@ class HandlersOnLocalCloudTest {
 
   @Test
   void aFunctionBuildsOnlyTheClientsItsHandlerUses() throws Exception {
-    try (ContainerClients clients = new ContainerClients(new FunctionEnvironment(local.environment),
-        Clock.systemUTC())) {
+    try (ContainerClients clients =
+        new ContainerClients(new FunctionEnvironment(local.environment), Clock.systemUTC())) {
       FunctionWiring wiring = new FunctionWiring(clients);
       EventHandler migrate = wiring.handler("migrate");
-      migrate.handleText("{\"RequestType\":\"Delete\",\"ResourceProperties\":{\"operation\":\"ensure-topics\","
-          + "\"topics\":[]}}");
+      migrate.handleText(
+          "{\"RequestType\":\"Delete\",\"ResourceProperties\":{\"operation\":\"ensure-topics\","
+              + "\"topics\":[]}}");
       assertThat(clients.built()).isEmpty();
 
       wiring.handler("prepare").handleText(Fixtures.text("sfn-prepare.json"));
-      assertThat(clients.built()).contains("jdbc", "s3", "kafka-producer").doesNotContain("sfn", "kafka-admin");
+      assertThat(clients.built())
+          .contains("jdbc", "s3", "kafka-producer")
+          .doesNotContain("sfn", "kafka-admin");
     }
     // A function missing a setting it needs names the variable.
-    try (ContainerClients bare = new ContainerClients(new FunctionEnvironment(Map.of()), Clock.systemUTC())) {
+    try (ContainerClients bare =
+        new ContainerClients(new FunctionEnvironment(Map.of()), Clock.systemUTC())) {
       assertThatThrownBy(() -> new FunctionWiring(bare).handler("purge"))
-          .hasMessage("PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by this function but"
-              + " neither is set");
+          .hasMessage(
+              "PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by this function but"
+                  + " neither is set");
     }
   }
 
   @Test
   void inAwsGraphAdminReadsDatasourceOwnersThatAccountEventsBind() throws Exception {
-    try (ContainerClients clients = new ContainerClients(new FunctionEnvironment(local.environment),
-        Clock.systemUTC())) {
+    try (ContainerClients clients =
+        new ContainerClients(new FunctionEnvironment(local.environment), Clock.systemUTC())) {
       ObjectNode validate = EventJson.reply();
       validate.put("operation", "validate");
       validate.put("mode", "VALIDATION_MODE_DESIGN");
@@ -376,53 +470,93 @@ class HandlersOnLocalCloudTest {
 
       // Before any account event names it, the datasource has no owner in the ledger's bindings.
       JsonNode unbound = EventJson.MAPPER.readTree(graphAdmin.handleText(validate.toString()));
-      assertThat(unbound.path("result").toString()).contains("acme-uploads").contains("not registered");
+      assertThat(unbound.path("result").toString())
+          .contains("acme-uploads")
+          .contains("not registered");
 
       // The fixture's provisioning event for acme, redelivered naming its datasource.
-      AccountEvent fixture = AccountEvent.parseFrom(java.util.Base64.getDecoder().decode(
-          EventJson.MAPPER.readTree(Fixtures.text("msk-account-events.json"))
-              .path("records").path("account-events-0").path(0).path("value").asText()));
-      JsonNode bound = invoke("account-events", accountEvent(fixture.toBuilder()
-          .addDatasourceIds("acme-uploads").build()));
+      AccountEvent fixture =
+          AccountEvent.parseFrom(
+              java.util.Base64.getDecoder()
+                  .decode(
+                      EventJson.MAPPER
+                          .readTree(Fixtures.text("msk-account-events.json"))
+                          .path("records")
+                          .path("account-events-0")
+                          .path(0)
+                          .path("value")
+                          .asText()));
+      JsonNode bound =
+          invoke(
+              "account-events",
+              accountEvent(fixture.toBuilder().addDatasourceIds("acme-uploads").build()));
       assertThat(bound.path("records").asInt()).isEqualTo(1);
       JsonNode owned = EventJson.MAPPER.readTree(graphAdmin.handleText(validate.toString()));
       assertThat(owned.path("result").toString()).doesNotContain("not registered");
 
       // A datasource never changes owner: another account's claim is refused, naming both.
-      assertThat(failure("account-events", accountEvent(AccountEvent.newBuilder().setAccountId("globex")
-          .setType(AccountEventType.ACCOUNT_EVENT_TYPE_UPDATED).addDatasourceIds("acme-uploads").build()))
-          .errorMessage()).contains("datasourceId: 'acme-uploads' already belongs to account 'acme', not"
-              + " 'globex'");
-      assertThat(failure("account-events", accountEvent(AccountEvent.newBuilder().setAccountId("acme")
-          .addDatasourceIds(" ").build())).errorMessage())
+      assertThat(
+              failure(
+                      "account-events",
+                      accountEvent(
+                          AccountEvent.newBuilder()
+                              .setAccountId("globex")
+                              .setType(AccountEventType.ACCOUNT_EVENT_TYPE_UPDATED)
+                              .addDatasourceIds("acme-uploads")
+                              .build()))
+                  .errorMessage())
+          .contains(
+              "datasourceId: 'acme-uploads' already belongs to account 'acme', not" + " 'globex'");
+      assertThat(
+              failure(
+                      "account-events",
+                      accountEvent(
+                          AccountEvent.newBuilder()
+                              .setAccountId("acme")
+                              .addDatasourceIds(" ")
+                              .build()))
+                  .errorMessage())
           .isEqualTo("account event [0] datasource_ids[0] must be non-blank");
     }
   }
 
   private static String accountEvent(AccountEvent event) {
-    return Fixtures.text("msk-account-events.json").replaceAll("\"value\": \"[^\"]+\"",
-        "\"value\": \"" + java.util.Base64.getEncoder().encodeToString(event.toByteArray()) + "\"");
+    return Fixtures.text("msk-account-events.json")
+        .replaceAll(
+            "\"value\": \"[^\"]+\"",
+            "\"value\": \""
+                + java.util.Base64.getEncoder().encodeToString(event.toByteArray())
+                + "\"");
   }
 
   private static WorkDispatch nextDispatch(Predicate<WorkDispatch> wanted) throws Exception {
-    ConsumerRecord<String, byte[]> r = nextRecord("pipestream.module.echo", rec -> {
-      try {
-        return wanted.test(WorkDispatch.parseFrom(rec.value()));
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-        throw new AssertionError(e);
-      }
-    });
+    ConsumerRecord<String, byte[]> r =
+        nextRecord(
+            "pipestream.module.echo",
+            rec -> {
+              try {
+                return wanted.test(WorkDispatch.parseFrom(rec.value()));
+              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                throw new AssertionError(e);
+              }
+            });
     return WorkDispatch.parseFrom(r.value());
   }
 
   /** Reads {@code topic} from the start until a record matches, within {@link #PATIENCE}. */
-  private static ConsumerRecord<String, byte[]> nextRecord(String topic,
-      Predicate<ConsumerRecord<String, byte[]>> wanted) {
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, local.cloud.endpoints().kafkaBootstrapServers(),
-        ConsumerConfig.GROUP_ID_CONFIG, "lambda-test-" + UUID.randomUUID(),
-        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
-        new ByteArrayDeserializer())) {
+  private static ConsumerRecord<String, byte[]> nextRecord(
+      String topic, Predicate<ConsumerRecord<String, byte[]>> wanted) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                local.cloud.endpoints().kafkaBootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "lambda-test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest"),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(topic));
       long deadline = System.nanoTime() + PATIENCE.toNanos();
       List<String> seen = new ArrayList<>();
@@ -434,14 +568,17 @@ class HandlersOnLocalCloudTest {
           seen.add(r.key());
         }
       }
-      throw new AssertionError("no matching record on " + topic + " within " + PATIENCE + "; saw " + seen);
+      throw new AssertionError(
+          "no matching record on " + topic + " within " + PATIENCE + "; saw " + seen);
     }
   }
 
-  private static ExecutionStatus awaitClosed(SfnClient sfn, String executionArn) throws InterruptedException {
+  private static ExecutionStatus awaitClosed(SfnClient sfn, String executionArn)
+      throws InterruptedException {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     ExecutionStatus status;
-    while ((status = sfn.describeExecution(b -> b.executionArn(executionArn)).status()) == ExecutionStatus.RUNNING) {
+    while ((status = sfn.describeExecution(b -> b.executionArn(executionArn)).status())
+        == ExecutionStatus.RUNNING) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("execution " + executionArn + " still running after " + PATIENCE);
       }

@@ -29,6 +29,7 @@ final class LocalCloudFunctions implements AutoCloseable {
   final Map<String, String> environment;
   final ContainerClients clients;
   final FunctionWiring wiring;
+
   /**
    * The intake rules account provisioning asked for, as {@code bucket:account}. The local S3 has
    * no bucket notification API (decision 0400), and a real local rule would make the notifier
@@ -45,8 +46,9 @@ final class LocalCloudFunctions implements AutoCloseable {
     System.setProperty("aws.secretAccessKey", ep.secretAccessKey());
     this.environment = environment(ep, cloud);
     this.clients = new ContainerClients(new FunctionEnvironment(environment), Clock.systemUTC());
-    this.wiring = new FunctionWiring(clients, tenancy,
-        (drive, account) -> intakeRules.add(drive.bucket() + ":" + account));
+    this.wiring =
+        new FunctionWiring(
+            clients, tenancy, (drive, account) -> intakeRules.add(drive.bucket() + ":" + account));
     for (String name : NamedHandlers.NAMES) {
       EventHandler handler = wiring.handler(name);
       cloud.lambdas().register(name, (event, context) -> handler.handleText(event));

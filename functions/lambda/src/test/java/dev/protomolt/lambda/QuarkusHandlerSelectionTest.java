@@ -20,21 +20,28 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class QuarkusHandlerSelectionTest {
 
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
   private static HttpResponse<String> invoke(String event) throws Exception {
-    int port = ConfigProvider.getConfig().getValue("quarkus.lambda.mock-event-server.test-port", Integer.class);
-    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/_lambda_"))
-        .timeout(Duration.ofSeconds(30))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(event)).build(), HttpResponse.BodyHandlers.ofString());
+    int port =
+        ConfigProvider.getConfig()
+            .getValue("quarkus.lambda.mock-event-server.test-port", Integer.class);
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/_lambda_"))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(event))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void theConfiguredNameSelectsTheMigrateHandler() throws Exception {
     // Delete touches neither the database nor Kafka, so no PROTOMOLT_* setting is needed.
-    HttpResponse<String> reply = invoke(
-        "{\"RequestType\":\"Delete\",\"ResourceProperties\":{\"operation\":\"migrate-schema\"}}");
+    HttpResponse<String> reply =
+        invoke(
+            "{\"RequestType\":\"Delete\",\"ResourceProperties\":{\"operation\":\"migrate-schema\"}}");
     assertThat(reply.statusCode()).isEqualTo(200);
     JsonNode body = EventJson.MAPPER.readTree(reply.body());
     assertThat(body.path("PhysicalResourceId").asText()).isEqualTo("protomolt-migrate-schema");

@@ -29,12 +29,14 @@ public final class CachedAccountStatus implements AccountStatus {
   /** @param ticker the clock the TTLs are measured on; tests pass a fake one */
   public CachedAccountStatus(AccountStatus source, Ticker ticker) {
     this.source = Objects.requireNonNull(source, "source");
-    this.cache = Caffeine.newBuilder()
-        .maximumSize(100_000)
-        .ticker(ticker)
-        .expireAfter(Expiry.<String, Boolean>writing(
-            (accountId, active) -> active ? POSITIVE_TTL : NEGATIVE_TTL))
-        .build(this.source::isActive);
+    this.cache =
+        Caffeine.newBuilder()
+            .maximumSize(100_000)
+            .ticker(ticker)
+            .expireAfter(
+                Expiry.<String, Boolean>writing(
+                    (accountId, active) -> active ? POSITIVE_TTL : NEGATIVE_TTL))
+            .build(this.source::isActive);
   }
 
   @Override

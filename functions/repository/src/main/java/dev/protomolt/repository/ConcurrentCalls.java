@@ -37,8 +37,10 @@ final class ConcurrentCalls {
           results.add(future.get());
         } catch (ExecutionException e) {
           if (first == null) {
-            first = e.getCause() instanceof RuntimeException r ? r
-                : new IllegalStateException(e.getCause());
+            first =
+                e.getCause() instanceof RuntimeException r
+                    ? r
+                    : new IllegalStateException(e.getCause());
           }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();

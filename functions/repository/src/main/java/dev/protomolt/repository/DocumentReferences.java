@@ -21,13 +21,22 @@ public final class DocumentReferences {
     SaveTarget.requireNotBlank(ref.getDocId(), prefix + "doc_id");
     SaveTarget.requireNotBlank(ref.getGraphId(), prefix + "graph_id");
     SaveTarget.requireNotBlank(ref.getGraphAddressId(), prefix + "graph_address_id");
-    NodeCoordinates coordinates = SaveTarget.identity(() -> new NodeCoordinates(ref.getDocId(),
-        ref.getGraphAddressId(), ref.getAccountId(), ref.getGraphId()), prefix);
+    NodeCoordinates coordinates =
+        SaveTarget.identity(
+            () ->
+                new NodeCoordinates(
+                    ref.getDocId(), ref.getGraphAddressId(), ref.getAccountId(), ref.getGraphId()),
+            prefix);
     if (!ref.getNodeId().isEmpty()) {
       UUID computed = NodeIds.nodeId(coordinates);
       if (!ref.getNodeId().equals(computed.toString())) {
-        throw new PipeDocStoreException.InvalidRequest(prefix + "node_id", "'" + ref.getNodeId()
-            + "' does not match the node id " + computed + " of the reference's coordinates");
+        throw new PipeDocStoreException.InvalidRequest(
+            prefix + "node_id",
+            "'"
+                + ref.getNodeId()
+                + "' does not match the node id "
+                + computed
+                + " of the reference's coordinates");
       }
     }
     return coordinates;

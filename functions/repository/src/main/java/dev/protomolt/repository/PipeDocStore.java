@@ -20,13 +20,11 @@ import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.core.store.ObjectMissingException;
 import dev.protomolt.core.store.PipeDocRecord;
 import dev.protomolt.core.store.PurgeEventSink;
-import dev.protomolt.proto.events.v1.StoragePurgeEvent;
-import dev.protomolt.repository.purge.PurgeEvents;
-import java.util.Optional;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
 import dev.protomolt.proto.events.v1.AccountEvent;
+import dev.protomolt.proto.events.v1.StoragePurgeEvent;
 import dev.protomolt.proto.repository.v1.DeletePipeDocRequest;
 import dev.protomolt.proto.repository.v1.DeletePipeDocResponse;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
@@ -40,6 +38,7 @@ import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
 import dev.protomolt.proto.repository.v1.WriteProvenance;
+import dev.protomolt.repository.purge.PurgeEvents;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,6 +48,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -64,8 +64,11 @@ import java.util.concurrent.Callable;
  */
 public final class PipeDocStore {
 
-  private static final List<PipeDocPart> WHOLE_PARTS = List.of(PipeDocPart.PIPE_DOC_PART_CORE,
-      PipeDocPart.PIPE_DOC_PART_BLOBS, PipeDocPart.PIPE_DOC_PART_PARSED);
+  private static final List<PipeDocPart> WHOLE_PARTS =
+      List.of(
+          PipeDocPart.PIPE_DOC_PART_CORE,
+          PipeDocPart.PIPE_DOC_PART_BLOBS,
+          PipeDocPart.PIPE_DOC_PART_PARSED);
 
   private final LedgerStore ledger;
   private final BlobStore blobs;
@@ -75,8 +78,13 @@ public final class PipeDocStore {
   private final PurgeEventSink purgeEvents;
   private final PipeDocPartCodec codec = new PipeDocPartCodec();
 
-  public PipeDocStore(LedgerStore ledger, BlobStore blobs, DriveDirectory drives,
-      AccountStatus accounts, PurgeEventSink purgeEvents, Clock clock) {
+  public PipeDocStore(
+      LedgerStore ledger,
+      BlobStore blobs,
+      DriveDirectory drives,
+      AccountStatus accounts,
+      PurgeEventSink purgeEvents,
+      Clock clock) {
     this.purgeEvents = Objects.requireNonNull(purgeEvents, "purgeEvents");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.blobs = Objects.requireNonNull(blobs, "blobs");
@@ -112,29 +120,36 @@ public final class PipeDocStore {
     SplitDocument split = codec.split(keys, request.getPipedoc());
     Instant now = clock.instant();
     WriteProvenance written = provenance(request, now);
-    boolean writesEverything = partsWritten.containsAll(PartMask.ALL.parts())
-        && chunkSetsWritten.isEmpty();
+    boolean writesEverything =
+        partsWritten.containsAll(PartMask.ALL.parts()) && chunkSetsWritten.isEmpty();
     if (partsWritten.isEmpty() && chunkSetsWritten.isEmpty() || writesEverything) {
       // Listing every part leaves nothing to carry, so the copy source is not consulted at all.
       return fullSave(request, target, drive, split, written, now);
     }
-    return partialSave(request, target, drive, keys, split, partsWritten, chunkSetsWritten,
-        written, now);
+    return partialSave(
+        request, target, drive, keys, split, partsWritten, chunkSetsWritten, written, now);
   }
 
-  private SavePipeDocResponse fullSave(SavePipeDocRequest request, SaveTarget target, Drive drive,
-      SplitDocument split, WriteProvenance written, Instant now) {
+  private SavePipeDocResponse fullSave(
+      SavePipeDocRequest request,
+      SaveTarget target,
+      Drive drive,
+      SplitDocument split,
+      WriteProvenance written,
+      Instant now) {
     if (target.rowKind() == dev.protomolt.core.identity.RowKind.INTAKE && !request.getForceSave()) {
-      var existing = ledger.find(target.nodeId())
-          .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
-          .filter(r -> r.driveName().equals(drive.name()))
-          .filter(r -> r.checksum().equals(split.manifest().getChecksum()));
+      var existing =
+          ledger
+              .find(target.nodeId())
+              .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
+              .filter(r -> r.driveName().equals(drive.name()))
+              .filter(r -> r.checksum().equals(split.manifest().getChecksum()));
       if (existing.isPresent()) {
         // Same identity, same content: the objects are already there, so no PUT is made.
         return SavePipeDocResponse.newBuilder()
             .setNodeId(target.nodeId().toString())
-            .setDocumentRef(DocumentReferences.of(target.coordinates(), target.nodeId(),
-                existing.get().keep()))
+            .setDocumentRef(
+                DocumentReferences.of(target.coordinates(), target.nodeId(), existing.get().keep()))
             .setManifest(existing.get().manifest())
             .setDeduplicated(true)
             .build();
@@ -143,10 +158,11 @@ public final class PipeDocStore {
     boolean verify = request.getForceSave();
     List<Callable<Void>> puts = new ArrayList<>();
     for (PartFragment fragment : split.fragments()) {
-      puts.add(() -> {
-        blobs.put(new ObjectAddress(drive, fragment.objectKey()), fragment.bytes(), verify);
-        return null;
-      });
+      puts.add(
+          () -> {
+            blobs.put(new ObjectAddress(drive, fragment.objectKey()), fragment.bytes(), verify);
+            return null;
+          });
     }
     ConcurrentCalls.all(puts);
     List<PartManifestEntry> entries = new ArrayList<>();
@@ -156,22 +172,33 @@ public final class PipeDocStore {
     return record(request, target, drive, entries, split.fragments(), now);
   }
 
-  private SavePipeDocResponse partialSave(SavePipeDocRequest request, SaveTarget target,
-      Drive drive, ObjectKeys keys, SplitDocument split, Set<PipeDocPart> partsWritten,
-      Set<String> chunkSetsWritten, WriteProvenance written, Instant now) {
+  private SavePipeDocResponse partialSave(
+      SavePipeDocRequest request,
+      SaveTarget target,
+      Drive drive,
+      ObjectKeys keys,
+      SplitDocument split,
+      Set<PipeDocPart> partsWritten,
+      Set<String> chunkSetsWritten,
+      WriteProvenance written,
+      Instant now) {
     if (!request.hasCopyUnwrittenPartsFrom()) {
-      throw new PipeDocStoreException.InvalidRequest("copy_unwritten_parts_from",
+      throw new PipeDocStoreException.InvalidRequest(
+          "copy_unwritten_parts_from",
           "required when parts_written or chunk_sets_written is set (it is where the other parts"
               + " are carried forward from)");
     }
-    NodeCoordinates sourceCoordinates = DocumentReferences.coordinates(
-        request.getCopyUnwrittenPartsFrom(), "copy_unwritten_parts_from");
+    NodeCoordinates sourceCoordinates =
+        DocumentReferences.coordinates(
+            request.getCopyUnwrittenPartsFrom(), "copy_unwritten_parts_from");
     if (!sourceCoordinates.accountId().equals(target.coordinates().accountId())) {
-      throw new PipeDocStoreException.InvalidRequest("copy_unwritten_parts_from.account_id",
+      throw new PipeDocStoreException.InvalidRequest(
+          "copy_unwritten_parts_from.account_id",
           "must equal account_id; parts are never carried between accounts");
     }
     if (!sourceCoordinates.docId().equals(target.coordinates().docId())) {
-      throw new PipeDocStoreException.InvalidRequest("copy_unwritten_parts_from.doc_id",
+      throw new PipeDocStoreException.InvalidRequest(
+          "copy_unwritten_parts_from.doc_id",
           "must equal pipedoc.doc_id; carried parts belong to the same document");
     }
     Map<String, PartFragment> newChunkSets = new LinkedHashMap<>();
@@ -182,22 +209,36 @@ public final class PipeDocStore {
     }
     for (String subKey : chunkSetsWritten) {
       if (!newChunkSets.containsKey(subKey)) {
-        throw new PipeDocStoreException.InvalidRequest("chunk_sets_written",
-            "'" + subKey + "' is not a chunk set of pipedoc (its chunk sets are "
-                + newChunkSets.keySet() + ")");
+        throw new PipeDocStoreException.InvalidRequest(
+            "chunk_sets_written",
+            "'"
+                + subKey
+                + "' is not a chunk set of pipedoc (its chunk sets are "
+                + newChunkSets.keySet()
+                + ")");
       }
     }
 
     UUID sourceId = NodeIds.nodeId(sourceCoordinates);
-    PipeDocRecord source = ledger.find(sourceId)
-        .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
-        .orElseThrow(() -> new PipeDocStoreException.CopySourceGone(
-            "no live stored state " + sourceId, null));
+    PipeDocRecord source =
+        ledger
+            .find(sourceId)
+            .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
+            .orElseThrow(
+                () ->
+                    new PipeDocStoreException.CopySourceGone(
+                        "no live stored state " + sourceId, null));
     // Most carries stay on one drive; only a cross-drive carry needs the other drive looked up.
-    Drive sourceDrive = source.driveName().equals(drive.name()) ? drive
-        : drives.findByName(source.driveName())
-            .orElseThrow(() -> new PipeDocStoreException.CopySourceGone(
-                "the source's drive " + source.driveName() + " is not provisioned", null));
+    Drive sourceDrive =
+        source.driveName().equals(drive.name())
+            ? drive
+            : drives
+                .findByName(source.driveName())
+                .orElseThrow(
+                    () ->
+                        new PipeDocStoreException.CopySourceGone(
+                            "the source's drive " + source.driveName() + " is not provisioned",
+                            null));
 
     Map<String, PartFragment> fragmentsByKey = new LinkedHashMap<>();
     for (PartFragment f : split.fragments()) {
@@ -215,10 +256,14 @@ public final class PipeDocStore {
           toWrite.add(fragmentsByKey.get(entry.getObjectKey()));
         }
       } else {
-        PartManifestEntry sourceEntry = source.manifest().getEntriesList().stream()
-            .filter(e -> e.getPart() == part).findFirst()
-            .orElseThrow(() -> new PipeDocStoreException.CopySourceGone(
-                "the source manifest lists no " + part + " entry", null));
+        PartManifestEntry sourceEntry =
+            source.manifest().getEntriesList().stream()
+                .filter(e -> e.getPart() == part)
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new PipeDocStoreException.CopySourceGone(
+                            "the source manifest lists no " + part + " entry", null));
         entries.add(carry(sourceEntry, sourceDrive, drive, keyOf(keys, part, ""), calls, now));
       }
     }
@@ -249,8 +294,14 @@ public final class PipeDocStore {
           toWrite.add(f);
           placed.add(subKey);
         } else {
-          chunkEntries.add(carry(sourceEntry, sourceDrive, drive,
-              keyOf(keys, PipeDocPart.PIPE_DOC_PART_CHUNKS, subKey), calls, now));
+          chunkEntries.add(
+              carry(
+                  sourceEntry,
+                  sourceDrive,
+                  drive,
+                  keyOf(keys, PipeDocPart.PIPE_DOC_PART_CHUNKS, subKey),
+                  calls,
+                  now));
         }
       }
       for (String subKey : chunkSetsWritten) {
@@ -262,18 +313,22 @@ public final class PipeDocStore {
       }
     }
     if (chunkEntries.isEmpty()) {
-      chunkEntries.add(PartManifestEntry.newBuilder().setPart(PipeDocPart.PIPE_DOC_PART_CHUNKS)
-          .setState(PartState.PART_STATE_EMPTY).build());
+      chunkEntries.add(
+          PartManifestEntry.newBuilder()
+              .setPart(PipeDocPart.PIPE_DOC_PART_CHUNKS)
+              .setState(PartState.PART_STATE_EMPTY)
+              .build());
     }
     for (int i = 0; i < chunkEntries.size(); i++) {
       entries.add(chunkEntries.get(i).toBuilder().setOrdinal(i).build());
     }
 
     for (PartFragment f : toWrite) {
-      calls.add(() -> {
-        blobs.put(new ObjectAddress(drive, f.objectKey()), f.bytes(), request.getForceSave());
-        return null;
-      });
+      calls.add(
+          () -> {
+            blobs.put(new ObjectAddress(drive, f.objectKey()), f.bytes(), request.getForceSave());
+            return null;
+          });
     }
     ConcurrentCalls.all(calls);
     return record(request, target, drive, entries, toWrite, now);
@@ -283,8 +338,13 @@ public final class PipeDocStore {
    * The entry a carried-forward part gets, scheduling the object copy when there is an object to
    * copy. The copy happens in the object store when one client reaches both drives.
    */
-  private PartManifestEntry carry(PartManifestEntry sourceEntry, Drive sourceDrive, Drive drive,
-      String targetKey, List<Callable<Void>> calls, Instant now) {
+  private PartManifestEntry carry(
+      PartManifestEntry sourceEntry,
+      Drive sourceDrive,
+      Drive drive,
+      String targetKey,
+      List<Callable<Void>> calls,
+      Instant now) {
     String what = partName(sourceEntry);
     switch (sourceEntry.getState()) {
       case PART_STATE_EMPTY -> {
@@ -301,45 +361,76 @@ public final class PipeDocStore {
               "the source manifest says " + what + " is PRESENT but gives no object_key", null);
         }
       }
-      case PART_STATE_UNSPECIFIED, UNRECOGNIZED -> throw new PipeDocStoreException.CopySourceGone(
-          "the source manifest gives " + what + " no state", null);
+      case PART_STATE_UNSPECIFIED, UNRECOGNIZED ->
+          throw new PipeDocStoreException.CopySourceGone(
+              "the source manifest gives " + what + " no state", null);
     }
     ObjectAddress from = new ObjectAddress(sourceDrive, sourceEntry.getObjectKey());
     ObjectAddress to = new ObjectAddress(drive, targetKey);
     if (!from.equals(to)) {
-      calls.add(() -> {
-        try {
-          blobs.copy(from, to);
-        } catch (ObjectMissingException e) {
-          throw new PipeDocStoreException.CopySourceGone(what + " has no object at " + from, e);
-        }
-        return null;
-      });
+      calls.add(
+          () -> {
+            try {
+              blobs.copy(from, to);
+            } catch (ObjectMissingException e) {
+              throw new PipeDocStoreException.CopySourceGone(what + " has no object at " + from, e);
+            }
+            return null;
+          });
     }
-    WriteProvenance carried = sourceEntry.getWrittenBy().toBuilder().setCarriedForward(true).build();
-    return sourceEntry.toBuilder().setObjectKey(targetKey).setWrittenBy(carried)
-        .setUpdatedAt(timestamp(now)).build();
-  }
-
-  private SavePipeDocResponse record(SavePipeDocRequest request, SaveTarget target, Drive drive,
-      List<PartManifestEntry> entries, List<PartFragment> written, Instant now) {
-    PipeDocManifest manifest = PipeDocManifest.newBuilder()
-        .setNodeId(target.nodeId().toString())
-        .setDocId(target.coordinates().docId())
-        .addAllEntries(entries)
-        .setChecksum(ManifestChecksum.of(entries))
-        .setCodecVersion(PipeDocPartCodec.CODEC_VERSION)
+    WriteProvenance carried =
+        sourceEntry.getWrittenBy().toBuilder().setCarriedForward(true).build();
+    return sourceEntry.toBuilder()
+        .setObjectKey(targetKey)
+        .setWrittenBy(carried)
         .setUpdatedAt(timestamp(now))
         .build();
-    long size = entries.stream().filter(e -> e.getState() == PartState.PART_STATE_PRESENT)
-        .mapToLong(PartManifestEntry::getSizeBytes).sum();
+  }
+
+  private SavePipeDocResponse record(
+      SavePipeDocRequest request,
+      SaveTarget target,
+      Drive drive,
+      List<PartManifestEntry> entries,
+      List<PartFragment> written,
+      Instant now) {
+    PipeDocManifest manifest =
+        PipeDocManifest.newBuilder()
+            .setNodeId(target.nodeId().toString())
+            .setDocId(target.coordinates().docId())
+            .addAllEntries(entries)
+            .setChecksum(ManifestChecksum.of(entries))
+            .setCodecVersion(PipeDocPartCodec.CODEC_VERSION)
+            .setUpdatedAt(timestamp(now))
+            .build();
+    long size =
+        entries.stream()
+            .filter(e -> e.getState() == PartState.PART_STATE_PRESENT)
+            .mapToLong(PartManifestEntry::getSizeBytes)
+            .sum();
     NodeCoordinates c = target.coordinates();
-    ledger.upsert(new PipeDocRecord(target.nodeId(), target.rowKind(), c.accountId(), c.docId(),
-        c.graphId(), c.graphAddressId(), target.clusterId(), drive.name(),
-        DocumentStatus.DOCUMENT_STATUS_ACTIVE, manifest, manifest.getChecksum(), size,
-        request.getKeep(), target.crawlId(), target.datasourceId(), request.getGraphVersion(),
-        // A re-save of an existing row keeps the row's created_at (the upsert never updates it).
-        now, now));
+    ledger.upsert(
+        new PipeDocRecord(
+            target.nodeId(),
+            target.rowKind(),
+            c.accountId(),
+            c.docId(),
+            c.graphId(),
+            c.graphAddressId(),
+            target.clusterId(),
+            drive.name(),
+            DocumentStatus.DOCUMENT_STATUS_ACTIVE,
+            manifest,
+            manifest.getChecksum(),
+            size,
+            request.getKeep(),
+            target.crawlId(),
+            target.datasourceId(),
+            request.getGraphVersion(),
+            // A re-save of an existing row keeps the row's created_at (the upsert never updates
+            // it).
+            now,
+            now));
     Set<PipeDocPart> partsWritten = EnumSet.noneOf(PipeDocPart.class);
     long bytesWritten = 0;
     for (PartFragment f : written) {
@@ -363,28 +454,46 @@ public final class PipeDocStore {
     if (!request.hasDocumentRef()) {
       throw new PipeDocStoreException.InvalidRequest("document_ref", "required");
     }
-    NodeCoordinates coordinates = DocumentReferences.coordinates(request.getDocumentRef(),
-        "document_ref");
+    NodeCoordinates coordinates =
+        DocumentReferences.coordinates(request.getDocumentRef(), "document_ref");
     return read(coordinates, mask(request.getPartsList(), request.getChunkSetsList()));
   }
 
   /** A masked read by identity. */
   public GetPipeDocResponse read(NodeCoordinates coordinates, PartMask mask) {
     UUID nodeId = NodeIds.nodeId(coordinates);
-    PipeDocRecord row = ledger.find(nodeId)
-        .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
-        .orElseThrow(() -> new PipeDocStoreException.DocumentNotFound(
-            "at node " + nodeId + " (doc_id " + coordinates.docId() + ")"));
-    Drive drive = drives.findByName(row.driveName()).orElseThrow(() -> new IllegalStateException(
-        "pipedocs row " + nodeId + " names drive " + row.driveName() + " which does not exist"));
+    PipeDocRecord row =
+        ledger
+            .find(nodeId)
+            .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
+            .orElseThrow(
+                () ->
+                    new PipeDocStoreException.DocumentNotFound(
+                        "at node " + nodeId + " (doc_id " + coordinates.docId() + ")"));
+    Drive drive =
+        drives
+            .findByName(row.driveName())
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "pipedocs row "
+                            + nodeId
+                            + " names drive "
+                            + row.driveName()
+                            + " which does not exist"));
     List<PartManifestEntry> wanted = new ArrayList<>();
     for (PartManifestEntry entry : row.manifest().getEntriesList()) {
-      boolean included = entry.getPart() == PipeDocPart.PIPE_DOC_PART_CHUNKS
-          ? mask.includesChunkSet(entry.getSubKey()) : mask.includes(entry.getPart());
+      boolean included =
+          entry.getPart() == PipeDocPart.PIPE_DOC_PART_CHUNKS
+              ? mask.includesChunkSet(entry.getSubKey())
+              : mask.includes(entry.getPart());
       if (included && entry.getState() == PartState.PART_STATE_PRESENT) {
         if (entry.getObjectKey().isBlank()) {
-          throw new PipeDocStoreException.PartUnreadable(entry.getPart(), entry.getSubKey(),
-              "the manifest says PRESENT but gives no object_key", null);
+          throw new PipeDocStoreException.PartUnreadable(
+              entry.getPart(),
+              entry.getSubKey(),
+              "the manifest says PRESENT but gives no object_key",
+              null);
         }
         wanted.add(entry);
       }
@@ -392,14 +501,18 @@ public final class PipeDocStore {
     List<Callable<byte[]>> gets = new ArrayList<>();
     for (PartManifestEntry entry : wanted) {
       ObjectAddress at = new ObjectAddress(drive, entry.getObjectKey());
-      gets.add(() -> {
-        try {
-          return blobs.get(at);
-        } catch (ObjectMissingException e) {
-          throw new PipeDocStoreException.PartUnreadable(entry.getPart(), entry.getSubKey(),
-              "the manifest lists it but there is no object at " + at, e);
-        }
-      });
+      gets.add(
+          () -> {
+            try {
+              return blobs.get(at);
+            } catch (ObjectMissingException e) {
+              throw new PipeDocStoreException.PartUnreadable(
+                  entry.getPart(),
+                  entry.getSubKey(),
+                  "the manifest lists it but there is no object at " + at,
+                  e);
+            }
+          });
     }
     List<byte[]> fetched = ConcurrentCalls.all(gets);
     Map<String, byte[]> bytesByKey = new LinkedHashMap<>();
@@ -426,11 +539,13 @@ public final class PipeDocStore {
     if (!request.hasDocumentRef()) {
       throw new PipeDocStoreException.InvalidRequest("document_ref", "required");
     }
-    NodeCoordinates coordinates = DocumentReferences.coordinates(request.getDocumentRef(),
-        "document_ref");
+    NodeCoordinates coordinates =
+        DocumentReferences.coordinates(request.getDocumentRef(), "document_ref");
     UUID nodeId = NodeIds.nodeId(coordinates);
-    PipeDocRecord row = ledger.find(nodeId).orElseThrow(() ->
-        new PipeDocStoreException.DocumentNotFound("at node " + nodeId));
+    PipeDocRecord row =
+        ledger
+            .find(nodeId)
+            .orElseThrow(() -> new PipeDocStoreException.DocumentNotFound("at node " + nodeId));
     return GetPipeDocManifestResponse.newBuilder()
         .setManifest(row.manifest())
         .setStatus(row.status())
@@ -447,12 +562,16 @@ public final class PipeDocStore {
     if (!request.hasDocumentRef()) {
       throw new PipeDocStoreException.InvalidRequest("document_ref", "required");
     }
-    NodeCoordinates coordinates = DocumentReferences.coordinates(request.getDocumentRef(),
-        "document_ref");
+    NodeCoordinates coordinates =
+        DocumentReferences.coordinates(request.getDocumentRef(), "document_ref");
     String reason = request.getReason().isBlank() ? "DELETED" : request.getReason();
     return tombstone(coordinates, reason, false)
-        .map(e -> DeletePipeDocResponse.newBuilder().setTombstoned(true)
-            .setPurgeEventId(e.getPurgeEventId()).build())
+        .map(
+            e ->
+                DeletePipeDocResponse.newBuilder()
+                    .setTombstoned(true)
+                    .setPurgeEventId(e.getPurgeEventId())
+                    .build())
         .orElseGet(() -> DeletePipeDocResponse.newBuilder().setTombstoned(false).build());
   }
 
@@ -463,12 +582,14 @@ public final class PipeDocStore {
    *     inter-step bodies the engine no longer needs
    * @return the published event, or empty when no ACTIVE row (of the right staging) was there
    */
-  public Optional<StoragePurgeEvent> tombstone(NodeCoordinates coordinates, String reason,
-      boolean cacheOnly) {
+  public Optional<StoragePurgeEvent> tombstone(
+      NodeCoordinates coordinates, String reason, boolean cacheOnly) {
     UUID nodeId = NodeIds.nodeId(coordinates);
-    Optional<PipeDocRecord> row = ledger.find(nodeId)
-        .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
-        .filter(r -> !cacheOnly || !r.keep());
+    Optional<PipeDocRecord> row =
+        ledger
+            .find(nodeId)
+            .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
+            .filter(r -> !cacheOnly || !r.keep());
     if (row.isEmpty()) {
       return Optional.empty();
     }
@@ -479,7 +600,8 @@ public final class PipeDocStore {
     }
     StoragePurgeEvent built = PurgeEvents.of(row.get(), reason, now);
     // Published after the tombstone commits: a lost publish leaves a PENDING_PURGE row, which is
-    // invisible to reads and which TombstoneReannouncer announces again; the reverse order could purge
+    // invisible to reads and which TombstoneReannouncer announces again; the reverse order could
+    // purge
     // a row that never got tombstoned.
     purgeEvents.publish(built);
     return Optional.of(built);
@@ -493,13 +615,20 @@ public final class PipeDocStore {
    *
    * @return the published event, or empty when that exact copy was not there
    */
-  public Optional<StoragePurgeEvent> reclaimCacheCopy(NodeCoordinates coordinates, String reason,
-      String expectedChecksum, com.google.protobuf.Timestamp expectedUpdatedAt) {
+  public Optional<StoragePurgeEvent> reclaimCacheCopy(
+      NodeCoordinates coordinates,
+      String reason,
+      String expectedChecksum,
+      com.google.protobuf.Timestamp expectedUpdatedAt) {
     UUID nodeId = NodeIds.nodeId(coordinates);
-    Optional<PipeDocRecord> row = ledger.find(nodeId)
-        .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE && !r.keep())
-        .filter(r -> r.manifest().getChecksum().equals(expectedChecksum)
-            && r.manifest().getUpdatedAt().equals(expectedUpdatedAt));
+    Optional<PipeDocRecord> row =
+        ledger
+            .find(nodeId)
+            .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE && !r.keep())
+            .filter(
+                r ->
+                    r.manifest().getChecksum().equals(expectedChecksum)
+                        && r.manifest().getUpdatedAt().equals(expectedUpdatedAt));
     if (row.isEmpty()) {
       return Optional.empty();
     }
@@ -522,8 +651,12 @@ public final class PipeDocStore {
   // --------------------------------------------------------------------------------------- helpers
 
   private Drive requireDrive(String accountId, DriveKind kind) {
-    return drives.find(accountId, kind).orElseThrow(() ->
-        new PipeDocStoreException.AccountNotProvisioned(accountId, kind.driveName(accountId)));
+    return drives
+        .find(accountId, kind)
+        .orElseThrow(
+            () ->
+                new PipeDocStoreException.AccountNotProvisioned(
+                    accountId, kind.driveName(accountId)));
   }
 
   private static Set<PipeDocPart> partsWritten(SavePipeDocRequest request) {
@@ -531,8 +664,8 @@ public final class PipeDocStore {
     for (int i = 0; i < request.getPartsWrittenCount(); i++) {
       PipeDocPart part = request.getPartsWritten(i);
       if (part == PipeDocPart.PIPE_DOC_PART_UNSPECIFIED || part == PipeDocPart.UNRECOGNIZED) {
-        throw new PipeDocStoreException.InvalidRequest("parts_written[" + i + "]",
-            "must be CORE, BLOBS, CHUNKS or PARSED");
+        throw new PipeDocStoreException.InvalidRequest(
+            "parts_written[" + i + "]", "must be CORE, BLOBS, CHUNKS or PARSED");
       }
       parts.add(part);
     }
@@ -544,8 +677,8 @@ public final class PipeDocStore {
     for (int i = 0; i < request.getChunkSetsWrittenCount(); i++) {
       String subKey = request.getChunkSetsWritten(i);
       if (subKey.isEmpty()) {
-        throw new PipeDocStoreException.InvalidRequest("chunk_sets_written[" + i + "]",
-            "must not be empty");
+        throw new PipeDocStoreException.InvalidRequest(
+            "chunk_sets_written[" + i + "]", "must not be empty");
       }
       subKeys.add(subKey);
     }
@@ -557,8 +690,8 @@ public final class PipeDocStore {
     for (int i = 0; i < parts.size(); i++) {
       PipeDocPart part = parts.get(i);
       if (part == PipeDocPart.PIPE_DOC_PART_UNSPECIFIED || part == PipeDocPart.UNRECOGNIZED) {
-        throw new PipeDocStoreException.InvalidRequest("parts[" + i + "]",
-            "must be CORE, BLOBS, CHUNKS or PARSED");
+        throw new PipeDocStoreException.InvalidRequest(
+            "parts[" + i + "]", "must be CORE, BLOBS, CHUNKS or PARSED");
       }
       wanted.add(part);
     }
@@ -566,8 +699,8 @@ public final class PipeDocStore {
       wanted = PartMask.ALL.parts();
     }
     if (!chunkSets.isEmpty() && !wanted.contains(PipeDocPart.PIPE_DOC_PART_CHUNKS)) {
-      throw new PipeDocStoreException.InvalidRequest("chunk_sets",
-          "only applies when parts includes CHUNKS (or is empty)");
+      throw new PipeDocStoreException.InvalidRequest(
+          "chunk_sets", "only applies when parts includes CHUNKS (or is empty)");
     }
     return new PartMask(wanted, Set.copyOf(chunkSets));
   }
@@ -584,19 +717,24 @@ public final class PipeDocStore {
   }
 
   private static PartManifestEntry entryOf(PipeDocManifest manifest, PipeDocPart part) {
-    return manifest.getEntriesList().stream().filter(e -> e.getPart() == part).findFirst()
+    return manifest.getEntriesList().stream()
+        .filter(e -> e.getPart() == part)
+        .findFirst()
         .orElseThrow(() -> new IllegalStateException("the codec's manifest has no " + part));
   }
 
   private static PartManifestEntry entryOf(PipeDocManifest manifest, PartFragment fragment) {
     return manifest.getEntriesList().stream()
-        .filter(e -> e.getObjectKey().equals(fragment.objectKey())).findFirst()
-        .orElseThrow(() -> new IllegalStateException("the codec's manifest has no entry for "
-            + fragment.objectKey()));
+        .filter(e -> e.getObjectKey().equals(fragment.objectKey()))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "the codec's manifest has no entry for " + fragment.objectKey()));
   }
 
-  private static PartManifestEntry stamp(PartManifestEntry entry, WriteProvenance written,
-      Instant now) {
+  private static PartManifestEntry stamp(
+      PartManifestEntry entry, WriteProvenance written, Instant now) {
     if (entry.getState() != PartState.PART_STATE_PRESENT) {
       return entry;
     }
@@ -604,9 +742,8 @@ public final class PipeDocStore {
   }
 
   private static WriteProvenance provenance(SavePipeDocRequest request, Instant now) {
-    WriteProvenance.Builder p = request.getProvenance().toBuilder()
-        .setWrittenAt(timestamp(now))
-        .setCarriedForward(false);
+    WriteProvenance.Builder p =
+        request.getProvenance().toBuilder().setWrittenAt(timestamp(now)).setCarriedForward(false);
     if (p.getGraphId().isEmpty()) {
       p.setGraphId(request.getGraphId());
     }
@@ -618,7 +755,8 @@ public final class PipeDocStore {
 
   private static String partName(PartManifestEntry entry) {
     String name = entry.getPart().name().replace("PIPE_DOC_PART_", "");
-    return entry.getSubKey().isEmpty() ? "part " + name
+    return entry.getSubKey().isEmpty()
+        ? "part " + name
         : "part " + name + " chunk set '" + entry.getSubKey() + "'";
   }
 

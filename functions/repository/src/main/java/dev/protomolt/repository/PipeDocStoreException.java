@@ -41,8 +41,13 @@ public sealed class PipeDocStoreException extends RuntimeException {
   /** The account has no drives; there is no fallback bucket to write to instead. */
   public static final class AccountNotProvisioned extends PipeDocStoreException {
     public AccountNotProvisioned(String accountId, String driveName) {
-      super("account_id: account " + accountId + " is not provisioned (no drive " + driveName
-          + "); documents are never written to a fallback bucket", null);
+      super(
+          "account_id: account "
+              + accountId
+              + " is not provisioned (no drive "
+              + driveName
+              + "); documents are never written to a fallback bucket",
+          null);
     }
   }
 
@@ -66,8 +71,13 @@ public sealed class PipeDocStoreException extends RuntimeException {
     private final String subKey;
 
     public PartUnreadable(PipeDocPart part, String subKey, String detail, Throwable cause) {
-      super("part " + part.name().replace("PIPE_DOC_PART_", "")
-          + (subKey.isEmpty() ? "" : " chunk set '" + subKey + "'") + ": " + detail, cause);
+      super(
+          "part "
+              + part.name().replace("PIPE_DOC_PART_", "")
+              + (subKey.isEmpty() ? "" : " chunk set '" + subKey + "'")
+              + ": "
+              + detail,
+          cause);
       this.part = part;
       this.subKey = subKey;
     }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 class BulkRoundTripTest {
 
   private static final int DOCUMENTS = 1_000;
+
   /** Enough saves in flight to keep two cores busy without swamping the shared machine. */
   private static final int IN_FLIGHT = 16;
 
@@ -48,27 +49,31 @@ class BulkRoundTripTest {
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int i = 0; i < DOCUMENTS; i++) {
         int n = i;
-        trips.add(executor.submit(() -> {
-          permits.acquire();
-          try {
-            // Vary the shape: some documents have no chunks, some two chunk sets.
-            String[] chunkSets = switch (n % 3) {
-              case 0 -> new String[0];
-              case 1 -> new String[] {"chunker-a"};
-              default -> new String[] {"chunker-a", "embedder-b"};
-            };
-            PipeDoc doc = SampleDocs.document("bulk-" + n, n, 200 + n % 300, chunkSets);
-            String sent = Sha256Hex.of(doc.toByteArray());
-            DocumentReference ref = (n % 2 == 0
-                ? h.store.save(Saves.intake("bulk", "crawler", doc).build())
-                : h.store.save(Saves.pipeline("bulk", "g", "parser", doc).build()))
-                .getDocumentRef();
-            PipeDoc read = h.store.get(Saves.read(ref)).getPipedoc();
-            return new Trip(doc.getDocId(), sent, ref, Sha256Hex.of(read.toByteArray()));
-          } finally {
-            permits.release();
-          }
-        }));
+        trips.add(
+            executor.submit(
+                () -> {
+                  permits.acquire();
+                  try {
+                    // Vary the shape: some documents have no chunks, some two chunk sets.
+                    String[] chunkSets =
+                        switch (n % 3) {
+                          case 0 -> new String[0];
+                          case 1 -> new String[] {"chunker-a"};
+                          default -> new String[] {"chunker-a", "embedder-b"};
+                        };
+                    PipeDoc doc = SampleDocs.document("bulk-" + n, n, 200 + n % 300, chunkSets);
+                    String sent = Sha256Hex.of(doc.toByteArray());
+                    DocumentReference ref =
+                        (n % 2 == 0
+                                ? h.store.save(Saves.intake("bulk", "crawler", doc).build())
+                                : h.store.save(Saves.pipeline("bulk", "g", "parser", doc).build()))
+                            .getDocumentRef();
+                    PipeDoc read = h.store.get(Saves.read(ref)).getPipedoc();
+                    return new Trip(doc.getDocId(), sent, ref, Sha256Hex.of(read.toByteArray()));
+                  } finally {
+                    permits.release();
+                  }
+                }));
       }
     }
     List<Trip> done = new ArrayList<>();
@@ -76,8 +81,10 @@ class BulkRoundTripTest {
       done.add(trip.get());
     }
     assertThat(done).hasSize(DOCUMENTS);
-    assertThat(done).filteredOn(t -> !t.sentSha256().equals(t.readSha256()))
-        .as("documents whose bytes changed in the store").isEmpty();
+    assertThat(done)
+        .filteredOn(t -> !t.sentSha256().equals(t.readSha256()))
+        .as("documents whose bytes changed in the store")
+        .isEmpty();
     assertThat(done).extracting(t -> t.ref().getNodeId()).doesNotHaveDuplicates();
   }
 }

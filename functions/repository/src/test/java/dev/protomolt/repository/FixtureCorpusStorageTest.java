@@ -44,24 +44,32 @@ class FixtureCorpusStorageTest {
       byte[] committed = FixtureCorpus.committedBytes(i);
       PipeDoc doc = PipeDoc.parseFrom(committed);
       // A document that names its owner is stored in that account, which must then exist.
-      String account = doc.getOwnership().getAccountId().isEmpty() ? "corpus"
-          : doc.getOwnership().getAccountId();
+      String account =
+          doc.getOwnership().getAccountId().isEmpty()
+              ? "corpus"
+              : doc.getOwnership().getAccountId();
       if (provisioned.add(account)) {
         h.store.onAccountEvent(StoreHarness.platformAccount(account));
       }
-      String refusedField = doc.getDocId().isBlank() ? "pipedoc.doc_id"
-          : doc.getOwnership().getRightToBeForgotten()
-              ? "pipedoc.ownership.right_to_be_forgotten" : null;
+      String refusedField =
+          doc.getDocId().isBlank()
+              ? "pipedoc.doc_id"
+              : doc.getOwnership().getRightToBeForgotten()
+                  ? "pipedoc.ownership.right_to_be_forgotten"
+                  : null;
       if (refusedField != null) {
         // The codec handles these; the store must refuse them, naming why.
         assertThatThrownBy(() -> h.store.save(Saves.intake(account, "fixtures", doc).build()))
-            .isInstanceOfSatisfying(PipeDocStoreException.InvalidRequest.class,
+            .isInstanceOfSatisfying(
+                PipeDocStoreException.InvalidRequest.class,
                 e -> assertThat(e.field()).isEqualTo(refusedField));
         continue;
       }
       stored++;
-      for (var save : List.of(Saves.intake(account, "fixtures", doc),
-          Saves.pipeline(account, "corpus-graph", "parser", doc))) {
+      for (var save :
+          List.of(
+              Saves.intake(account, "fixtures", doc),
+              Saves.pipeline(account, "corpus-graph", "parser", doc))) {
         DocumentReference ref = h.store.save(save.build()).getDocumentRef();
         byte[] read = h.store.get(Saves.read(ref)).getPipedoc().toByteArray();
         if (!Sha256Hex.of(read).equals(Sha256Hex.of(committed))) {

@@ -62,8 +62,12 @@ class PipeDocStoreTest {
         software.amazon.awssdk.core.interceptor.Context.BeforeTransmission context,
         software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
       java.util.concurrent.CountDownLatch latch = armed;
-      if (latch == null || !"GetObject".equals(attributes.getAttribute(
-          software.amazon.awssdk.core.interceptor.SdkExecutionAttribute.OPERATION_NAME))) {
+      if (latch == null
+          || !"GetObject"
+              .equals(
+                  attributes.getAttribute(
+                      software.amazon.awssdk.core.interceptor.SdkExecutionAttribute
+                          .OPERATION_NAME))) {
         return;
       }
       maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
@@ -112,15 +116,19 @@ class PipeDocStoreTest {
     SavePipeDocResponse saved = store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build());
 
     assertThat(saved.getDeduplicated()).isFalse();
-    assertThat(saved.getPartsWrittenList()).containsExactlyInAnyOrder(PIPE_DOC_PART_CORE,
-        PIPE_DOC_PART_BLOBS, PIPE_DOC_PART_PARSED, PIPE_DOC_PART_CHUNKS);
+    assertThat(saved.getPartsWrittenList())
+        .containsExactlyInAnyOrder(
+            PIPE_DOC_PART_CORE, PIPE_DOC_PART_BLOBS, PIPE_DOC_PART_PARSED, PIPE_DOC_PART_CHUNKS);
     assertThat(counter.calls("PutObject")).isEqualTo(5);
-    assertThat(saved.getManifest().getEntriesList()).extracting(PartManifestEntry::getState)
+    assertThat(saved.getManifest().getEntriesList())
+        .extracting(PartManifestEntry::getState)
         .containsOnly(PartState.PART_STATE_PRESENT);
     assertThat(saved.getManifest().getEntriesList())
-        .allSatisfy(e -> assertThat(e.getObjectKey())
-            .startsWith("acme/pipeline/" + saved.getNodeId() + "/")
-            .doesNotContain(doc.getDocId()));
+        .allSatisfy(
+            e ->
+                assertThat(e.getObjectKey())
+                    .startsWith("acme/pipeline/" + saved.getNodeId() + "/")
+                    .doesNotContain(doc.getDocId()));
 
     PipeDoc read = store.get(Saves.read(saved.getDocumentRef())).getPipedoc();
     assertThat(read.toByteArray()).isEqualTo(doc.toByteArray());
@@ -137,8 +145,7 @@ class PipeDocStoreTest {
     assertThat(saved.getManifest().getEntriesList())
         .filteredOn(e -> e.getState() == PartState.PART_STATE_EMPTY)
         .extracting(PartManifestEntry::getPart)
-        .containsExactlyInAnyOrder(PIPE_DOC_PART_BLOBS, PIPE_DOC_PART_PARSED,
-            PIPE_DOC_PART_CHUNKS);
+        .containsExactlyInAnyOrder(PIPE_DOC_PART_BLOBS, PIPE_DOC_PART_PARSED, PIPE_DOC_PART_CHUNKS);
     assertThat(store.get(Saves.read(saved.getDocumentRef())).getPipedoc()).isEqualTo(doc);
   }
 
@@ -147,16 +154,28 @@ class PipeDocStoreTest {
   @Test
   void aPartialSaveMovesNoByteOfTheCarriedPartsThroughTheClient() {
     PipeDoc parsedOnce = SampleDocs.document(uniqueId(), 2, BLOB_BYTES, "chunker-a", "embedder-b");
-    SavePipeDocResponse first = store.save(Saves.pipeline(ACME, GRAPH, "parser", parsedOnce)
-        .build());
-    PipeDoc enriched = parsedOnce.toBuilder().putParsedMetadata("ner", ParsedMetadata.newBuilder()
-        .setParserName("ner").setData(Struct.newBuilder().putFields("people",
-            Value.newBuilder().setStringValue("Ada").build())).build()).build();
+    SavePipeDocResponse first =
+        store.save(Saves.pipeline(ACME, GRAPH, "parser", parsedOnce).build());
+    PipeDoc enriched =
+        parsedOnce.toBuilder()
+            .putParsedMetadata(
+                "ner",
+                ParsedMetadata.newBuilder()
+                    .setParserName("ner")
+                    .setData(
+                        Struct.newBuilder()
+                            .putFields("people", Value.newBuilder().setStringValue("Ada").build()))
+                    .build())
+            .build();
     counter.reset();
 
-    SavePipeDocResponse second = store.save(Saves.partial(
-        Saves.pipeline(ACME, GRAPH, "enricher", enriched), first.getDocumentRef(),
-        PIPE_DOC_PART_PARSED).build());
+    SavePipeDocResponse second =
+        store.save(
+            Saves.partial(
+                    Saves.pipeline(ACME, GRAPH, "enricher", enriched),
+                    first.getDocumentRef(),
+                    PIPE_DOC_PART_PARSED)
+                .build());
 
     long parsedSize = entry(second, PIPE_DOC_PART_PARSED).getSizeBytes();
     assertThat(second.getPartsWrittenList()).containsExactly(PIPE_DOC_PART_PARSED);
@@ -181,22 +200,31 @@ class PipeDocStoreTest {
   void chunkSetsWrittenReplacesOneChunkSetAndCarriesItsSiblings() {
     PipeDoc chunked = SampleDocs.document(uniqueId(), 3, 1024, "chunker-a", "embedder-b");
     SavePipeDocResponse first = store.save(Saves.pipeline(ACME, GRAPH, "chunker", chunked).build());
-    SemanticProcessingResult reembedded = chunked.getSearchMetadata().getSemanticResults(1)
-        .toBuilder().setEmbeddingConfigId("minilm-v2").build();
-    PipeDoc embedded = chunked.toBuilder().setSearchMetadata(chunked.getSearchMetadata()
-        .toBuilder().setSemanticResults(1, reembedded)).build();
+    SemanticProcessingResult reembedded =
+        chunked.getSearchMetadata().getSemanticResults(1).toBuilder()
+            .setEmbeddingConfigId("minilm-v2")
+            .build();
+    PipeDoc embedded =
+        chunked.toBuilder()
+            .setSearchMetadata(
+                chunked.getSearchMetadata().toBuilder().setSemanticResults(1, reembedded))
+            .build();
     counter.reset();
 
-    SavePipeDocResponse second = store.save(Saves.pipeline(ACME, GRAPH, "embedder", embedded)
-        .setCopyUnwrittenPartsFrom(first.getDocumentRef())
-        .addChunkSetsWritten("embedder-b").build());
+    SavePipeDocResponse second =
+        store.save(
+            Saves.pipeline(ACME, GRAPH, "embedder", embedded)
+                .setCopyUnwrittenPartsFrom(first.getDocumentRef())
+                .addChunkSetsWritten("embedder-b")
+                .build());
 
     assertThat(counter.calls("PutObject")).isEqualTo(1);
     assertThat(counter.calls("CopyObject")).as("CORE, BLOBS, PARSED, chunker-a").isEqualTo(4);
     assertThat(second.getManifest().getEntriesList())
         .filteredOn(e -> e.getPart() == PIPE_DOC_PART_CHUNKS)
         .extracting(PartManifestEntry::getSubKey, PartManifestEntry::getOrdinal)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("chunker-a", 0),
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("chunker-a", 0),
             org.assertj.core.groups.Tuple.tuple("embedder-b", 1));
     assertThat(store.get(Saves.read(second.getDocumentRef())).getPipedoc().toByteArray())
         .isEqualTo(embedded.toByteArray());
@@ -208,32 +236,44 @@ class PipeDocStoreTest {
     SavePipeDocResponse first = store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build());
     String blobsKey = entry(first, PIPE_DOC_PART_BLOBS).getObjectKey();
     try (S3Client admin = h.platform.adminClient()) {
-      admin.deleteObject(DeleteObjectRequest.builder().bucket(StoreHarness.PLATFORM_BUCKET)
-          .key(blobsKey).build());
+      admin.deleteObject(
+          DeleteObjectRequest.builder().bucket(StoreHarness.PLATFORM_BUCKET).key(blobsKey).build());
     }
 
-    var partial = Saves.partial(Saves.pipeline(ACME, GRAPH, "enricher", doc),
-        first.getDocumentRef(), PIPE_DOC_PART_PARSED).build();
+    var partial =
+        Saves.partial(
+                Saves.pipeline(ACME, GRAPH, "enricher", doc),
+                first.getDocumentRef(),
+                PIPE_DOC_PART_PARSED)
+            .build();
     assertThatThrownBy(() -> store.save(partial))
         .isInstanceOf(PipeDocStoreException.CopySourceGone.class)
         .hasMessageContaining("part BLOBS")
         .hasMessageContaining(blobsKey);
 
-    SavePipeDocResponse full = store.save(partial.toBuilder().clearPartsWritten()
-        .clearCopyUnwrittenPartsFrom().build());
+    SavePipeDocResponse full =
+        store.save(partial.toBuilder().clearPartsWritten().clearCopyUnwrittenPartsFrom().build());
     assertThat(store.get(Saves.read(full.getDocumentRef())).getPipedoc()).isEqualTo(doc);
   }
 
   @Test
   void listingEveryPartNeedsNoCopySource() {
     PipeDoc doc = SampleDocs.document(uniqueId(), 17, 512, "chunker-a");
-    DocumentReference neverStored = PipeDocStore.reference(
-        new dev.protomolt.core.identity.NodeCoordinates(doc.getDocId(), "nowhere", ACME, GRAPH),
-        false);
+    DocumentReference neverStored =
+        PipeDocStore.reference(
+            new dev.protomolt.core.identity.NodeCoordinates(doc.getDocId(), "nowhere", ACME, GRAPH),
+            false);
 
-    SavePipeDocResponse saved = store.save(Saves.partial(Saves.pipeline(ACME, GRAPH, "all", doc),
-        neverStored, PIPE_DOC_PART_CORE, PIPE_DOC_PART_BLOBS, PIPE_DOC_PART_PARSED,
-        PIPE_DOC_PART_CHUNKS).build());
+    SavePipeDocResponse saved =
+        store.save(
+            Saves.partial(
+                    Saves.pipeline(ACME, GRAPH, "all", doc),
+                    neverStored,
+                    PIPE_DOC_PART_CORE,
+                    PIPE_DOC_PART_BLOBS,
+                    PIPE_DOC_PART_PARSED,
+                    PIPE_DOC_PART_CHUNKS)
+                .build());
 
     assertThat(counter.calls("CopyObject")).isZero();
     assertThat(store.get(Saves.read(saved.getDocumentRef())).getPipedoc()).isEqualTo(doc);
@@ -250,13 +290,35 @@ class PipeDocStoreTest {
         manifest.setEntries(i, manifest.getEntries(i).toBuilder().clearObjectKey());
       }
     }
-    h.ledger.upsert(new PipeDocRecord(row.nodeId(), row.rowKind(), row.accountId(), row.docId(),
-        row.graphId(), row.graphAddressId(), row.clusterId(), row.driveName(), row.status(),
-        manifest.build(), row.checksum(), row.sizeBytes(), row.keep(), row.crawlId(),
-        row.datasourceId(), row.graphVersion(), row.createdAt(), row.updatedAt()));
+    h.ledger.upsert(
+        new PipeDocRecord(
+            row.nodeId(),
+            row.rowKind(),
+            row.accountId(),
+            row.docId(),
+            row.graphId(),
+            row.graphAddressId(),
+            row.clusterId(),
+            row.driveName(),
+            row.status(),
+            manifest.build(),
+            row.checksum(),
+            row.sizeBytes(),
+            row.keep(),
+            row.crawlId(),
+            row.datasourceId(),
+            row.graphVersion(),
+            row.createdAt(),
+            row.updatedAt()));
 
-    assertThatThrownBy(() -> store.save(Saves.partial(Saves.pipeline(ACME, GRAPH, "next", doc),
-        first.getDocumentRef(), PIPE_DOC_PART_PARSED).build()))
+    assertThatThrownBy(
+            () ->
+                store.save(
+                    Saves.partial(
+                            Saves.pipeline(ACME, GRAPH, "next", doc),
+                            first.getDocumentRef(),
+                            PIPE_DOC_PART_PARSED)
+                        .build()))
         .isInstanceOf(PipeDocStoreException.CopySourceGone.class)
         .hasMessageContaining("part CORE is PRESENT but gives no object_key");
   }
@@ -265,11 +327,23 @@ class PipeDocStoreTest {
   void aTombstonedCopySourceIsGone() {
     PipeDoc doc = SampleDocs.document(uniqueId(), 6, 512);
     SavePipeDocResponse first = store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build());
-    assertThat(store.delete(DeletePipeDocRequest.newBuilder()
-        .setDocumentRef(first.getDocumentRef()).build()).getTombstoned()).isTrue();
+    assertThat(
+            store
+                .delete(
+                    DeletePipeDocRequest.newBuilder()
+                        .setDocumentRef(first.getDocumentRef())
+                        .build())
+                .getTombstoned())
+        .isTrue();
 
-    assertThatThrownBy(() -> store.save(Saves.partial(Saves.pipeline(ACME, GRAPH, "next", doc),
-        first.getDocumentRef(), PIPE_DOC_PART_PARSED).build()))
+    assertThatThrownBy(
+            () ->
+                store.save(
+                    Saves.partial(
+                            Saves.pipeline(ACME, GRAPH, "next", doc),
+                            first.getDocumentRef(),
+                            PIPE_DOC_PART_PARSED)
+                        .build()))
         .isInstanceOf(PipeDocStoreException.CopySourceGone.class)
         .hasMessageContaining("no live stored state " + first.getNodeId());
     assertThatThrownBy(() -> store.get(Saves.read(first.getDocumentRef())))
@@ -282,16 +356,23 @@ class PipeDocStoreTest {
     SavePipeDocResponse intake = store.save(Saves.intake(BYOB, "crawler-1", doc).build());
     assertThat(entry(intake, PIPE_DOC_PART_BLOBS).getObjectKey())
         .startsWith(intake.getNodeId() + "/");
-    PipeDoc parsed = doc.toBuilder().putParsedMetadata("ner",
-        ParsedMetadata.newBuilder().setParserName("ner").build()).build();
+    PipeDoc parsed =
+        doc.toBuilder()
+            .putParsedMetadata("ner", ParsedMetadata.newBuilder().setParserName("ner").build())
+            .build();
     counter.reset();
 
-    SavePipeDocResponse staged = store.save(Saves.partial(
-        Saves.pipeline(BYOB, GRAPH, "parser", parsed), intake.getDocumentRef(),
-        PIPE_DOC_PART_PARSED).build());
+    SavePipeDocResponse staged =
+        store.save(
+            Saves.partial(
+                    Saves.pipeline(BYOB, GRAPH, "parser", parsed),
+                    intake.getDocumentRef(),
+                    PIPE_DOC_PART_PARSED)
+                .build());
 
     assertThat(counter.calls("CopyObject")).as("no single client can copy between them").isZero();
-    assertThat(counter.calls("GetObject")).as("CORE, BLOBS, chunk set read from the customer")
+    assertThat(counter.calls("GetObject"))
+        .as("CORE, BLOBS, chunk set read from the customer")
         .isEqualTo(3);
     assertThat(counter.calls("PutObject")).as("three carried + PARSED written").isEqualTo(4);
     assertThat(store.get(Saves.read(staged.getDocumentRef())).getPipedoc().toByteArray())
@@ -305,7 +386,8 @@ class PipeDocStoreTest {
     PipeDoc doc = SampleDocs.document(uniqueId(), 8, 2048, "chunker-a");
     SavePipeDocResponse first = store.save(Saves.intake(ACME, "crawler-1", doc).build());
     assertThat(first.getDeduplicated()).isFalse();
-    assertThat(counter.requests()).filteredOn(s -> s.operation().equals("PutObject"))
+    assertThat(counter.requests())
+        .filteredOn(s -> s.operation().equals("PutObject"))
         .noneMatch(s -> TransferCounter.carriesSha256Checksum(s.request()));
     counter.reset();
 
@@ -315,15 +397,18 @@ class PipeDocStoreTest {
     assertThat(again.getManifest().getChecksum()).isEqualTo(first.getManifest().getChecksum());
     assertThat(counter.calls("PutObject")).isZero();
 
-    SavePipeDocResponse forced = store.save(Saves.intake(ACME, "crawler-1", doc)
-        .setForceSave(true).build());
+    SavePipeDocResponse forced =
+        store.save(Saves.intake(ACME, "crawler-1", doc).setForceSave(true).build());
     assertThat(forced.getDeduplicated()).isFalse();
     assertThat(counter.calls("PutObject")).isEqualTo(4);
-    assertThat(counter.requests()).filteredOn(s -> s.operation().equals("PutObject"))
+    assertThat(counter.requests())
+        .filteredOn(s -> s.operation().equals("PutObject"))
         .allMatch(s -> TransferCounter.carriesSha256Checksum(s.request()));
 
-    PipeDoc changed = doc.toBuilder().setSearchMetadata(doc.getSearchMetadata().toBuilder()
-        .setTitle("revised")).build();
+    PipeDoc changed =
+        doc.toBuilder()
+            .setSearchMetadata(doc.getSearchMetadata().toBuilder().setTitle("revised"))
+            .build();
     counter.reset();
     assertThat(store.save(Saves.intake(ACME, "crawler-1", changed).build()).getDeduplicated())
         .isFalse();
@@ -346,8 +431,8 @@ class PipeDocStoreTest {
   @Test
   void aMaskedReadFetchesOnlyTheRequestedParts() {
     PipeDoc doc = SampleDocs.document(uniqueId(), 10, BLOB_BYTES, "chunker-a", "embedder-b");
-    DocumentReference ref = store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build())
-        .getDocumentRef();
+    DocumentReference ref =
+        store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build()).getDocumentRef();
     counter.reset();
 
     var parsedOnly = store.get(Saves.read(ref, PIPE_DOC_PART_PARSED));
@@ -356,22 +441,29 @@ class PipeDocStoreTest {
     assertThat(counter.bytesReceived("GetObject")).isLessThan(1024);
     assertThat(parsedOnly.getPartsReturnedList()).containsExactly(PIPE_DOC_PART_PARSED);
     assertThat(parsedOnly.getPipedoc().hasBlobBag()).isFalse();
-    assertThat(parsedOnly.getPipedoc().getParsedMetadataMap()).isEqualTo(doc.getParsedMetadataMap());
+    assertThat(parsedOnly.getPipedoc().getParsedMetadataMap())
+        .isEqualTo(doc.getParsedMetadataMap());
     counter.reset();
 
-    var oneChunkSet = store.get(GetPipeDocRequest.newBuilder().setDocumentRef(ref)
-        .addParts(PIPE_DOC_PART_CHUNKS).addChunkSets("embedder-b").build());
+    var oneChunkSet =
+        store.get(
+            GetPipeDocRequest.newBuilder()
+                .setDocumentRef(ref)
+                .addParts(PIPE_DOC_PART_CHUNKS)
+                .addChunkSets("embedder-b")
+                .build());
 
     assertThat(counter.calls("GetObject")).isEqualTo(1);
     assertThat(oneChunkSet.getPipedoc().getSearchMetadata().getSemanticResultsList())
-        .extracting(SemanticProcessingResult::getResultId).containsExactly("embedder-b");
+        .extracting(SemanticProcessingResult::getResultId)
+        .containsExactly("embedder-b");
   }
 
   @Test
   void aFullReadFetchesItsPartsAllAtOnce() {
     PipeDoc doc = SampleDocs.document(uniqueId(), 18, 4096, "chunker-a");
-    DocumentReference ref = store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build())
-        .getDocumentRef();
+    DocumentReference ref =
+        store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build()).getDocumentRef();
     rendezvous.maxInFlight.set(0);
     rendezvous.armed = new java.util.concurrent.CountDownLatch(4);
     try {
@@ -386,12 +478,13 @@ class PipeDocStoreTest {
   @Test
   void theManifestAloneFetchesNoBytes() {
     PipeDoc doc = SampleDocs.document(uniqueId(), 11, 1024, "chunker-a");
-    SavePipeDocResponse saved = store.save(Saves.pipeline(ACME, GRAPH, "parser", doc)
-        .setKeep(true).build());
+    SavePipeDocResponse saved =
+        store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).setKeep(true).build());
     counter.reset();
 
-    var manifest = store.getManifest(GetPipeDocManifestRequest.newBuilder()
-        .setDocumentRef(saved.getDocumentRef()).build());
+    var manifest =
+        store.getManifest(
+            GetPipeDocManifestRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build());
 
     assertThat(manifest.getManifest()).isEqualTo(saved.getManifest());
     assertThat(manifest.getKeep()).isTrue();
@@ -402,11 +495,17 @@ class PipeDocStoreTest {
   void aMissingObjectIsReportedNamingThePart() {
     PipeDoc doc = SampleDocs.document(uniqueId(), 12, 1024, "chunker-a", "embedder-b");
     SavePipeDocResponse saved = store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build());
-    PartManifestEntry chunkSet = saved.getManifest().getEntriesList().stream()
-        .filter(e -> e.getSubKey().equals("embedder-b")).findFirst().orElseThrow();
+    PartManifestEntry chunkSet =
+        saved.getManifest().getEntriesList().stream()
+            .filter(e -> e.getSubKey().equals("embedder-b"))
+            .findFirst()
+            .orElseThrow();
     try (S3Client admin = h.platform.adminClient()) {
-      admin.deleteObject(DeleteObjectRequest.builder().bucket(StoreHarness.PLATFORM_BUCKET)
-          .key(chunkSet.getObjectKey()).build());
+      admin.deleteObject(
+          DeleteObjectRequest.builder()
+              .bucket(StoreHarness.PLATFORM_BUCKET)
+              .key(chunkSet.getObjectKey())
+              .build());
     }
 
     assertThatThrownBy(() -> store.get(Saves.read(saved.getDocumentRef())))
@@ -414,8 +513,12 @@ class PipeDocStoreTest {
         .hasMessageContaining("part CHUNKS chunk set 'embedder-b'")
         .hasMessageContaining(chunkSet.getObjectKey());
     // A mask that leaves the missing chunk set out still reads.
-    assertThat(store.get(Saves.read(saved.getDocumentRef(), PIPE_DOC_PART_CORE)).getPipedoc()
-        .getDocId()).isEqualTo(doc.getDocId());
+    assertThat(
+            store
+                .get(Saves.read(saved.getDocumentRef(), PIPE_DOC_PART_CORE))
+                .getPipedoc()
+                .getDocId())
+        .isEqualTo(doc.getDocId());
   }
 
   @Test
@@ -425,13 +528,19 @@ class PipeDocStoreTest {
     h.connectionsHeldDuringS3.set(0);
     PipeDoc doc = SampleDocs.document(uniqueId(), 16, 4096, "chunker-a");
     SavePipeDocResponse first = store.save(Saves.intake(ACME, "crawler-9", doc).build());
-    SavePipeDocResponse second = store.save(Saves.partial(
-        Saves.pipeline(ACME, GRAPH, "parser", doc), first.getDocumentRef(),
-        PIPE_DOC_PART_PARSED).build());
+    SavePipeDocResponse second =
+        store.save(
+            Saves.partial(
+                    Saves.pipeline(ACME, GRAPH, "parser", doc),
+                    first.getDocumentRef(),
+                    PIPE_DOC_PART_PARSED)
+                .build());
     store.get(Saves.read(second.getDocumentRef()));
 
-    assertThat(counter.calls("PutObject") + counter.calls("CopyObject")
-        + counter.calls("GetObject")).as("object storage was called").isGreaterThan(8);
+    assertThat(
+            counter.calls("PutObject") + counter.calls("CopyObject") + counter.calls("GetObject"))
+        .as("object storage was called")
+        .isGreaterThan(8);
     assertThat(h.connectionsHeldDuringS3).hasValue(0);
 
     // The probe does see a connection that is held: hold one ourselves and read again.
@@ -459,13 +568,19 @@ class PipeDocStoreTest {
     PipeDoc doc = SampleDocs.document(uniqueId(), 14, 256);
     store.save(Saves.intake("flip", "crawler-1", doc).build());
 
-    store.onAccountEvent(AccountEvent.newBuilder().setAccountId("flip")
-        .setType(AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED).build());
+    store.onAccountEvent(
+        AccountEvent.newBuilder()
+            .setAccountId("flip")
+            .setType(AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED)
+            .build());
     assertThatThrownBy(() -> store.save(Saves.intake("flip", "crawler-1", doc).build()))
         .isInstanceOf(PipeDocStoreException.AccountInactive.class);
 
-    store.onAccountEvent(AccountEvent.newBuilder().setAccountId("flip")
-        .setType(AccountEventType.ACCOUNT_EVENT_TYPE_REACTIVATED).build());
+    store.onAccountEvent(
+        AccountEvent.newBuilder()
+            .setAccountId("flip")
+            .setType(AccountEventType.ACCOUNT_EVENT_TYPE_REACTIVATED)
+            .build());
     assertThat(store.save(Saves.intake("flip", "crawler-1", doc).build()).getNodeId()).isNotBlank();
   }
 
@@ -475,51 +590,86 @@ class PipeDocStoreTest {
   void blankOrCrossedIdentitiesAreRefusedNamingTheField() {
     PipeDoc doc = SampleDocs.document(uniqueId(), 15, 64);
     assertRefused(() -> store.save(Saves.intake(" ", "ds", doc).build()), "account_id");
-    assertRefused(() -> store.save(Saves.intake(ACME, "ds", doc).clearGraphId().build()),
+    assertRefused(
+        () -> store.save(Saves.intake(ACME, "ds", doc).clearGraphId().build()), "graph_id");
+    assertRefused(
+        () -> store.save(Saves.intake(ACME, "ds", doc).setGraphId("intake:other").build()),
         "graph_id");
-    assertRefused(() -> store.save(Saves.intake(ACME, "ds", doc).setGraphId("intake:other")
-        .build()), "graph_id");
     assertRefused(() -> store.save(Saves.intake(ACME, "", doc).build()), "datasource_id");
-    assertRefused(() -> store.save(Saves.intake(ACME, "ds", doc).setClusterId("c").build()),
-        "cluster_id");
-    assertRefused(() -> store.save(Saves.pipeline(ACME, "intake:acme", "n", doc).build()),
-        "graph_id");
-    assertRefused(() -> store.save(Saves.pipeline(ACME, GRAPH, "  ", doc).build()),
-        "graph_location_id");
-    assertRefused(() -> store.save(Saves.pipeline(ACME, GRAPH, "n", doc).clearGraphLocationId()
-        .build()), "graph_address");
-    assertRefused(() -> store.save(Saves.pipeline(ACME, GRAPH, "n",
-        doc.toBuilder().setDocId("").build()).build()), "pipedoc.doc_id");
-    assertRefused(() -> store.save(Saves.partial(Saves.pipeline(ACME, GRAPH, "n", doc),
-        DocumentReference.getDefaultInstance(), PIPE_DOC_PART_CORE).clearCopyUnwrittenPartsFrom()
-        .build()), "copy_unwritten_parts_from");
+    assertRefused(
+        () -> store.save(Saves.intake(ACME, "ds", doc).setClusterId("c").build()), "cluster_id");
+    assertRefused(
+        () -> store.save(Saves.pipeline(ACME, "intake:acme", "n", doc).build()), "graph_id");
+    assertRefused(
+        () -> store.save(Saves.pipeline(ACME, GRAPH, "  ", doc).build()), "graph_location_id");
+    assertRefused(
+        () -> store.save(Saves.pipeline(ACME, GRAPH, "n", doc).clearGraphLocationId().build()),
+        "graph_address");
+    assertRefused(
+        () ->
+            store.save(
+                Saves.pipeline(ACME, GRAPH, "n", doc.toBuilder().setDocId("").build()).build()),
+        "pipedoc.doc_id");
+    assertRefused(
+        () ->
+            store.save(
+                Saves.partial(
+                        Saves.pipeline(ACME, GRAPH, "n", doc),
+                        DocumentReference.getDefaultInstance(),
+                        PIPE_DOC_PART_CORE)
+                    .clearCopyUnwrittenPartsFrom()
+                    .build()),
+        "copy_unwritten_parts_from");
 
-    DocumentReference ref = PipeDocStore.reference(
-        new dev.protomolt.core.identity.NodeCoordinates("d1", "parser", ACME, GRAPH), false);
-    assertRefused(() -> store.get(Saves.read(ref.toBuilder().setGraphId("").build())),
+    DocumentReference ref =
+        PipeDocStore.reference(
+            new dev.protomolt.core.identity.NodeCoordinates("d1", "parser", ACME, GRAPH), false);
+    assertRefused(
+        () -> store.get(Saves.read(ref.toBuilder().setGraphId("").build())),
         "document_ref.graph_id");
-    assertRefused(() -> store.get(Saves.read(ref.toBuilder().setNodeId(UUID.randomUUID()
-        .toString()).build())), "document_ref.node_id");
-    assertRefused(() -> store.getManifest(GetPipeDocManifestRequest.newBuilder()
-        .setDocumentRef(ref.toBuilder().setAccountId("")).build()), "document_ref.account_id");
-    assertRefused(() -> store.delete(DeletePipeDocRequest.newBuilder()
-        .setDocumentRef(ref.toBuilder().setDocId(" ")).build()), "document_ref.doc_id");
-    assertRefused(() -> store.get(GetPipeDocRequest.newBuilder().setDocumentRef(ref)
-        .addParts(PIPE_DOC_PART_CORE).addChunkSets("x").build()), "chunk_sets");
+    assertRefused(
+        () ->
+            store.get(Saves.read(ref.toBuilder().setNodeId(UUID.randomUUID().toString()).build())),
+        "document_ref.node_id");
+    assertRefused(
+        () ->
+            store.getManifest(
+                GetPipeDocManifestRequest.newBuilder()
+                    .setDocumentRef(ref.toBuilder().setAccountId(""))
+                    .build()),
+        "document_ref.account_id");
+    assertRefused(
+        () ->
+            store.delete(
+                DeletePipeDocRequest.newBuilder()
+                    .setDocumentRef(ref.toBuilder().setDocId(" "))
+                    .build()),
+        "document_ref.doc_id");
+    assertRefused(
+        () ->
+            store.get(
+                GetPipeDocRequest.newBuilder()
+                    .setDocumentRef(ref)
+                    .addParts(PIPE_DOC_PART_CORE)
+                    .addChunkSets("x")
+                    .build()),
+        "chunk_sets");
     assertThat(counter.requests()).as("no refused call reached object storage").isEmpty();
   }
 
-  private static void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable call,
-      String field) {
+  private static void assertRefused(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field) {
     assertThatThrownBy(call)
-        .isInstanceOfSatisfying(PipeDocStoreException.InvalidRequest.class,
-            e -> assertThat(e.field()).isEqualTo(field))
+        .isInstanceOfSatisfying(
+            PipeDocStoreException.InvalidRequest.class, e -> assertThat(e.field()).isEqualTo(field))
         .hasMessageStartingWith(field + ": ");
   }
 
-  private static PartManifestEntry entry(SavePipeDocResponse saved,
-      dev.protomolt.proto.data.v1.PipeDocPart part) {
-    return saved.getManifest().getEntriesList().stream().filter(e -> e.getPart() == part)
-        .findFirst().orElseThrow();
+  private static PartManifestEntry entry(
+      SavePipeDocResponse saved, dev.protomolt.proto.data.v1.PipeDocPart part) {
+    return saved.getManifest().getEntriesList().stream()
+        .filter(e -> e.getPart() == part)
+        .findFirst()
+        .orElseThrow();
   }
 }

@@ -47,18 +47,24 @@ class ReclaimCacheCopyTest {
 
     // Even a caller that read the older copy before the newer save cannot take the newer one:
     // the statement that tombstones re-checks the identity.
-    assertThat(h.ledger.tombstoneCacheCopy(NodeIds.nodeId(at), StoreHarness.NOW, older.getChecksum(),
-        older.getUpdatedAt())).isFalse();
-    assertThat(h.store.reclaimCacheCopy(at, "RECLAIMED", older.getChecksum(), older.getUpdatedAt())).isEmpty();
+    assertThat(
+            h.ledger.tombstoneCacheCopy(
+                NodeIds.nodeId(at), StoreHarness.NOW, older.getChecksum(), older.getUpdatedAt()))
+        .isFalse();
+    assertThat(h.store.reclaimCacheCopy(at, "RECLAIMED", older.getChecksum(), older.getUpdatedAt()))
+        .isEmpty();
     assertThat(body(at)).isEqualTo("second visit");
     assertThat(h.purgeEvents.drain()).isEmpty();
 
-    assertThat(h.store.reclaimCacheCopy(at, "RECLAIMED", newer.getChecksum(), newer.getUpdatedAt())).isPresent();
+    assertThat(h.store.reclaimCacheCopy(at, "RECLAIMED", newer.getChecksum(), newer.getUpdatedAt()))
+        .isPresent();
     assertThatThrownBy(() -> body(at)).isInstanceOf(PipeDocStoreException.DocumentNotFound.class);
-    assertThat(h.purgeEvents.drain()).singleElement()
+    assertThat(h.purgeEvents.drain())
+        .singleElement()
         .satisfies(e -> assertThat(e.getReason()).isEqualTo("RECLAIMED"));
     assertThat(h.store.reclaimCacheCopy(at, "RECLAIMED", newer.getChecksum(), newer.getUpdatedAt()))
-        .as("a redelivery finds nothing to take").isEmpty();
+        .as("a redelivery finds nothing to take")
+        .isEmpty();
   }
 
   @Test
@@ -66,21 +72,35 @@ class ReclaimCacheCopyTest {
     NodeCoordinates at = new NodeCoordinates("c-2", "archive", ACME, GRAPH);
     PipeDocManifest kept = save("c-2", "kept", true).getManifest();
 
-    assertThat(h.store.reclaimCacheCopy(at, "RECLAIMED", kept.getChecksum(), kept.getUpdatedAt())).isEmpty();
+    assertThat(h.store.reclaimCacheCopy(at, "RECLAIMED", kept.getChecksum(), kept.getUpdatedAt()))
+        .isEmpty();
     assertThat(body(at)).isEqualTo("kept");
   }
 
-  private static dev.protomolt.proto.repository.v1.SavePipeDocResponse save(String docId, String body, boolean keep) {
-    PipeDoc doc = PipeDoc.newBuilder().setDocId(docId)
-        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("t").setBody(body)).build();
+  private static dev.protomolt.proto.repository.v1.SavePipeDocResponse save(
+      String docId, String body, boolean keep) {
+    PipeDoc doc =
+        PipeDoc.newBuilder()
+            .setDocId(docId)
+            .setSearchMetadata(SearchMetadata.newBuilder().setTitle("t").setBody(body))
+            .build();
     String address = keep ? "archive" : "side";
-    return h.store.save(SavePipeDocRequest.newBuilder().setPipedoc(doc).setAccountId(ACME).setGraphId(GRAPH)
-        .setGraphLocationId(address).setKeep(keep).build());
+    return h.store.save(
+        SavePipeDocRequest.newBuilder()
+            .setPipedoc(doc)
+            .setAccountId(ACME)
+            .setGraphId(GRAPH)
+            .setGraphLocationId(address)
+            .setKeep(keep)
+            .build());
   }
 
   private static String body(NodeCoordinates at) {
     DocumentReference ref = PipeDocStore.reference(at, false);
-    return h.store.get(GetPipeDocRequest.newBuilder().setDocumentRef(ref).build())
-        .getPipedoc().getSearchMetadata().getBody();
+    return h.store
+        .get(GetPipeDocRequest.newBuilder().setDocumentRef(ref).build())
+        .getPipedoc()
+        .getSearchMetadata()
+        .getBody();
   }
 }

@@ -56,15 +56,22 @@ public final class EnvironmentStack extends ZonePinnedStack {
   private final ModuleGateway gateway;
   private final GraphAdminAccess graphAdmin;
 
-  public EnvironmentStack(Construct scope, EnvironmentConfig config, DeployArtifacts artifacts,
+  public EnvironmentStack(
+      Construct scope,
+      EnvironmentConfig config,
+      DeployArtifacts artifacts,
       MigrationSet migrations) {
-    super(scope, config.prefix(), StackProps.builder()
-        .stackName(config.prefix())
-        .description("ProtoMolt environment " + config.name())
-        .env(Environment.builder().account(config.account()).region(config.region()).build())
-        // An environment whose database refuses deletion refuses stack deletion as well.
-        .terminationProtection(config.database().deletionProtection())
-        .build(), config.availabilityZones());
+    super(
+        scope,
+        config.prefix(),
+        StackProps.builder()
+            .stackName(config.prefix())
+            .description("ProtoMolt environment " + config.name())
+            .env(Environment.builder().account(config.account()).region(config.region()).build())
+            // An environment whose database refuses deletion refuses stack deletion as well.
+            .terminationProtection(config.database().deletionProtection())
+            .build(),
+        config.availabilityZones());
     Tags.of(this).add("protomolt:environment", config.name());
     String prefix = config.prefix();
     // Globally unique S3 names: the account keeps two accounts' environments from colliding.
@@ -72,18 +79,45 @@ public final class EnvironmentStack extends ZonePinnedStack {
     boolean retain = config.storage().retainOnDelete();
     RetentionDays logRetention = logRetention(config.functions().logRetentionDays());
 
-    Network network = new Network(this, "Network", new Network.Props(config.network().cidr(),
-        config.network().natGateways(), config.availabilityZones()));
-    PlatformStorage storage = new PlatformStorage(this, "Storage", new PlatformStorage.Props(
-        bucketPrefix, config.storage().cacheStagingExpirationDays(), retain));
+    Network network =
+        new Network(
+            this,
+            "Network",
+            new Network.Props(
+                config.network().cidr(),
+                config.network().natGateways(),
+                config.availabilityZones()));
+    PlatformStorage storage =
+        new PlatformStorage(
+            this,
+            "Storage",
+            new PlatformStorage.Props(
+                bucketPrefix, config.storage().cacheStagingExpirationDays(), retain));
     StateTables tables = new StateTables(this, "Tables", new StateTables.Props(prefix, retain));
-    Database database = new Database(this, "Database", new Database.Props(network.vpc(),
-        network.dataSubnets(), network.appSubnets(), config.database().minCapacityAcu(), config.database().maxCapacityAcu(),
-        config.database().readers(), config.database().backupRetentionDays(),
-        config.database().deletionProtection(), retain));
-    Messaging messaging = new Messaging(this, "Messaging", new Messaging.Props(prefix,
-        network.vpc(), network.appSubnets(), config.messaging().topicPartitions(),
-        config.messaging().moduleServices()));
+    Database database =
+        new Database(
+            this,
+            "Database",
+            new Database.Props(
+                network.vpc(),
+                network.dataSubnets(),
+                network.appSubnets(),
+                config.database().minCapacityAcu(),
+                config.database().maxCapacityAcu(),
+                config.database().readers(),
+                config.database().backupRetentionDays(),
+                config.database().deletionProtection(),
+                retain));
+    Messaging messaging =
+        new Messaging(
+            this,
+            "Messaging",
+            new Messaging.Props(
+                prefix,
+                network.vpc(),
+                network.appSubnets(),
+                config.messaging().topicPartitions(),
+                config.messaging().moduleServices()));
 
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put("PROTOMOLT_ENV", config.name());
@@ -104,93 +138,164 @@ public final class EnvironmentStack extends ZonePinnedStack {
 
     Map<PlatformFunction, Integer> memory = new EnumMap<>(PlatformFunction.class);
     if (config.functions().memoryMbOverrides() != null) {
-      config.functions().memoryMbOverrides().forEach((name, mb) ->
-          memory.put(PlatformFunction.byId(name).orElseThrow(), mb));
+      config
+          .functions()
+          .memoryMbOverrides()
+          .forEach((name, mb) -> memory.put(PlatformFunction.byId(name).orElseThrow(), mb));
     }
-    this.functions = new PipelineFunctions(this, "Functions", new PipelineFunctions.Props(prefix,
-        Code.fromAsset(artifacts.lambdaCode().toString()), network.vpc(), network.appSubnets(),
-        config.functions().memoryMb(), memory, config.functions().timeoutSeconds(), logRetention,
-        environment));
+    this.functions =
+        new PipelineFunctions(
+            this,
+            "Functions",
+            new PipelineFunctions.Props(
+                prefix,
+                Code.fromAsset(artifacts.lambdaCode().toString()),
+                network.vpc(),
+                network.appSubnets(),
+                config.functions().memoryMb(),
+                memory,
+                config.functions().timeoutSeconds(),
+                logRetention,
+                environment));
     database.allowFrom(functions.securityGroup(), "functions to the proxy");
     messaging.allowFrom(functions.securityGroup(), "functions to MSK");
 
-    this.graphAdmin = new GraphAdminAccess(this, "GraphAdmin", new GraphAdminAccess.Props(prefix,
-        functions.alias(GRAPH_ADMIN), List.of(functions.alias(PREPARE), functions.alias(DISPATCH),
-            functions.alias(COMPLETE), functions.alias(DLQ))));
-    functions.setEnvironment(GRAPH_ADMIN, "PROTOMOLT_EXECUTION_ROLE_ARN",
-        graphAdmin.executionRole().getRoleArn());
+    this.graphAdmin =
+        new GraphAdminAccess(
+            this,
+            "GraphAdmin",
+            new GraphAdminAccess.Props(
+                prefix,
+                functions.alias(GRAPH_ADMIN),
+                List.of(
+                    functions.alias(PREPARE),
+                    functions.alias(DISPATCH),
+                    functions.alias(COMPLETE),
+                    functions.alias(DLQ))));
+    functions.setEnvironment(
+        GRAPH_ADMIN, "PROTOMOLT_EXECUTION_ROLE_ARN", graphAdmin.executionRole().getRoleArn());
     for (PlatformFunction hop : List.of(PREPARE, DISPATCH, COMPLETE, DLQ)) {
-      functions.setEnvironment(GRAPH_ADMIN, "PROTOMOLT_" + hop.name() + "_FUNCTION_ARN",
+      functions.setEnvironment(
+          GRAPH_ADMIN,
+          "PROTOMOLT_" + hop.name() + "_FUNCTION_ARN",
           functions.alias(hop).getFunctionArn());
     }
     functions.setEnvironment(MIGRATE, "PROTOMOLT_DB_SECRET_ARN", database.secret().getSecretArn());
     // Housekeeping from the environment's config (decision 0671): how long superseded copies are
     // kept, and whether the reconciler deletes the orphans it finds or only reports them.
-    functions.setEnvironment(RETENTION, "PROTOMOLT_RETENTION_WINDOW", config.storage().retentionWindow());
-    functions.setEnvironment(RECONCILER, "PROTOMOLT_RECONCILER_DELETE",
+    functions.setEnvironment(
+        RETENTION, "PROTOMOLT_RETENTION_WINDOW", config.storage().retentionWindow());
+    functions.setEnvironment(
+        RECONCILER,
+        "PROTOMOLT_RECONCILER_DELETE",
         Boolean.toString(config.storage().reconcilerDeletes()));
     // Account provisioning adds each account's notification rule for this function (decision 0660).
-    functions.setEnvironment(ACCOUNT_EVENTS, "PROTOMOLT_INTAKE_FUNCTION_ARN",
-        functions.alias(INTAKE).getFunctionArn());
+    functions.setEnvironment(
+        ACCOUNT_EVENTS, "PROTOMOLT_INTAKE_FUNCTION_ARN", functions.alias(INTAKE).getFunctionArn());
 
     grantFunctions(storage, tables, database, messaging, prefix);
 
-    Provisioning provisioning = new Provisioning(this, "Provisioning", new Provisioning.Props(
-        functions.alias(MIGRATE), migrations.fingerprint(), messaging.topics(), logRetention));
+    Provisioning provisioning =
+        new Provisioning(
+            this,
+            "Provisioning",
+            new Provisioning.Props(
+                functions.alias(MIGRATE),
+                migrations.fingerprint(),
+                messaging.topics(),
+                logRetention));
     // The schema must exist before anything that reads the ledger can be invoked.
     provisioning.schema().getNode().addDependency(database.cluster());
 
-    new FunctionTriggers(this, "Triggers", new FunctionTriggers.Props(
-        storage.intake(), functions.alias(INTAKE), messaging.clusterArn(),
-        config.functions().kafkaBatchSize(),
-        List.of(
-            new KafkaTrigger(functions.alias(PURGE), "storage-purge", group(prefix, PURGE)),
-            new KafkaTrigger(functions.alias(RECLAIM), "reclaim-requests", group(prefix, RECLAIM)),
-            new KafkaTrigger(functions.alias(RECLAIM), "document-deleted", group(prefix, RECLAIM)),
-            new KafkaTrigger(functions.alias(INDEXING_LEDGER), "indexing-receipts",
-                group(prefix, INDEXING_LEDGER)),
-            new KafkaTrigger(functions.alias(SETTLEMENT), "indexing-receipts", group(prefix, SETTLEMENT)),
-            new KafkaTrigger(functions.alias(ACCOUNT_EVENTS), "account-events",
-                group(prefix, ACCOUNT_EVENTS))),
-        List.of(
-            new ScheduledTrigger("Reconciler", functions.alias(RECONCILER), config.schedules().reconciler()),
-            new ScheduledTrigger("Retention", functions.alias(RETENTION), config.schedules().retention())),
-        List.of(provisioning.topics(), provisioning.schema())));
+    new FunctionTriggers(
+        this,
+        "Triggers",
+        new FunctionTriggers.Props(
+            storage.intake(),
+            functions.alias(INTAKE),
+            messaging.clusterArn(),
+            config.functions().kafkaBatchSize(),
+            List.of(
+                new KafkaTrigger(functions.alias(PURGE), "storage-purge", group(prefix, PURGE)),
+                new KafkaTrigger(
+                    functions.alias(RECLAIM), "reclaim-requests", group(prefix, RECLAIM)),
+                new KafkaTrigger(
+                    functions.alias(RECLAIM), "document-deleted", group(prefix, RECLAIM)),
+                new KafkaTrigger(
+                    functions.alias(INDEXING_LEDGER),
+                    "indexing-receipts",
+                    group(prefix, INDEXING_LEDGER)),
+                new KafkaTrigger(
+                    functions.alias(SETTLEMENT), "indexing-receipts", group(prefix, SETTLEMENT)),
+                new KafkaTrigger(
+                    functions.alias(ACCOUNT_EVENTS),
+                    "account-events",
+                    group(prefix, ACCOUNT_EVENTS))),
+            List.of(
+                new ScheduledTrigger(
+                    "Reconciler", functions.alias(RECONCILER), config.schedules().reconciler()),
+                new ScheduledTrigger(
+                    "Retention", functions.alias(RETENTION), config.schedules().retention())),
+            List.of(provisioning.topics(), provisioning.schema())));
 
     Map<String, String> gatewayEnvironment = new LinkedHashMap<>(environment);
     // The keys GatewayConfig reads (gateway/README.md) that the stack can answer. The consumer
     // group is the one the task role may read in; the module list is the topics it consumes.
-    gatewayEnvironment.put("PROTOMOLT_GATEWAY_MODULES",
-        String.join(",", config.messaging().moduleServices()));
+    gatewayEnvironment.put(
+        "PROTOMOLT_GATEWAY_MODULES", String.join(",", config.messaging().moduleServices()));
     gatewayEnvironment.put("PROTOMOLT_GATEWAY_GROUP", prefix + "-gateway");
     gatewayEnvironment.put("AWS_REGION", config.region());
     // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
     // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
-    this.gateway = new ModuleGateway(this, "Gateway", new ModuleGateway.Props(prefix, config.name(),
-        network.vpc(), network.appSubnets(),
-        config.gateway().internetFacing() ? network.publicSubnets() : network.appSubnets(),
-        artifacts.gatewayImage(), config.gateway().certificateArn(), config.gateway().internetFacing(),
-        config.gateway().cpuUnits(), config.gateway().memoryMiB(), config.gateway().minTasks(),
-        config.gateway().maxTasks(), config.gateway().scaleOutBacklog(), logRetention,
-        gatewayEnvironment));
+    this.gateway =
+        new ModuleGateway(
+            this,
+            "Gateway",
+            new ModuleGateway.Props(
+                prefix,
+                config.name(),
+                network.vpc(),
+                network.appSubnets(),
+                config.gateway().internetFacing() ? network.publicSubnets() : network.appSubnets(),
+                artifacts.gatewayImage(),
+                config.gateway().certificateArn(),
+                config.gateway().internetFacing(),
+                config.gateway().cpuUnits(),
+                config.gateway().memoryMiB(),
+                config.gateway().minTasks(),
+                config.gateway().maxTasks(),
+                config.gateway().scaleOutBacklog(),
+                logRetention,
+                gatewayEnvironment));
     database.allowFrom(gateway.securityGroup(), "gateway to the proxy");
     messaging.allowFrom(gateway.securityGroup(), "gateway to MSK");
     IGrantable gatewayRole = gateway.taskRole();
-    messaging.grantConsume(gatewayRole, prefix + "-gateway",
-        messaging.moduleTopics().toArray(String[]::new));
+    messaging.grantConsume(
+        gatewayRole, prefix + "-gateway", messaging.moduleTopics().toArray(String[]::new));
     graphAdmin.grantTaskResponse(gatewayRole);
     tables.workLedger().grantReadWriteData(gatewayRole);
     database.grantConnect(gatewayRole);
     storage.grantDocumentReadWrite(gatewayRole);
-    // The document store behind the gateway announces tombstones on storage-purge (KafkaPurgeEvents).
+    // The document store behind the gateway announces tombstones on storage-purge
+    // (KafkaPurgeEvents).
     messaging.grantProduce(gatewayRole, "storage-purge");
 
-    new Alerting(this, "Alarms", new Alerting.Props(prefix, config.name(),
-        config.alarms().emailTargets(), config.alarms().deadLetterThreshold(),
-        functions.alias(DLQ), functions.alias(PURGE), graphAdmin.stateMachineArnPrefix()));
+    new Alerting(
+        this,
+        "Alarms",
+        new Alerting.Props(
+            prefix,
+            config.name(),
+            config.alarms().emailTargets(),
+            config.alarms().deadLetterThreshold(),
+            functions.alias(DLQ),
+            functions.alias(PURGE),
+            graphAdmin.stateMachineArnPrefix()));
 
     CfnOutput.Builder.create(this, "GatewayEndpoint")
-        .description("Modules dial this host on port 443 (gRPC over TLS); point the certificate's DNS name at it")
+        .description(
+            "Modules dial this host on port 443 (gRPC over TLS); point the certificate's DNS name"
+                + " at it")
         .value(gateway.loadBalancer().getLoadBalancerDnsName())
         .build();
     CfnOutput.Builder.create(this, "IntakeBucket")
@@ -204,8 +309,12 @@ public final class EnvironmentStack extends ZonePinnedStack {
    * from a line cannot do that thing. Resources are always named (a bucket, a table, a topic, a
    * consumer group, the environment's state machine prefix), never {@code *}.
    */
-  private void grantFunctions(PlatformStorage storage, StateTables tables, Database database,
-      Messaging messaging, String prefix) {
+  private void grantFunctions(
+      PlatformStorage storage,
+      StateTables tables,
+      Database database,
+      Messaging messaging,
+      String prefix) {
     // Every function but migrate reads and writes the ledger through the proxy with IAM auth.
     for (PlatformFunction pf : PlatformFunction.values()) {
       database.grantConnect(functions.alias(pf));
@@ -222,7 +331,8 @@ public final class EnvironmentStack extends ZonePinnedStack {
     graphAdmin.grantStartExecution(intake);
     messaging.grantProduce(intake, "pipeline-events");
 
-    // Replay reads only the ledger (no object) and starts executions on graph versions, as intake does.
+    // Replay reads only the ledger (no object) and starts executions on graph versions, as intake
+    // does.
     graphAdmin.grantStartExecution(functions.alias(REPLAY));
 
     // Prepare stages a large pre-mapped body as the node's `.pre` copy, records DROPPED step
@@ -232,8 +342,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
     storage.grantDocumentReadWrite(prepare);
     messaging.grantProduce(prepare, "pipeline-events", "reclaim-requests");
 
-    messaging.grantProduce(functions.alias(DISPATCH),
-        Messaging.MODULE_TOPIC_PREFIX + "*");
+    messaging.grantProduce(functions.alias(DISPATCH), Messaging.MODULE_TOPIC_PREFIX + "*");
 
     IGrantable complete = functions.alias(COMPLETE);
     storage.grantDocumentReadWrite(complete);
@@ -253,7 +362,8 @@ public final class EnvironmentStack extends ZonePinnedStack {
     consume(messaging, reclaim, prefix, RECLAIM, "reclaim-requests", "document-deleted");
     messaging.grantProduce(reclaim, "storage-purge");
 
-    consume(messaging, functions.alias(INDEXING_LEDGER), prefix, INDEXING_LEDGER, "indexing-receipts");
+    consume(
+        messaging, functions.alias(INDEXING_LEDGER), prefix, INDEXING_LEDGER, "indexing-receipts");
 
     IGrantable settlement = functions.alias(SETTLEMENT);
     consume(messaging, settlement, prefix, SETTLEMENT, "indexing-receipts");
@@ -278,14 +388,18 @@ public final class EnvironmentStack extends ZonePinnedStack {
   }
 
   /** MSK-triggered: read the topics in the function's own group, plus what the poller needs. */
-  private static void consume(Messaging messaging, IGrantable fn, String prefix, PlatformFunction pf,
-      String... topics) {
+  private static void consume(
+      Messaging messaging, IGrantable fn, String prefix, PlatformFunction pf, String... topics) {
     messaging.grantConsume(fn, group(prefix, pf), topics);
     // Lambda's MSK poller describes the VPC the cluster is in; EC2 Describe* accepts only "*".
-    fn.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("ec2:DescribeVpcs", "ec2:DescribeSubnets", "ec2:DescribeSecurityGroups"))
-        .resources(List.of("*"))
-        .build());
+    fn.getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(
+                    List.of(
+                        "ec2:DescribeVpcs", "ec2:DescribeSubnets", "ec2:DescribeSecurityGroups"))
+                .resources(List.of("*"))
+                .build());
   }
 
   private static String group(String prefix, PlatformFunction pf) {
@@ -316,8 +430,9 @@ public final class EnvironmentStack extends ZonePinnedStack {
       case 2922 -> RetentionDays.EIGHT_YEARS;
       case 3288 -> RetentionDays.NINE_YEARS;
       case 3653 -> RetentionDays.TEN_YEARS;
-      default -> throw new IllegalArgumentException("functions.logRetentionDays: " + days
-          + " is not a CloudWatch Logs retention period");
+      default ->
+          throw new IllegalArgumentException(
+              "functions.logRetentionDays: " + days + " is not a CloudWatch Logs retention period");
     };
   }
 

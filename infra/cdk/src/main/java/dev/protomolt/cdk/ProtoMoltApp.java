@@ -39,8 +39,9 @@ public final class ProtoMoltApp {
   static EnvironmentStack build(App app, Path baseDir) {
     String env = context(app, "env");
     EnvironmentConfig config = EnvironmentConfigLoader.load(baseDir.resolve("config"), env);
-    DeployArtifacts artifacts = DeployArtifacts.resolve(config.artifacts(), baseDir,
-        context(app, "lambdaCode"), context(app, "gatewayImage"));
+    DeployArtifacts artifacts =
+        DeployArtifacts.resolve(
+            config.artifacts(), baseDir, context(app, "lambdaCode"), context(app, "gatewayImage"));
     MigrationSet migrations = MigrationSet.read(baseDir.resolve(MIGRATIONS_DIR));
     return new EnvironmentStack(app, config, artifacts, migrations);
   }

@@ -2,10 +2,10 @@ package dev.protomolt.cdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.protomolt.cdk.PolicyDocuments.Statement;
-import dev.protomolt.cdk.constructs.PipelineFunctions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.cdk.PolicyDocuments.Statement;
+import dev.protomolt.cdk.constructs.PipelineFunctions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,158 +29,274 @@ class EnvironmentStackTest {
   @Test
   void everyFunctionKnowsWhereEverythingIs() {
     for (PlatformFunction pf : PlatformFunction.values()) {
-      template.hasResourceProperties("AWS::Lambda::Function", Match.objectLike(Map.of(
-          "FunctionName", "protomolt-dev-" + pf.id(),
-          "Runtime", "java25",
-          "Architectures", List.of("arm64"),
-          "Environment", Map.of("Variables", Match.objectLike(Map.of(
-              "QUARKUS_LAMBDA_HANDLER", pf.handlerName(),
-              "PROTOMOLT_ENV", "dev",
-              "PROTOMOLT_CACHE_PREFIX", "cache/",
-              "PROTOMOLT_INTAKE_COPIES_PREFIX", "_intake-copies/",
-              "PROTOMOLT_DRIVE_BUCKET_PREFIX", "protomolt-dev-111111111111-drive-",
-              "PROTOMOLT_DB_USER", "protomolt",
-              "PROTOMOLT_STATE_MACHINE_PREFIX", "protomolt-dev-",
-              "PROTOMOLT_KAFKA_CLUSTER_ARN", Match.anyValue(),
-              "PROTOMOLT_DB_HOST", Match.anyValue()))))));
+      template.hasResourceProperties(
+          "AWS::Lambda::Function",
+          Match.objectLike(
+              Map.of(
+                  "FunctionName",
+                  "protomolt-dev-" + pf.id(),
+                  "Runtime",
+                  "java25",
+                  "Architectures",
+                  List.of("arm64"),
+                  "Environment",
+                  Map.of(
+                      "Variables",
+                      Match.objectLike(
+                          Map.of(
+                              "QUARKUS_LAMBDA_HANDLER", pf.handlerName(),
+                              "PROTOMOLT_ENV", "dev",
+                              "PROTOMOLT_CACHE_PREFIX", "cache/",
+                              "PROTOMOLT_INTAKE_COPIES_PREFIX", "_intake-copies/",
+                              "PROTOMOLT_DRIVE_BUCKET_PREFIX", "protomolt-dev-111111111111-drive-",
+                              "PROTOMOLT_DB_USER", "protomolt",
+                              "PROTOMOLT_STATE_MACHINE_PREFIX", "protomolt-dev-",
+                              "PROTOMOLT_KAFKA_CLUSTER_ARN", Match.anyValue(),
+                              "PROTOMOLT_DB_HOST", Match.anyValue()))))));
     }
   }
 
   @Test
   void graphAdminIsToldTheExecutionRoleAndTheHopAliases() {
-    template.hasResourceProperties("AWS::Lambda::Function", Match.objectLike(Map.of(
-        "FunctionName", "protomolt-dev-graph-admin",
-        "Environment", Map.of("Variables", Match.objectLike(Map.of(
-            "PROTOMOLT_EXECUTION_ROLE_ARN", Match.anyValue(),
-            "PROTOMOLT_PREPARE_FUNCTION_ARN", Map.of("Ref", Match.stringLikeRegexp("FunctionsPrepareLive.*")),
-            "PROTOMOLT_DISPATCH_FUNCTION_ARN", Map.of("Ref", Match.stringLikeRegexp("FunctionsDispatchLive.*")),
-            "PROTOMOLT_COMPLETE_FUNCTION_ARN", Map.of("Ref", Match.stringLikeRegexp("FunctionsCompleteLive.*")),
-            "PROTOMOLT_DLQ_FUNCTION_ARN", Map.of("Ref", Match.stringLikeRegexp("FunctionsDlqLive.*"))))))));
+    template.hasResourceProperties(
+        "AWS::Lambda::Function",
+        Match.objectLike(
+            Map.of(
+                "FunctionName",
+                "protomolt-dev-graph-admin",
+                "Environment",
+                Map.of(
+                    "Variables",
+                    Match.objectLike(
+                        Map.of(
+                            "PROTOMOLT_EXECUTION_ROLE_ARN", Match.anyValue(),
+                            "PROTOMOLT_PREPARE_FUNCTION_ARN",
+                                Map.of("Ref", Match.stringLikeRegexp("FunctionsPrepareLive.*")),
+                            "PROTOMOLT_DISPATCH_FUNCTION_ARN",
+                                Map.of("Ref", Match.stringLikeRegexp("FunctionsDispatchLive.*")),
+                            "PROTOMOLT_COMPLETE_FUNCTION_ARN",
+                                Map.of("Ref", Match.stringLikeRegexp("FunctionsCompleteLive.*")),
+                            "PROTOMOLT_DLQ_FUNCTION_ARN",
+                                Map.of("Ref", Match.stringLikeRegexp("FunctionsDlqLive.*"))))))));
   }
 
   @Test
   void theMskTriggeredFunctionsConsumeTheirTopicsThroughTheirAliases() {
-    Map<String, String> expected = Map.of(
-        "storage-purge", "FunctionsPurge",
-        "reclaim-requests", "FunctionsReclaim",
-        "document-deleted", "FunctionsReclaim",
-        "account-events", "FunctionsAccountEvents");
-    Map<String, Map<String, Object>> mappings = template.findResources("AWS::Lambda::EventSourceMapping");
-    expected.forEach((topic, function) -> assertThat(mappings.values()).anySatisfy(m -> {
-      Map<?, ?> props = (Map<?, ?>) m.get("Properties");
-      assertThat(props.get("Topics")).isEqualTo(List.of(topic));
-      // <function name>:live, the alias-qualified name, so the SnapStart version runs.
-      assertThat(PolicyDocuments.render(props.get("FunctionName")))
-          .matches("\\$\\{select 6 of split ':' \\$\\{" + function + "Live[0-9A-F]{8}\\}\\}:live");
-    }));
+    Map<String, String> expected =
+        Map.of(
+            "storage-purge", "FunctionsPurge",
+            "reclaim-requests", "FunctionsReclaim",
+            "document-deleted", "FunctionsReclaim",
+            "account-events", "FunctionsAccountEvents");
+    Map<String, Map<String, Object>> mappings =
+        template.findResources("AWS::Lambda::EventSourceMapping");
+    expected.forEach(
+        (topic, function) ->
+            assertThat(mappings.values())
+                .anySatisfy(
+                    m -> {
+                      Map<?, ?> props = (Map<?, ?>) m.get("Properties");
+                      assertThat(props.get("Topics")).isEqualTo(List.of(topic));
+                      // <function name>:live, the alias-qualified name, so the SnapStart version
+                      // runs.
+                      assertThat(PolicyDocuments.render(props.get("FunctionName")))
+                          .matches(
+                              "\\$\\{select 6 of split ':' \\$\\{"
+                                  + function
+                                  + "Live[0-9A-F]{8}\\}\\}:live");
+                    }));
     template.resourceCountIs("AWS::Lambda::EventSourceMapping", 6);
     // indexing-ledger and settlement both read the receipts, each in its own group.
-    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", Match.objectLike(Map.of(
-        "Topics", List.of("indexing-receipts"),
-        "AmazonManagedKafkaEventSourceConfig", Map.of("ConsumerGroupId", "protomolt-dev-settlement"))));
-    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", Match.objectLike(Map.of(
-        "Topics", List.of("indexing-receipts"),
-        "AmazonManagedKafkaEventSourceConfig", Map.of("ConsumerGroupId", "protomolt-dev-indexing-ledger"))));
+    template.hasResourceProperties(
+        "AWS::Lambda::EventSourceMapping",
+        Match.objectLike(
+            Map.of(
+                "Topics", List.of("indexing-receipts"),
+                "AmazonManagedKafkaEventSourceConfig",
+                    Map.of("ConsumerGroupId", "protomolt-dev-settlement"))));
+    template.hasResourceProperties(
+        "AWS::Lambda::EventSourceMapping",
+        Match.objectLike(
+            Map.of(
+                "Topics", List.of("indexing-receipts"),
+                "AmazonManagedKafkaEventSourceConfig",
+                    Map.of("ConsumerGroupId", "protomolt-dev-indexing-ledger"))));
   }
 
   @Test
   void mappingsWaitForTheTopicsToExist() {
-    Map<String, Map<String, Object>> mappings = template.findResources("AWS::Lambda::EventSourceMapping");
-    assertThat(mappings.values()).allSatisfy(m -> assertThat(m.get("DependsOn").toString())
-        .contains("ProvisioningKafkaTopics"));
+    Map<String, Map<String, Object>> mappings =
+        template.findResources("AWS::Lambda::EventSourceMapping");
+    assertThat(mappings.values())
+        .allSatisfy(
+            m -> assertThat(m.get("DependsOn").toString()).contains("ProvisioningKafkaTopics"));
   }
 
   @Test
   void reconcilerAndRetentionRunOnTheConfiguredSchedules() {
-    template.hasResourceProperties("AWS::Scheduler::Schedule", Match.objectLike(Map.of(
-        "ScheduleExpression", "rate(6 hours)",
-        "Target", Match.objectLike(Map.of("Arn", Map.of("Ref", Match.stringLikeRegexp("FunctionsReconcilerLive.*")))))));
-    template.hasResourceProperties("AWS::Scheduler::Schedule", Match.objectLike(Map.of(
-        "ScheduleExpression", "cron(0 3 * * ? *)",
-        "Target", Match.objectLike(Map.of("Arn", Map.of("Ref", Match.stringLikeRegexp("FunctionsRetentionLive.*")))))));
+    template.hasResourceProperties(
+        "AWS::Scheduler::Schedule",
+        Match.objectLike(
+            Map.of(
+                "ScheduleExpression",
+                "rate(6 hours)",
+                "Target",
+                Match.objectLike(
+                    Map.of(
+                        "Arn",
+                        Map.of("Ref", Match.stringLikeRegexp("FunctionsReconcilerLive.*")))))));
+    template.hasResourceProperties(
+        "AWS::Scheduler::Schedule",
+        Match.objectLike(
+            Map.of(
+                "ScheduleExpression",
+                "cron(0 3 * * ? *)",
+                "Target",
+                Match.objectLike(
+                    Map.of(
+                        "Arn",
+                        Map.of("Ref", Match.stringLikeRegexp("FunctionsRetentionLive.*")))))));
   }
 
   @Test
   void theGatewayImageIsBuiltFromTheConfiguredDirectory() {
-    template.hasResourceProperties("AWS::ECS::TaskDefinition", Match.objectLike(Map.of(
-        "ContainerDefinitions", List.of(Match.objectLike(Map.of(
-            "Image", Map.of("Fn::Sub", Match.stringLikeRegexp(".*container-assets.*")),
-            "PortMappings", List.of(Match.objectLike(Map.of("ContainerPort", 18100)))))))));
+    template.hasResourceProperties(
+        "AWS::ECS::TaskDefinition",
+        Match.objectLike(
+            Map.of(
+                "ContainerDefinitions",
+                List.of(
+                    Match.objectLike(
+                        Map.of(
+                            "Image",
+                                Map.of("Fn::Sub", Match.stringLikeRegexp(".*container-assets.*")),
+                            "PortMappings",
+                                List.of(Match.objectLike(Map.of("ContainerPort", 18100)))))))));
   }
 
   @Test
   void schemaMigrationRunsAfterTheDatabaseExists() {
-    Map<String, Map<String, Object>> migration = template.findResources("Custom::ProtoMoltSchemaMigration");
+    Map<String, Map<String, Object>> migration =
+        template.findResources("Custom::ProtoMoltSchemaMigration");
     assertThat(migration).hasSize(1);
-    assertThat(migration.values().iterator().next().get("DependsOn").toString()).contains("DatabaseCluster");
+    assertThat(migration.values().iterator().next().get("DependsOn").toString())
+        .contains("DatabaseCluster");
   }
 
   @Test
   void eachFunctionHasOnlyTheKafkaRightsItsJobNeeds() {
-    assertThat(kafkaActions("Dispatch")).containsExactlyInAnyOrder("kafka-cluster:Connect",
-        "kafka:GetBootstrapBrokers", "kafka:DescribeClusterV2", "kafka-cluster:WriteDataIdempotently",
-        "kafka-cluster:DescribeTopic", "kafka-cluster:WriteData");
+    assertThat(kafkaActions("Dispatch"))
+        .containsExactlyInAnyOrder(
+            "kafka-cluster:Connect",
+            "kafka:GetBootstrapBrokers",
+            "kafka:DescribeClusterV2",
+            "kafka-cluster:WriteDataIdempotently",
+            "kafka-cluster:DescribeTopic",
+            "kafka-cluster:WriteData");
     // Prepare writes step records and the settled hop's reclaim requests; it never reads a topic.
-    assertThat(kafkaActions("Prepare")).contains("kafka-cluster:WriteData")
+    assertThat(kafkaActions("Prepare"))
+        .contains("kafka-cluster:WriteData")
         .doesNotContain("kafka-cluster:ReadData", "kafka-cluster:CreateTopic");
-    assertThat(topicResources("Prepare")).allMatch(r -> r.endsWith("/pipeline-events") || r.endsWith("/reclaim-requests"));
+    assertThat(topicResources("Prepare"))
+        .allMatch(r -> r.endsWith("/pipeline-events") || r.endsWith("/reclaim-requests"));
     assertThat(topicResources("Dlq")).anyMatch(r -> r.endsWith("/reclaim-requests"));
-    assertThat(kafkaActions("Purge")).contains("kafka-cluster:ReadData").doesNotContain("kafka-cluster:WriteData");
+    assertThat(kafkaActions("Purge"))
+        .contains("kafka-cluster:ReadData")
+        .doesNotContain("kafka-cluster:WriteData");
     assertThat(kafkaActions("Migrate")).contains("kafka-cluster:CreateTopic");
-    assertThat(kafkaActions("Intake")).doesNotContain("kafka-cluster:CreateTopic", "kafka-cluster:ReadData");
+    assertThat(kafkaActions("Intake"))
+        .doesNotContain("kafka-cluster:CreateTopic", "kafka-cluster:ReadData");
     assertThat(topicResources("Dispatch")).allMatch(r -> r.endsWith("/pipestream.module.*"));
   }
 
   @Test
   void onlyAccountEventsMayCreateBuckets() {
-    Set<String> creators = PolicyDocuments.identityStatements(template).stream()
-        .filter(s -> s.actions().contains("s3:CreateBucket"))
-        .flatMap(s -> s.roles().stream()).collect(Collectors.toSet());
-    assertThat(creators).singleElement().asString().startsWith("${FunctionsAccountEventsServiceRole");
+    Set<String> creators =
+        PolicyDocuments.identityStatements(template).stream()
+            .filter(s -> s.actions().contains("s3:CreateBucket"))
+            .flatMap(s -> s.roles().stream())
+            .collect(Collectors.toSet());
+    assertThat(creators)
+        .singleElement()
+        .asString()
+        .startsWith("${FunctionsAccountEventsServiceRole");
   }
 
   @Test
   void theGatewayCompletesTasksAndReadsModuleTopicsButCannotStartExecutions() {
     String taskRole = IamPolicyTest.roleIdIn(template, "GatewayTaskTaskRole");
-    List<String> actions = PolicyDocuments.forRole(template, taskRole).stream()
-        .flatMap(s -> s.actions().stream()).toList();
-    assertThat(actions).contains("states:SendTaskSuccess", "states:SendTaskFailure",
-        "states:SendTaskHeartbeat", "kafka-cluster:ReadData", "rds-db:connect")
+    List<String> actions =
+        PolicyDocuments.forRole(template, taskRole).stream()
+            .flatMap(s -> s.actions().stream())
+            .toList();
+    assertThat(actions)
+        .contains(
+            "states:SendTaskSuccess",
+            "states:SendTaskFailure",
+            "states:SendTaskHeartbeat",
+            "kafka-cluster:ReadData",
+            "rds-db:connect")
         .doesNotContain("states:StartExecution", "iam:PassRole");
   }
 
   @Test
   void triggersTargetTheLiveAliasNeverLatest() {
-    template.hasResourceProperties("AWS::Lambda::Permission", Match.objectLike(Map.of(
-        "Principal", "s3.amazonaws.com",
-        "FunctionName", Map.of("Ref", Match.stringLikeRegexp("FunctionsIntakeLive.*")))));
+    template.hasResourceProperties(
+        "AWS::Lambda::Permission",
+        Match.objectLike(
+            Map.of(
+                "Principal",
+                "s3.amazonaws.com",
+                "FunctionName",
+                Map.of("Ref", Match.stringLikeRegexp("FunctionsIntakeLive.*")))));
     assertThat(PipelineFunctions.ALIAS).isEqualTo("live");
   }
 
   @Test
   void accountProvisioningAddsIntakeRulesForTheIntakeAliasOnTheIntakeBucketOnly() {
     template.resourceCountIs("Custom::S3BucketNotifications", 0);
-    template.hasResourceProperties("AWS::Lambda::Function", Match.objectLike(Map.of(
-        "FunctionName", "protomolt-dev-account-events",
-        "Environment", Map.of("Variables", Match.objectLike(Map.of(
-            "PROTOMOLT_INTAKE_FUNCTION_ARN",
-            Map.of("Ref", Match.stringLikeRegexp("FunctionsIntakeLive.*"))))))));
-    List<Statement> notificationGrants = PolicyDocuments.identityStatements(template).stream()
-        .filter(s -> s.actions().contains("s3:PutBucketNotification")).toList();
-    assertThat(notificationGrants).singleElement().satisfies(s -> {
-      assertThat(s.roles()).singleElement().asString()
-          .startsWith("${FunctionsAccountEventsServiceRole");
-      assertThat(s.resources()).singleElement().asString().startsWith("${StorageIntake")
-          .endsWith(".Arn}");
-    });
+    template.hasResourceProperties(
+        "AWS::Lambda::Function",
+        Match.objectLike(
+            Map.of(
+                "FunctionName",
+                "protomolt-dev-account-events",
+                "Environment",
+                Map.of(
+                    "Variables",
+                    Match.objectLike(
+                        Map.of(
+                            "PROTOMOLT_INTAKE_FUNCTION_ARN",
+                            Map.of("Ref", Match.stringLikeRegexp("FunctionsIntakeLive.*"))))))));
+    List<Statement> notificationGrants =
+        PolicyDocuments.identityStatements(template).stream()
+            .filter(s -> s.actions().contains("s3:PutBucketNotification"))
+            .toList();
+    assertThat(notificationGrants)
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.roles())
+                  .singleElement()
+                  .asString()
+                  .startsWith("${FunctionsAccountEventsServiceRole");
+              assertThat(s.resources())
+                  .singleElement()
+                  .asString()
+                  .startsWith("${StorageIntake")
+                  .endsWith(".Arn}");
+            });
   }
 
   @Test
   void documentWritersWriteIntakeCopiesOnlyUnderTheirPrefix() {
-    List<String> intakePuts = PolicyDocuments.identityStatements(template).stream()
-        .filter(s -> s.actions().contains("s3:PutObject"))
-        .flatMap(s -> s.resources().stream())
-        .filter(r -> r.contains("StorageIntake")).distinct().toList();
+    List<String> intakePuts =
+        PolicyDocuments.identityStatements(template).stream()
+            .filter(s -> s.actions().contains("s3:PutObject"))
+            .flatMap(s -> s.resources().stream())
+            .filter(r -> r.contains("StorageIntake"))
+            .distinct()
+            .toList();
     assertThat(intakePuts).singleElement().asString().endsWith("/_intake-copies/*");
     // Prepare stages `.pre` copies, so it writes documents; like every writer, intake copies only
     // under their prefix (the single-element check above covers it).
@@ -191,56 +307,109 @@ class EnvironmentStackTest {
   @Test
   void theGatewayContainerIsToldItsModulesGroupRegionAndLedger() {
     // Environment order follows a hash map, so each variable is matched on its own.
-    for (Map<String, String> variable : List.of(
-        Map.of("Name", "PROTOMOLT_GATEWAY_MODULES", "Value", "parser,chunker,embedder,opensearch-sink"),
-        Map.of("Name", "PROTOMOLT_GATEWAY_GROUP", "Value", "protomolt-dev-gateway"),
-        Map.of("Name", "AWS_REGION", "Value", "eu-west-1"),
-        Map.of("Name", "PROTOMOLT_DB_USER", "Value", "protomolt"),
-        Map.of("Name", "PROTOMOLT_DB_NAME", "Value", "protomolt"),
-        Map.of("Name", "PROTOMOLT_DB_PORT", "Value", "5432"))) {
-      template.hasResourceProperties("AWS::ECS::TaskDefinition", Match.objectLike(Map.of(
-          "ContainerDefinitions", List.of(Match.objectLike(Map.of(
-              "Environment", Match.arrayWith(List.of(variable))))))));
+    for (Map<String, String> variable :
+        List.of(
+            Map.of(
+                "Name",
+                "PROTOMOLT_GATEWAY_MODULES",
+                "Value",
+                "parser,chunker,embedder,opensearch-sink"),
+            Map.of("Name", "PROTOMOLT_GATEWAY_GROUP", "Value", "protomolt-dev-gateway"),
+            Map.of("Name", "AWS_REGION", "Value", "eu-west-1"),
+            Map.of("Name", "PROTOMOLT_DB_USER", "Value", "protomolt"),
+            Map.of("Name", "PROTOMOLT_DB_NAME", "Value", "protomolt"),
+            Map.of("Name", "PROTOMOLT_DB_PORT", "Value", "5432"))) {
+      template.hasResourceProperties(
+          "AWS::ECS::TaskDefinition",
+          Match.objectLike(
+              Map.of(
+                  "ContainerDefinitions",
+                  List.of(
+                      Match.objectLike(
+                          Map.of("Environment", Match.arrayWith(List.of(variable))))))));
     }
     // The proxy host and the cluster ARN are references resolved at deploy time.
     List<String> names = gatewayEnvironmentNames();
-    assertThat(names).contains("PROTOMOLT_DB_HOST", "PROTOMOLT_KAFKA_CLUSTER_ARN")
-        .doesNotContain("PROTOMOLT_JDBC_URL", "PROTOMOLT_JDBC_USER", "PROTOMOLT_JDBC_PASSWORD",
+    assertThat(names)
+        .contains("PROTOMOLT_DB_HOST", "PROTOMOLT_KAFKA_CLUSTER_ARN")
+        .doesNotContain(
+            "PROTOMOLT_JDBC_URL",
+            "PROTOMOLT_JDBC_USER",
+            "PROTOMOLT_JDBC_PASSWORD",
             "PROTOMOLT_KAFKA_BOOTSTRAP");
   }
 
   @Test
   void theGatewayTaskRoleConnectsAsTheProxyUserAndReadsOnlyItsTopicsAndGroup() {
     List<Statement> statements = PolicyDocuments.forRole(template, gatewayTaskRoleId());
-    List<Statement> connect = statements.stream().filter(st -> st.actions().contains("rds-db:connect")).toList();
-    assertThat(connect).singleElement().satisfies(st -> assertThat(st.resources()).singleElement()
-        .asString().contains(":rds-db:").contains(":dbuser:").endsWith("/protomolt"));
+    List<Statement> connect =
+        statements.stream().filter(st -> st.actions().contains("rds-db:connect")).toList();
+    assertThat(connect)
+        .singleElement()
+        .satisfies(
+            st ->
+                assertThat(st.resources())
+                    .singleElement()
+                    .asString()
+                    .contains(":rds-db:")
+                    .contains(":dbuser:")
+                    .endsWith("/protomolt"));
     assertThat(statements.stream().flatMap(st -> st.actions().stream()).distinct())
-        .contains("kafka-cluster:Connect", "kafka:GetBootstrapBrokers", "kafka-cluster:ReadData",
-            "kafka-cluster:AlterGroup", "kafka-cluster:WriteData");
+        .contains(
+            "kafka-cluster:Connect",
+            "kafka:GetBootstrapBrokers",
+            "kafka-cluster:ReadData",
+            "kafka-cluster:AlterGroup",
+            "kafka-cluster:WriteData");
     for (Statement st : statements) {
       if (st.actions().stream().anyMatch(a -> a.startsWith("kafka") || a.startsWith("rds-db"))) {
-        assertThat(st.resources()).as("resources of %s", st.actions()).noneMatch(r -> r.equals("*"));
+        assertThat(st.resources())
+            .as("resources of %s", st.actions())
+            .noneMatch(r -> r.equals("*"));
       }
     }
-    List<String> topics = statements.stream().flatMap(st -> st.resources().stream())
-        .filter(r -> r.contains(":topic/")).map(r -> r.substring(r.lastIndexOf('/') + 1)).distinct().toList();
-    assertThat(topics).containsExactlyInAnyOrder("pipestream.module.parser", "pipestream.module.chunker",
-        "pipestream.module.embedder", "pipestream.module.opensearch-sink", "storage-purge");
-    assertThat(statements.stream().flatMap(st -> st.resources().stream()).filter(r -> r.contains(":group/")))
+    List<String> topics =
+        statements.stream()
+            .flatMap(st -> st.resources().stream())
+            .filter(r -> r.contains(":topic/"))
+            .map(r -> r.substring(r.lastIndexOf('/') + 1))
+            .distinct()
+            .toList();
+    assertThat(topics)
+        .containsExactlyInAnyOrder(
+            "pipestream.module.parser",
+            "pipestream.module.chunker",
+            "pipestream.module.embedder",
+            "pipestream.module.opensearch-sink",
+            "storage-purge");
+    assertThat(
+            statements.stream()
+                .flatMap(st -> st.resources().stream())
+                .filter(r -> r.contains(":group/")))
         .allSatisfy(r -> assertThat(r).endsWith("/protomolt-dev-gateway"));
   }
 
   @Test
   void housekeepingSettingsComeFromTheEnvironmentsConfig() {
-    template.hasResourceProperties("AWS::Lambda::Function", Match.objectLike(Map.of(
-        "FunctionName", "protomolt-dev-retention",
-        "Environment", Map.of("Variables", Match.objectLike(Map.of(
-            "PROTOMOLT_RETENTION_WINDOW", "P30D"))))));
-    template.hasResourceProperties("AWS::Lambda::Function", Match.objectLike(Map.of(
-        "FunctionName", "protomolt-dev-reconciler",
-        "Environment", Map.of("Variables", Match.objectLike(Map.of(
-            "PROTOMOLT_RECONCILER_DELETE", "true"))))));
+    template.hasResourceProperties(
+        "AWS::Lambda::Function",
+        Match.objectLike(
+            Map.of(
+                "FunctionName",
+                "protomolt-dev-retention",
+                "Environment",
+                Map.of(
+                    "Variables", Match.objectLike(Map.of("PROTOMOLT_RETENTION_WINDOW", "P30D"))))));
+    template.hasResourceProperties(
+        "AWS::Lambda::Function",
+        Match.objectLike(
+            Map.of(
+                "FunctionName",
+                "protomolt-dev-reconciler",
+                "Environment",
+                Map.of(
+                    "Variables",
+                    Match.objectLike(Map.of("PROTOMOLT_RECONCILER_DELETE", "true"))))));
   }
 
   @Test
@@ -252,24 +421,31 @@ class EnvironmentStackTest {
       Map<String, Object> props = (Map<String, Object>) fn.get("Properties");
       Map<String, Object> env = (Map<String, Object>) props.getOrDefault("Environment", Map.of());
       Map<String, Object> variables = (Map<String, Object>) env.getOrDefault("Variables", Map.of());
-      assertThat(variables).as("environment of %s", props.get("FunctionName"))
-          .doesNotContainKeys("PROTOMOLT_JDBC_URL", "PROTOMOLT_KAFKA_BOOTSTRAP", "PROTOMOLT_JDBC_PASSWORD");
+      assertThat(variables)
+          .as("environment of %s", props.get("FunctionName"))
+          .doesNotContainKeys(
+              "PROTOMOLT_JDBC_URL", "PROTOMOLT_KAFKA_BOOTSTRAP", "PROTOMOLT_JDBC_PASSWORD");
     }
   }
 
   @SuppressWarnings("unchecked")
   private static List<String> gatewayEnvironmentNames() {
-    Map<String, Object> task = template.findResources("AWS::ECS::TaskDefinition").values().iterator().next();
-    Map<String, Object> container = (Map<String, Object>) ((List<Object>) ((Map<String, Object>)
-        task.get("Properties")).get("ContainerDefinitions")).get(0);
-    return ((List<Map<String, Object>>) container.get("Environment")).stream()
-        .map(v -> (String) v.get("Name")).toList();
+    Map<String, Object> task =
+        template.findResources("AWS::ECS::TaskDefinition").values().iterator().next();
+    Map<String, Object> container =
+        (Map<String, Object>)
+            ((List<Object>)
+                    ((Map<String, Object>) task.get("Properties")).get("ContainerDefinitions"))
+                .get(0);
+    return ((List<Map<String, Object>>) container.get("Environment"))
+        .stream().map(v -> (String) v.get("Name")).toList();
   }
 
   private static String gatewayTaskRoleId() {
     return template.findResources("AWS::IAM::Role").keySet().stream()
         .filter(id -> id.startsWith("Gateway") && id.contains("TaskRole"))
-        .findFirst().orElseThrow(() -> new AssertionError("no gateway task role"));
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no gateway task role"));
   }
 
   @Test
@@ -281,12 +457,23 @@ class EnvironmentStackTest {
     List<String> ran = new java.util.ArrayList<>();
     List<String> findings = new java.util.ArrayList<>();
     Set<String> acknowledged = new java.util.TreeSet<>();
-    plugins.forEach(plugin -> {
-      ran.add(plugin.path("pluginName").asText());
-      plugin.path("violations").forEach(v -> findings.add(plugin.path("pluginName").asText()
-          + " " + v.path("ruleName").asText() + ": " + v.path("description").asText()));
-      plugin.path("suppressedViolations").forEach(v -> acknowledged.add(v.path("ruleName").asText()));
-    });
+    plugins.forEach(
+        plugin -> {
+          ran.add(plugin.path("pluginName").asText());
+          plugin
+              .path("violations")
+              .forEach(
+                  v ->
+                      findings.add(
+                          plugin.path("pluginName").asText()
+                              + " "
+                              + v.path("ruleName").asText()
+                              + ": "
+                              + v.path("description").asText()));
+          plugin
+              .path("suppressedViolations")
+              .forEach(v -> acknowledged.add(v.path("ruleName").asText()));
+        });
     assertThat(ran).contains("CloudFormation Validate");
     assertThat(findings).isEmpty();
     // The one acknowledged rule: hard-coded zones, on purpose (decision 0653).
@@ -294,16 +481,22 @@ class EnvironmentStackTest {
   }
 
   private static List<String> kafkaActions(String fn) {
-    return statementsOf(fn).stream().flatMap(s -> s.actions().stream())
-        .filter(a -> a.startsWith("kafka")).distinct().toList();
+    return statementsOf(fn).stream()
+        .flatMap(s -> s.actions().stream())
+        .filter(a -> a.startsWith("kafka"))
+        .distinct()
+        .toList();
   }
 
   private static List<String> topicResources(String fn) {
-    return statementsOf(fn).stream().flatMap(s -> s.resources().stream())
-        .filter(r -> r.contains(":topic/")).toList();
+    return statementsOf(fn).stream()
+        .flatMap(s -> s.resources().stream())
+        .filter(r -> r.contains(":topic/"))
+        .toList();
   }
 
   private static List<Statement> statementsOf(String fn) {
-    return PolicyDocuments.forRole(template, IamPolicyTest.roleIdIn(template, "Functions" + fn + "ServiceRole"));
+    return PolicyDocuments.forRole(
+        template, IamPolicyTest.roleIdIn(template, "Functions" + fn + "ServiceRole"));
   }
 }

@@ -24,13 +24,15 @@ class IamPolicyTest {
    * The only actions that may be granted on {@code "*"}: AWS does not let them name a resource,
    * so a narrower grant is impossible. Every other action must name its resources.
    */
-  static final Set<String> ACTIONS_THAT_ONLY_ACCEPT_STAR = Set.of(
-      // Lambda's MSK poller inspects the cluster's VPC; EC2 Describe* has no resource-level IAM.
-      "ec2:DescribeVpcs",
-      "ec2:DescribeSubnets",
-      "ec2:DescribeSecurityGroups",
-      // ECR login tokens are account-wide; pulling is then limited to the named repository.
-      "ecr:GetAuthorizationToken");
+  static final Set<String> ACTIONS_THAT_ONLY_ACCEPT_STAR =
+      Set.of(
+          // Lambda's MSK poller inspects the cluster's VPC; EC2 Describe* has no resource-level
+          // IAM.
+          "ec2:DescribeVpcs",
+          "ec2:DescribeSubnets",
+          "ec2:DescribeSecurityGroups",
+          // ECR login tokens are account-wide; pulling is then limited to the named repository.
+          "ecr:GetAuthorizationToken");
 
   private static Template template;
   private static List<Statement> statements;
@@ -45,19 +47,25 @@ class IamPolicyTest {
   void noStatementGrantsADataPlaneActionOnEveryResource() {
     assertThat(statements).isNotEmpty();
     assertThat(wildcardOffenders(statements))
-        .as("actions granted on * that could name a resource").isEmpty();
+        .as("actions granted on * that could name a resource")
+        .isEmpty();
   }
 
   @Test
   void theWildcardCheckCatchesAGrantOnEverything() {
     // The check above must be able to fail: a stack with one bad and one allowed grant.
     Stack stack = TestEnvironments.emptyStack();
-    Role role = Role.Builder.create(stack, "Careless")
-        .assumedBy(new ServicePrincipal("lambda.amazonaws.com")).build();
-    role.addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("s3:GetObject", "ec2:DescribeVpcs")).resources(List.of("*")).build());
-    List<String> offenders = wildcardOffenders(
-        PolicyDocuments.identityStatements(Template.fromStack(stack)));
+    Role role =
+        Role.Builder.create(stack, "Careless")
+            .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+            .build();
+    role.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .actions(List.of("s3:GetObject", "ec2:DescribeVpcs"))
+            .resources(List.of("*"))
+            .build());
+    List<String> offenders =
+        wildcardOffenders(PolicyDocuments.identityStatements(Template.fromStack(stack)));
     assertThat(offenders).singleElement().asString().endsWith("s3:GetObject on *");
   }
 
@@ -65,9 +73,11 @@ class IamPolicyTest {
   static List<String> wildcardOffenders(List<Statement> statements) {
     return statements.stream()
         .filter(s -> "Allow".equals(s.effect()) && s.resources().contains("*"))
-        .flatMap(s -> s.actions().stream()
-            .filter(a -> !ACTIONS_THAT_ONLY_ACCEPT_STAR.contains(a))
-            .map(a -> s.policyId() + ": " + a + " on *"))
+        .flatMap(
+            s ->
+                s.actions().stream()
+                    .filter(a -> !ACTIONS_THAT_ONLY_ACCEPT_STAR.contains(a))
+                    .map(a -> s.policyId() + ": " + a + " on *"))
         .toList();
   }
 
@@ -79,76 +89,105 @@ class IamPolicyTest {
 
   @Test
   void kafkaGrantsNameTopicsAndGroupsNotTheWholeCluster() {
-    List<String> kafkaResources = statements.stream()
-        .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("kafka-cluster:")))
-        .flatMap(s -> s.resources().stream())
-        .toList();
+    List<String> kafkaResources =
+        statements.stream()
+            .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("kafka-cluster:")))
+            .flatMap(s -> s.resources().stream())
+            .toList();
     assertThat(kafkaResources).isNotEmpty();
     assertThat(kafkaResources).noneMatch(r -> r.endsWith("/*"));
     assertThat(kafkaResources).anyMatch(r -> r.contains(":topic/") && r.endsWith("/storage-purge"));
-    assertThat(kafkaResources).anyMatch(r -> r.contains(":group/") && r.endsWith("/protomolt-dev-purge"));
+    assertThat(kafkaResources)
+        .anyMatch(r -> r.contains(":group/") && r.endsWith("/protomolt-dev-purge"));
   }
 
   @Test
   void stepFunctionsGrantsStayInsideTheEnvironmentsNameSpace() {
-    List<String> resources = statements.stream()
-        .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("states:")))
-        .flatMap(s -> s.resources().stream())
-        .toList();
-    assertThat(resources).isNotEmpty().allMatch(r ->
-        r.endsWith(":stateMachine:protomolt-dev-*") || r.endsWith(":execution:protomolt-dev-*:*"));
+    List<String> resources =
+        statements.stream()
+            .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("states:")))
+            .flatMap(s -> s.resources().stream())
+            .toList();
+    assertThat(resources)
+        .isNotEmpty()
+        .allMatch(
+            r ->
+                r.endsWith(":stateMachine:protomolt-dev-*")
+                    || r.endsWith(":execution:protomolt-dev-*:*"));
   }
 
   @Test
   void graphAdminGetsExactlyTheStateMachineLifecycleAndOnePassRole() {
     String role = roleId("FunctionsGraphAdminServiceRole");
-    List<Statement> admin = PolicyDocuments.forRole(template, role).stream()
-        .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("states:") || a.startsWith("iam:")))
-        .toList();
+    List<Statement> admin =
+        PolicyDocuments.forRole(template, role).stream()
+            .filter(
+                s ->
+                    s.actions().stream()
+                        .anyMatch(a -> a.startsWith("states:") || a.startsWith("iam:")))
+            .toList();
     assertThat(admin).hasSize(2);
-    Statement lifecycle = admin.stream().filter(s -> s.actions().getFirst().startsWith("states:"))
-        .findFirst().orElseThrow();
+    Statement lifecycle =
+        admin.stream()
+            .filter(s -> s.actions().getFirst().startsWith("states:"))
+            .findFirst()
+            .orElseThrow();
     assertThat(new HashSet<>(lifecycle.actions()))
         .isEqualTo(new HashSet<>(GraphAdminAccess.STATE_MACHINE_ACTIONS));
-    assertThat(lifecycle.resources()).containsExactly(
-        "arn:${AWS::Partition}:states:eu-west-1:111111111111:stateMachine:protomolt-dev-*");
-    Statement passRole = admin.stream().filter(s -> s.actions().contains("iam:PassRole"))
-        .findFirst().orElseThrow();
+    assertThat(lifecycle.resources())
+        .containsExactly(
+            "arn:${AWS::Partition}:states:eu-west-1:111111111111:stateMachine:protomolt-dev-*");
+    Statement passRole =
+        admin.stream().filter(s -> s.actions().contains("iam:PassRole")).findFirst().orElseThrow();
     assertThat(passRole.actions()).containsExactly("iam:PassRole");
-    assertThat(passRole.resources()).singleElement().asString()
-        .startsWith("${GraphAdminExecutionRole").endsWith(".Arn}");
-    assertThat(passRole.condition()).isEqualTo(
-        Map.of("StringEquals", Map.of("iam:PassedToService", "states.amazonaws.com")));
+    assertThat(passRole.resources())
+        .singleElement()
+        .asString()
+        .startsWith("${GraphAdminExecutionRole")
+        .endsWith(".Arn}");
+    assertThat(passRole.condition())
+        .isEqualTo(Map.of("StringEquals", Map.of("iam:PassedToService", "states.amazonaws.com")));
   }
 
   @Test
   void onlyGraphAdminMayPassARole() {
-    Set<String> passers = statements.stream()
-        .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("iam:")))
-        .flatMap(s -> s.roles().stream())
-        .collect(Collectors.toSet());
+    Set<String> passers =
+        statements.stream()
+            .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("iam:")))
+            .flatMap(s -> s.roles().stream())
+            .collect(Collectors.toSet());
     assertThat(passers).singleElement().asString().startsWith("${FunctionsGraphAdminServiceRole");
   }
 
   @Test
   void onlyMigrateAndTheProxyReadTheDatabaseSecret() {
-    Set<String> readers = statements.stream()
-        .filter(s -> s.actions().contains("secretsmanager:GetSecretValue"))
-        .flatMap(s -> s.roles().stream())
-        .collect(Collectors.toSet());
-    assertThat(readers).hasSize(2)
+    Set<String> readers =
+        statements.stream()
+            .filter(s -> s.actions().contains("secretsmanager:GetSecretValue"))
+            .flatMap(s -> s.roles().stream())
+            .collect(Collectors.toSet());
+    assertThat(readers)
+        .hasSize(2)
         .anyMatch(r -> r.startsWith("${FunctionsMigrateServiceRole"))
         .anyMatch(r -> r.startsWith("${DatabaseClusterProxyIAMRole"));
   }
 
   @Test
   void functionsThatDoNotStoreDocumentsCannotWriteThem() {
-    for (String fn : List.of("Dispatch", "IndexingLedger", "Retention", "Replay", "Migrate",
-        "GraphAdmin", "Reconciler")) {
-      List<String> writes = PolicyDocuments.forRole(template, roleId("Functions" + fn + "ServiceRole"))
-          .stream().flatMap(s -> s.actions().stream())
-          .filter(a -> a.equals("s3:PutObject") || a.startsWith("s3:DeleteObject"))
-          .toList();
+    for (String fn :
+        List.of(
+            "Dispatch",
+            "IndexingLedger",
+            "Retention",
+            "Replay",
+            "Migrate",
+            "GraphAdmin",
+            "Reconciler")) {
+      List<String> writes =
+          PolicyDocuments.forRole(template, roleId("Functions" + fn + "ServiceRole")).stream()
+              .flatMap(s -> s.actions().stream())
+              .filter(a -> a.equals("s3:PutObject") || a.startsWith("s3:DeleteObject"))
+              .toList();
       assertThat(writes).as(fn + " writing documents").isEmpty();
     }
   }
@@ -156,18 +195,24 @@ class IamPolicyTest {
   @Test
   void onlyAwsManagedLambdaAndEcsPoliciesAreAttached() {
     Set<String> managed = new HashSet<>();
-    template.findResources("AWS::IAM::Role").values().forEach(role -> {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> props = (Map<String, Object>) role.get("Properties");
-      Object arns = props.get("ManagedPolicyArns");
-      if (arns instanceof List<?> list) {
-        list.forEach(a -> managed.add(PolicyDocuments.render(a)));
-      }
-    });
+    template
+        .findResources("AWS::IAM::Role")
+        .values()
+        .forEach(
+            role -> {
+              @SuppressWarnings("unchecked")
+              Map<String, Object> props = (Map<String, Object>) role.get("Properties");
+              Object arns = props.get("ManagedPolicyArns");
+              if (arns instanceof List<?> list) {
+                list.forEach(a -> managed.add(PolicyDocuments.render(a)));
+              }
+            });
     // Logs and VPC networking for Lambda; nothing that grants data access.
-    assertThat(managed).allMatch(a ->
-        a.endsWith(":iam::aws:policy/service-role/AWSLambdaBasicExecutionRole")
-            || a.endsWith(":iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole"));
+    assertThat(managed)
+        .allMatch(
+            a ->
+                a.endsWith(":iam::aws:policy/service-role/AWSLambdaBasicExecutionRole")
+                    || a.endsWith(":iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole"));
   }
 
   static String roleId(String prefix) {

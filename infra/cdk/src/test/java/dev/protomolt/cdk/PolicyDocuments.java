@@ -14,8 +14,13 @@ import software.amazon.awscdk.assertions.Template;
 public final class PolicyDocuments {
 
   /** One Allow or Deny statement, with the policy resource and the roles it is attached to. */
-  public record Statement(String policyId, List<String> roles, String effect, List<String> actions,
-      List<String> resources, Object condition) {}
+  public record Statement(
+      String policyId,
+      List<String> roles,
+      String effect,
+      List<String> actions,
+      List<String> resources,
+      Object condition) {}
 
   private PolicyDocuments() {}
 
@@ -23,23 +28,36 @@ public final class PolicyDocuments {
   @SuppressWarnings("unchecked")
   public static List<Statement> identityStatements(Template template) {
     List<Statement> out = new ArrayList<>();
-    template.findResources("AWS::IAM::Policy").forEach((id, resource) -> {
-      Map<String, Object> props = (Map<String, Object>) resource.get("Properties");
-      List<String> roles = ((List<Object>) props.getOrDefault("Roles", List.of())).stream()
-          .map(PolicyDocuments::render).toList();
-      addStatements(out, id, roles, (Map<String, Object>) props.get("PolicyDocument"));
-    });
-    template.findResources("AWS::IAM::Role").forEach((id, resource) -> {
-      Map<String, Object> props = (Map<String, Object>) resource.get("Properties");
-      for (Object policy : (List<Object>) props.getOrDefault("Policies", List.of())) {
-        addStatements(out, id, List.of("${" + id + "}"),
-            (Map<String, Object>) ((Map<String, Object>) policy).get("PolicyDocument"));
-      }
-    });
-    template.findResources("AWS::IAM::ManagedPolicy").forEach((id, resource) -> {
-      Map<String, Object> props = (Map<String, Object>) resource.get("Properties");
-      addStatements(out, id, List.of(), (Map<String, Object>) props.get("PolicyDocument"));
-    });
+    template
+        .findResources("AWS::IAM::Policy")
+        .forEach(
+            (id, resource) -> {
+              Map<String, Object> props = (Map<String, Object>) resource.get("Properties");
+              List<String> roles =
+                  ((List<Object>) props.getOrDefault("Roles", List.of()))
+                      .stream().map(PolicyDocuments::render).toList();
+              addStatements(out, id, roles, (Map<String, Object>) props.get("PolicyDocument"));
+            });
+    template
+        .findResources("AWS::IAM::Role")
+        .forEach(
+            (id, resource) -> {
+              Map<String, Object> props = (Map<String, Object>) resource.get("Properties");
+              for (Object policy : (List<Object>) props.getOrDefault("Policies", List.of())) {
+                addStatements(
+                    out,
+                    id,
+                    List.of("${" + id + "}"),
+                    (Map<String, Object>) ((Map<String, Object>) policy).get("PolicyDocument"));
+              }
+            });
+    template
+        .findResources("AWS::IAM::ManagedPolicy")
+        .forEach(
+            (id, resource) -> {
+              Map<String, Object> props = (Map<String, Object>) resource.get("Properties");
+              addStatements(out, id, List.of(), (Map<String, Object>) props.get("PolicyDocument"));
+            });
     return out;
   }
 
@@ -50,12 +68,18 @@ public final class PolicyDocuments {
   }
 
   @SuppressWarnings("unchecked")
-  private static void addStatements(List<Statement> out, String id, List<String> roles,
-      Map<String, Object> document) {
+  private static void addStatements(
+      List<Statement> out, String id, List<String> roles, Map<String, Object> document) {
     for (Object raw : (List<Object>) document.get("Statement")) {
       Map<String, Object> s = (Map<String, Object>) raw;
-      out.add(new Statement(id, roles, (String) s.get("Effect"), strings(s.get("Action")),
-          strings(s.get("Resource")), s.get("Condition")));
+      out.add(
+          new Statement(
+              id,
+              roles,
+              (String) s.get("Effect"),
+              strings(s.get("Action")),
+              strings(s.get("Resource")),
+              s.get("Condition")));
     }
   }
 
@@ -81,12 +105,17 @@ public final class PolicyDocuments {
       Object arg = entry.getValue();
       return switch (fn) {
         case "Ref" -> "${" + arg + "}";
-        case "Fn::GetAtt" -> "${" + ((List<Object>) arg).stream().map(String::valueOf)
-            .collect(Collectors.joining(".")) + "}";
+        case "Fn::GetAtt" ->
+            "${"
+                + ((List<Object>) arg)
+                    .stream().map(String::valueOf).collect(Collectors.joining("."))
+                + "}";
         case "Fn::Join" -> {
           List<Object> join = (List<Object>) arg;
-          yield ((List<Object>) join.get(1)).stream().map(PolicyDocuments::render)
-              .collect(Collectors.joining((String) join.get(0)));
+          yield ((List<Object>) join.get(1))
+              .stream()
+                  .map(PolicyDocuments::render)
+                  .collect(Collectors.joining((String) join.get(0)));
         }
         case "Fn::Select" -> {
           List<Object> select = (List<Object>) arg;

@@ -7,8 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awscdk.App;
 import software.amazon.awscdk.AppProps;
 
@@ -26,7 +26,8 @@ class ProtoMoltAppTest {
   void withoutBuiltArtifactsTheAppSaysHowToProceed(@TempDir Path base) throws IOException {
     // A copy of the prod configuration in an empty tree, so no build output can be found there.
     Files.createDirectories(base.resolve("config"));
-    Files.copy(TestEnvironments.BASE_DIR.resolve("config/prod.json"), base.resolve("config/prod.json"));
+    Files.copy(
+        TestEnvironments.BASE_DIR.resolve("config/prod.json"), base.resolve("config/prod.json"));
     App app = new App(AppProps.builder().context(Map.of("env", "prod")).build());
     assertThatThrownBy(() -> ProtoMoltApp.build(app, base))
         .isInstanceOf(InvalidConfigException.class)

@@ -26,8 +26,10 @@ class TemplateSnapshotTest {
 
   private static final Path SNAPSHOT = Path.of("src/test/resources/snapshots/dev.json");
   private static final Path ACTUAL = Path.of("target/snapshot-actual/dev.json");
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
   /** The shape compared: resource type → count, and the stable logical ids. */
   record Shape(Map<String, Integer> resourceTypes, List<String> logicalIds) {}
@@ -46,7 +48,10 @@ class TemplateSnapshotTest {
     }
     List<String> diff = diff(expected, actual);
     assertThat(diff)
-        .as("template shape changed (new shape in %s; refresh with -Dsnapshot.update=true after review)", ACTUAL)
+        .as(
+            "template shape changed (new shape in %s; refresh with -Dsnapshot.update=true after"
+                + " review)",
+            ACTUAL)
         .isEmpty();
   }
 
@@ -56,10 +61,11 @@ class TemplateSnapshotTest {
         (Map<String, Map<String, Object>>) template.toJSON().get("Resources");
     Map<String, Integer> types = new TreeMap<>();
     TreeSet<String> ids = new TreeSet<>();
-    resources.forEach((id, resource) -> {
-      types.merge((String) resource.get("Type"), 1, Integer::sum);
-      ids.add(stable(id));
-    });
+    resources.forEach(
+        (id, resource) -> {
+          types.merge((String) resource.get("Type"), 1, Integer::sum);
+          ids.add(stable(id));
+        });
     return new Shape(types, List.copyOf(ids));
   }
 
@@ -94,12 +100,20 @@ class TemplateSnapshotTest {
 
   @Test
   void theDiffNamesEveryAddedRemovedAndRecountedThing() {
-    Shape before = new Shape(Map.of("AWS::S3::Bucket", 2, "AWS::SNS::Topic", 1),
-        List.of("StorageIntake", "StoragePlatform", "AlarmsTopic"));
-    Shape after = new Shape(Map.of("AWS::S3::Bucket", 3),
-        List.of("StorageIntake", "StoragePlatform", "StorageArchive"));
-    assertThat(diff(before, after)).containsExactly(
-        "AWS::S3::Bucket: 2 -> 3", "AWS::SNS::Topic: 1 -> null", "- AlarmsTopic", "+ StorageArchive");
+    Shape before =
+        new Shape(
+            Map.of("AWS::S3::Bucket", 2, "AWS::SNS::Topic", 1),
+            List.of("StorageIntake", "StoragePlatform", "AlarmsTopic"));
+    Shape after =
+        new Shape(
+            Map.of("AWS::S3::Bucket", 3),
+            List.of("StorageIntake", "StoragePlatform", "StorageArchive"));
+    assertThat(diff(before, after))
+        .containsExactly(
+            "AWS::S3::Bucket: 2 -> 3",
+            "AWS::SNS::Topic: 1 -> null",
+            "- AlarmsTopic",
+            "+ StorageArchive");
     assertThat(diff(before, before)).isEmpty();
   }
 

@@ -21,8 +21,10 @@ public final class TestEnvironments {
 
   /** Working directory of the tests is {@code infra/cdk}, as it is for the CDK app. */
   public static final Path BASE_DIR = Path.of("").toAbsolutePath();
+
   public static final String PLACEHOLDER_LAMBDA = "src/test/resources/placeholder-artifacts/lambda";
-  public static final String PLACEHOLDER_GATEWAY = "src/test/resources/placeholder-artifacts/gateway";
+  public static final String PLACEHOLDER_GATEWAY =
+      "src/test/resources/placeholder-artifacts/gateway";
   public static final String ACCOUNT = "123456789012";
   public static final String REGION = "eu-west-1";
 
@@ -38,17 +40,30 @@ public final class TestEnvironments {
 
   /** The placeholder artifacts: the tests synthesize without building the real zip and image. */
   public static DeployArtifacts placeholderArtifacts() {
-    return DeployArtifacts.resolve(new EnvironmentConfig.Artifacts("missing.zip", "missing"),
-        BASE_DIR, PLACEHOLDER_LAMBDA, PLACEHOLDER_GATEWAY);
+    return DeployArtifacts.resolve(
+        new EnvironmentConfig.Artifacts("missing.zip", "missing"),
+        BASE_DIR,
+        PLACEHOLDER_LAMBDA,
+        PLACEHOLDER_GATEWAY);
   }
 
   /** Builds environment {@code env} exactly as {@code cdk synth -c env=<env>} does. */
   public static EnvironmentStack build(String env) {
-    App app = new App(AppProps.builder()
-        .context(Map.of("env", env, "lambdaCode", PLACEHOLDER_LAMBDA, "gatewayImage", PLACEHOLDER_GATEWAY))
-        // Under target/ so the assembly (and CDK's validation report) can be inspected after a run.
-        .outdir(BASE_DIR.resolve("target/cdk-test-out/" + env).toString())
-        .build());
+    App app =
+        new App(
+            AppProps.builder()
+                .context(
+                    Map.of(
+                        "env",
+                        env,
+                        "lambdaCode",
+                        PLACEHOLDER_LAMBDA,
+                        "gatewayImage",
+                        PLACEHOLDER_GATEWAY))
+                // Under target/ so the assembly (and CDK's validation report) can be inspected
+                // after a run.
+                .outdir(BASE_DIR.resolve("target/cdk-test-out/" + env).toString())
+                .build());
     return ProtoMoltApp.build(app, BASE_DIR);
   }
 
@@ -70,8 +85,12 @@ public final class TestEnvironments {
 
   /** An empty stack in a fresh app, for testing one construct. */
   public static ZonePinnedStack emptyStack() {
-    return new ZonePinnedStack(new App(), "test", StackProps.builder()
-        .env(Environment.builder().account(ACCOUNT).region(REGION).build())
-        .build(), List.of(REGION + "a", REGION + "b"));
+    return new ZonePinnedStack(
+        new App(),
+        "test",
+        StackProps.builder()
+            .env(Environment.builder().account(ACCOUNT).region(REGION).build())
+            .build(),
+        List.of(REGION + "a", REGION + "b"));
   }
 }

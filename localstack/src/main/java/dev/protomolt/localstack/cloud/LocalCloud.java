@@ -32,6 +32,7 @@ import javax.sql.DataSource;
 public final class LocalCloud implements AutoCloseable {
 
   public static final String ACCOUNT_ID = "000000000000";
+
   /** Locally a failed event is retried after a second, not the minute AWS waits. */
   private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
 
@@ -48,8 +49,12 @@ public final class LocalCloud implements AutoCloseable {
   private final Thread shutdownHook;
   private boolean closed;
 
-  private LocalCloud(LocalCloudSettings settings, Started started, LocalLambdaRunner lambdas,
-      S3Notifier notifier, StepFunctionsRuntime stepFunctions) {
+  private LocalCloud(
+      LocalCloudSettings settings,
+      Started started,
+      LocalLambdaRunner lambdas,
+      S3Notifier notifier,
+      StepFunctionsRuntime stepFunctions) {
     this.settings = settings;
     this.s3 = started.s3;
     this.postgres = started.postgres;
@@ -76,20 +81,52 @@ public final class LocalCloud implements AutoCloseable {
     Path data = settings.dataDir().toAbsolutePath();
     claimFixedPorts(settings);
     LocalLambdaRunner lambdas = new LocalLambdaRunner(settings.region(), ACCOUNT_ID);
-    S3Notifier notifier = new S3Notifier(data.resolve("s3-notifications"), lambdas,
-        settings.region(), Clock.systemUTC(), Pause.SLEEP, FIRST_RETRY_DELAY);
+    S3Notifier notifier =
+        new S3Notifier(
+            data.resolve("s3-notifications"),
+            lambdas,
+            settings.region(),
+            Clock.systemUTC(),
+            Pause.SLEEP,
+            FIRST_RETRY_DELAY);
     Started started = new Started();
     try (ExecutorService starters = Executors.newVirtualThreadPerTaskExecutor()) {
-      CompletableFuture<Void> all = CompletableFuture.allOf(
-          started.timed(LocalPostgres.COMPONENT, starters, () -> started.postgres =
-              LocalPostgres.start(data.resolve("postgres/data"), settings.postgresPort())),
-          started.timed(LocalKafka.COMPONENT, starters, () -> started.kafka = LocalKafka.start(
-              data.resolve("kafka"), settings.kafkaPort(), settings.kafkaControllerPort())),
-          started.timed(LocalS3.COMPONENT, starters, () -> started.s3 = LocalS3.start(
-              data.resolve("s3"), settings.s3Port(), settings.accessKeyId(),
-              settings.secretAccessKey(), settings.buckets(), notifier)),
-          started.timed(LocalDynamoDb.COMPONENT, starters, () -> started.dynamoDb =
-              LocalDynamoDb.start(data.resolve("dynamodb"), settings.dynamoDbPort())));
+      CompletableFuture<Void> all =
+          CompletableFuture.allOf(
+              started.timed(
+                  LocalPostgres.COMPONENT,
+                  starters,
+                  () ->
+                      started.postgres =
+                          LocalPostgres.start(
+                              data.resolve("postgres/data"), settings.postgresPort())),
+              started.timed(
+                  LocalKafka.COMPONENT,
+                  starters,
+                  () ->
+                      started.kafka =
+                          LocalKafka.start(
+                              data.resolve("kafka"),
+                              settings.kafkaPort(),
+                              settings.kafkaControllerPort())),
+              started.timed(
+                  LocalS3.COMPONENT,
+                  starters,
+                  () ->
+                      started.s3 =
+                          LocalS3.start(
+                              data.resolve("s3"),
+                              settings.s3Port(),
+                              settings.accessKeyId(),
+                              settings.secretAccessKey(),
+                              settings.buckets(),
+                              notifier)),
+              started.timed(
+                  LocalDynamoDb.COMPONENT,
+                  starters,
+                  () ->
+                      started.dynamoDb =
+                          LocalDynamoDb.start(data.resolve("dynamodb"), settings.dynamoDbPort())));
       all.join();
     } catch (CompletionException e) {
       started.closeAll();
@@ -100,17 +137,24 @@ public final class LocalCloud implements AutoCloseable {
     if (stepFunctions != null) {
       long sfnStart = System.nanoTime();
       try {
-        sfn = stepFunctions.start(new StepFunctionsEnvironment(settings.stepFunctionsPort(),
-            data.resolve("stepfunctions"), started.postgres.dataSource(),
-            started.postgres.jdbcUrl(), lambdas, settings.region(), ACCOUNT_ID,
-            Clock.systemUTC()));
+        sfn =
+            stepFunctions.start(
+                new StepFunctionsEnvironment(
+                    settings.stepFunctionsPort(),
+                    data.resolve("stepfunctions"),
+                    started.postgres.dataSource(),
+                    started.postgres.jdbcUrl(),
+                    lambdas,
+                    settings.region(),
+                    ACCOUNT_ID,
+                    Clock.systemUTC()));
       } catch (Exception e) {
         started.closeAll();
         notifier.close();
         throw asRuntime(e);
       }
-      started.startTimes.put(StepFunctionsEnvironment.COMPONENT,
-          Duration.ofNanos(System.nanoTime() - sfnStart));
+      started.startTimes.put(
+          StepFunctionsEnvironment.COMPONENT, Duration.ofNanos(System.nanoTime() - sfnStart));
     }
     notifier.start();
     return new LocalCloud(settings, started, lambdas, notifier, sfn);
@@ -122,18 +166,27 @@ public final class LocalCloud implements AutoCloseable {
    */
   private static void claimFixedPorts(LocalCloudSettings settings) {
     record Claim(int port, String component, String setting) {}
-    for (Claim claim : List.of(
-        new Claim(settings.s3Port(), LocalS3.COMPONENT, LocalCloudSettings.S3_PORT_SETTING),
-        new Claim(settings.postgresPort(), LocalPostgres.COMPONENT,
-            LocalCloudSettings.POSTGRES_PORT_SETTING),
-        new Claim(settings.kafkaPort(), LocalKafka.COMPONENT,
-            LocalCloudSettings.KAFKA_PORT_SETTING),
-        new Claim(settings.kafkaControllerPort(), LocalKafka.CONTROLLER_COMPONENT,
-            LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING),
-        new Claim(settings.dynamoDbPort(), LocalDynamoDb.COMPONENT,
-            LocalCloudSettings.DYNAMODB_PORT_SETTING),
-        new Claim(settings.stepFunctionsPort(), StepFunctionsEnvironment.COMPONENT,
-            LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING))) {
+    for (Claim claim :
+        List.of(
+            new Claim(settings.s3Port(), LocalS3.COMPONENT, LocalCloudSettings.S3_PORT_SETTING),
+            new Claim(
+                settings.postgresPort(),
+                LocalPostgres.COMPONENT,
+                LocalCloudSettings.POSTGRES_PORT_SETTING),
+            new Claim(
+                settings.kafkaPort(), LocalKafka.COMPONENT, LocalCloudSettings.KAFKA_PORT_SETTING),
+            new Claim(
+                settings.kafkaControllerPort(),
+                LocalKafka.CONTROLLER_COMPONENT,
+                LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING),
+            new Claim(
+                settings.dynamoDbPort(),
+                LocalDynamoDb.COMPONENT,
+                LocalCloudSettings.DYNAMODB_PORT_SETTING),
+            new Claim(
+                settings.stepFunctionsPort(),
+                StepFunctionsEnvironment.COMPONENT,
+                LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING))) {
       if (claim.port() != 0) {
         LoopbackPort.claim(claim.port(), claim.component(), claim.setting());
       }
@@ -141,10 +194,19 @@ public final class LocalCloud implements AutoCloseable {
   }
 
   public LocalCloudEndpoints endpoints() {
-    return new LocalCloudEndpoints(settings.dataDir().toAbsolutePath(), settings.region(),
-        settings.accessKeyId(), settings.secretAccessKey(), s3.endpoint(), settings.buckets(),
-        dynamoDb.endpoint(), kafka.bootstrapServers(), postgres.jdbcUrl(), LocalPostgres.USER,
-        LocalPostgres.USER, Optional.ofNullable(stepFunctions).map(StepFunctionsRuntime::endpoint));
+    return new LocalCloudEndpoints(
+        settings.dataDir().toAbsolutePath(),
+        settings.region(),
+        settings.accessKeyId(),
+        settings.secretAccessKey(),
+        s3.endpoint(),
+        settings.buckets(),
+        dynamoDb.endpoint(),
+        kafka.bootstrapServers(),
+        postgres.jdbcUrl(),
+        LocalPostgres.USER,
+        LocalPostgres.USER,
+        Optional.ofNullable(stepFunctions).map(StepFunctionsRuntime::endpoint));
   }
 
   /** Register handlers here; Step Functions tasks, S3 rules and MSK mappings invoke them. */
@@ -164,8 +226,12 @@ public final class LocalCloud implements AutoCloseable {
   public void addS3Notification(S3NotificationRule rule) {
     requireRegistered(rule.functionName(), "S3 notification on bucket " + rule.bucket());
     if (!settings.buckets().contains(rule.bucket())) {
-      throw new IllegalArgumentException("bucket: '" + rule.bucket() + "' is not one of the local"
-          + " cloud's buckets " + settings.buckets());
+      throw new IllegalArgumentException(
+          "bucket: '"
+              + rule.bucket()
+              + "' is not one of the local"
+              + " cloud's buckets "
+              + settings.buckets());
     }
     notifier.addRule(rule);
   }
@@ -184,8 +250,14 @@ public final class LocalCloud implements AutoCloseable {
    */
   public synchronized MskPoller addMskEventSource(MskEventSourceMapping mapping) {
     requireRegistered(mapping.functionName(), "MSK event source on " + mapping.topics());
-    MskPoller poller = new MskPoller(mapping, kafka.bootstrapServers(), settings.region(),
-        lambdas, Pause.SLEEP, FIRST_RETRY_DELAY);
+    MskPoller poller =
+        new MskPoller(
+            mapping,
+            kafka.bootstrapServers(),
+            settings.region(),
+            lambdas,
+            Pause.SLEEP,
+            FIRST_RETRY_DELAY);
     pollers.add(poller);
     poller.start();
     return poller;
@@ -193,9 +265,15 @@ public final class LocalCloud implements AutoCloseable {
 
   private void requireRegistered(String function, String what) {
     if (!lambdas.functionNames().contains(function)) {
-      throw new IllegalArgumentException("functionName: " + what + " names '" + function
-          + "', which is not registered; register it with lambdas().register first (registered: "
-          + lambdas.functionNames() + ")");
+      throw new IllegalArgumentException(
+          "functionName: "
+              + what
+              + " names '"
+              + function
+              + "', which is not registered; register it with lambdas().register first (registered:"
+              + " "
+              + lambdas.functionNames()
+              + ")");
     }
   }
 
@@ -263,7 +341,8 @@ public final class LocalCloud implements AutoCloseable {
   }
 
   private static RuntimeException asRuntime(Throwable e) {
-    return e instanceof RuntimeException runtime ? runtime
+    return e instanceof RuntimeException runtime
+        ? runtime
         : new IllegalStateException(e.getMessage(), e);
   }
 
@@ -276,11 +355,13 @@ public final class LocalCloud implements AutoCloseable {
     final Map<String, Duration> startTimes = new ConcurrentHashMap<>();
 
     CompletableFuture<Void> timed(String component, ExecutorService executor, Runnable start) {
-      return CompletableFuture.runAsync(() -> {
-        long begin = System.nanoTime();
-        start.run();
-        startTimes.put(component, Duration.ofNanos(System.nanoTime() - begin));
-      }, executor);
+      return CompletableFuture.runAsync(
+          () -> {
+            long begin = System.nanoTime();
+            start.run();
+            startTimes.put(component, Duration.ofNanos(System.nanoTime() - begin));
+          },
+          executor);
     }
 
     void closeAll() {

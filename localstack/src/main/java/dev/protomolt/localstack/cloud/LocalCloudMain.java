@@ -19,15 +19,20 @@ public final class LocalCloudMain {
       if ("--data".equals(args[i]) && i + 1 < args.length) {
         settings = settings.withDataDir(Path.of(args[++i]));
       } else {
-        System.err.println("usage: LocalCloudMain [--data DIR]   (ports: -D"
-            + LocalCloudSettings.S3_PORT_SETTING + "=PORT and the other protomolt.local.*.port"
-            + " settings; unknown argument '" + args[i] + "')");
+        System.err.println(
+            "usage: LocalCloudMain [--data DIR]   (ports: -D"
+                + LocalCloudSettings.S3_PORT_SETTING
+                + "=PORT and the other protomolt.local.*.port"
+                + " settings; unknown argument '"
+                + args[i]
+                + "')");
         System.exit(2);
       }
     }
     long started = System.nanoTime();
     LocalCloud cloud = LocalCloud.start(settings);
-    System.out.printf("# local cloud up in %d ms, data in %s%n",
+    System.out.printf(
+        "# local cloud up in %d ms, data in %s%n",
         (System.nanoTime() - started) / 1_000_000, settings.dataDir().toAbsolutePath());
     for (Map.Entry<String, String> e : cloud.endpoints().environment().entrySet()) {
       System.out.println("export " + e.getKey() + "=" + e.getValue());

@@ -31,16 +31,19 @@ public record LocalCloudSettings(
   public static final String S3_PORT_SETTING = "protomolt.local.s3.port";
   public static final String POSTGRES_PORT_SETTING = "protomolt.local.postgres.port";
   public static final String KAFKA_PORT_SETTING = "protomolt.local.kafka.port";
-  public static final String KAFKA_CONTROLLER_PORT_SETTING = "protomolt.local.kafka.controller.port";
+  public static final String KAFKA_CONTROLLER_PORT_SETTING =
+      "protomolt.local.kafka.controller.port";
   public static final String DYNAMODB_PORT_SETTING = "protomolt.local.dynamodb.port";
   public static final String STEP_FUNCTIONS_PORT_SETTING = "protomolt.local.stepfunctions.port";
 
   /** The default data folder, relative to the working directory. */
   public static final Path DEFAULT_DATA_DIR = Path.of(".protomolt");
+
   public static final String DEFAULT_REGION = "us-east-1";
   // Not secrets: S3Proxy needs some pair to verify signatures, and every SDK client needs one.
   public static final String DEFAULT_ACCESS_KEY_ID = "protomolt-local";
   public static final String DEFAULT_SECRET_ACCESS_KEY = "protomolt-local-secret";
+
   /** The intake bucket uploads land in, and the bucket the document store writes parts to. */
   public static final List<String> DEFAULT_BUCKETS = List.of("protomolt-intake", "protomolt-store");
 
@@ -59,31 +62,56 @@ public record LocalCloudSettings(
     buckets = List.copyOf(Objects.requireNonNull(buckets, "buckets"));
     for (String bucket : buckets) {
       if (!bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
-        throw new IllegalArgumentException("buckets: '" + bucket + "' is not a valid S3 bucket name"
-            + " (3-63 characters: lower-case letters, digits, dots and hyphens)");
+        throw new IllegalArgumentException(
+            "buckets: '"
+                + bucket
+                + "' is not a valid S3 bucket name"
+                + " (3-63 characters: lower-case letters, digits, dots and hyphens)");
       }
     }
   }
 
   /** The fixed, documented ports under {@code dataDir}. */
   public static LocalCloudSettings defaults(Path dataDir) {
-    return new LocalCloudSettings(dataDir, DEFAULT_REGION, DEFAULT_ACCESS_KEY_ID,
-        DEFAULT_SECRET_ACCESS_KEY, DEFAULT_BUCKETS, DEFAULT_S3_PORT, DEFAULT_POSTGRES_PORT,
-        DEFAULT_KAFKA_PORT, DEFAULT_KAFKA_CONTROLLER_PORT, DEFAULT_DYNAMODB_PORT,
+    return new LocalCloudSettings(
+        dataDir,
+        DEFAULT_REGION,
+        DEFAULT_ACCESS_KEY_ID,
+        DEFAULT_SECRET_ACCESS_KEY,
+        DEFAULT_BUCKETS,
+        DEFAULT_S3_PORT,
+        DEFAULT_POSTGRES_PORT,
+        DEFAULT_KAFKA_PORT,
+        DEFAULT_KAFKA_CONTROLLER_PORT,
+        DEFAULT_DYNAMODB_PORT,
         DEFAULT_STEP_FUNCTIONS_PORT);
   }
 
   /** Free ports chosen at start: for tests and benchmarks that must not collide with anything. */
   public static LocalCloudSettings ephemeral(Path dataDir) {
-    return new LocalCloudSettings(dataDir, DEFAULT_REGION, DEFAULT_ACCESS_KEY_ID,
-        DEFAULT_SECRET_ACCESS_KEY, DEFAULT_BUCKETS, 0, 0, 0, 0, 0, 0);
+    return new LocalCloudSettings(
+        dataDir,
+        DEFAULT_REGION,
+        DEFAULT_ACCESS_KEY_ID,
+        DEFAULT_SECRET_ACCESS_KEY,
+        DEFAULT_BUCKETS,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0);
   }
 
   /** The defaults, each overridden by its system property when set. */
   public static LocalCloudSettings fromSystemProperties() {
     LocalCloudSettings d =
         defaults(Path.of(System.getProperty(DATA_DIR_SETTING, DEFAULT_DATA_DIR.toString())));
-    return new LocalCloudSettings(d.dataDir(), d.region(), d.accessKeyId(), d.secretAccessKey(),
+    return new LocalCloudSettings(
+        d.dataDir(),
+        d.region(),
+        d.accessKeyId(),
+        d.secretAccessKey(),
         d.buckets(),
         port(S3_PORT_SETTING, d.s3Port()),
         port(POSTGRES_PORT_SETTING, d.postgresPort()),
@@ -94,13 +122,33 @@ public record LocalCloudSettings(
   }
 
   public LocalCloudSettings withDataDir(Path newDataDir) {
-    return new LocalCloudSettings(newDataDir, region, accessKeyId, secretAccessKey, buckets,
-        s3Port, postgresPort, kafkaPort, kafkaControllerPort, dynamoDbPort, stepFunctionsPort);
+    return new LocalCloudSettings(
+        newDataDir,
+        region,
+        accessKeyId,
+        secretAccessKey,
+        buckets,
+        s3Port,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        dynamoDbPort,
+        stepFunctionsPort);
   }
 
   public LocalCloudSettings withBuckets(List<String> newBuckets) {
-    return new LocalCloudSettings(dataDir, region, accessKeyId, secretAccessKey, newBuckets,
-        s3Port, postgresPort, kafkaPort, kafkaControllerPort, dynamoDbPort, stepFunctionsPort);
+    return new LocalCloudSettings(
+        dataDir,
+        region,
+        accessKeyId,
+        secretAccessKey,
+        newBuckets,
+        s3Port,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        dynamoDbPort,
+        stepFunctionsPort);
   }
 
   private static int port(String setting, int fallback) {
@@ -111,8 +159,8 @@ public record LocalCloudSettings(
     try {
       return Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(setting + " must be a port number, was '" + value + "'",
-          e);
+      throw new IllegalArgumentException(
+          setting + " must be a port number, was '" + value + "'", e);
     }
   }
 

@@ -11,8 +11,8 @@ import java.util.Properties;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
 
@@ -38,11 +38,13 @@ public final class LocalKafka implements AutoCloseable {
   /** Starts the broker on {@code port} and its controller on {@code controllerPort} (0: free). */
   public static LocalKafka start(Path logDir, int port, int controllerPort) {
     int brokerPort = LoopbackPort.claim(port, COMPONENT, LocalCloudSettings.KAFKA_PORT_SETTING);
-    int quorumPort = LoopbackPort.claim(controllerPort, CONTROLLER_COMPONENT,
-        LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING);
+    int quorumPort =
+        LoopbackPort.claim(
+            controllerPort, CONTROLLER_COMPONENT, LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING);
     if (quorumPort == brokerPort) {
-      quorumPort = LoopbackPort.claim(0, CONTROLLER_COMPONENT,
-          LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING);
+      quorumPort =
+          LoopbackPort.claim(
+              0, CONTROLLER_COMPONENT, LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING);
     }
     keepKafkaFromExitingTheJvm();
     KafkaConfig config = KafkaConfig.fromProps(properties(logDir, brokerPort, quorumPort), false);
@@ -53,8 +55,17 @@ public final class LocalKafka implements AutoCloseable {
     } catch (RuntimeException e) {
       server.shutdown();
       server.awaitShutdown();
-      throw new IllegalStateException(COMPONENT + " failed to start on " + LoopbackPort.HOST + ":"
-          + brokerPort + " with its log in " + logDir + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          COMPONENT
+              + " failed to start on "
+              + LoopbackPort.HOST
+              + ":"
+              + brokerPort
+              + " with its log in "
+              + logDir
+              + ": "
+              + e.getMessage(),
+          e);
     }
     return new LocalKafka(server, brokerPort);
   }
@@ -81,8 +92,16 @@ public final class LocalKafka implements AutoCloseable {
     // A static quorum: the voters come from this setting, so the controller port may change
     // between runs without touching the formatted log.
     p.put("controller.quorum.voters", NODE_ID + "@" + LoopbackPort.HOST + ":" + controllerPort);
-    p.put("listeners", "PLAINTEXT://" + LoopbackPort.HOST + ":" + brokerPort + ",CONTROLLER://"
-        + LoopbackPort.HOST + ":" + controllerPort);
+    p.put(
+        "listeners",
+        "PLAINTEXT://"
+            + LoopbackPort.HOST
+            + ":"
+            + brokerPort
+            + ",CONTROLLER://"
+            + LoopbackPort.HOST
+            + ":"
+            + controllerPort);
     p.put("advertised.listeners", "PLAINTEXT://" + LoopbackPort.HOST + ":" + brokerPort);
     p.put("controller.listener.names", "CONTROLLER");
     p.put("inter.broker.listener.name", "PLAINTEXT");
@@ -135,19 +154,23 @@ public final class LocalKafka implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the Kafka log folder " + logDir, e);
     } catch (Exception e) {
-      throw new IllegalStateException("cannot format the Kafka log folder " + logDir + ": "
-          + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot format the Kafka log folder " + logDir + ": " + e.getMessage(), e);
     }
   }
 
   private static void keepKafkaFromExitingTheJvm() {
     // Kafka calls System.exit on fatal errors; in the local cloud that would take the tests or
     // the protomolt command down with it, so its exit and halt become exceptions instead.
-    Exit.setExitProcedure((status, message) -> {
-      throw new IllegalStateException("Kafka asked to exit with status " + status + ": " + message);
-    });
-    Exit.setHaltProcedure((status, message) -> {
-      throw new IllegalStateException("Kafka asked to halt with status " + status + ": " + message);
-    });
+    Exit.setExitProcedure(
+        (status, message) -> {
+          throw new IllegalStateException(
+              "Kafka asked to exit with status " + status + ": " + message);
+        });
+    Exit.setHaltProcedure(
+        (status, message) -> {
+          throw new IllegalStateException(
+              "Kafka asked to halt with status " + status + ": " + message);
+        });
   }
 }

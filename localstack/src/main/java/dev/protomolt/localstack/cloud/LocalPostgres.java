@@ -33,8 +33,8 @@ public final class LocalPostgres implements AutoCloseable {
   private final Migrations.MigrationReport migrations;
   private final com.zaxxer.hikari.HikariDataSource pool;
 
-  private LocalPostgres(EmbeddedPostgres postgres, Path dataDir,
-      Migrations.MigrationReport migrations) {
+  private LocalPostgres(
+      EmbeddedPostgres postgres, Path dataDir, Migrations.MigrationReport migrations) {
     this.postgres = postgres;
     this.dataDir = dataDir;
     this.migrations = migrations;
@@ -62,19 +62,28 @@ public final class LocalPostgres implements AutoCloseable {
     }
     EmbeddedPostgres postgres;
     try {
-      postgres = EmbeddedPostgres.builder()
-          .setDataDirectory(dataDir)
-          // zonky wipes the data directory by default; the local cloud keeps data across restarts.
-          .setCleanDataDirectory(false)
-          .setPort(chosen)
-          // Small enough for a laptop running everything at once; plenty for local workloads.
-          .setServerConfig("shared_buffers", "32MB")
-          .setServerConfig("max_connections", "60")
-          .setPGStartupWait(Duration.ofSeconds(30))
-          .start();
+      postgres =
+          EmbeddedPostgres.builder()
+              .setDataDirectory(dataDir)
+              // zonky wipes the data directory by default; the local cloud keeps data across
+              // restarts.
+              .setCleanDataDirectory(false)
+              .setPort(chosen)
+              // Small enough for a laptop running everything at once; plenty for local workloads.
+              .setServerConfig("shared_buffers", "32MB")
+              .setServerConfig("max_connections", "60")
+              .setPGStartupWait(Duration.ofSeconds(30))
+              .start();
     } catch (IOException e) {
-      throw new IllegalStateException(COMPONENT + " failed to start on port " + chosen
-          + " with data in " + dataDir + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          COMPONENT
+              + " failed to start on port "
+              + chosen
+              + " with data in "
+              + dataDir
+              + ": "
+              + e.getMessage(),
+          e);
     }
     try {
       Migrations.MigrationReport report = Migrations.apply(postgres.getPostgresDatabase());
@@ -119,18 +128,27 @@ public final class LocalPostgres implements AutoCloseable {
     if (pid.isEmpty()) {
       return;
     }
-    Optional<ProcessHandle> leftover = ProcessHandle.of(pid.getAsLong())
-        .filter(ProcessHandle::isAlive)
-        .filter(p -> p.info().commandLine()
-            .map(cmd -> cmd.contains("postgres") && cmd.contains(dataDir.toString()))
-            .orElse(false));
+    Optional<ProcessHandle> leftover =
+        ProcessHandle.of(pid.getAsLong())
+            .filter(ProcessHandle::isAlive)
+            .filter(
+                p ->
+                    p.info()
+                        .commandLine()
+                        .map(cmd -> cmd.contains("postgres") && cmd.contains(dataDir.toString()))
+                        .orElse(false));
     if (leftover.isEmpty()) {
       // A stale pid file of a process long gone: PostgreSQL itself recovers from that.
       return;
     }
     ProcessHandle postmaster = leftover.get();
-    LOG.warning(() -> "stopping PostgreSQL (pid " + postmaster.pid() + ") left running on "
-        + dataDir + " by a local cloud that did not shut down");
+    LOG.warning(
+        () ->
+            "stopping PostgreSQL (pid "
+                + postmaster.pid()
+                + ") left running on "
+                + dataDir
+                + " by a local cloud that did not shut down");
     postmaster.destroy();
     try {
       postmaster.onExit().get(30, TimeUnit.SECONDS);
@@ -138,9 +156,16 @@ public final class LocalPostgres implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while stopping a leftover PostgreSQL", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("PostgreSQL (pid " + postmaster.pid() + ") left running on "
-          + dataDir + " by an earlier local cloud did not stop within 30 s; stop it with"
-          + " `kill " + postmaster.pid() + "` and start again", e);
+      throw new IllegalStateException(
+          "PostgreSQL (pid "
+              + postmaster.pid()
+              + ") left running on "
+              + dataDir
+              + " by an earlier local cloud did not stop within 30 s; stop it with"
+              + " `kill "
+              + postmaster.pid()
+              + "` and start again",
+          e);
     }
   }
 
@@ -160,8 +185,10 @@ public final class LocalPostgres implements AutoCloseable {
   @Override
   public void close() {
     pool.close();
-    Optional<ProcessHandle> postmaster = postmasterPid().isPresent()
-        ? ProcessHandle.of(postmasterPid().getAsLong()) : Optional.empty();
+    Optional<ProcessHandle> postmaster =
+        postmasterPid().isPresent()
+            ? ProcessHandle.of(postmasterPid().getAsLong())
+            : Optional.empty();
     try {
       postgres.close();
     } catch (IOException e) {
@@ -169,16 +196,21 @@ public final class LocalPostgres implements AutoCloseable {
     }
     // pg_ctl returns once the pid file is gone, a moment before the postmaster has exited; wait
     // for the exit so "stopped" means no PostgreSQL process is left.
-    postmaster.ifPresent(process -> {
-      try {
-        process.onExit().get(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (ExecutionException | TimeoutException e) {
-        throw new IllegalStateException(COMPONENT + " postmaster " + process.pid()
-            + " did not exit within 10 s of pg_ctl stop", e);
-      }
-    });
+    postmaster.ifPresent(
+        process -> {
+          try {
+            process.onExit().get(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException(
+                COMPONENT
+                    + " postmaster "
+                    + process.pid()
+                    + " did not exit within 10 s of pg_ctl stop",
+                e);
+          }
+        });
   }
 
   private static void closeQuietly(EmbeddedPostgres postgres) {

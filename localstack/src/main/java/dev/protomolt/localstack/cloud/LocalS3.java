@@ -35,25 +35,33 @@ public final class LocalS3 implements AutoCloseable {
    * Starts S3Proxy on {@code port} (0 for a free one) with objects under {@code dataDir}, creates
    * {@code buckets} when missing, and reports every created object to {@code listener}.
    */
-  public static LocalS3 start(Path dataDir, int port, String accessKeyId, String secretAccessKey,
-      List<String> buckets, ObjectCreatedListener listener) {
+  public static LocalS3 start(
+      Path dataDir,
+      int port,
+      String accessKeyId,
+      String secretAccessKey,
+      List<String> buckets,
+      ObjectCreatedListener listener) {
     int chosen = LoopbackPort.claim(port, COMPONENT, LocalCloudSettings.S3_PORT_SETTING);
     try {
       Files.createDirectories(dataDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the S3 data folder " + dataDir, e);
     }
-    BlobStore store = new NotifyingBlobStore(
-        new FilesystemNio2BlobStore(dataDir.toAbsolutePath().toString()), listener);
+    BlobStore store =
+        new NotifyingBlobStore(
+            new FilesystemNio2BlobStore(dataDir.toAbsolutePath().toString()), listener);
     URI endpoint = URI.create("http://" + LoopbackPort.HOST + ":" + chosen);
-    S3Proxy proxy = S3Proxy.builder()
-        .blobStore(store)
-        .endpoint(endpoint)
-        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKeyId, secretAccessKey)
-        // SDKs add headers S3Proxy does not know (checksums, SDK retry info); AWS ignores them too.
-        .ignoreUnknownHeaders(true)
-        .jettyMaxThreads(16)
-        .build();
+    S3Proxy proxy =
+        S3Proxy.builder()
+            .blobStore(store)
+            .endpoint(endpoint)
+            .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKeyId, secretAccessKey)
+            // SDKs add headers S3Proxy does not know (checksums, SDK retry info); AWS ignores them
+            // too.
+            .ignoreUnknownHeaders(true)
+            .jettyMaxThreads(16)
+            .build();
     try {
       proxy.start();
       while (!"STARTED".equals(proxy.getState())) {
@@ -82,8 +90,15 @@ public final class LocalS3 implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       s3.close();
-      throw new IllegalStateException(COMPONENT + " started but could not create the buckets "
-          + buckets + " under " + dataDir + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          COMPONENT
+              + " started but could not create the buckets "
+              + buckets
+              + " under "
+              + dataDir
+              + ": "
+              + e.getMessage(),
+          e);
     }
     return s3;
   }

@@ -16,10 +16,14 @@ public final class LocalStepFunctionsLauncher implements StepFunctionsLauncher {
 
   @Override
   public StepFunctionsRuntime start(StepFunctionsEnvironment environment) {
-    int port = LoopbackPort.claim(environment.requestedPort(), StepFunctionsEnvironment.COMPONENT,
-        StepFunctionsEnvironment.PORT_SETTING);
-    LocalStepFunctions runtime = LocalStepFunctions.start(port, environment.database(),
-        invokerFor(environment.lambdas()), Clock.system());
+    int port =
+        LoopbackPort.claim(
+            environment.requestedPort(),
+            StepFunctionsEnvironment.COMPONENT,
+            StepFunctionsEnvironment.PORT_SETTING);
+    LocalStepFunctions runtime =
+        LocalStepFunctions.start(
+            port, environment.database(), invokerFor(environment.lambdas()), Clock.system());
     return new StepFunctionsRuntime() {
       @Override
       public URI endpoint() {

@@ -24,8 +24,8 @@ public final class LoopbackPort {
    */
   public static int claim(int requested, String component, String setting) {
     if (requested < 0 || requested > 65_535) {
-      throw new IllegalArgumentException(setting + " must be a port between 0 and 65535, was "
-          + requested);
+      throw new IllegalArgumentException(
+          setting + " must be a port between 0 and 65535, was " + requested);
     }
     try (ServerSocket probe = new ServerSocket()) {
       // Without reuse, a port in TIME_WAIT from our own previous run would look taken.
@@ -35,8 +35,8 @@ public final class LoopbackPort {
     } catch (java.net.BindException e) {
       throw new PortInUseException(component, requested, setting, e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot probe " + HOST + ":" + requested + " for "
-          + component, e);
+      throw new UncheckedIOException(
+          "cannot probe " + HOST + ":" + requested + " for " + component, e);
     }
   }
 }

@@ -13,9 +13,16 @@ public final class PortInUseException extends IllegalStateException {
   private final String setting;
 
   public PortInUseException(String component, int port, String setting, Throwable cause) {
-    super(component + " cannot listen on 127.0.0.1:" + port + " because the port is already in use;"
-        + " stop whatever holds it or choose another port with -D" + setting + "=PORT"
-        + " (0 picks a free port)", cause);
+    super(
+        component
+            + " cannot listen on 127.0.0.1:"
+            + port
+            + " because the port is already in use;"
+            + " stop whatever holds it or choose another port with -D"
+            + setting
+            + "=PORT"
+            + " (0 picks a free port)",
+        cause);
     this.port = port;
     this.setting = setting;
   }

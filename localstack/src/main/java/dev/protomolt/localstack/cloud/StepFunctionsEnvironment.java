@@ -15,8 +15,14 @@ import javax.sql.DataSource;
  * @param accountId the account id in the ARNs it mints
  */
 public record StepFunctionsEnvironment(
-    int requestedPort, Path dataDir, DataSource database, String jdbcUrl,
-    LocalLambdaRunner lambdas, String region, String accountId, Clock clock) {
+    int requestedPort,
+    Path dataDir,
+    DataSource database,
+    String jdbcUrl,
+    LocalLambdaRunner lambdas,
+    String region,
+    String accountId,
+    Clock clock) {
 
   public static final String COMPONENT = "Step Functions";
   public static final String PORT_SETTING = LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING;

@@ -19,8 +19,8 @@ public final class KafkaEventJson {
 
   private KafkaEventJson() {}
 
-  public static String of(String eventSourceArn, String bootstrapServers,
-      List<ConsumerRecord<byte[], byte[]>> batch) {
+  public static String of(
+      String eventSourceArn, String bootstrapServers, List<ConsumerRecord<byte[], byte[]>> batch) {
     ObjectNode root = JSON.createObjectNode();
     root.put("eventSource", "aws:kafka");
     root.put("eventSourceArn", eventSourceArn);
@@ -29,8 +29,8 @@ public final class KafkaEventJson {
     Base64.Encoder base64 = Base64.getEncoder();
     for (ConsumerRecord<byte[], byte[]> record : batch) {
       String group = record.topic() + "-" + record.partition();
-      ArrayNode list = records.has(group) ? (ArrayNode) records.get(group)
-          : records.putArray(group);
+      ArrayNode list =
+          records.has(group) ? (ArrayNode) records.get(group) : records.putArray(group);
       ObjectNode out = list.addObject();
       out.put("topic", record.topic());
       out.put("partition", record.partition());

@@ -46,18 +46,31 @@ public final class MskPoller implements AutoCloseable {
   private volatile boolean closed;
 
   /** The outcome of one poll. */
-  public enum PollOutcome { EMPTY, DELIVERED, FAILED_WILL_RETRY }
+  public enum PollOutcome {
+    EMPTY,
+    DELIVERED,
+    FAILED_WILL_RETRY
+  }
 
-  public MskPoller(MskEventSourceMapping mapping, String bootstrapServers, String region,
-      LocalLambdaRunner lambdas, Pause pause, Duration firstRetryDelay) {
+  public MskPoller(
+      MskEventSourceMapping mapping,
+      String bootstrapServers,
+      String region,
+      LocalLambdaRunner lambdas,
+      Pause pause,
+      Duration firstRetryDelay) {
     this.mapping = mapping;
     this.bootstrapServers = bootstrapServers;
     this.lambdas = lambdas;
     this.pause = pause;
     this.firstRetryDelay = firstRetryDelay;
     this.retryDelay = firstRetryDelay;
-    this.eventSourceArn = "arn:aws:kafka:" + region + ":000000000000:cluster/protomolt-local/"
-        + UUID.nameUUIDFromBytes(bootstrapServers.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    this.eventSourceArn =
+        "arn:aws:kafka:"
+            + region
+            + ":000000000000:cluster/protomolt-local/"
+            + UUID.nameUUIDFromBytes(
+                bootstrapServers.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ConsumerConfig.GROUP_ID_CONFIG, mapping.consumerGroupId());
@@ -79,8 +92,11 @@ public final class MskPoller implements AutoCloseable {
     if (thread != null) {
       return;
     }
-    thread = Thread.ofPlatform().daemon().name("msk-poller-" + mapping.functionName())
-        .start(this::pollForever);
+    thread =
+        Thread.ofPlatform()
+            .daemon()
+            .name("msk-poller-" + mapping.functionName())
+            .start(this::pollForever);
   }
 
   /**
@@ -103,9 +119,18 @@ public final class MskPoller implements AutoCloseable {
       return PollOutcome.DELIVERED;
     }
     rewind(batch);
-    LOG.warning(() -> "function " + mapping.functionName() + " failed on a batch of "
-        + batch.size() + " records from " + mapping.topics() + "; retrying after " + retryDelay
-        + ": " + error);
+    LOG.warning(
+        () ->
+            "function "
+                + mapping.functionName()
+                + " failed on a batch of "
+                + batch.size()
+                + " records from "
+                + mapping.topics()
+                + "; retrying after "
+                + retryDelay
+                + ": "
+                + error);
     pause.pause(retryDelay);
     Duration doubled = retryDelay.multipliedBy(2);
     retryDelay = doubled.compareTo(MAX_RETRY_DELAY) > 0 ? MAX_RETRY_DELAY : doubled;
@@ -115,11 +140,14 @@ public final class MskPoller implements AutoCloseable {
   /** The committed offset of each assigned partition (for tests and diagnostics). */
   public Map<TopicPartition, Long> committedOffsets() {
     Map<TopicPartition, Long> out = new HashMap<>();
-    consumer.committed(consumer.assignment()).forEach((tp, offset) -> {
-      if (offset != null) {
-        out.put(tp, offset.offset());
-      }
-    });
+    consumer
+        .committed(consumer.assignment())
+        .forEach(
+            (tp, offset) -> {
+              if (offset != null) {
+                out.put(tp, offset.offset());
+              }
+            });
     return out;
   }
 
@@ -141,8 +169,7 @@ public final class MskPoller implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     } else {
-      consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(
-          Duration.ofSeconds(5)));
+      consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
     }
   }
 
@@ -160,8 +187,7 @@ public final class MskPoller implements AutoCloseable {
     } finally {
       // Leaving the group must not fail because close() interrupted a retry pause.
       Thread.interrupted();
-      consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(
-          Duration.ofSeconds(5)));
+      consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
     }
   }
 
@@ -181,7 +207,8 @@ public final class MskPoller implements AutoCloseable {
       List<ConsumerRecord<byte[], byte[]>> batch) {
     Map<TopicPartition, OffsetAndMetadata> next = new LinkedHashMap<>();
     for (ConsumerRecord<byte[], byte[]> record : batch) {
-      next.put(new TopicPartition(record.topic(), record.partition()),
+      next.put(
+          new TopicPartition(record.topic(), record.partition()),
           new OffsetAndMetadata(record.offset() + 1));
     }
     return next;

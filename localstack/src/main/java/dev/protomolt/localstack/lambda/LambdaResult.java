@@ -45,9 +45,8 @@ public sealed interface LambdaResult {
     }
 
     static Failure of(Throwable thrown) {
-      List<String> trace = java.util.Arrays.stream(thrown.getStackTrace())
-          .map(StackTraceElement::toString)
-          .toList();
+      List<String> trace =
+          java.util.Arrays.stream(thrown.getStackTrace()).map(StackTraceElement::toString).toList();
       return new Failure(thrown.getClass().getName(), thrown.getMessage(), trace);
     }
   }

@@ -33,8 +33,11 @@ public final class LocalLambdaRunner {
   public void register(String name, LambdaFunction function) {
     Objects.requireNonNull(function, "function");
     if (name == null || !FUNCTION_NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("functionName: '" + name + "' must be 1-64 letters,"
-          + " digits, hyphens or underscores, as Lambda requires");
+      throw new IllegalArgumentException(
+          "functionName: '"
+              + name
+              + "' must be 1-64 letters,"
+              + " digits, hyphens or underscores, as Lambda requires");
     }
     functions.put(name, function);
   }
@@ -59,15 +62,19 @@ public final class LocalLambdaRunner {
     String name = nameOf(function);
     LambdaFunction handler = functions.get(name);
     if (handler == null) {
-      throw new LambdaInvocationException(LambdaInvocationException.RESOURCE_NOT_FOUND,
-          "Function not found: " + functionArn(name), null);
+      throw new LambdaInvocationException(
+          LambdaInvocationException.RESOURCE_NOT_FOUND,
+          "Function not found: " + functionArn(name),
+          null);
     }
     String event = payload == null || payload.isEmpty() ? "{}" : payload;
     try {
       JSON.readTree(event);
     } catch (JsonProcessingException e) {
-      throw new LambdaInvocationException(LambdaInvocationException.INVALID_REQUEST_CONTENT,
-          "Could not parse request body into json: " + e.getOriginalMessage(), e);
+      throw new LambdaInvocationException(
+          LambdaInvocationException.INVALID_REQUEST_CONTENT,
+          "Could not parse request body into json: " + e.getOriginalMessage(),
+          e);
     }
     LambdaContext context =
         new LambdaContext(name, UUID.randomUUID().toString(), functionArn(name));
@@ -81,8 +88,8 @@ public final class LocalLambdaRunner {
 
   private static String nameOf(String function) {
     if (function == null) {
-      throw new LambdaInvocationException(LambdaInvocationException.RESOURCE_NOT_FOUND,
-          "Function not found: null", null);
+      throw new LambdaInvocationException(
+          LambdaInvocationException.RESOURCE_NOT_FOUND, "Function not found: null", null);
     }
     // arn:aws:lambda:region:account:function:name[:qualifier]
     if (function.startsWith("arn:")) {

@@ -47,8 +47,8 @@ public final class NotificationJournal implements AutoCloseable {
     Files.createDirectories(dir);
     this.journalFile = dir.resolve("journal.jsonl");
     this.cursorFile = dir.resolve("delivered");
-    this.delivered = Files.exists(cursorFile)
-        ? Long.parseLong(Files.readString(cursorFile).trim()) : 0L;
+    this.delivered =
+        Files.exists(cursorFile) ? Long.parseLong(Files.readString(cursorFile).trim()) : 0L;
     dropTornTail(journalFile);
     List<Entry> all = readAll(journalFile);
     for (Entry entry : all) {
@@ -61,8 +61,12 @@ public final class NotificationJournal implements AutoCloseable {
       // Everything was delivered: start the file afresh so it does not grow forever.
       Files.writeString(journalFile, "");
     }
-    this.journal = FileChannel.open(journalFile, StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    this.journal =
+        FileChannel.open(
+            journalFile,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.APPEND);
   }
 
   /** Opens (or creates) the journal in {@code dir}. */
@@ -75,8 +79,14 @@ public final class NotificationJournal implements AutoCloseable {
   }
 
   /** Appends a creation for {@code functions}, assigning it the next sequence number. */
-  public synchronized Entry append(String eventName, String bucket, String key, long size,
-      String eTag, Instant eventTime, List<String> functions) {
+  public synchronized Entry append(
+      String eventName,
+      String bucket,
+      String key,
+      long size,
+      String eTag,
+      Instant eventTime,
+      List<String> functions) {
     ObjectCreated created =
         new ObjectCreated(lastSequence + 1, eventName, bucket, key, size, eTag, eventTime);
     Entry entry = new Entry(created, functions);
@@ -117,14 +127,16 @@ public final class NotificationJournal implements AutoCloseable {
   /** Records that every function of {@code entry} returned, so it is never delivered again. */
   public synchronized void markDelivered(Entry entry) {
     if (!entry.equals(pending.peekFirst())) {
-      throw new IllegalStateException("entry " + entry.created().sequence()
-          + " is not the oldest pending one; deliveries must complete in order");
+      throw new IllegalStateException(
+          "entry "
+              + entry.created().sequence()
+              + " is not the oldest pending one; deliveries must complete in order");
     }
     Path temp = cursorFile.resolveSibling("delivered.tmp");
     try {
       Files.writeString(temp, Long.toString(entry.created().sequence()));
-      Files.move(temp, cursorFile, StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
+      Files.move(
+          temp, cursorFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot record delivery in " + cursorFile, e);
     }
@@ -185,10 +197,17 @@ public final class NotificationJournal implements AutoCloseable {
       }
       List<String> functions = new ArrayList<>();
       node.path("functions").forEach(f -> functions.add(f.asText()));
-      entries.add(new Entry(new ObjectCreated(node.path("sequence").asLong(),
-          node.path("eventName").asText(), node.path("bucket").asText(),
-          node.path("key").asText(), node.path("size").asLong(), node.path("eTag").asText(),
-          Instant.parse(node.path("eventTime").asText())), functions));
+      entries.add(
+          new Entry(
+              new ObjectCreated(
+                  node.path("sequence").asLong(),
+                  node.path("eventName").asText(),
+                  node.path("bucket").asText(),
+                  node.path("key").asText(),
+                  node.path("size").asLong(),
+                  node.path("eTag").asText(),
+                  Instant.parse(node.path("eventTime").asText())),
+              functions));
     }
     return entries;
   }

@@ -48,11 +48,11 @@ public final class NotifyingBlobStore extends ForwardingBlobStore {
   }
 
   @Override
-  public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload upload,
-      CompleteMultipartUploadRequest request) {
+  public CompleteMultipartUploadResponse completeMultipartUpload(
+      MultipartUpload upload, CompleteMultipartUploadRequest request) {
     CompleteMultipartUploadResponse response = super.completeMultipartUpload(upload, request);
-    report(ObjectCreated.COMPLETE_MULTIPART_UPLOAD, request.bucket(), request.key(),
-        response.eTag());
+    report(
+        ObjectCreated.COMPLETE_MULTIPART_UPLOAD, request.bucket(), request.key(), response.eTag());
     return response;
   }
 

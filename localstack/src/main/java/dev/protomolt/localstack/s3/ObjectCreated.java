@@ -13,7 +13,12 @@ import java.util.Objects;
  *     {@code sequencer} is its zero-padded hex form, so later events sort after earlier ones
  */
 public record ObjectCreated(
-    long sequence, String eventName, String bucket, String key, long size, String eTag,
+    long sequence,
+    String eventName,
+    String bucket,
+    String key,
+    long size,
+    String eTag,
     Instant eventTime) {
 
   public static final String PUT = "ObjectCreated:Put";
@@ -36,6 +41,7 @@ public record ObjectCreated(
   private static String stripQuotes(String tag) {
     // Event notifications carry the bare hex ETag, while HTTP responses quote it.
     return tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")
-        ? tag.substring(1, tag.length() - 1) : tag;
+        ? tag.substring(1, tag.length() - 1)
+        : tag;
   }
 }

@@ -7,5 +7,5 @@ public interface ObjectCreatedListener {
   /** Receives the bucket, key, size and ETag of the new object; the sequence is assigned later. */
   void objectCreated(String eventName, String bucket, String key, long size, String eTag);
 
-  ObjectCreatedListener NONE = (eventName, bucket, key, size, eTag) -> { };
+  ObjectCreatedListener NONE = (eventName, bucket, key, size, eTag) -> {};
 }

@@ -18,6 +18,7 @@ public final class S3EventJson {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final DateTimeFormatter EVENT_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
   /** Who S3 says made the request; locally there is one identity, the local access key. */
   static final String LOCAL_PRINCIPAL = "AWS:PROTOMOLTLOCAL";
 

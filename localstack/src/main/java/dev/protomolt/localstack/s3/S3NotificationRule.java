@@ -7,8 +7,7 @@ import java.util.Objects;
  * {@code prefix} and ends with {@code suffix} invoke {@code functionName}, like an S3
  * {@code LambdaFunctionConfiguration} with {@code s3:ObjectCreated:*} and prefix/suffix filters.
  */
-public record S3NotificationRule(String bucket, String prefix, String suffix,
-    String functionName) {
+public record S3NotificationRule(String bucket, String prefix, String suffix, String functionName) {
 
   public S3NotificationRule {
     if (bucket == null || bucket.isBlank()) {

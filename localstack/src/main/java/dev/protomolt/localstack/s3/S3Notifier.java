@@ -32,6 +32,7 @@ public final class S3Notifier implements ObjectCreatedListener, AutoCloseable {
 
   /** Lambda retries a failed asynchronous invocation twice, so three attempts in all. */
   public static final int ATTEMPTS = 3;
+
   private static final Logger LOG = Logger.getLogger(S3Notifier.class.getName());
 
   private final NotificationJournal journal;
@@ -45,7 +46,12 @@ public final class S3Notifier implements ObjectCreatedListener, AutoCloseable {
   private volatile Thread dispatcher;
   private volatile boolean closed;
 
-  public S3Notifier(Path dir, LocalLambdaRunner lambdas, String region, Clock clock, Pause pause,
+  public S3Notifier(
+      Path dir,
+      LocalLambdaRunner lambdas,
+      String region,
+      Clock clock,
+      Pause pause,
       Duration firstRetryDelay) {
     this.journal = NotificationJournal.open(dir);
     this.failedFile = dir.resolve("failed.jsonl");
@@ -67,11 +73,12 @@ public final class S3Notifier implements ObjectCreatedListener, AutoCloseable {
 
   @Override
   public void objectCreated(String eventName, String bucket, String key, long size, String eTag) {
-    List<String> functions = rules.stream()
-        .filter(rule -> rule.matches(bucket, key))
-        .map(S3NotificationRule::functionName)
-        .distinct()
-        .toList();
+    List<String> functions =
+        rules.stream()
+            .filter(rule -> rule.matches(bucket, key))
+            .map(S3NotificationRule::functionName)
+            .distinct()
+            .toList();
     if (!functions.isEmpty()) {
       journal.append(eventName, bucket, key, size, eTag, clock.instant(), functions);
     }
@@ -172,22 +179,37 @@ public final class S3Notifier implements ObjectCreatedListener, AutoCloseable {
         case LambdaResult.Failure failure -> failure.toJson();
       };
     } catch (LambdaInvocationException e) {
-      return "{\"errorType\":\"" + e.errorCode() + "\",\"errorMessage\":"
-          + com.fasterxml.jackson.databind.node.TextNode.valueOf(e.getMessage()) + "}";
+      return "{\"errorType\":\""
+          + e.errorCode()
+          + "\",\"errorMessage\":"
+          + com.fasterxml.jackson.databind.node.TextNode.valueOf(e.getMessage())
+          + "}";
     }
   }
 
   private void recordFailure(String function, String event, String error) {
-    String line = "{\"function\":\"" + function + "\",\"error\":" + error + ",\"event\":" + event
-        + "}\n";
+    String line =
+        "{\"function\":\"" + function + "\",\"error\":" + error + ",\"event\":" + event + "}\n";
     try {
-      Files.writeString(failedFile, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+      Files.writeString(
+          failedFile,
+          line,
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot record a failed notification in " + failedFile, e);
     }
-    LOG.warning(() -> "S3 notification to " + function + " failed " + ATTEMPTS
-        + " times; recorded in " + failedFile + ": " + error);
+    LOG.warning(
+        () ->
+            "S3 notification to "
+                + function
+                + " failed "
+                + ATTEMPTS
+                + " times; recorded in "
+                + failedFile
+                + ": "
+                + error);
   }
 
   static String configurationId(String bucket, String function) {

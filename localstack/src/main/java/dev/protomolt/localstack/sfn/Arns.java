@@ -7,7 +7,11 @@ package dev.protomolt.localstack.sfn;
 public record Arns(String region, String account) {
 
   /** What a state machine ARN points at. */
-  public enum Kind { STATE_MACHINE, VERSION, ALIAS }
+  public enum Kind {
+    STATE_MACHINE,
+    VERSION,
+    ALIAS
+  }
 
   /** A parsed {@code stateMachine} ARN: the base name and, for versions and aliases, the qualifier. */
   public record Target(Kind kind, String name, String qualifier) {}
@@ -25,7 +29,13 @@ public record Arns(String region, String account) {
   }
 
   public String execution(String stateMachineName, String executionName) {
-    return "arn:aws:states:" + region + ":" + account + ":execution:" + stateMachineName + ":"
+    return "arn:aws:states:"
+        + region
+        + ":"
+        + account
+        + ":execution:"
+        + stateMachineName
+        + ":"
         + executionName;
   }
 
@@ -36,11 +46,14 @@ public record Arns(String region, String account) {
    */
   public Target parseStateMachine(String arn) {
     String[] parts = arn == null ? new String[0] : arn.split(":", -1);
-    if (parts.length < 7 || parts.length > 8 || !parts[0].equals("arn")
-        || !parts[2].equals("states") || !parts[5].equals("stateMachine")
+    if (parts.length < 7
+        || parts.length > 8
+        || !parts[0].equals("arn")
+        || !parts[2].equals("states")
+        || !parts[5].equals("stateMachine")
         || parts[6].isEmpty()) {
-      throw new SfnApiException("InvalidArn", "Invalid Arn: 'Resource type not valid in this "
-          + "context: " + arn + "'");
+      throw new SfnApiException(
+          "InvalidArn", "Invalid Arn: 'Resource type not valid in this " + "context: " + arn + "'");
     }
     if (parts.length == 7) {
       return new Target(Kind.STATE_MACHINE, parts[6], null);
@@ -52,8 +65,9 @@ public record Arns(String region, String account) {
   /** The canonical (this region and account) form of an incoming state machine ARN. */
   public String canonicalStateMachine(String arn) {
     Target t = parseStateMachine(arn);
-    return t.qualifier() == null ? stateMachine(t.name()) : stateMachine(t.name()) + ":"
-        + t.qualifier();
+    return t.qualifier() == null
+        ? stateMachine(t.name())
+        : stateMachine(t.name()) + ":" + t.qualifier();
   }
 
   /**
@@ -63,10 +77,12 @@ public record Arns(String region, String account) {
    */
   public String canonicalExecution(String arn) {
     String[] parts = arn == null ? new String[0] : arn.split(":", -1);
-    if (parts.length != 8 || !parts[0].equals("arn") || !parts[2].equals("states")
+    if (parts.length != 8
+        || !parts[0].equals("arn")
+        || !parts[2].equals("states")
         || !parts[5].equals("execution")) {
-      throw new SfnApiException("InvalidArn", "Invalid Arn: 'Resource type not valid in this "
-          + "context: " + arn + "'");
+      throw new SfnApiException(
+          "InvalidArn", "Invalid Arn: 'Resource type not valid in this " + "context: " + arn + "'");
     }
     return execution(parts[6], parts[7]);
   }

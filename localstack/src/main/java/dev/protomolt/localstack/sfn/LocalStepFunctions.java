@@ -22,6 +22,7 @@ public final class LocalStepFunctions implements AutoCloseable {
 
   /** Region and account that ARNs are minted in; requests in any region are accepted. */
   public static final String REGION = "us-east-1";
+
   public static final String ACCOUNT = "000000000000";
 
   private final AwsJsonServer server;
@@ -40,15 +41,15 @@ public final class LocalStepFunctions implements AutoCloseable {
    * @param lambda how Task states invoke Lambda functions
    * @param clock wall clock in the local cloud, a {@link FakeClock} in tests
    */
-  public static LocalStepFunctions start(int port, DataSource dataSource, LambdaInvoker lambda,
-      Clock clock) {
+  public static LocalStepFunctions start(
+      int port, DataSource dataSource, LambdaInvoker lambda, Clock clock) {
     SecureRandom random = new SecureRandom();
     return start(port, dataSource, lambda, clock, random::nextDouble);
   }
 
   /** Same, with the random source used by JitterStrategy FULL and alias routing. */
-  public static LocalStepFunctions start(int port, DataSource dataSource, LambdaInvoker lambda,
-      Clock clock, DoubleSupplier random) {
+  public static LocalStepFunctions start(
+      int port, DataSource dataSource, LambdaInvoker lambda, Clock clock, DoubleSupplier random) {
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(lambda, "lambda");
     Objects.requireNonNull(clock, "clock");

@@ -10,12 +10,13 @@ import java.util.concurrent.TimeUnit;
 /** The wall clock with a single daemon scheduler thread; timer actions run on virtual threads. */
 final class SystemClock implements Clock {
 
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
-      r -> {
-        Thread t = new Thread(r, "local-sfn-timers");
-        t.setDaemon(true);
-        return t;
-      });
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "local-sfn-timers");
+            t.setDaemon(true);
+            return t;
+          });
 
   @Override
   public Instant now() {
@@ -27,8 +28,8 @@ final class SystemClock implements Clock {
     // One millisecond late rather than early: expiry checks compare against persisted deadlines
     // (rounded to microseconds by Postgres), and firing early would find nothing due.
     long delay = Math.max(0, Duration.between(Instant.now(), at).toMillis() + 1);
-    ScheduledFuture<?> future = scheduler.schedule(
-        () -> Thread.ofVirtual().start(action), delay, TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> future =
+        scheduler.schedule(() -> Thread.ofVirtual().start(action), delay, TimeUnit.MILLISECONDS);
     return () -> future.cancel(false);
   }
 }

@@ -99,23 +99,42 @@ abstract class AwsApiBehaviourTest {
     // The code uses conditional writes where AWS code might use transactions (dynalite has none).
     String table = "claims-" + UUID.randomUUID().toString().substring(0, 8);
     try (DynamoDbClient dynamo = dynamo()) {
-      dynamo.createTable(b -> b.tableName(table)
-          .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
-          .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
-              .attributeType(ScalarAttributeType.S).build())
-          .billingMode(BillingMode.PAY_PER_REQUEST));
+      dynamo.createTable(
+          b ->
+              b.tableName(table)
+                  .keySchema(
+                      KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                  .attributeDefinitions(
+                      AttributeDefinition.builder()
+                          .attributeName("id")
+                          .attributeType(ScalarAttributeType.S)
+                          .build())
+                  .billingMode(BillingMode.PAY_PER_REQUEST));
       dynamo.waiter().waitUntilTableExists(b -> b.tableName(table));
-      Map<String, AttributeValue> first = Map.of("id", AttributeValue.fromS("doc-1"),
-          "owner", AttributeValue.fromS("first"));
-      dynamo.putItem(b -> b.tableName(table).item(first)
-          .conditionExpression("attribute_not_exists(id)"));
+      Map<String, AttributeValue> first =
+          Map.of("id", AttributeValue.fromS("doc-1"), "owner", AttributeValue.fromS("first"));
+      dynamo.putItem(
+          b -> b.tableName(table).item(first).conditionExpression("attribute_not_exists(id)"));
 
-      assertThatThrownBy(() -> dynamo.putItem(b -> b.tableName(table)
-          .item(Map.of("id", AttributeValue.fromS("doc-1"), "owner", AttributeValue.fromS("second")))
-          .conditionExpression("attribute_not_exists(id)")))
+      assertThatThrownBy(
+              () ->
+                  dynamo.putItem(
+                      b ->
+                          b.tableName(table)
+                              .item(
+                                  Map.of(
+                                      "id",
+                                      AttributeValue.fromS("doc-1"),
+                                      "owner",
+                                      AttributeValue.fromS("second")))
+                              .conditionExpression("attribute_not_exists(id)")))
           .isInstanceOf(ConditionalCheckFailedException.class);
-      assertThat(dynamo.getItem(b -> b.tableName(table)
-          .key(Map.of("id", AttributeValue.fromS("doc-1")))).item().get("owner").s())
+      assertThat(
+              dynamo
+                  .getItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS("doc-1"))))
+                  .item()
+                  .get("owner")
+                  .s())
           .isEqualTo("first");
     }
   }

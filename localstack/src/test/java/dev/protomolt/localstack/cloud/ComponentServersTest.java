@@ -30,16 +30,22 @@ import software.amazon.awssdk.services.s3.S3Client;
 /** Each component server on its own: start, answer the AWS SDK, refuse a taken port clearly. */
 class ComponentServersTest {
 
-  private static final AwsBasicCredentials KEYS = AwsBasicCredentials.create(
-      LocalCloudSettings.DEFAULT_ACCESS_KEY_ID, LocalCloudSettings.DEFAULT_SECRET_ACCESS_KEY);
+  private static final AwsBasicCredentials KEYS =
+      AwsBasicCredentials.create(
+          LocalCloudSettings.DEFAULT_ACCESS_KEY_ID, LocalCloudSettings.DEFAULT_SECRET_ACCESS_KEY);
 
-  @TempDir
-  Path data;
+  @TempDir Path data;
 
   @Test
   void s3ProxyStoresWhatTheSdkPutsAndCreatesTheConfiguredBuckets() {
-    try (LocalS3 s3 = LocalS3.start(data.resolve("s3"), 0, KEYS.accessKeyId(),
-            KEYS.secretAccessKey(), List.of("intake"), ObjectCreatedListener.NONE);
+    try (LocalS3 s3 =
+            LocalS3.start(
+                data.resolve("s3"),
+                0,
+                KEYS.accessKeyId(),
+                KEYS.secretAccessKey(),
+                List.of("intake"),
+                ObjectCreatedListener.NONE);
         S3Client client = s3Client(s3)) {
       client.putObject(b -> b.bucket("intake").key("a/b.txt"), RequestBody.fromString("hello"));
 
@@ -52,22 +58,38 @@ class ComponentServersTest {
   @Test
   void dynaliteAnswersTheDynamoDbClient() {
     try (LocalDynamoDb dynamo = LocalDynamoDb.start(data.resolve("dynamodb"), 0);
-        DynamoDbClient client = DynamoDbClient.builder()
-            .endpointOverride(dynamo.endpoint())
-            .region(Region.US_EAST_1)
-            .credentialsProvider(StaticCredentialsProvider.create(KEYS))
-            .httpClient(UrlConnectionHttpClient.create())
-            .build()) {
-      client.createTable(b -> b.tableName("drafts")
-          .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
-          .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
-              .attributeType(ScalarAttributeType.S).build())
-          .billingMode(BillingMode.PAY_PER_REQUEST));
-      client.putItem(b -> b.tableName("drafts").item(Map.of(
-          "id", AttributeValue.fromS("d1"), "body", AttributeValue.fromS("draft one"))));
+        DynamoDbClient client =
+            DynamoDbClient.builder()
+                .endpointOverride(dynamo.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(KEYS))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build()) {
+      client.createTable(
+          b ->
+              b.tableName("drafts")
+                  .keySchema(
+                      KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                  .attributeDefinitions(
+                      AttributeDefinition.builder()
+                          .attributeName("id")
+                          .attributeType(ScalarAttributeType.S)
+                          .build())
+                  .billingMode(BillingMode.PAY_PER_REQUEST));
+      client.putItem(
+          b ->
+              b.tableName("drafts")
+                  .item(
+                      Map.of(
+                          "id",
+                          AttributeValue.fromS("d1"),
+                          "body",
+                          AttributeValue.fromS("draft one"))));
 
-      Map<String, AttributeValue> item = client.getItem(b -> b.tableName("drafts")
-          .key(Map.of("id", AttributeValue.fromS("d1")))).item();
+      Map<String, AttributeValue> item =
+          client
+              .getItem(b -> b.tableName("drafts").key(Map.of("id", AttributeValue.fromS("d1"))))
+              .item();
 
       assertThat(item.get("body").s()).isEqualTo("draft one");
     }
@@ -95,8 +117,10 @@ class ComponentServersTest {
           .hasMessageContaining("127.0.0.1:" + port)
           .hasMessageContaining("-Dprotomolt.local.dynamodb.port=PORT")
           .hasMessageContaining("DynamoDB");
-      assertThatThrownBy(() -> LocalS3.start(data.resolve("s3"), port, "k", "s", List.of(),
-              ObjectCreatedListener.NONE))
+      assertThatThrownBy(
+              () ->
+                  LocalS3.start(
+                      data.resolve("s3"), port, "k", "s", List.of(), ObjectCreatedListener.NONE))
           .isInstanceOf(PortInUseException.class)
           .hasMessageContaining("-Dprotomolt.local.s3.port=PORT");
       assertThatThrownBy(() -> LocalPostgres.start(data.resolve("postgres/data"), port))

@@ -12,18 +12,24 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 /** The AWS API behaviour against the embedded S3Proxy and dynalite. */
 class EmbeddedAwsApiTest extends AwsApiBehaviourTest {
 
-  private static final AwsBasicCredentials KEYS = AwsBasicCredentials.create(
-      LocalCloudSettings.DEFAULT_ACCESS_KEY_ID, LocalCloudSettings.DEFAULT_SECRET_ACCESS_KEY);
+  private static final AwsBasicCredentials KEYS =
+      AwsBasicCredentials.create(
+          LocalCloudSettings.DEFAULT_ACCESS_KEY_ID, LocalCloudSettings.DEFAULT_SECRET_ACCESS_KEY);
 
-  @TempDir
-  static Path data;
+  @TempDir static Path data;
   private static LocalS3 s3;
   private static LocalDynamoDb dynamoDb;
 
   @BeforeAll
   static void start() {
-    s3 = LocalS3.start(data.resolve("s3"), 0, KEYS.accessKeyId(), KEYS.secretAccessKey(),
-        List.of("behaviour"), ObjectCreatedListener.NONE);
+    s3 =
+        LocalS3.start(
+            data.resolve("s3"),
+            0,
+            KEYS.accessKeyId(),
+            KEYS.secretAccessKey(),
+            List.of("behaviour"),
+            ObjectCreatedListener.NONE);
     dynamoDb = LocalDynamoDb.start(data.resolve("dynamodb"), 0);
   }
 

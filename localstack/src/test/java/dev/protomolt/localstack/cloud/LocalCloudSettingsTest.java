@@ -16,16 +16,22 @@ class LocalCloudSettingsTest {
   void defaultsAreTheDocumentedPortsUnderTheGivenFolder() {
     LocalCloudSettings settings = LocalCloudSettings.defaults(Path.of("data"));
 
-    assertThat(List.of(settings.s3Port(), settings.postgresPort(), settings.kafkaPort(),
-        settings.kafkaControllerPort(), settings.dynamoDbPort(), settings.stepFunctionsPort()))
+    assertThat(
+            List.of(
+                settings.s3Port(),
+                settings.postgresPort(),
+                settings.kafkaPort(),
+                settings.kafkaControllerPort(),
+                settings.dynamoDbPort(),
+                settings.stepFunctionsPort()))
         .containsExactly(18110, 18120, 18130, 18131, 18140, 18150);
     assertThat(settings.dataDir()).isEqualTo(Path.of("data"));
   }
 
   @Test
   void anInvalidBucketNameIsRefusedWithTheRule() {
-    assertThatThrownBy(() -> LocalCloudSettings.ephemeral(Path.of("d"))
-            .withBuckets(List.of("Upper_Case")))
+    assertThatThrownBy(
+            () -> LocalCloudSettings.ephemeral(Path.of("d")).withBuckets(List.of("Upper_Case")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("buckets: 'Upper_Case' is not a valid S3 bucket name")
         .hasMessageContaining("lower-case letters, digits, dots and hyphens");

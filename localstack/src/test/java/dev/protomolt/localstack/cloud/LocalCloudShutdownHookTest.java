@@ -20,8 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LocalCloudShutdownHookTest {
 
-  @TempDir
-  Path data;
+  @TempDir Path data;
 
   @Test
   void terminatingTheJvmStopsPostgresAndDynalite() throws Exception {
@@ -49,10 +48,12 @@ class LocalCloudShutdownHookTest {
     try {
       killed.destroyForcibly();
       assertThat(killed.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      leftovers = processesUnder(data).stream()
-          .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false))
-          .toList();
-      assertThat(leftovers).as("SIGKILL skips the hook: the postmaster outlives its JVM")
+      leftovers =
+          processesUnder(data).stream()
+              .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false))
+              .toList();
+      assertThat(leftovers)
+          .as("SIGKILL skips the hook: the postmaster outlives its JVM")
           .isNotEmpty();
     } finally {
       killed.destroyForcibly();
@@ -72,39 +73,55 @@ class LocalCloudShutdownHookTest {
   /** Runs LocalCloudMain on {@code dir} with free ports and waits until it reports it is up. */
   private static Process startInChildJvm(Path dir) throws Exception {
     String java = ProcessHandle.current().info().command().orElse("java");
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path")));
-    for (String setting : List.of(LocalCloudSettings.S3_PORT_SETTING,
-        LocalCloudSettings.POSTGRES_PORT_SETTING, LocalCloudSettings.KAFKA_PORT_SETTING,
-        LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING, LocalCloudSettings.DYNAMODB_PORT_SETTING,
-        LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING)) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-cp",
+                System.getProperty("java.class.path")));
+    for (String setting :
+        List.of(
+            LocalCloudSettings.S3_PORT_SETTING,
+            LocalCloudSettings.POSTGRES_PORT_SETTING,
+            LocalCloudSettings.KAFKA_PORT_SETTING,
+            LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING,
+            LocalCloudSettings.DYNAMODB_PORT_SETTING,
+            LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING)) {
       command.add("-D" + setting + "=0");
     }
     command.addAll(List.of(LocalCloudMain.class.getName(), "--data", dir.toString()));
     Process cloud = new ProcessBuilder(command).redirectErrorStream(true).start();
-    CompletableFuture<Boolean> up = CompletableFuture.supplyAsync(() -> {
-      BufferedReader out = new BufferedReader(
-          new InputStreamReader(cloud.getInputStream(), StandardCharsets.UTF_8));
-      try {
-        String line;
-        while ((line = out.readLine()) != null) {
-          if (line.startsWith("# local cloud up")) {
-            // Keep reading so the child never blocks on a full pipe.
-            Thread.ofVirtual().start(() -> {
+    CompletableFuture<Boolean> up =
+        CompletableFuture.supplyAsync(
+            () -> {
+              BufferedReader out =
+                  new BufferedReader(
+                      new InputStreamReader(cloud.getInputStream(), StandardCharsets.UTF_8));
               try {
-                out.lines().forEach(ignored -> { });
-              } catch (java.io.UncheckedIOException closedWhenTheChildDied) {
-                // Nothing more to read.
+                String line;
+                while ((line = out.readLine()) != null) {
+                  if (line.startsWith("# local cloud up")) {
+                    // Keep reading so the child never blocks on a full pipe.
+                    Thread.ofVirtual()
+                        .start(
+                            () -> {
+                              try {
+                                out.lines().forEach(ignored -> {});
+                              } catch (java.io.UncheckedIOException closedWhenTheChildDied) {
+                                // Nothing more to read.
+                              }
+                            });
+                    return true;
+                  }
+                }
+                return false;
+              } catch (java.io.IOException e) {
+                return false;
               }
             });
-            return true;
-          }
-        }
-        return false;
-      } catch (java.io.IOException e) {
-        return false;
-      }
-    });
     if (!up.get(180, TimeUnit.SECONDS)) {
       cloud.destroyForcibly();
       throw new AssertionError("the local cloud in the child JVM did not come up");
@@ -114,8 +131,15 @@ class LocalCloudShutdownHookTest {
 
   private static List<ProcessHandle> processesUnder(Path dir) {
     return ProcessHandle.allProcesses()
-        .filter(p -> p.info().commandLine().map(cmd -> cmd.contains(dir.toString())
-            && !cmd.contains(LocalCloudMain.class.getName())).orElse(false))
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .map(
+                        cmd ->
+                            cmd.contains(dir.toString())
+                                && !cmd.contains(LocalCloudMain.class.getName()))
+                    .orElse(false))
         .toList();
   }
 }

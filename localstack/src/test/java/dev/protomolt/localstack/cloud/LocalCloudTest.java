@@ -64,8 +64,7 @@ class LocalCloudTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  static Path data;
+  @TempDir static Path data;
   private static LocalCloud cloud;
   private static final BlockingQueue<JsonNode> S3_EVENTS = new LinkedBlockingQueue<>();
   private static final BlockingQueue<JsonNode> KAFKA_EVENTS = new LinkedBlockingQueue<>();
@@ -84,14 +83,22 @@ class LocalCloudTest {
   }
 
   private static void registerFunctions(LocalCloud running) {
-    running.lambdas().register("intake", (event, context) -> {
-      S3_EVENTS.add(JSON.readTree(event));
-      return "{}";
-    });
-    running.lambdas().register("indexing-ledger", (event, context) -> {
-      KAFKA_EVENTS.add(JSON.readTree(event));
-      return "{}";
-    });
+    running
+        .lambdas()
+        .register(
+            "intake",
+            (event, context) -> {
+              S3_EVENTS.add(JSON.readTree(event));
+              return "{}";
+            });
+    running
+        .lambdas()
+        .register(
+            "indexing-ledger",
+            (event, context) -> {
+              KAFKA_EVENTS.add(JSON.readTree(event));
+              return "{}";
+            });
     running.addS3Notification(S3NotificationRule.allObjects("protomolt-intake", "intake"));
   }
 
@@ -99,8 +106,9 @@ class LocalCloudTest {
     return S3Client.builder()
         .endpointOverride(endpoints.s3())
         .region(Region.of(endpoints.region()))
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-            endpoints.accessKeyId(), endpoints.secretAccessKey())))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey())))
         .forcePathStyle(true)
         .httpClient(UrlConnectionHttpClient.create())
         .build();
@@ -110,8 +118,9 @@ class LocalCloudTest {
     return DynamoDbClient.builder()
         .endpointOverride(endpoints.dynamoDb())
         .region(Region.of(endpoints.region()))
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-            endpoints.accessKeyId(), endpoints.secretAccessKey())))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey())))
         .httpClient(UrlConnectionHttpClient.create())
         .build();
   }
@@ -135,8 +144,8 @@ class LocalCloudTest {
     assertThat(endpoints.postgresJdbcUrl()).startsWith("jdbc:postgresql://127.0.0.1:");
     assertThat(endpoints.region()).isEqualTo("us-east-1");
     assertThat(endpoints.buckets()).containsExactly("protomolt-intake", "protomolt-store");
-    assertThat(endpoints.stepFunctions()).hasValueSatisfying(
-        uri -> assertThat(uri.getHost()).isEqualTo("127.0.0.1"));
+    assertThat(endpoints.stepFunctions())
+        .hasValueSatisfying(uri -> assertThat(uri.getHost()).isEqualTo("127.0.0.1"));
     assertThat(endpoints.environment())
         .containsEntry("AWS_ENDPOINT_URL_S3", endpoints.s3().toString())
         .containsEntry("AWS_ENDPOINT_URL_DYNAMODB", endpoints.dynamoDb().toString())
@@ -147,8 +156,11 @@ class LocalCloudTest {
   @Order(2)
   void migrationsAreAppliedToThePostgresDatabase() throws Exception {
     LocalCloudEndpoints endpoints = cloud.endpoints();
-    try (Connection c = DriverManager.getConnection(endpoints.postgresJdbcUrl(),
-            endpoints.postgresUser(), endpoints.postgresPassword());
+    try (Connection c =
+            DriverManager.getConnection(
+                endpoints.postgresJdbcUrl(),
+                endpoints.postgresUser(),
+                endpoints.postgresPassword());
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE success")) {
       rs.next();
@@ -161,7 +173,8 @@ class LocalCloudTest {
   void anSdkUploadToTheIntakeBucketInvokesTheIntakeFunction() throws Exception {
     S3_EVENTS.clear();
     try (S3Client s3 = s3(cloud.endpoints())) {
-      s3.putObject(b -> b.bucket("protomolt-intake").key("sdk/doc.txt"),
+      s3.putObject(
+          b -> b.bucket("protomolt-intake").key("sdk/doc.txt"),
           RequestBody.fromString("from the sdk"));
     }
 
@@ -169,7 +182,8 @@ class LocalCloudTest {
     for (int i = 0; i < 100 && cloud.pendingS3Notifications() > 0; i++) {
       Thread.sleep(100);
     }
-    assertThat(cloud.pendingS3Notifications()).as("marked delivered once the function returned")
+    assertThat(cloud.pendingS3Notifications())
+        .as("marked delivered once the function returned")
         .isZero();
     assertThat(record.get("eventName").asText()).isEqualTo("ObjectCreated:Put");
     assertThat(record.at("/s3/object/key").asText()).isEqualTo("sdk/doc.txt");
@@ -187,9 +201,16 @@ class LocalCloudTest {
     Path file = data.resolve("cli-upload.txt");
     Files.writeString(file, "from the cli");
     LocalCloudEndpoints endpoints = cloud.endpoints();
-    ProcessBuilder cli = new ProcessBuilder(aws, "s3", "cp", file.toString(),
-        "s3://protomolt-intake/cli/upload.txt", "--endpoint-url", endpoints.s3().toString())
-        .redirectErrorStream(true);
+    ProcessBuilder cli =
+        new ProcessBuilder(
+                aws,
+                "s3",
+                "cp",
+                file.toString(),
+                "s3://protomolt-intake/cli/upload.txt",
+                "--endpoint-url",
+                endpoints.s3().toString())
+            .redirectErrorStream(true);
     cli.environment().putAll(endpoints.environment());
     cli.environment().put("AWS_CONFIG_FILE", data.resolve("no-aws-config").toString());
     cli.environment().put("AWS_SHARED_CREDENTIALS_FILE", data.resolve("no-aws-creds").toString());
@@ -213,8 +234,10 @@ class LocalCloudTest {
     JsonNode event = nextEvent(KAFKA_EVENTS);
     assertThat(event.get("eventSource").asText()).isEqualTo("aws:kafka");
     JsonNode record = event.get("records").get("document-indexed-0").get(0);
-    assertThat(new String(Base64.getDecoder().decode(record.get("value").asText()),
-        StandardCharsets.UTF_8)).isEqualTo("indexed");
+    assertThat(
+            new String(
+                Base64.getDecoder().decode(record.get("value").asText()), StandardCharsets.UTF_8))
+        .isEqualTo("indexed");
   }
 
   /** Thrown by a function so a state machine can catch it by its class name, as in AWS. */
@@ -229,12 +252,20 @@ class LocalCloudTest {
   @Test
   @Order(5)
   void aStateMachineRunsItsLambdaTasksOnTheRegisteredFunctions() throws Exception {
-    cloud.lambdas().register("sfn-answer", (event, context) ->
-        "{\"answer\":" + JSON.readTree(event).get("n").asInt() * 2 + "}");
-    cloud.lambdas().register("sfn-reject", (event, context) -> {
-      throw new DocumentRejected("not a document");
-    });
-    String definition = """
+    cloud
+        .lambdas()
+        .register(
+            "sfn-answer",
+            (event, context) -> "{\"answer\":" + JSON.readTree(event).get("n").asInt() * 2 + "}");
+    cloud
+        .lambdas()
+        .register(
+            "sfn-reject",
+            (event, context) -> {
+              throw new DocumentRejected("not a document");
+            });
+    String definition =
+        """
         {"StartAt":"Answer","States":{
           "Answer":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
             "Parameters":{"FunctionName":"sfn-answer","Payload.$":"$"},
@@ -244,20 +275,30 @@ class LocalCloudTest {
             "Parameters":{"FunctionName":"sfn-reject","Payload.$":"$"},
             "Catch":[{"ErrorEquals":["%s"],"ResultPath":"$.rejected","Next":"Rejected"}],
             "End":true},
-          "Rejected":{"Type":"Succeed"}}}""".formatted(DocumentRejected.class.getName());
+          "Rejected":{"Type":"Succeed"}}}\
+        """
+            .formatted(DocumentRejected.class.getName());
     LocalCloudEndpoints endpoints = cloud.endpoints();
-    try (SfnClient sfn = SfnClient.builder()
-        .endpointOverride(endpoints.stepFunctions().orElseThrow())
-        .region(Region.of(endpoints.region()))
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
-            endpoints.accessKeyId(), endpoints.secretAccessKey())))
-        .httpClient(UrlConnectionHttpClient.create())
-        .build()) {
-      String machine = sfn.createStateMachine(b -> b.name("local-cloud-smoke")
-          .roleArn("arn:aws:iam::000000000000:role/sfn").definition(definition))
-          .stateMachineArn();
-      String execution = sfn.startExecution(b -> b.stateMachineArn(machine).name("run-1")
-          .input("{\"n\":21}")).executionArn();
+    try (SfnClient sfn =
+        SfnClient.builder()
+            .endpointOverride(endpoints.stepFunctions().orElseThrow())
+            .region(Region.of(endpoints.region()))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(
+                        endpoints.accessKeyId(), endpoints.secretAccessKey())))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build()) {
+      String machine =
+          sfn.createStateMachine(
+                  b ->
+                      b.name("local-cloud-smoke")
+                          .roleArn("arn:aws:iam::000000000000:role/sfn")
+                          .definition(definition))
+              .stateMachineArn();
+      String execution =
+          sfn.startExecution(b -> b.stateMachineArn(machine).name("run-1").input("{\"n\":21}"))
+              .executionArn();
 
       DescribeExecutionResponse done = sfn.describeExecution(b -> b.executionArn(execution));
       for (int i = 0; i < 600 && done.status() == ExecutionStatus.RUNNING; i++) {
@@ -268,8 +309,7 @@ class LocalCloudTest {
       assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
       JsonNode output = JSON.readTree(done.output());
       assertThat(output.at("/result/answer").asInt()).isEqualTo(42);
-      assertThat(output.at("/rejected/Error").asText())
-          .isEqualTo(DocumentRejected.class.getName());
+      assertThat(output.at("/rejected/Error").asText()).isEqualTo(DocumentRejected.class.getName());
       assertThat(output.at("/rejected/Cause").asText()).contains("not a document");
     }
   }
@@ -277,17 +317,20 @@ class LocalCloudTest {
   @Test
   @Order(6)
   void notificationsAndEventSourcesMustNameARegisteredFunctionAndAKnownBucket() {
-    assertThatThrownBy(() -> cloud.addS3Notification(
-            S3NotificationRule.allObjects("protomolt-intake", "not-registered")))
+    assertThatThrownBy(
+            () ->
+                cloud.addS3Notification(
+                    S3NotificationRule.allObjects("protomolt-intake", "not-registered")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("functionName")
         .hasMessageContaining("'not-registered', which is not registered");
-    assertThatThrownBy(() -> cloud.addS3Notification(
-            S3NotificationRule.allObjects("no-such-bucket", "intake")))
+    assertThatThrownBy(
+            () ->
+                cloud.addS3Notification(S3NotificationRule.allObjects("no-such-bucket", "intake")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("bucket: 'no-such-bucket' is not one of the local cloud's buckets");
-    assertThatThrownBy(() -> cloud.addMskEventSource(
-            MskEventSourceMapping.of("not-registered", "some-topic")))
+    assertThatThrownBy(
+            () -> cloud.addMskEventSource(MskEventSourceMapping.of("not-registered", "some-topic")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("MSK event source on [some-topic] names 'not-registered'");
   }
@@ -297,8 +340,19 @@ class LocalCloudTest {
   void aTakenPortFailsTheStartBeforeAnythingStarts() {
     int taken = cloud.endpoints().s3().getPort();
     LocalCloudSettings free = LocalCloudSettings.ephemeral(data.resolve("clash"));
-    LocalCloudSettings clash = new LocalCloudSettings(free.dataDir(), free.region(),
-        free.accessKeyId(), free.secretAccessKey(), free.buckets(), taken, 0, 0, 0, 0, 0);
+    LocalCloudSettings clash =
+        new LocalCloudSettings(
+            free.dataDir(),
+            free.region(),
+            free.accessKeyId(),
+            free.secretAccessKey(),
+            free.buckets(),
+            taken,
+            0,
+            0,
+            0,
+            0,
+            0);
 
     assertThatThrownBy(() -> LocalCloud.start(clash))
         .isInstanceOf(PortInUseException.class)
@@ -312,14 +366,18 @@ class LocalCloudTest {
   void aStepFunctionsRuntimeThatFailsToStartStopsEverythingElse() {
     List<Long> before = processesUnder(data);
 
-    assertThatThrownBy(() -> LocalCloud.start(
-            LocalCloudSettings.ephemeral(data.resolve("sfn-fails")), environment -> {
-              throw new IllegalStateException("runtime refused to start");
-            }))
+    assertThatThrownBy(
+            () ->
+                LocalCloud.start(
+                    LocalCloudSettings.ephemeral(data.resolve("sfn-fails")),
+                    environment -> {
+                      throw new IllegalStateException("runtime refused to start");
+                    }))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("runtime refused to start");
 
-    assertThat(processesUnder(data)).as("PostgreSQL and dynalite of the failed start")
+    assertThat(processesUnder(data))
+        .as("PostgreSQL and dynalite of the failed start")
         .isSubsetOf(before);
   }
 
@@ -346,17 +404,24 @@ class LocalCloudTest {
     try (S3Client s3 = s3(before)) {
       s3.putObject(b -> b.bucket("protomolt-store").key("kept"), RequestBody.fromString("kept"));
     }
-    try (Connection c = DriverManager.getConnection(before.postgresJdbcUrl(),
-            before.postgresUser(), before.postgresPassword());
+    try (Connection c =
+            DriverManager.getConnection(
+                before.postgresJdbcUrl(), before.postgresUser(), before.postgresPassword());
         Statement s = c.createStatement()) {
       s.execute("INSERT INTO accounts (account_id) VALUES ('kept-account')");
     }
     try (DynamoDbClient dynamo = dynamo(before)) {
-      dynamo.createTable(b -> b.tableName("kept")
-          .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
-          .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
-              .attributeType(ScalarAttributeType.S).build())
-          .billingMode(BillingMode.PAY_PER_REQUEST));
+      dynamo.createTable(
+          b ->
+              b.tableName("kept")
+                  .keySchema(
+                      KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                  .attributeDefinitions(
+                      AttributeDefinition.builder()
+                          .attributeName("id")
+                          .attributeType(ScalarAttributeType.S)
+                          .build())
+                  .billingMode(BillingMode.PAY_PER_REQUEST));
       dynamo.putItem(b -> b.tableName("kept").item(Map.of("id", AttributeValue.fromS("item"))));
     }
     produce(before, "kept-topic", "k", "kept-record");
@@ -366,54 +431,63 @@ class LocalCloudTest {
     cloud.close();
     assertThat(children).noneMatch(ProcessHandle::isAlive);
     RecordingRuntime stepFunctions = new RecordingRuntime();
-    cloud = LocalCloud.start(LocalCloudSettings.ephemeral(data.resolve("cloud")), environment -> {
-      stepFunctions.environment = environment;
-      return stepFunctions;
-    });
+    cloud =
+        LocalCloud.start(
+            LocalCloudSettings.ephemeral(data.resolve("cloud")),
+            environment -> {
+              stepFunctions.environment = environment;
+              return stepFunctions;
+            });
     registerFunctions(cloud);
     LocalCloudEndpoints after = cloud.endpoints();
 
     assertThat(after.stepFunctions()).contains(URI.create("http://127.0.0.1:18150"));
-    assertThat(after.environment()).containsEntry("AWS_ENDPOINT_URL_SFN",
-        "http://127.0.0.1:18150");
+    assertThat(after.environment()).containsEntry("AWS_ENDPOINT_URL_SFN", "http://127.0.0.1:18150");
     assertThat(stepFunctions.environment.lambdas()).isSameAs(cloud.lambdas());
     assertThat(stepFunctions.environment.requestedPort()).isZero();
     try (Connection c = stepFunctions.environment.database().getConnection();
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT count(*) FROM accounts")) {
       rs.next();
-      assertThat(rs.getInt(1)).as("the runtime gets the migrated, persistent database")
+      assertThat(rs.getInt(1))
+          .as("the runtime gets the migrated, persistent database")
           .isEqualTo(1);
     }
 
     try (S3Client s3 = s3(after)) {
-      assertThat(s3.getObjectAsBytes(b -> b.bucket("protomolt-store").key("kept"))
-          .asUtf8String()).isEqualTo("kept");
+      assertThat(s3.getObjectAsBytes(b -> b.bucket("protomolt-store").key("kept")).asUtf8String())
+          .isEqualTo("kept");
     }
-    try (Connection c = DriverManager.getConnection(after.postgresJdbcUrl(),
-            after.postgresUser(), after.postgresPassword());
+    try (Connection c =
+            DriverManager.getConnection(
+                after.postgresJdbcUrl(), after.postgresUser(), after.postgresPassword());
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(
-            "SELECT count(*) FROM accounts WHERE account_id = 'kept-account'")) {
+        ResultSet rs =
+            s.executeQuery("SELECT count(*) FROM accounts WHERE account_id = 'kept-account'")) {
       rs.next();
       assertThat(rs.getInt(1)).isEqualTo(1);
     }
     try (DynamoDbClient dynamo = dynamo(after)) {
-      assertThat(dynamo.getItem(b -> b.tableName("kept")
-          .key(Map.of("id", AttributeValue.fromS("item")))).hasItem()).isTrue();
+      assertThat(
+              dynamo
+                  .getItem(b -> b.tableName("kept").key(Map.of("id", AttributeValue.fromS("item"))))
+                  .hasItem())
+          .isTrue();
     }
     KAFKA_EVENTS.clear();
     cloud.addMskEventSource(MskEventSourceMapping.of("indexing-ledger", "kept-topic"));
     JsonNode record = nextEvent(KAFKA_EVENTS).get("records").get("kept-topic-0").get(0);
-    assertThat(new String(Base64.getDecoder().decode(record.get("value").asText()),
-        StandardCharsets.UTF_8)).isEqualTo("kept-record");
+    assertThat(
+            new String(
+                Base64.getDecoder().decode(record.get("value").asText()), StandardCharsets.UTF_8))
+        .isEqualTo("kept-record");
 
     cloud.close();
     assertThat(stepFunctions.closed).as("close stops the Step Functions runtime").isTrue();
   }
 
-  private static void produce(LocalCloudEndpoints endpoints, String topic, String key,
-      String value) throws Exception {
+  private static void produce(LocalCloudEndpoints endpoints, String topic, String key, String value)
+      throws Exception {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrapServers());
     try (KafkaProducer<String, String> producer =

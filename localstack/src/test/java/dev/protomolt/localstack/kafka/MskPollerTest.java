@@ -39,8 +39,7 @@ class MskPollerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration POLL = Duration.ofSeconds(10);
 
-  @TempDir
-  static Path data;
+  @TempDir static Path data;
   private static LocalKafka kafka;
   private static KafkaProducer<byte[], byte[]> producer;
   private static Admin admin;
@@ -51,8 +50,8 @@ class MskPollerTest {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-    admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-        kafka.bootstrapServers()));
+    admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
   }
 
   @AfterAll
@@ -66,21 +65,32 @@ class MskPollerTest {
   private final List<Duration> pauses = new ArrayList<>();
 
   private static void produce(String topic, String key, String value) throws Exception {
-    ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
-        key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-        value.getBytes(StandardCharsets.UTF_8));
+    ProducerRecord<byte[], byte[]> record =
+        new ProducerRecord<>(
+            topic,
+            key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+            value.getBytes(StandardCharsets.UTF_8));
     record.headers().add("kind", "receipt".getBytes(StandardCharsets.UTF_8));
     producer.send(record).get();
   }
 
   private MskPoller poller(String function, String topic) {
-    return new MskPoller(new MskEventSourceMapping(function, List.of(topic), null, 100),
-        kafka.bootstrapServers(), "us-east-1", lambdas, pauses::add, Duration.ofSeconds(1));
+    return new MskPoller(
+        new MskEventSourceMapping(function, List.of(topic), null, 100),
+        kafka.bootstrapServers(),
+        "us-east-1",
+        lambdas,
+        pauses::add,
+        Duration.ofSeconds(1));
   }
 
   private static long committed(String group, String topic) throws Exception {
-    OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group)
-        .partitionsToOffsetAndMetadata().get().get(new TopicPartition(topic, 0));
+    OffsetAndMetadata offset =
+        admin
+            .listConsumerGroupOffsets(group)
+            .partitionsToOffsetAndMetadata()
+            .get()
+            .get(new TopicPartition(topic, 0));
     return offset == null ? 0L : offset.offset();
   }
 
@@ -100,10 +110,12 @@ class MskPollerTest {
     produce("purge-events", "doc-1", "hello");
     produce("purge-events", null, "no key");
     List<JsonNode> events = new ArrayList<>();
-    lambdas.register("purge", (event, context) -> {
-      events.add(JSON.readTree(event));
-      return "{}";
-    });
+    lambdas.register(
+        "purge",
+        (event, context) -> {
+          events.add(JSON.readTree(event));
+          return "{}";
+        });
 
     try (MskPoller poller = poller("purge", "purge-events")) {
       assertThat(pollUntilRecords(poller)).isEqualTo(MskPoller.PollOutcome.DELIVERED);
@@ -120,10 +132,14 @@ class MskPollerTest {
     assertThat(first.get("partition").asInt()).isZero();
     assertThat(first.get("offset").asLong()).isZero();
     assertThat(first.get("timestampType").asText()).isEqualTo("CREATE_TIME");
-    assertThat(new String(Base64.getDecoder().decode(first.get("key").asText()),
-        StandardCharsets.UTF_8)).isEqualTo("doc-1");
-    assertThat(new String(Base64.getDecoder().decode(first.get("value").asText()),
-        StandardCharsets.UTF_8)).isEqualTo("hello");
+    assertThat(
+            new String(
+                Base64.getDecoder().decode(first.get("key").asText()), StandardCharsets.UTF_8))
+        .isEqualTo("doc-1");
+    assertThat(
+            new String(
+                Base64.getDecoder().decode(first.get("value").asText()), StandardCharsets.UTF_8))
+        .isEqualTo("hello");
     JsonNode header = first.get("headers").get(0).get("kind");
     byte[] headerBytes = new byte[header.size()];
     for (int i = 0; i < header.size(); i++) {
@@ -140,10 +156,12 @@ class MskPollerTest {
     MskPoller poller = poller("ledger", "ledger-events");
     String group = poller.mapping().consumerGroupId();
     List<Long> committedWhileRunning = new ArrayList<>();
-    lambdas.register("ledger", (event, context) -> {
-      committedWhileRunning.add(committed(group, "ledger-events"));
-      return "{}";
-    });
+    lambdas.register(
+        "ledger",
+        (event, context) -> {
+          committedWhileRunning.add(committed(group, "ledger-events"));
+          return "{}";
+        });
 
     try (poller) {
       assertThat(pollUntilRecords(poller)).isEqualTo(MskPoller.PollOutcome.DELIVERED);
@@ -159,16 +177,20 @@ class MskPollerTest {
     produce("reclaim-events", "y", "second");
     AtomicInteger calls = new AtomicInteger();
     List<List<Long>> offsetsSeen = new ArrayList<>();
-    lambdas.register("reclaim", (event, context) -> {
-      List<Long> offsets = new ArrayList<>();
-      JSON.readTree(event).get("records").get("reclaim-events-0")
-          .forEach(r -> offsets.add(r.get("offset").asLong()));
-      offsetsSeen.add(offsets);
-      if (calls.incrementAndGet() == 1) {
-        throw new IllegalStateException("ledger unavailable");
-      }
-      return "{}";
-    });
+    lambdas.register(
+        "reclaim",
+        (event, context) -> {
+          List<Long> offsets = new ArrayList<>();
+          JSON.readTree(event)
+              .get("records")
+              .get("reclaim-events-0")
+              .forEach(r -> offsets.add(r.get("offset").asLong()));
+          offsetsSeen.add(offsets);
+          if (calls.incrementAndGet() == 1) {
+            throw new IllegalStateException("ledger unavailable");
+          }
+          return "{}";
+        });
     MskPoller poller = poller("reclaim", "reclaim-events");
     String group = poller.mapping().consumerGroupId();
 
@@ -187,12 +209,20 @@ class MskPollerTest {
   void aNewPollerOnTheSameGroupResumesAfterTheLastCommit() throws Exception {
     produce("settle-events", "k", "one");
     List<String> values = new ArrayList<>();
-    lambdas.register("settle", (event, context) -> {
-      JSON.readTree(event).get("records").get("settle-events-0").forEach(r -> values.add(
-          new String(Base64.getDecoder().decode(r.get("value").asText()),
-              StandardCharsets.UTF_8)));
-      return "{}";
-    });
+    lambdas.register(
+        "settle",
+        (event, context) -> {
+          JSON.readTree(event)
+              .get("records")
+              .get("settle-events-0")
+              .forEach(
+                  r ->
+                      values.add(
+                          new String(
+                              Base64.getDecoder().decode(r.get("value").asText()),
+                              StandardCharsets.UTF_8)));
+          return "{}";
+        });
     try (MskPoller poller = poller("settle", "settle-events")) {
       pollUntilRecords(poller);
     }

@@ -23,13 +23,17 @@ class LocalLambdaRunnerTest {
 
   @Test
   void returnsTheHandlersJsonAndPassesItsContext() {
-    runner.register("echo", (event, context) -> "{\"got\":" + event + ",\"arn\":\""
-        + context.invokedFunctionArn() + "\"}");
+    runner.register(
+        "echo",
+        (event, context) ->
+            "{\"got\":" + event + ",\"arn\":\"" + context.invokedFunctionArn() + "\"}");
 
     LambdaResult result = runner.invoke("echo", "{\"a\":1}");
 
-    assertThat(result).isEqualTo(new LambdaResult.Success(
-        "{\"got\":{\"a\":1},\"arn\":\"arn:aws:lambda:eu-west-1:000000000000:function:echo\"}"));
+    assertThat(result)
+        .isEqualTo(
+            new LambdaResult.Success(
+                "{\"got\":{\"a\":1},\"arn\":\"arn:aws:lambda:eu-west-1:000000000000:function:echo\"}"));
   }
 
   @Test
@@ -42,9 +46,11 @@ class LocalLambdaRunnerTest {
 
   @Test
   void reportsAThrowingHandlerWithErrorTypeAndErrorMessage() throws Exception {
-    runner.register("dispatch", (event, context) -> {
-      throw new ModuleRejected("module said no");
-    });
+    runner.register(
+        "dispatch",
+        (event, context) -> {
+          throw new ModuleRejected("module said no");
+        });
 
     LambdaResult result = runner.invoke("dispatch", "{}");
 
@@ -76,9 +82,11 @@ class LocalLambdaRunnerTest {
 
   @Test
   void aPayloadThatIsNotJsonIsRefusedBeforeTheHandlerRuns() {
-    runner.register("strict", (event, context) -> {
-      throw new AssertionError("must not run");
-    });
+    runner.register(
+        "strict",
+        (event, context) -> {
+          throw new AssertionError("must not run");
+        });
 
     assertThatThrownBy(() -> runner.invoke("strict", "{not json"))
         .isInstanceOf(LambdaInvocationException.class)

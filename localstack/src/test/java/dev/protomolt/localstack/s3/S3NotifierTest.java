@@ -40,8 +40,7 @@ class S3NotifierTest {
   private static final Instant NOW = Instant.parse("2026-11-30T01:02:03.456Z");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  static Path data;
+  @TempDir static Path data;
   private static LocalS3 s3;
   private static S3Client client;
   private static final ForwardingListener TO_CURRENT = new ForwardingListener();
@@ -51,24 +50,24 @@ class S3NotifierTest {
     volatile ObjectCreatedListener target = ObjectCreatedListener.NONE;
 
     @Override
-    public void objectCreated(String eventName, String bucket, String key, long size,
-        String eTag) {
+    public void objectCreated(String eventName, String bucket, String key, long size, String eTag) {
       target.objectCreated(eventName, bucket, key, size, eTag);
     }
   }
 
   @BeforeAll
   static void startS3() {
-    s3 = LocalS3.start(data.resolve("s3"), 0, "k", "secret", List.of("intake", "other"),
-        TO_CURRENT);
-    client = S3Client.builder()
-        .endpointOverride(s3.endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("k",
-            "secret")))
-        .forcePathStyle(true)
-        .httpClient(UrlConnectionHttpClient.create())
-        .build();
+    s3 =
+        LocalS3.start(data.resolve("s3"), 0, "k", "secret", List.of("intake", "other"), TO_CURRENT);
+    client =
+        S3Client.builder()
+            .endpointOverride(s3.endpoint())
+            .region(Region.US_EAST_1)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("k", "secret")))
+            .forcePathStyle(true)
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
   }
 
   @AfterAll
@@ -82,18 +81,26 @@ class S3NotifierTest {
   private final Pause recordingPause = pauses::add;
 
   private S3Notifier notifier(Path dir) {
-    S3Notifier notifier = new S3Notifier(dir, lambdas, "us-east-1",
-        Clock.fixed(NOW, ZoneOffset.UTC), recordingPause, Duration.ofSeconds(1));
+    S3Notifier notifier =
+        new S3Notifier(
+            dir,
+            lambdas,
+            "us-east-1",
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            recordingPause,
+            Duration.ofSeconds(1));
     notifier.addRule(S3NotificationRule.allObjects("intake", "intake-fn"));
     TO_CURRENT.target = notifier;
     return notifier;
   }
 
   private List<JsonNode> recordInto(List<JsonNode> events) {
-    lambdas.register("intake-fn", (event, context) -> {
-      events.add(JSON.readTree(event).get("Records").get(0));
-      return "{}";
-    });
+    lambdas.register(
+        "intake-fn",
+        (event, context) -> {
+          events.add(JSON.readTree(event).get("Records").get(0));
+          return "{}";
+        });
     return events;
   }
 
@@ -101,8 +108,8 @@ class S3NotifierTest {
   void anSdkPutDeliversAnS3EventShapedAsAwsSendsIt(@TempDir Path dir) throws Exception {
     List<JsonNode> events = recordInto(new ArrayList<>());
     try (S3Notifier notifier = notifier(dir)) {
-      client.putObject(b -> b.bucket("intake").key("docs/annual report.pdf"),
-          RequestBody.fromString("12345"));
+      client.putObject(
+          b -> b.bucket("intake").key("docs/annual report.pdf"), RequestBody.fromString("12345"));
 
       assertThat(notifier.deliverPending()).isEqualTo(1);
     }
@@ -122,24 +129,24 @@ class S3NotifierTest {
   }
 
   @Test
-  void deliversInCreationOrderPerKeyWithIncreasingSequencers(@TempDir Path dir)
-      throws Exception {
+  void deliversInCreationOrderPerKeyWithIncreasingSequencers(@TempDir Path dir) throws Exception {
     List<JsonNode> events = recordInto(new ArrayList<>());
     try (S3Notifier notifier = notifier(dir)) {
       for (int i = 0; i < 3; i++) {
         int version = i;
-        client.putObject(b -> b.bucket("intake").key("same-key"),
-            RequestBody.fromString("v" + version));
+        client.putObject(
+            b -> b.bucket("intake").key("same-key"), RequestBody.fromString("v" + version));
       }
       client.putObject(b -> b.bucket("other").key("same-key"), RequestBody.fromString("x"));
 
       assertThat(notifier.deliverPending()).isEqualTo(3);
     }
 
-    assertThat(events).extracting(e -> e.at("/s3/object/size").asLong())
+    assertThat(events)
+        .extracting(e -> e.at("/s3/object/size").asLong())
         .containsExactly(2L, 2L, 2L);
-    List<String> sequencers = events.stream().map(e -> e.at("/s3/object/sequencer").asText())
-        .toList();
+    List<String> sequencers =
+        events.stream().map(e -> e.at("/s3/object/sequencer").asText()).toList();
     assertThat(sequencers).isSorted().doesNotHaveDuplicates();
   }
 
@@ -148,21 +155,32 @@ class S3NotifierTest {
     List<JsonNode> events = recordInto(new ArrayList<>());
     try (S3Notifier notifier = notifier(dir)) {
       client.putObject(b -> b.bucket("other").key("src"), RequestBody.fromString("copied"));
-      client.copyObject(b -> b.sourceBucket("other").sourceKey("src")
-          .destinationBucket("intake").destinationKey("copy"));
-      String uploadId = client.createMultipartUpload(b -> b.bucket("intake").key("big"))
-          .uploadId();
-      String eTag = client.uploadPart(b -> b.bucket("intake").key("big").uploadId(uploadId)
-          .partNumber(1), RequestBody.fromString("part one")).eTag();
-      client.completeMultipartUpload(b -> b.bucket("intake").key("big").uploadId(uploadId)
-          .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(eTag)
-              .build())));
+      client.copyObject(
+          b ->
+              b.sourceBucket("other")
+                  .sourceKey("src")
+                  .destinationBucket("intake")
+                  .destinationKey("copy"));
+      String uploadId = client.createMultipartUpload(b -> b.bucket("intake").key("big")).uploadId();
+      String eTag =
+          client
+              .uploadPart(
+                  b -> b.bucket("intake").key("big").uploadId(uploadId).partNumber(1),
+                  RequestBody.fromString("part one"))
+              .eTag();
+      client.completeMultipartUpload(
+          b ->
+              b.bucket("intake")
+                  .key("big")
+                  .uploadId(uploadId)
+                  .multipartUpload(
+                      m -> m.parts(CompletedPart.builder().partNumber(1).eTag(eTag).build())));
 
       notifier.deliverPending();
     }
 
-    assertThat(events).extracting(e -> e.get("eventName").asText() + " " + e.at("/s3/object/key")
-        .asText())
+    assertThat(events)
+        .extracting(e -> e.get("eventName").asText() + " " + e.at("/s3/object/key").asText())
         .containsExactly("ObjectCreated:Copy copy", "ObjectCreated:CompleteMultipartUpload big");
   }
 
@@ -170,10 +188,12 @@ class S3NotifierTest {
   void anEventWhoseFunctionDidNotReturnIsDeliveredAgainAfterARestart(@TempDir Path dir)
       throws Exception {
     List<String> keys = new ArrayList<>();
-    lambdas.register("intake-fn", (event, context) -> {
-      keys.add(JSON.readTree(event).at("/Records/0/s3/object/key").asText());
-      return "{}";
-    });
+    lambdas.register(
+        "intake-fn",
+        (event, context) -> {
+          keys.add(JSON.readTree(event).at("/Records/0/s3/object/key").asText());
+          return "{}";
+        });
     S3Notifier crashed = notifier(dir);
     client.putObject(b -> b.bucket("intake").key("survivor"), RequestBody.fromString("x"));
     assertThat(crashed.pendingCount()).isEqualTo(1);
@@ -191,19 +211,21 @@ class S3NotifierTest {
   }
 
   @Test
-  void aFailingFunctionIsTriedThreeTimesThenTheEventIsRecordedAndDeliveryMovesOn(
-      @TempDir Path dir) throws Exception {
+  void aFailingFunctionIsTriedThreeTimesThenTheEventIsRecordedAndDeliveryMovesOn(@TempDir Path dir)
+      throws Exception {
     AtomicInteger calls = new AtomicInteger();
     List<String> keys = new ArrayList<>();
-    lambdas.register("intake-fn", (event, context) -> {
-      String key = JSON.readTree(event).at("/Records/0/s3/object/key").asText();
-      if (key.equals("poison")) {
-        calls.incrementAndGet();
-        throw new IllegalStateException("cannot parse poison");
-      }
-      keys.add(key);
-      return "{}";
-    });
+    lambdas.register(
+        "intake-fn",
+        (event, context) -> {
+          String key = JSON.readTree(event).at("/Records/0/s3/object/key").asText();
+          if (key.equals("poison")) {
+            calls.incrementAndGet();
+            throw new IllegalStateException("cannot parse poison");
+          }
+          keys.add(key);
+          return "{}";
+        });
     try (S3Notifier notifier = notifier(dir)) {
       client.putObject(b -> b.bucket("intake").key("poison"), RequestBody.fromString("x"));
       client.putObject(b -> b.bucket("intake").key("fine"), RequestBody.fromString("y"));
@@ -215,7 +237,8 @@ class S3NotifierTest {
     assertThat(pauses).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
     assertThat(keys).containsExactly("fine");
     String failed = Files.readString(dir.resolve("failed.jsonl"));
-    assertThat(failed).contains("\"function\":\"intake-fn\"")
+    assertThat(failed)
+        .contains("\"function\":\"intake-fn\"")
         .contains("java.lang.IllegalStateException")
         .contains("cannot parse poison");
   }
@@ -223,8 +246,14 @@ class S3NotifierTest {
   @Test
   void onlyMatchingPrefixAndSuffixAreNotified(@TempDir Path dir) throws Exception {
     List<JsonNode> events = recordInto(new ArrayList<>());
-    try (S3Notifier notifier = new S3Notifier(dir, lambdas, "us-east-1",
-        Clock.fixed(NOW, ZoneOffset.UTC), recordingPause, Duration.ofSeconds(1))) {
+    try (S3Notifier notifier =
+        new S3Notifier(
+            dir,
+            lambdas,
+            "us-east-1",
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            recordingPause,
+            Duration.ofSeconds(1))) {
       notifier.addRule(new S3NotificationRule("intake", "in/", ".json", "intake-fn"));
       TO_CURRENT.target = notifier;
       client.putObject(b -> b.bucket("intake").key("in/a.json"), RequestBody.fromString("{}"));
@@ -234,7 +263,8 @@ class S3NotifierTest {
       notifier.deliverPending();
     }
 
-    assertThat(events).extracting(e -> e.at("/s3/object/key").asText())
+    assertThat(events)
+        .extracting(e -> e.at("/s3/object/key").asText())
         .containsExactly("in/a.json");
   }
 }

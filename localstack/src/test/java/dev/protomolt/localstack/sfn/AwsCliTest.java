@@ -30,7 +30,8 @@ class AwsCliTest {
   @BeforeAll
   static void start() {
     aws = findAws();
-    Assumptions.assumeTrue(aws != null,
+    Assumptions.assumeTrue(
+        aws != null,
         "SKIPPED: no 'aws' command on PATH (install Debian's awscli to run the AWS CLI test)");
     sfn = SfnFixture.start();
   }
@@ -56,8 +57,14 @@ class AwsCliTest {
   private static JsonNode cli(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(aws, "stepfunctions"));
     command.addAll(List.of(args));
-    command.addAll(List.of("--endpoint-url", sfn.runtime.endpoint().toString(),
-        "--region", "us-east-1", "--output", "json"));
+    command.addAll(
+        List.of(
+            "--endpoint-url",
+            sfn.runtime.endpoint().toString(),
+            "--region",
+            "us-east-1",
+            "--output",
+            "json"));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     Map<String, String> env = builder.environment();
     env.put("AWS_ACCESS_KEY_ID", "local");
@@ -72,15 +79,28 @@ class AwsCliTest {
 
   @Test
   void createStartDescribeAndHistoryThroughTheCli() throws Exception {
-    JsonNode created = cli("create-state-machine", "--name", "cli-demo",
-        "--role-arn", "arn:aws:iam::000000000000:role/sfn", "--definition",
-        "{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\","
-            + "\"Parameters\":{\"greeting.$\":\"States.Format('hi {}', $.who)\"},\"End\":true}}}");
+    JsonNode created =
+        cli(
+            "create-state-machine",
+            "--name",
+            "cli-demo",
+            "--role-arn",
+            "arn:aws:iam::000000000000:role/sfn",
+            "--definition",
+            "{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"Parameters\":{\"greeting.$\":\"States.Format('hi"
+                + " {}', $.who)\"},\"End\":true}}}");
     String machine = created.get("stateMachineArn").asText();
     assertThat(machine).isEqualTo("arn:aws:states:us-east-1:000000000000:stateMachine:cli-demo");
 
-    JsonNode started = cli("start-execution", "--state-machine-arn", machine, "--name", "run-1",
-        "--input", "{\"who\":\"cli\"}");
+    JsonNode started =
+        cli(
+            "start-execution",
+            "--state-machine-arn",
+            machine,
+            "--name",
+            "run-1",
+            "--input",
+            "{\"who\":\"cli\"}");
     String execution = started.get("executionArn").asText();
     sfn.awaitClosed(execution);
 

@@ -27,7 +27,8 @@ class CallbackTaskTest {
   private static SfnFixture sfn;
   private static final LinkedBlockingQueue<String> TOKENS = new LinkedBlockingQueue<>();
 
-  private static final String DEFINITION = """
+  private static final String DEFINITION =
+      """
       {"StartAt":"Work","States":{
         "Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
           "Parameters":{"FunctionName":"dispatch",
@@ -36,15 +37,18 @@ class CallbackTaskTest {
           "ResultPath":"$.result",
           "Catch":[{"ErrorEquals":["Module.Reject"],"ResultPath":"$.rejected","Next":"Rejected"}],
           "End":true},
-        "Rejected":{"Type":"Pass","End":true}}}""";
+        "Rejected":{"Type":"Pass","End":true}}}\
+      """;
 
   @BeforeAll
   static void start() {
     sfn = SfnFixture.start();
-    sfn.lambdas.register("dispatch", payload -> {
-      TOKENS.add(Json.parse(payload).get("token").asText());
-      return "{\"dispatched\":true}";
-    });
+    sfn.lambdas.register(
+        "dispatch",
+        payload -> {
+          TOKENS.add(Json.parse(payload).get("token").asText());
+          return "{\"dispatched\":true}";
+        });
   }
 
   @AfterAll
@@ -61,8 +65,8 @@ class CallbackTaskTest {
   /** AWS: SendTaskSuccess's output becomes the task's result; the history shows the callback. */
   @Test
   void sendTaskSuccessResumesWithOutput() throws InterruptedException {
-    String execution = sfn.startExecution(sfn.createMachine("cb-ok", DEFINITION),
-        "{\"doc\":\"d1\"}");
+    String execution =
+        sfn.startExecution(sfn.createMachine("cb-ok", DEFINITION), "{\"doc\":\"d1\"}");
     String token = nextToken();
     assertThat(sfn.client.describeExecution(b -> b.executionArn(execution)).status())
         .isEqualTo(ExecutionStatus.RUNNING);
@@ -70,12 +74,15 @@ class CallbackTaskTest {
     sfn.client.sendTaskSuccess(b -> b.taskToken(token).output("{\"parts\":4}"));
 
     DescribeExecutionResponse r = sfn.awaitClosed(execution);
-    assertThat(Json.parse(r.output())).isEqualTo(Json.parse(
-        "{\"doc\":\"d1\",\"result\":{\"parts\":4}}"));
+    assertThat(Json.parse(r.output()))
+        .isEqualTo(Json.parse("{\"doc\":\"d1\",\"result\":{\"parts\":4}}"));
     assertThat(sfn.client.getExecutionHistory(b -> b.executionArn(execution)).events())
         .extracting(e -> e.type())
-        .containsSubsequence(HistoryEventType.TASK_SCHEDULED, HistoryEventType.TASK_SUBMITTED,
-            HistoryEventType.TASK_SUCCEEDED, HistoryEventType.EXECUTION_SUCCEEDED);
+        .containsSubsequence(
+            HistoryEventType.TASK_SCHEDULED,
+            HistoryEventType.TASK_SUBMITTED,
+            HistoryEventType.TASK_SUCCEEDED,
+            HistoryEventType.EXECUTION_SUCCEEDED);
   }
 
   /**
@@ -84,8 +91,8 @@ class CallbackTaskTest {
    */
   @Test
   void tokenReuseAfterCompletionIsRefused() throws InterruptedException {
-    String execution = sfn.startExecution(sfn.createMachine("cb-reuse", DEFINITION),
-        "{\"doc\":\"d2\"}");
+    String execution =
+        sfn.startExecution(sfn.createMachine("cb-reuse", DEFINITION), "{\"doc\":\"d2\"}");
     String token = nextToken();
     sfn.client.sendTaskSuccess(b -> b.taskToken(token).output("{}"));
     sfn.awaitClosed(execution);
@@ -96,22 +103,23 @@ class CallbackTaskTest {
         .isInstanceOf(TaskTimedOutException.class);
     assertThatThrownBy(() -> sfn.client.sendTaskHeartbeat(b -> b.taskToken(token)))
         .isInstanceOf(TaskTimedOutException.class);
-    assertThatThrownBy(() -> sfn.client.sendTaskSuccess(b -> b.taskToken("never-issued")
-        .output("{}"))).isInstanceOf(InvalidTokenException.class);
+    assertThatThrownBy(
+            () -> sfn.client.sendTaskSuccess(b -> b.taskToken("never-issued").output("{}")))
+        .isInstanceOf(InvalidTokenException.class);
   }
 
   /** AWS: SendTaskFailure's error name reaches Catch like any task error. */
   @Test
   void sendTaskFailureIsCaughtByName() throws InterruptedException {
-    String execution = sfn.startExecution(sfn.createMachine("cb-fail", DEFINITION),
-        "{\"doc\":\"d3\"}");
+    String execution =
+        sfn.startExecution(sfn.createMachine("cb-fail", DEFINITION), "{\"doc\":\"d3\"}");
     String token = nextToken();
     sfn.client.sendTaskFailure(b -> b.taskToken(token).error("Module.Reject").cause("bad pdf"));
 
     DescribeExecutionResponse r = sfn.awaitClosed(execution);
     assertThat(r.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
-    assertThat(Json.parse(r.output()).get("rejected")).isEqualTo(Json.parse(
-        "{\"Error\":\"Module.Reject\",\"Cause\":\"bad pdf\"}"));
+    assertThat(Json.parse(r.output()).get("rejected"))
+        .isEqualTo(Json.parse("{\"Error\":\"Module.Reject\",\"Cause\":\"bad pdf\"}"));
   }
 
   /**
@@ -120,8 +128,8 @@ class CallbackTaskTest {
    */
   @Test
   void heartbeatExtendsThenExpires() throws InterruptedException {
-    String execution = sfn.startExecution(sfn.createMachine("cb-heartbeat", DEFINITION),
-        "{\"doc\":\"d4\"}");
+    String execution =
+        sfn.startExecution(sfn.createMachine("cb-heartbeat", DEFINITION), "{\"doc\":\"d4\"}");
     String token = nextToken();
     sfn.awaitTimers(2);
 
@@ -146,14 +154,20 @@ class CallbackTaskTest {
    */
   @Test
   void retryAfterHeartbeatTimeoutIssuesANewToken() throws InterruptedException {
-    String execution = sfn.startExecution(sfn.createMachine("cb-retry", """
-        {"StartAt":"Work","States":{
-          "Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
-            "Parameters":{"FunctionName":"dispatch","Payload":{"token.$":"$$.Task.Token"}},
-            "HeartbeatSeconds":30,
-            "Retry":[{"ErrorEquals":["States.HeartbeatTimeout"],"IntervalSeconds":2,
-                      "MaxAttempts":1}],
-            "End":true}}}"""), "{}");
+    String execution =
+        sfn.startExecution(
+            sfn.createMachine(
+                "cb-retry",
+                """
+                {"StartAt":"Work","States":{
+                  "Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
+                    "Parameters":{"FunctionName":"dispatch","Payload":{"token.$":"$$.Task.Token"}},
+                    "HeartbeatSeconds":30,
+                    "Retry":[{"ErrorEquals":["States.HeartbeatTimeout"],"IntervalSeconds":2,
+                              "MaxAttempts":1}],
+                    "End":true}}}\
+                """),
+            "{}");
     String first = nextToken();
     sfn.awaitTimers(1);
     sfn.clock.advance(Duration.ofSeconds(30));

@@ -32,24 +32,29 @@ class CompiledGoldenDefinitionTest {
 
   private static final Path GOLDEN = Path.of("..", "statemachines", "golden");
   private static SfnFixture sfn;
+
   /** What the dispatch Lambda handed to the "module": the waiting task's token and payload. */
   private static final LinkedBlockingQueue<JsonNode> DISPATCHED = new LinkedBlockingQueue<>();
 
   @BeforeAll
   static void start() {
     sfn = SfnFixture.start();
-    sfn.lambdas.register("prepare", payload -> {
-      JsonNode p = Json.parse(payload);
-      ObjectNode result = Json.object();
-      result.put("action", "RUN");
-      result.put("workUnitId", "wu-" + p.get("nodeId").asText());
-      result.set("stream", p.get("stream"));
-      return Json.print(result);
-    });
-    sfn.lambdas.register("dispatch", payload -> {
-      DISPATCHED.add(Json.parse(payload));
-      return "{}";
-    });
+    sfn.lambdas.register(
+        "prepare",
+        payload -> {
+          JsonNode p = Json.parse(payload);
+          ObjectNode result = Json.object();
+          result.put("action", "RUN");
+          result.put("workUnitId", "wu-" + p.get("nodeId").asText());
+          result.set("stream", p.get("stream"));
+          return Json.print(result);
+        });
+    sfn.lambdas.register(
+        "dispatch",
+        payload -> {
+          DISPATCHED.add(Json.parse(payload));
+          return "{}";
+        });
     sfn.lambdas.register("complete", payload -> Json.print(complete(Json.parse(payload))));
     sfn.lambdas.register("dlq", payload -> "{\"dlqId\":\"dlq-1\"}");
   }
@@ -63,13 +68,14 @@ class CompiledGoldenDefinitionTest {
   private static ObjectNode complete(JsonNode p) {
     String node = p.get("nodeId").asText();
     String workUnit = p.has("workUnitId") ? p.get("workUnitId").asText() : "wu-admitted";
-    List<String> targets = switch (node) {
-      case "intake" -> List.of("parser");
-      case "parser" -> List.of("archive", "chunker-small", "summarizer");
-      case "chunker-small" -> List.of("vector-index");
-      case "summarizer" -> List.of("summary-index");
-      default -> List.of();
-    };
+    List<String> targets =
+        switch (node) {
+          case "intake" -> List.of("parser");
+          case "parser" -> List.of("archive", "chunker-small", "summarizer");
+          case "chunker-small" -> List.of("vector-index");
+          case "summarizer" -> List.of("summary-index");
+          default -> List.of();
+        };
     if ("REJECTED".equals(p.path("outcome").asText())) {
       targets = List.of();
     }
@@ -93,21 +99,29 @@ class CompiledGoldenDefinitionTest {
   private static String substituted(String definition, String versionArn) {
     return definition
         .replace("${PrepareFunctionArn}", "arn:aws:lambda:eu-west-1:000000000000:function:prepare")
-        .replace("${DispatchFunctionArn}", "arn:aws:lambda:eu-west-1:000000000000:function:dispatch")
-        .replace("${CompleteFunctionArn}", "arn:aws:lambda:eu-west-1:000000000000:function:complete")
+        .replace(
+            "${DispatchFunctionArn}", "arn:aws:lambda:eu-west-1:000000000000:function:dispatch")
+        .replace(
+            "${CompleteFunctionArn}", "arn:aws:lambda:eu-west-1:000000000000:function:complete")
         .replace("${DlqFunctionArn}", "arn:aws:lambda:eu-west-1:000000000000:function:dlq")
         .replace("${StateMachineVersionArn}", versionArn);
   }
 
   private static String golden(String name) throws IOException {
-    return Files.readString(GOLDEN.resolve(name).resolve("expected.asl.json"), StandardCharsets.UTF_8);
+    return Files.readString(
+        GOLDEN.resolve(name).resolve("expected.asl.json"), StandardCharsets.UTF_8);
   }
 
   /** Creates the machine, then publishes version 1 whose definition names its own version ARN. */
   private static String publishPinned(String name, String definition) {
-    String machine = sfn.createMachine(name, substituted(definition, "arn:aws:states:eu-west-1:000000000000:stateMachine:placeholder:1"));
+    String machine =
+        sfn.createMachine(
+            name,
+            substituted(
+                definition, "arn:aws:states:eu-west-1:000000000000:stateMachine:placeholder:1"));
     String version = machine + ":1";
-    sfn.client.updateStateMachine(b -> b.stateMachineArn(machine).definition(substituted(definition, version)).publish(true));
+    sfn.client.updateStateMachine(
+        b -> b.stateMachineArn(machine).definition(substituted(definition, version)).publish(true));
     return version;
   }
 
@@ -120,16 +134,27 @@ class CompiledGoldenDefinitionTest {
     assertThat(cases).hasSizeGreaterThanOrEqualTo(7);
     for (Path dir : cases) {
       String name = dir.getFileName().toString();
-      assertThat(sfn.createMachine("golden-" + name, substituted(golden(name), "arn:aws:states:eu-west-1:000000000000:stateMachine:x:1")))
-          .as(name).contains("golden-" + name);
+      assertThat(
+              sfn.createMachine(
+                  "golden-" + name,
+                  substituted(
+                      golden(name), "arn:aws:states:eu-west-1:000000000000:stateMachine:x:1")))
+          .as(name)
+          .contains("golden-" + name);
     }
   }
 
   @Test
   void theFanOutGoldenRunsEndToEndOnThePinnedVersion() throws Exception {
     String version = publishPinned("golden-run-fan-out", golden("fan-out-mixed-edges"));
-    String execution = sfn.client.startExecution(b -> b.stateMachineArn(version).name("admitted-1")
-        .input("{\"node\":\"intake\",\"stream\":{\"streamId\":\"s-1\"}}")).executionArn();
+    String execution =
+        sfn.client
+            .startExecution(
+                b ->
+                    b.stateMachineArn(version)
+                        .name("admitted-1")
+                        .input("{\"node\":\"intake\",\"stream\":{\"streamId\":\"s-1\"}}"))
+            .executionArn();
 
     // The gateway: complete every dispatched work unit as the module's CONTINUE ack would.
     for (int completed = 0; completed < 6; completed++) {
@@ -140,7 +165,8 @@ class CompiledGoldenDefinitionTest {
       ack.put("workUnitId", work.get("workUnitId").asText());
       ack.put("outcome", "CONTINUE");
       ack.set("stream", work.get("stream"));
-      sfn.client.sendTaskSuccess(b -> b.taskToken(work.get("taskToken").asText()).output(Json.print(ack)));
+      sfn.client.sendTaskSuccess(
+          b -> b.taskToken(work.get("taskToken").asText()).output(Json.print(ack)));
     }
 
     DescribeExecutionResponse parent = sfn.awaitClosed(execution);
@@ -151,29 +177,51 @@ class CompiledGoldenDefinitionTest {
     assertThat(output.get("children")).hasSize(3);
 
     String machine = version.substring(0, version.lastIndexOf(':'));
-    SfnFixture.awaitTrue(() -> sfn.client.listExecutions(b -> b.stateMachineArn(machine)
-        .statusFilter(ExecutionStatus.SUCCEEDED)).executions().size() == 4, "the three children to finish");
-    List<ExecutionListItem> children = sfn.client.listExecutions(b -> b.stateMachineArn(machine)).executions()
-        .stream().filter(e -> e.name().startsWith("wu-parser-")).toList();
-    assertThat(children).extracting(ExecutionListItem::name)
+    SfnFixture.awaitTrue(
+        () ->
+            sfn.client
+                    .listExecutions(
+                        b -> b.stateMachineArn(machine).statusFilter(ExecutionStatus.SUCCEEDED))
+                    .executions()
+                    .size()
+                == 4,
+        "the three children to finish");
+    List<ExecutionListItem> children =
+        sfn.client.listExecutions(b -> b.stateMachineArn(machine)).executions().stream()
+            .filter(e -> e.name().startsWith("wu-parser-"))
+            .toList();
+    assertThat(children)
+        .extracting(ExecutionListItem::name)
         .containsExactlyInAnyOrder("wu-parser-0", "wu-parser-1", "wu-parser-2");
     for (ExecutionListItem child : children) {
-      DescribeExecutionResponse done = sfn.client.describeExecution(b -> b.executionArn(child.executionArn()));
+      DescribeExecutionResponse done =
+          sfn.client.describeExecution(b -> b.executionArn(child.executionArn()));
       assertThat(done.stateMachineVersionArn()).isEqualTo(version);
-      assertThat(Json.parse(done.output()).get("disposition").asText()).as(child.name()).isEqualTo("SINK_REACHED");
+      assertThat(Json.parse(done.output()).get("disposition").asText())
+          .as(child.name())
+          .isEqualTo("SINK_REACHED");
     }
   }
 
   @Test
   void aModuleRejectEndsAsARecordedRejectedDisposition() throws Exception {
     String version = publishPinned("golden-run-reject", golden("linear"));
-    String execution = sfn.client.startExecution(b -> b.stateMachineArn(version).name("rejected-1")
-        .input("{\"node\":\"parser\",\"stream\":{\"streamId\":\"s-2\"}}")).executionArn();
+    String execution =
+        sfn.client
+            .startExecution(
+                b ->
+                    b.stateMachineArn(version)
+                        .name("rejected-1")
+                        .input("{\"node\":\"parser\",\"stream\":{\"streamId\":\"s-2\"}}"))
+            .executionArn();
 
     JsonNode work = DISPATCHED.poll(SfnFixture.PATIENCE.toSeconds(), TimeUnit.SECONDS);
     assertThat(work).isNotNull();
-    sfn.client.sendTaskFailure(b -> b.taskToken(work.get("taskToken").asText()).error("Module.Reject")
-        .cause("{\"reason\":\"UNSUPPORTED_CONTENT\",\"detail\":\"encrypted pdf\"}"));
+    sfn.client.sendTaskFailure(
+        b ->
+            b.taskToken(work.get("taskToken").asText())
+                .error("Module.Reject")
+                .cause("{\"reason\":\"UNSUPPORTED_CONTENT\",\"detail\":\"encrypted pdf\"}"));
 
     DescribeExecutionResponse done = sfn.awaitClosed(execution);
     assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);

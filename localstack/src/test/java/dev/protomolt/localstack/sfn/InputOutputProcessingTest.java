@@ -22,8 +22,8 @@ class InputOutputProcessingTest {
   @BeforeAll
   static void start() {
     sfn = SfnFixture.start();
-    sfn.lambdas.register("greet", payload ->
-        "\"Hello, " + Json.parse(payload).get("who").asText() + "!\"");
+    sfn.lambdas.register(
+        "greet", payload -> "\"Hello, " + Json.parse(payload).get("who").asText() + "!\"");
     sfn.lambdas.register("echo", payload -> payload);
   }
 
@@ -33,7 +33,8 @@ class InputOutputProcessingTest {
   }
 
   private static JsonNode output(DescribeExecutionResponse response) {
-    assertThat(response.status()).as(response.error() + " " + response.cause())
+    assertThat(response.status())
+        .as(response.error() + " " + response.cause())
         .isEqualTo(ExecutionStatus.SUCCEEDED);
     return Json.parse(response.output());
   }
@@ -45,20 +46,29 @@ class InputOutputProcessingTest {
    */
   @Test
   void inputPathResultSelectorResultPathOutputPathApplyInDocumentedOrder() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"Greet","States":{"Greet":{"Type":"Task",
-          "Resource":"arn:aws:states:::lambda:invoke",
-          "InputPath":"$.lambda",
-          "Parameters":{"FunctionName":"greet","Payload.$":"$"},
-          "ResultSelector":{"greeting.$":"$.Payload","code.$":"$.StatusCode"},
-          "ResultPath":"$.data.lambdaresult",
-          "OutputPath":"$.data","End":true}}}""", """
-        {"comment":"An input comment.","data":{"val1":23,"val2":17},"extra":"foo",
-         "lambda":{"who":"AWS Step Functions"}}""");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"Greet","States":{"Greet":{"Type":"Task",
+              "Resource":"arn:aws:states:::lambda:invoke",
+              "InputPath":"$.lambda",
+              "Parameters":{"FunctionName":"greet","Payload.$":"$"},
+              "ResultSelector":{"greeting.$":"$.Payload","code.$":"$.StatusCode"},
+              "ResultPath":"$.data.lambdaresult",
+              "OutputPath":"$.data","End":true}}}\
+            """,
+            """
+            {"comment":"An input comment.","data":{"val1":23,"val2":17},"extra":"foo",
+             "lambda":{"who":"AWS Step Functions"}}\
+            """);
 
-    assertThat(output(r)).isEqualTo(Json.parse("""
-        {"val1":23,"val2":17,
-         "lambdaresult":{"greeting":"Hello, AWS Step Functions!","code":200}}"""));
+    assertThat(output(r))
+        .isEqualTo(
+            Json.parse(
+                """
+                {"val1":23,"val2":17,
+                 "lambdaresult":{"greeting":"Hello, AWS Step Functions!","code":200}}\
+                """));
     assertThat(sfn.lambdas.invocationsOf("greet").getLast().payload())
         .isEqualTo("{\"who\":\"AWS Step Functions\"}");
   }
@@ -66,10 +76,15 @@ class InputOutputProcessingTest {
   /** AWS: the optimized lambda:invoke integration returns Payload, StatusCode and SDK metadata. */
   @Test
   void lambdaInvokeResultHasTheOptimizedIntegrationShape() {
-    JsonNode out = output(sfn.run("""
-        {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-          "Parameters":{"FunctionName":"arn:aws:lambda:us-east-1:000000000000:function:echo",
-                        "Payload":{"x":1}},"End":true}}}""", "{}"));
+    JsonNode out =
+        output(
+            sfn.run(
+                """
+                {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+                  "Parameters":{"FunctionName":"arn:aws:lambda:us-east-1:000000000000:function:echo",
+                                "Payload":{"x":1}},"End":true}}}\
+                """,
+                "{}"));
 
     assertThat(out.get("Payload")).isEqualTo(Json.parse("{\"x\":1}"));
     assertThat(out.get("StatusCode").asInt()).isEqualTo(200);
@@ -83,14 +98,19 @@ class InputOutputProcessingTest {
    */
   @Test
   void parametersContextObjectAndNullPaths() {
-    JsonNode out = output(sfn.run("""
-        {"StartAt":"Shape","States":{
-          "Shape":{"Type":"Pass","Parameters":{"id.$":"$.ids[1]","static":"s",
-              "nested":{"exec.$":"$$.Execution.Name","state.$":"$$.State.Name",
-                        "original.$":"$$.Execution.Input.ids[0]"}},
-            "ResultPath":"$.shaped","Next":"Discard"},
-          "Discard":{"Type":"Pass","Result":{"ignored":true},"ResultPath":null,"Next":"Keep"},
-          "Keep":{"Type":"Pass","End":true}}}""", "{\"ids\":[\"a\",\"b\"]}"));
+    JsonNode out =
+        output(
+            sfn.run(
+                """
+                {"StartAt":"Shape","States":{
+                  "Shape":{"Type":"Pass","Parameters":{"id.$":"$.ids[1]","static":"s",
+                      "nested":{"exec.$":"$$.Execution.Name","state.$":"$$.State.Name",
+                                "original.$":"$$.Execution.Input.ids[0]"}},
+                    "ResultPath":"$.shaped","Next":"Discard"},
+                  "Discard":{"Type":"Pass","Result":{"ignored":true},"ResultPath":null,"Next":"Keep"},
+                  "Keep":{"Type":"Pass","End":true}}}\
+                """,
+                "{\"ids\":[\"a\",\"b\"]}"));
 
     assertThat(out.get("ids")).isEqualTo(Json.parse("[\"a\",\"b\"]"));
     assertThat(out.at("/shaped/id").asText()).isEqualTo("b");
@@ -100,32 +120,46 @@ class InputOutputProcessingTest {
     assertThat(out.at("/shaped/nested/exec").asText()).isNotBlank();
     assertThat(out.has("ignored")).isFalse();
 
-    JsonNode empty = output(sfn.run("""
-        {"StartAt":"P","States":{"P":{"Type":"Pass","OutputPath":null,"End":true}}}""",
-        "{\"a\":1}"));
+    JsonNode empty =
+        output(
+            sfn.run(
+                """
+                {"StartAt":"P","States":{"P":{"Type":"Pass","OutputPath":null,"End":true}}}\
+                """,
+                "{\"a\":1}"));
     assertThat(empty).isEqualTo(Json.object());
   }
 
   /** AWS Pass: Result replaces the input by default (ResultPath "$"). */
   @Test
   void passResultReplacesInputByDefault() {
-    assertThat(output(sfn.run("""
-        {"StartAt":"P","States":{"P":{"Type":"Pass","Result":{"x":[1,2]},"End":true}}}""",
-        "{\"a\":1}"))).isEqualTo(Json.parse("{\"x\":[1,2]}"));
+    assertThat(
+            output(
+                sfn.run(
+                    """
+                    {"StartAt":"P","States":{"P":{"Type":"Pass","Result":{"x":[1,2]},"End":true}}}\
+                    """,
+                    "{\"a\":1}")))
+        .isEqualTo(Json.parse("{\"x\":[1,2]}"));
   }
 
   /** AWS: a path in Parameters that does not exist fails the execution with States.Runtime. */
   @Test
   void missingParameterPathIsStatesRuntime() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"P","States":{"P":{"Type":"Pass","Parameters":{"x.$":"$.missing"},
-          "End":true}}}""", "{}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"P","States":{"P":{"Type":"Pass","Parameters":{"x.$":"$.missing"},
+              "End":true}}}\
+            """,
+            "{}");
     assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(r.error()).isEqualTo("States.Runtime");
     assertThat(r.cause()).contains("$.missing");
   }
 
-  private static final String CHOICE = """
+  private static final String CHOICE =
+      """
       {"StartAt":"C","States":{
         "C":{"Type":"Choice","Choices":[
            {"Variable":"$.kind","StringEquals":"doc","Next":"Doc"},
@@ -143,23 +177,25 @@ class InputOutputProcessingTest {
         "NoOpt":{"Type":"Pass","Result":"NoOpt","End":true},
         "NullOpt":{"Type":"Pass","Result":"NullOpt","End":true},
         "Same":{"Type":"Pass","Result":"Same","End":true},
-        "Other":{"Type":"Pass","Result":"Other","End":true}}}""";
+        "Other":{"Type":"Pass","Result":"Other","End":true}}}\
+      """;
 
   /** AWS Choice: rules are tried in order, the first match wins, else Default. */
   @Test
   void choiceRulesInOrderThenDefault() {
     String arn = sfn.createMachine("choice", CHOICE);
     String[][] cases = {
-        {"{\"kind\":\"doc\",\"n\":15}", "Doc"},
-        {"{\"kind\":\"x\",\"n\":15}", "Teen"},
-        {"{\"kind\":\"x\",\"n\":0}", "ZeroOrFlag"},
-        {"{\"kind\":\"x\",\"n\":5,\"flag\":true}", "ZeroOrFlag"},
-        {"{\"kind\":\"x\",\"n\":5,\"flag\":false}", "NoOpt"},
-        {"{\"kind\":\"x\",\"n\":5,\"flag\":false,\"opt\":null}", "NullOpt"},
-        {"{\"kind\":\"x\",\"n\":5,\"flag\":false,\"opt\":1,\"a\":\"q\",\"b\":\"q\"}", "Same"},
-        {"{\"kind\":\"x\",\"n\":5,\"flag\":false,\"opt\":1,\"a\":\"q\",\"b\":\"r\"}", "Other"},
-        // A string is never NumericEquals, whatever it spells.
-        {"{\"kind\":1,\"n\":\"0\",\"flag\":false,\"opt\":1,\"a\":\"q\",\"b\":\"r\"}", "Other"}};
+      {"{\"kind\":\"doc\",\"n\":15}", "Doc"},
+      {"{\"kind\":\"x\",\"n\":15}", "Teen"},
+      {"{\"kind\":\"x\",\"n\":0}", "ZeroOrFlag"},
+      {"{\"kind\":\"x\",\"n\":5,\"flag\":true}", "ZeroOrFlag"},
+      {"{\"kind\":\"x\",\"n\":5,\"flag\":false}", "NoOpt"},
+      {"{\"kind\":\"x\",\"n\":5,\"flag\":false,\"opt\":null}", "NullOpt"},
+      {"{\"kind\":\"x\",\"n\":5,\"flag\":false,\"opt\":1,\"a\":\"q\",\"b\":\"q\"}", "Same"},
+      {"{\"kind\":\"x\",\"n\":5,\"flag\":false,\"opt\":1,\"a\":\"q\",\"b\":\"r\"}", "Other"},
+      // A string is never NumericEquals, whatever it spells.
+      {"{\"kind\":1,\"n\":\"0\",\"flag\":false,\"opt\":1,\"a\":\"q\",\"b\":\"r\"}", "Other"}
+    };
     for (String[] c : cases) {
       DescribeExecutionResponse r = sfn.awaitClosed(sfn.startExecution(arn, c[0]));
       assertThat(output(r).asText()).as(c[0]).isEqualTo(c[1]);
@@ -169,10 +205,14 @@ class InputOutputProcessingTest {
   /** AWS Choice: no match and no Default fails with States.NoChoiceMatched. */
   @Test
   void noChoiceMatchedWithoutDefault() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"C","States":{"C":{"Type":"Choice","Choices":[
-          {"Variable":"$.x","StringEquals":"y","Next":"E"}]},
-          "E":{"Type":"Succeed"}}}""", "{\"x\":\"z\"}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"C","States":{"C":{"Type":"Choice","Choices":[
+              {"Variable":"$.x","StringEquals":"y","Next":"E"}]},
+              "E":{"Type":"Succeed"}}}\
+            """,
+            "{\"x\":\"z\"}");
     assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(r.error()).isEqualTo("States.NoChoiceMatched");
   }
@@ -180,9 +220,13 @@ class InputOutputProcessingTest {
   /** AWS Fail: the execution fails with the state's Error and Cause. */
   @Test
   void failStateSetsErrorAndCause() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"F","States":{"F":{"Type":"Fail","Error":"Doc.Rejected",
-          "Cause":"bad document"}}}""", "{}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"F","States":{"F":{"Type":"Fail","Error":"Doc.Rejected",
+              "Cause":"bad document"}}}\
+            """,
+            "{}");
     assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(r.error()).isEqualTo("Doc.Rejected");
     assertThat(r.cause()).isEqualTo("bad document");
@@ -191,22 +235,31 @@ class InputOutputProcessingTest {
   /** AWS Succeed: InputPath and OutputPath apply; the execution succeeds with the result. */
   @Test
   void succeedAppliesInputAndOutputPath() {
-    assertThat(output(sfn.run("""
-        {"StartAt":"S","States":{"S":{"Type":"Succeed","InputPath":"$.a","OutputPath":"$.b"}}}""",
-        "{\"a\":{\"b\":[7]}}"))).isEqualTo(Json.parse("[7]"));
+    assertThat(
+            output(
+                sfn.run(
+                    """
+                    {"StartAt":"S","States":{"S":{"Type":"Succeed","InputPath":"$.a","OutputPath":"$.b"}}}\
+                    """,
+                    "{\"a\":{\"b\":[7]}}")))
+        .isEqualTo(Json.parse("[7]"));
   }
 
   /** AWS intrinsics inside Parameters: Format, JsonToString, StringToJson, Array, MathAdd, Hash. */
   @Test
   void intrinsicsInParameters() {
-    JsonNode out = output(sfn.run("""
-        {"StartAt":"P","States":{"P":{"Type":"Pass","Parameters":{
-          "name.$":"States.Format('doc-{}-{}', $.id, $.n)",
-          "text.$":"States.JsonToString($.obj)",
-          "back.$":"States.StringToJson($.json)",
-          "list.$":"States.Array($.id, 2, States.MathAdd($.n, 1))",
-          "hash.$":"States.Hash($.id, 'SHA-256')"},"End":true}}}""",
-        "{\"id\":\"abc\",\"n\":41,\"obj\":{\"k\":[1]},\"json\":\"{\\\"z\\\":true}\"}"));
+    JsonNode out =
+        output(
+            sfn.run(
+                """
+                {"StartAt":"P","States":{"P":{"Type":"Pass","Parameters":{
+                  "name.$":"States.Format('doc-{}-{}', $.id, $.n)",
+                  "text.$":"States.JsonToString($.obj)",
+                  "back.$":"States.StringToJson($.json)",
+                  "list.$":"States.Array($.id, 2, States.MathAdd($.n, 1))",
+                  "hash.$":"States.Hash($.id, 'SHA-256')"},"End":true}}}\
+                """,
+                "{\"id\":\"abc\",\"n\":41,\"obj\":{\"k\":[1]},\"json\":\"{\\\"z\\\":true}\"}"));
 
     assertThat(out.get("name").asText()).isEqualTo("doc-abc-41");
     assertThat(out.get("text").asText()).isEqualTo("{\"k\":[1]}");
@@ -223,11 +276,15 @@ class InputOutputProcessingTest {
   @Test
   void outputOverTheQuotaIsDataLimitExceeded() {
     sfn.lambdas.register("big", payload -> "\"" + "x".repeat(300 * 1024) + "\"");
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-          "Parameters":{"FunctionName":"big"},
-          "Catch":[{"ErrorEquals":["States.ALL"],"Next":"C"}],"End":true},
-          "C":{"Type":"Pass","End":true}}}""", "{}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+              "Parameters":{"FunctionName":"big"},
+              "Catch":[{"ErrorEquals":["States.ALL"],"Next":"C"}],"End":true},
+              "C":{"Type":"Pass","End":true}}}\
+            """,
+            "{}");
     assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(r.error()).isEqualTo("States.DataLimitExceeded");
   }
@@ -238,10 +295,14 @@ class InputOutputProcessingTest {
    */
   @Test
   void choiceOnAMissingVariableIsStatesRuntime() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"C","States":{"C":{"Type":"Choice","Choices":[
-          {"Variable":"$.absent","StringEquals":"y","Next":"E"}],"Default":"E"},
-          "E":{"Type":"Succeed"}}}""", "{}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"C","States":{"C":{"Type":"Choice","Choices":[
+              {"Variable":"$.absent","StringEquals":"y","Next":"E"}],"Default":"E"},
+              "E":{"Type":"Succeed"}}}\
+            """,
+            "{}");
     assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(r.error()).isEqualTo("States.Runtime");
     assertThat(r.cause()).contains("$.absent");
@@ -253,12 +314,16 @@ class InputOutputProcessingTest {
    */
   @Test
   void resultPathOnANonObjectIsCatchable() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-          "Parameters":{"FunctionName":"echo","Payload":{}},"ResultPath":"$.r",
-          "Catch":[{"ErrorEquals":["States.ResultPathMatchFailure"],"ResultPath":null,
-                    "Next":"C"}],"End":true},
-          "C":{"Type":"Pass","End":true}}}""", "[1]");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+              "Parameters":{"FunctionName":"echo","Payload":{}},"ResultPath":"$.r",
+              "Catch":[{"ErrorEquals":["States.ResultPathMatchFailure"],"ResultPath":null,
+                        "Next":"C"}],"End":true},
+              "C":{"Type":"Pass","End":true}}}\
+            """,
+            "[1]");
     assertThat(output(r)).isEqualTo(Json.parse("[1]"));
   }
 }

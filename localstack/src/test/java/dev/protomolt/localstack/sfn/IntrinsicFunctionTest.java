@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 /** The intrinsic functions as the AWS guide "Intrinsic functions for JSONPath states" defines them. */
 class IntrinsicFunctionTest {
 
-  private static final JsonNode DATA = Json.parse(
-      "{\"name\":\"doc\",\"n\":3,\"list\":[1,2],\"obj\":{\"a\":true},\"s\":\"{\\\"k\\\":1}\"}");
+  private static final JsonNode DATA =
+      Json.parse(
+          "{\"name\":\"doc\",\"n\":3,\"list\":[1,2],\"obj\":{\"a\":true},\"s\":\"{\\\"k\\\":1}\"}");
   private static final JsonNode CONTEXT = Json.parse("{\"Execution\":{\"Name\":\"e1\"}}");
 
   private static JsonNode eval(String call) {
@@ -32,8 +33,8 @@ class IntrinsicFunctionTest {
   @Test
   void formatArgumentCountMustMatch() {
     assertThatThrownBy(() -> eval("States.Format('{} {}', $.name)"))
-        .isInstanceOfSatisfying(StatesError.class,
-            e -> assertThat(e.error()).isEqualTo("States.IntrinsicFailure"));
+        .isInstanceOfSatisfying(
+            StatesError.class, e -> assertThat(e.error()).isEqualTo("States.IntrinsicFailure"));
   }
 
   @Test

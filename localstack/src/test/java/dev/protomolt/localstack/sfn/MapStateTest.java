@@ -33,41 +33,56 @@ class MapStateTest {
 
   @Test
   void itemSelectorContextAndOrderedResults() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"Fan","States":{"Fan":{"Type":"Map","ItemsPath":"$.dests",
-          "ItemSelector":{"index.$":"$$.Map.Item.Index","dest.$":"$$.Map.Item.Value",
-                          "doc.$":"$.doc"},
-          "ItemProcessor":{"ProcessorConfig":{"Mode":"INLINE"},"StartAt":"Name",
-            "States":{"Name":{"Type":"Pass",
-              "Parameters":{"name.$":"States.Format('{}-{}', $.doc, $.index)","to.$":"$.dest"},
-              "End":true}}},
-          "ResultPath":"$.children","End":true}}}""",
-        "{\"doc\":\"d\",\"dests\":[\"a\",\"b\",\"c\"]}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"Fan","States":{"Fan":{"Type":"Map","ItemsPath":"$.dests",
+              "ItemSelector":{"index.$":"$$.Map.Item.Index","dest.$":"$$.Map.Item.Value",
+                              "doc.$":"$.doc"},
+              "ItemProcessor":{"ProcessorConfig":{"Mode":"INLINE"},"StartAt":"Name",
+                "States":{"Name":{"Type":"Pass",
+                  "Parameters":{"name.$":"States.Format('{}-{}', $.doc, $.index)","to.$":"$.dest"},
+                  "End":true}}},
+              "ResultPath":"$.children","End":true}}}\
+            """,
+            "{\"doc\":\"d\",\"dests\":[\"a\",\"b\",\"c\"]}");
 
     assertThat(r.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
-    assertThat(Json.parse(r.output()).get("children")).isEqualTo(Json.parse("""
-        [{"name":"d-0","to":"a"},{"name":"d-1","to":"b"},{"name":"d-2","to":"c"}]"""));
+    assertThat(Json.parse(r.output()).get("children"))
+        .isEqualTo(
+            Json.parse(
+                """
+                [{"name":"d-0","to":"a"},{"name":"d-1","to":"b"},{"name":"d-2","to":"c"}]\
+                """));
   }
 
   /** AWS: MaxConcurrency 2 means at most two iterations run at the same time. */
   @Test
   void maxConcurrencyBoundsParallelIterations() throws InterruptedException {
     CountDownLatch release = new CountDownLatch(1);
-    sfn.lambdas.register("hold", payload -> {
-      try {
-        release.await(SfnFixture.PATIENCE.toSeconds(), TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return payload;
-    });
-    String execution = sfn.startExecution(sfn.createMachine("map-conc", """
-        {"StartAt":"Fan","States":{"Fan":{"Type":"Map","MaxConcurrency":2,
-          "Iterator":{"StartAt":"Hold","States":{"Hold":{"Type":"Task",
-            "Resource":"arn:aws:states:::lambda:invoke",
-            "Parameters":{"FunctionName":"hold","Payload.$":"$"},
-            "OutputPath":"$.Payload","End":true}}},
-          "End":true}}}"""), "[1,2,3,4,5]");
+    sfn.lambdas.register(
+        "hold",
+        payload -> {
+          try {
+            release.await(SfnFixture.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return payload;
+        });
+    String execution =
+        sfn.startExecution(
+            sfn.createMachine(
+                "map-conc",
+                """
+                {"StartAt":"Fan","States":{"Fan":{"Type":"Map","MaxConcurrency":2,
+                  "Iterator":{"StartAt":"Hold","States":{"Hold":{"Type":"Task",
+                    "Resource":"arn:aws:states:::lambda:invoke",
+                    "Parameters":{"FunctionName":"hold","Payload.$":"$"},
+                    "OutputPath":"$.Payload","End":true}}},
+                  "End":true}}}\
+                """),
+            "[1,2,3,4,5]");
 
     SfnFixture.awaitTrue(() -> sfn.lambdas.inFlight.get() == 2, "two iterations in flight");
     // Give a third iteration every chance to start if the bound were not enforced.
@@ -83,16 +98,20 @@ class MapStateTest {
   /** AWS: an iteration's error fails the Map with that error, which the Map's Catch handles. */
   @Test
   void failingIterationFailsTheMapWithItsError() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"Fan","States":{
-          "Fan":{"Type":"Map","ItemsPath":"$.items","ItemProcessor":{"StartAt":"Check","States":{
-              "Check":{"Type":"Choice","Choices":[
-                {"Variable":"$","NumericGreaterThan":2,"Next":"Bad"}],"Default":"Ok"},
-              "Bad":{"Type":"Fail","Error":"Item.TooBig","Cause":"over 2"},
-              "Ok":{"Type":"Succeed"}}},
-            "Catch":[{"ErrorEquals":["Item.TooBig"],"ResultPath":"$.error","Next":"Caught"}],
-            "ResultPath":"$.results","End":true},
-          "Caught":{"Type":"Pass","End":true}}}""", "{\"items\":[1,2,3]}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"Fan","States":{
+              "Fan":{"Type":"Map","ItemsPath":"$.items","ItemProcessor":{"StartAt":"Check","States":{
+                  "Check":{"Type":"Choice","Choices":[
+                    {"Variable":"$","NumericGreaterThan":2,"Next":"Bad"}],"Default":"Ok"},
+                  "Bad":{"Type":"Fail","Error":"Item.TooBig","Cause":"over 2"},
+                  "Ok":{"Type":"Succeed"}}},
+                "Catch":[{"ErrorEquals":["Item.TooBig"],"ResultPath":"$.error","Next":"Caught"}],
+                "ResultPath":"$.results","End":true},
+              "Caught":{"Type":"Pass","End":true}}}\
+            """,
+            "{\"items\":[1,2,3]}");
 
     assertThat(r.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
     assertThat(Json.parse(r.output()).at("/error/Error").asText()).isEqualTo("Item.TooBig");
@@ -102,10 +121,14 @@ class MapStateTest {
   /** AWS: ItemsPath that selects something other than an array fails with States.Runtime. */
   @Test
   void itemsPathMustSelectAnArray() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"Fan","States":{"Fan":{"Type":"Map","ItemsPath":"$.x",
-          "ItemProcessor":{"StartAt":"P","States":{"P":{"Type":"Pass","End":true}}},
-          "End":true}}}""", "{\"x\":{}}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"Fan","States":{"Fan":{"Type":"Map","ItemsPath":"$.x",
+              "ItemProcessor":{"StartAt":"P","States":{"P":{"Type":"Pass","End":true}}},
+              "End":true}}}\
+            """,
+            "{\"x\":{}}");
     assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(r.error()).isEqualTo("States.Runtime");
   }

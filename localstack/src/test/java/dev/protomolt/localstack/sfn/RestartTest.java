@@ -26,10 +26,12 @@ class RestartTest {
   @BeforeEach
   void start() {
     sfn = SfnFixture.start();
-    sfn.lambdas.register("park", payload -> {
-      tokens.add(Json.parse(payload).get("token").asText());
-      return "{}";
-    });
+    sfn.lambdas.register(
+        "park",
+        payload -> {
+          tokens.add(Json.parse(payload).get("token").asText());
+          return "{}";
+        });
   }
 
   @AfterEach
@@ -39,12 +41,18 @@ class RestartTest {
 
   @Test
   void waitingTaskTokenSurvivesARestart() throws InterruptedException {
-    String execution = sfn.startExecution(sfn.createMachine("durable", """
-        {"StartAt":"Before","States":{
-          "Before":{"Type":"Pass","Result":{"step":1},"ResultPath":"$.before","Next":"Work"},
-          "Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
-            "Parameters":{"FunctionName":"park","Payload":{"token.$":"$$.Task.Token"}},
-            "HeartbeatSeconds":30,"ResultPath":"$.work","End":true}}}"""), "{\"doc\":\"d\"}");
+    String execution =
+        sfn.startExecution(
+            sfn.createMachine(
+                "durable",
+                """
+                {"StartAt":"Before","States":{
+                  "Before":{"Type":"Pass","Result":{"step":1},"ResultPath":"$.before","Next":"Work"},
+                  "Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
+                    "Parameters":{"FunctionName":"park","Payload":{"token.$":"$$.Task.Token"}},
+                    "HeartbeatSeconds":30,"ResultPath":"$.work","End":true}}}\
+                """),
+            "{\"doc\":\"d\"}");
     String token = tokens.poll(SfnFixture.PATIENCE.toSeconds(), TimeUnit.SECONDS);
     assertThat(token).isNotNull();
 
@@ -56,27 +64,40 @@ class RestartTest {
 
     DescribeExecutionResponse r = sfn.awaitClosed(execution);
     assertThat(r.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
-    assertThat(Json.parse(r.output())).isEqualTo(Json.parse(
-        "{\"doc\":\"d\",\"before\":{\"step\":1},\"work\":{\"ok\":true}}"));
-    assertThat(sfn.lambdas.invocationsOf("park")).as("resumed without dispatching again")
+    assertThat(Json.parse(r.output()))
+        .isEqualTo(Json.parse("{\"doc\":\"d\",\"before\":{\"step\":1},\"work\":{\"ok\":true}}"));
+    assertThat(sfn.lambdas.invocationsOf("park"))
+        .as("resumed without dispatching again")
         .hasSize(1);
-    var ids = sfn.client.getExecutionHistory(b -> b.executionArn(execution)).events().stream()
-        .map(HistoryEvent::id).toList();
-    assertThat(ids).as("history ids continue across the restart").isSorted().doesNotHaveDuplicates();
+    var ids =
+        sfn.client.getExecutionHistory(b -> b.executionArn(execution)).events().stream()
+            .map(HistoryEvent::id)
+            .toList();
+    assertThat(ids)
+        .as("history ids continue across the restart")
+        .isSorted()
+        .doesNotHaveDuplicates();
   }
 
   @Test
   void heartbeatDeadlineKeepsRunningAcrossARestart() throws InterruptedException {
-    String execution = sfn.startExecution(sfn.createMachine("hb-durable", """
-        {"StartAt":"Work","States":{
-          "Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
-            "Parameters":{"FunctionName":"park","Payload":{"token.$":"$$.Task.Token"}},
-            "HeartbeatSeconds":30,"End":true}}}"""), "{}");
+    String execution =
+        sfn.startExecution(
+            sfn.createMachine(
+                "hb-durable",
+                """
+                {"StartAt":"Work","States":{
+                  "Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
+                    "Parameters":{"FunctionName":"park","Payload":{"token.$":"$$.Task.Token"}},
+                    "HeartbeatSeconds":30,"End":true}}}\
+                """),
+            "{}");
     assertThat(tokens.poll(SfnFixture.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isNotNull();
     sfn.clock.advance(Duration.ofSeconds(20));
     sfn.restart();
     sfn.awaitTimers(1);
-    assertThat(sfn.clock.nextDeadline()).as("the persisted deadline, not a fresh 30 s")
+    assertThat(sfn.clock.nextDeadline())
+        .as("the persisted deadline, not a fresh 30 s")
         .contains(SfnFixture.EPOCH.plusSeconds(30));
     sfn.clock.advance(Duration.ofSeconds(10));
     assertThat(sfn.awaitClosed(execution).error()).isEqualTo("States.HeartbeatTimeout");
@@ -84,14 +105,22 @@ class RestartTest {
 
   @Test
   void retryCountersSurviveARestart() {
-    sfn.lambdas.register("broken", payload -> {
-      throw new LambdaInvoker.FunctionError("Module.Busy", "still busy");
-    });
-    String execution = sfn.startExecution(sfn.createMachine("retry-durable", """
-        {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-          "Parameters":{"FunctionName":"broken"},
-          "Retry":[{"ErrorEquals":["Module.Busy"],"IntervalSeconds":10,"MaxAttempts":2}],
-          "End":true}}}"""), "{}");
+    sfn.lambdas.register(
+        "broken",
+        payload -> {
+          throw new LambdaInvoker.FunctionError("Module.Busy", "still busy");
+        });
+    String execution =
+        sfn.startExecution(
+            sfn.createMachine(
+                "retry-durable",
+                """
+                {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+                  "Parameters":{"FunctionName":"broken"},
+                  "Retry":[{"ErrorEquals":["Module.Busy"],"IntervalSeconds":10,"MaxAttempts":2}],
+                  "End":true}}}\
+                """),
+            "{}");
     sfn.awaitTimers(1);
     assertThat(sfn.lambdas.invocationsOf("broken")).hasSize(1);
 
@@ -105,13 +134,13 @@ class RestartTest {
     sfn.clock.advance(Duration.ofSeconds(6));
     sfn.awaitTimers(1);
     assertThat(sfn.lambdas.invocationsOf("broken")).hasSize(2);
-    assertThat(sfn.clock.nextDeadline()).as("second retry waits 10 * 2^1 s")
+    assertThat(sfn.clock.nextDeadline())
+        .as("second retry waits 10 * 2^1 s")
         .contains(sfn.clock.now().plusSeconds(20));
     sfn.clock.advance(Duration.ofSeconds(20));
 
     DescribeExecutionResponse r = sfn.awaitClosed(execution);
     assertThat(r.error()).isEqualTo("Module.Busy");
-    assertThat(sfn.lambdas.invocationsOf("broken")).as("first attempt + MaxAttempts 2")
-        .hasSize(3);
+    assertThat(sfn.lambdas.invocationsOf("broken")).as("first attempt + MaxAttempts 2").hasSize(3);
   }
 }

@@ -33,12 +33,14 @@ class RetryAndCatchTest {
   /** A function that fails with {@code errorType} the first {@code failures} times. */
   private static String flaky(String name, String errorType, int failures) {
     AtomicInteger calls = new AtomicInteger();
-    sfn.lambdas.register(name, payload -> {
-      if (calls.incrementAndGet() <= failures) {
-        throw new LambdaInvoker.FunctionError(errorType, "attempt " + calls.get() + " failed");
-      }
-      return "{\"ok\":" + calls.get() + "}";
-    });
+    sfn.lambdas.register(
+        name,
+        payload -> {
+          if (calls.incrementAndGet() <= failures) {
+            throw new LambdaInvoker.FunctionError(errorType, "attempt " + calls.get() + " failed");
+          }
+          return "{\"ok\":" + calls.get() + "}";
+        });
     return name;
   }
 
@@ -49,19 +51,25 @@ class RetryAndCatchTest {
   @Test
   void retryWaitsFollowBackoffAndMaxDelay() {
     String fn = flaky("backoff", "Module.Busy", 3);
-    String arn = sfn.createMachine("backoff", """
-        {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-          "Parameters":{"FunctionName":"%s","Payload.$":"$"},
-          "Retry":[{"ErrorEquals":["Module.Busy"],"IntervalSeconds":2,"BackoffRate":3,
-                    "MaxAttempts":3,"MaxDelaySeconds":10}],
-          "ResultSelector":{"ok.$":"$.Payload.ok","retries.$":"$$.State.RetryCount"},
-          "End":true}}}""".formatted(fn));
+    String arn =
+        sfn.createMachine(
+            "backoff",
+            """
+            {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+              "Parameters":{"FunctionName":"%s","Payload.$":"$"},
+              "Retry":[{"ErrorEquals":["Module.Busy"],"IntervalSeconds":2,"BackoffRate":3,
+                        "MaxAttempts":3,"MaxDelaySeconds":10}],
+              "ResultSelector":{"ok.$":"$.Payload.ok","retries.$":"$$.State.RetryCount"},
+              "End":true}}}\
+            """
+                .formatted(fn));
     String execution = sfn.startExecution(arn, "{}");
 
     long[] expectedWaits = {2, 6, 10};
     for (int retry = 0; retry < expectedWaits.length; retry++) {
       sfn.awaitTimers(1);
-      assertThat(sfn.clock.nextDeadline()).as("retry %d", retry + 1)
+      assertThat(sfn.clock.nextDeadline())
+          .as("retry %d", retry + 1)
           .contains(sfn.clock.now().plusSeconds(expectedWaits[retry]));
       assertThat(sfn.lambdas.invocationsOf(fn)).hasSize(retry + 1);
       // One second short of the deadline nothing happens.
@@ -78,11 +86,18 @@ class RetryAndCatchTest {
   @Test
   void fullJitterScalesTheWait() {
     String fn = flaky("jitter", "Module.Busy", 1);
-    String execution = sfn.startExecution(sfn.createMachine("jitter", """
-        {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-          "Parameters":{"FunctionName":"%s"},
-          "Retry":[{"ErrorEquals":["States.ALL"],"IntervalSeconds":8,"JitterStrategy":"FULL"}],
-          "End":true}}}""".formatted(fn)), "{}");
+    String execution =
+        sfn.startExecution(
+            sfn.createMachine(
+                "jitter",
+                """
+                {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+                  "Parameters":{"FunctionName":"%s"},
+                  "Retry":[{"ErrorEquals":["States.ALL"],"IntervalSeconds":8,"JitterStrategy":"FULL"}],
+                  "End":true}}}\
+                """
+                    .formatted(fn)),
+            "{}");
     sfn.awaitTimers(1);
     assertThat(sfn.clock.nextDeadline()).contains(sfn.clock.now().plusSeconds(4));
     sfn.clock.advance(Duration.ofSeconds(4));
@@ -97,17 +112,23 @@ class RetryAndCatchTest {
   @Test
   void exhaustedRetriesFallToFirstMatchingCatcher() {
     String fn = flaky("reject", "Module.Reject", 100);
-    DescribeExecutionResponse r = sfnRunAdvancing("""
-        {"StartAt":"T","States":{
-          "T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-            "Parameters":{"FunctionName":"%s"},
-            "Retry":[{"ErrorEquals":["Module.Reject"],"MaxAttempts":1,"IntervalSeconds":1}],
-            "Catch":[{"ErrorEquals":["Other.Error"],"Next":"Wrong"},
-                     {"ErrorEquals":["Module.Reject"],"ResultPath":"$.failure","Next":"Rejected"},
-                     {"ErrorEquals":["States.ALL"],"Next":"Wrong"}],
-            "End":true},
-          "Wrong":{"Type":"Fail","Error":"Wrong"},
-          "Rejected":{"Type":"Pass","End":true}}}""".formatted(fn), "{\"doc\":\"d1\"}", 1);
+    DescribeExecutionResponse r =
+        sfnRunAdvancing(
+            """
+            {"StartAt":"T","States":{
+              "T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+                "Parameters":{"FunctionName":"%s"},
+                "Retry":[{"ErrorEquals":["Module.Reject"],"MaxAttempts":1,"IntervalSeconds":1}],
+                "Catch":[{"ErrorEquals":["Other.Error"],"Next":"Wrong"},
+                         {"ErrorEquals":["Module.Reject"],"ResultPath":"$.failure","Next":"Rejected"},
+                         {"ErrorEquals":["States.ALL"],"Next":"Wrong"}],
+                "End":true},
+              "Wrong":{"Type":"Fail","Error":"Wrong"},
+              "Rejected":{"Type":"Pass","End":true}}}\
+            """
+                .formatted(fn),
+            "{\"doc\":\"d1\"}",
+            1);
 
     assertThat(r.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
     JsonNode out = Json.parse(r.output());
@@ -122,13 +143,18 @@ class RetryAndCatchTest {
   @Test
   void maxAttemptsZeroAndDefaultCatchResultPath() {
     String fn = flaky("once", "Boom", 100);
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"T","States":{
-          "T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-            "Parameters":{"FunctionName":"%s"},
-            "Retry":[{"ErrorEquals":["Boom"],"MaxAttempts":0}],
-            "Catch":[{"ErrorEquals":["States.ALL"],"Next":"Caught"}],"End":true},
-          "Caught":{"Type":"Pass","End":true}}}""".formatted(fn), "{\"doc\":1}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"T","States":{
+              "T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+                "Parameters":{"FunctionName":"%s"},
+                "Retry":[{"ErrorEquals":["Boom"],"MaxAttempts":0}],
+                "Catch":[{"ErrorEquals":["States.ALL"],"Next":"Caught"}],"End":true},
+              "Caught":{"Type":"Pass","End":true}}}\
+            """
+                .formatted(fn),
+            "{\"doc\":1}");
     assertThat(Json.parse(r.output()).get("Error").asText()).isEqualTo("Boom");
     assertThat(Json.parse(r.output()).has("doc")).isFalse();
     assertThat(sfn.lambdas.invocationsOf(fn)).hasSize(1);
@@ -140,22 +166,30 @@ class RetryAndCatchTest {
    */
   @Test
   void taskFailedDoesNotMatchTimeout() {
-    sfn.lambdas.register("slow", payload -> {
-      try {
-        Thread.sleep(SfnFixture.PATIENCE.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return "{}";
-    });
-    String execution = sfn.startExecution(sfn.createMachine("timeout", """
-        {"StartAt":"T","States":{
-          "T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-            "Parameters":{"FunctionName":"slow"},"TimeoutSeconds":5,
-            "Catch":[{"ErrorEquals":["States.TaskFailed"],"Next":"Wrong"},
-                     {"ErrorEquals":["States.Timeout"],"Next":"TimedOut"}],"End":true},
-          "Wrong":{"Type":"Fail","Error":"Wrong"},
-          "TimedOut":{"Type":"Pass","End":true}}}"""), "{}");
+    sfn.lambdas.register(
+        "slow",
+        payload -> {
+          try {
+            Thread.sleep(SfnFixture.PATIENCE.toMillis());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return "{}";
+        });
+    String execution =
+        sfn.startExecution(
+            sfn.createMachine(
+                "timeout",
+                """
+                {"StartAt":"T","States":{
+                  "T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+                    "Parameters":{"FunctionName":"slow"},"TimeoutSeconds":5,
+                    "Catch":[{"ErrorEquals":["States.TaskFailed"],"Next":"Wrong"},
+                             {"ErrorEquals":["States.Timeout"],"Next":"TimedOut"}],"End":true},
+                  "Wrong":{"Type":"Fail","Error":"Wrong"},
+                  "TimedOut":{"Type":"Pass","End":true}}}\
+                """),
+            "{}");
     sfn.awaitTimers(1);
     assertThat(sfn.clock.nextDeadline()).contains(sfn.clock.now().plusSeconds(5));
     sfn.clock.advance(Duration.ofSeconds(5));
@@ -168,13 +202,17 @@ class RetryAndCatchTest {
   @Test
   void statesAllDoesNotCatchRuntimeErrors() {
     sfn.lambdas.register("fine", payload -> "{}");
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"T","States":{
-          "T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-            "Parameters":{"FunctionName":"fine","Payload.$":"$.absent"},
-            "Retry":[{"ErrorEquals":["States.ALL"]}],
-            "Catch":[{"ErrorEquals":["States.ALL"],"Next":"Caught"}],"End":true},
-          "Caught":{"Type":"Pass","End":true}}}""", "{}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"T","States":{
+              "T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+                "Parameters":{"FunctionName":"fine","Payload.$":"$.absent"},
+                "Retry":[{"ErrorEquals":["States.ALL"]}],
+                "Catch":[{"ErrorEquals":["States.ALL"],"Next":"Caught"}],"End":true},
+              "Caught":{"Type":"Pass","End":true}}}\
+            """,
+            "{}");
     assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(r.error()).isEqualTo("States.Runtime");
   }
@@ -182,16 +220,20 @@ class RetryAndCatchTest {
   /** AWS: an unknown function surfaces as Lambda.ResourceNotFoundException, catchable by name. */
   @Test
   void unknownFunctionIsResourceNotFound() {
-    DescribeExecutionResponse r = sfn.run("""
-        {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
-          "Parameters":{"FunctionName":"nobody"},"End":true}}}""", "{}");
+    DescribeExecutionResponse r =
+        sfn.run(
+            """
+            {"StartAt":"T","States":{"T":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke",
+              "Parameters":{"FunctionName":"nobody"},"End":true}}}\
+            """,
+            "{}");
     assertThat(r.status()).isEqualTo(ExecutionStatus.FAILED);
     assertThat(r.error()).isEqualTo("Lambda.ResourceNotFoundException");
   }
 
   /** Runs a definition, advancing the fake clock by {@code step} seconds whenever it waits. */
-  private static DescribeExecutionResponse sfnRunAdvancing(String definition, String input,
-      int step) {
+  private static DescribeExecutionResponse sfnRunAdvancing(
+      String definition, String input, int step) {
     String arn = sfn.createMachine("m-" + java.util.UUID.randomUUID(), definition);
     String execution = sfn.startExecution(arn, input);
     while (sfn.client.describeExecution(b -> b.executionArn(execution)).status()

@@ -27,6 +27,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 final class SfnFixture implements AutoCloseable {
 
   static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
+
   /** Bounds how long a test waits for work it triggered; never asserted on. */
   static final Duration PATIENCE = Duration.ofSeconds(20);
 
@@ -54,16 +55,17 @@ final class SfnFixture implements AutoCloseable {
   /** Stops the runtime and starts a new one on the same database, as a local-cloud restart does. */
   void restart() {
     runtime.stop();
-    runtime = LocalStepFunctions.start(runtime.endpoint().getPort(), dataSource, lambdas, clock,
-        () -> jitter);
+    runtime =
+        LocalStepFunctions.start(
+            runtime.endpoint().getPort(), dataSource, lambdas, clock, () -> jitter);
   }
 
   static SfnClient client(URI endpoint) {
     return SfnClient.builder()
         .endpointOverride(endpoint)
         .region(Region.EU_WEST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create("local", "local")))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
         .httpClient(UrlConnectionHttpClient.create())
         .build();
   }
@@ -72,13 +74,16 @@ final class SfnFixture implements AutoCloseable {
     try {
       if (postgres == null) {
         postgres = EmbeddedPostgres.builder().start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-          try {
-            postgres.close();
-          } catch (IOException e) {
-            // The JVM is exiting; nothing left to clean up after.
-          }
-        }));
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(
+                    () -> {
+                      try {
+                        postgres.close();
+                      } catch (IOException e) {
+                        // The JVM is exiting; nothing left to clean up after.
+                      }
+                    }));
       }
       String name = "sfn_" + DATABASES.incrementAndGet();
       try (Connection c = postgres.getPostgresDatabase().getConnection();
@@ -94,8 +99,10 @@ final class SfnFixture implements AutoCloseable {
   }
 
   String createMachine(String name, String definition) {
-    return client.createStateMachine(b -> b.name(name).definition(definition)
-        .roleArn("arn:aws:iam::000000000000:role/test")).stateMachineArn();
+    return client
+        .createStateMachine(
+            b -> b.name(name).definition(definition).roleArn("arn:aws:iam::000000000000:role/test"))
+        .stateMachineArn();
   }
 
   String startExecution(String machineArn, String input) {
@@ -104,8 +111,11 @@ final class SfnFixture implements AutoCloseable {
 
   /** Waits until the execution has closed and returns it. */
   DescribeExecutionResponse awaitClosed(String executionArn) {
-    awaitTrue(() -> client.describeExecution(b -> b.executionArn(executionArn)).status()
-        != ExecutionStatus.RUNNING, "execution " + executionArn + " to close");
+    awaitTrue(
+        () ->
+            client.describeExecution(b -> b.executionArn(executionArn)).status()
+                != ExecutionStatus.RUNNING,
+        "execution " + executionArn + " to close");
     return client.describeExecution(b -> b.executionArn(executionArn));
   }
 

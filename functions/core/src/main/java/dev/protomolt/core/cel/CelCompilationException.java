@@ -11,8 +11,13 @@ public final class CelCompilationException extends RuntimeException {
   private final List<CelProblem> problems;
 
   public CelCompilationException(String key, String expression, List<CelProblem> problems) {
-    super("CEL expression " + key + " does not compile: '" + expression + "' "
-        + problems.stream().map(CelProblem::toString).collect(Collectors.joining("; ")));
+    super(
+        "CEL expression "
+            + key
+            + " does not compile: '"
+            + expression
+            + "' "
+            + problems.stream().map(CelProblem::toString).collect(Collectors.joining("; ")));
     this.key = key;
     this.expression = expression;
     this.problems = List.copyOf(problems);

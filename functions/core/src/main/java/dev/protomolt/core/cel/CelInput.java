@@ -19,9 +19,13 @@ public record CelInput(PipeDoc document, PipeStream stream) {
   /** The activation map handed to a compiled program. */
   public Map<String, Object> activation() {
     return Map.of(
-        PipelineCelEnvironment.DOCUMENT, document,
-        PipelineCelEnvironment.METADATA, stream.getMetadata(),
-        PipelineCelEnvironment.CONTEXT_PARAMS, stream.getMetadata().getContextParamsMap(),
-        PipelineCelEnvironment.STREAM, stream);
+        PipelineCelEnvironment.DOCUMENT,
+        document,
+        PipelineCelEnvironment.METADATA,
+        stream.getMetadata(),
+        PipelineCelEnvironment.CONTEXT_PARAMS,
+        stream.getMetadata().getContextParamsMap(),
+        PipelineCelEnvironment.STREAM,
+        stream);
   }
 }

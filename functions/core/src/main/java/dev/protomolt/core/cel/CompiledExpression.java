@@ -45,7 +45,10 @@ public final class CompiledExpression {
     if (value instanceof Boolean b) {
       return b;
     }
-    throw new CelEvaluationFailure(key, expression,
-        "expected bool but got " + (value == null ? "null" : value.getClass().getSimpleName()), null);
+    throw new CelEvaluationFailure(
+        key,
+        expression,
+        "expected bool but got " + (value == null ? "null" : value.getClass().getSimpleName()),
+        null);
   }
 }

@@ -18,7 +18,12 @@ import java.util.List;
  * @param field the proto field holding the expression, e.g. {@code edges[2].condition}
  */
 public record ExpressionSite(
-    String key, String expression, ExpressionShape shape, String nodeId, String edgeId, String field) {
+    String key,
+    String expression,
+    ExpressionShape shape,
+    String nodeId,
+    String edgeId,
+    String field) {
 
   public static String edgeKey(String edgeId) {
     return "edge:" + edgeId;
@@ -42,8 +47,14 @@ public record ExpressionSite(
     for (int e = 0; e < graph.getEdgesCount(); e++) {
       GraphEdge edge = graph.getEdges(e);
       if (!edge.getCondition().isBlank()) {
-        sites.add(new ExpressionSite(edgeKey(edge.getEdgeId()), edge.getCondition(),
-            ExpressionShape.PREDICATE, "", edge.getEdgeId(), "edges[" + e + "].condition"));
+        sites.add(
+            new ExpressionSite(
+                edgeKey(edge.getEdgeId()),
+                edge.getCondition(),
+                ExpressionShape.PREDICATE,
+                "",
+                edge.getEdgeId(),
+                "edges[" + e + "].condition"));
       }
     }
     for (int n = 0; n < graph.getNodesCount(); n++) {
@@ -52,30 +63,51 @@ public record ExpressionSite(
       for (int f = 0; f < node.getFilterConditionsCount(); f++) {
         String condition = node.getFilterConditions(f).getCondition();
         if (!condition.isBlank()) {
-          sites.add(new ExpressionSite(filterKey(node.getNodeId(), f), condition,
-              ExpressionShape.PREDICATE, node.getNodeId(), "",
-              prefix + ".filter_conditions[" + f + "].condition"));
+          sites.add(
+              new ExpressionSite(
+                  filterKey(node.getNodeId(), f),
+                  condition,
+                  ExpressionShape.PREDICATE,
+                  node.getNodeId(),
+                  "",
+                  prefix + ".filter_conditions[" + f + "].condition"));
         }
       }
-      addMappings(sites, node, MappingPhase.PRE, node.getPreMappingsList(), prefix + ".pre_mappings");
-      addMappings(sites, node, MappingPhase.POST, node.getPostMappingsList(), prefix + ".post_mappings");
+      addMappings(
+          sites, node, MappingPhase.PRE, node.getPreMappingsList(), prefix + ".pre_mappings");
+      addMappings(
+          sites, node, MappingPhase.POST, node.getPostMappingsList(), prefix + ".post_mappings");
     }
     return List.copyOf(sites);
   }
 
-  private static void addMappings(List<ExpressionSite> sites, GraphNode node, MappingPhase phase,
-      List<ProcessingMapping> mappings, String prefix) {
+  private static void addMappings(
+      List<ExpressionSite> sites,
+      GraphNode node,
+      MappingPhase phase,
+      List<ProcessingMapping> mappings,
+      String prefix) {
     for (int m = 0; m < mappings.size(); m++) {
       ProcessingMapping mapping = mappings.get(m);
       if (!mapping.getFilterCondition().isBlank()) {
-        sites.add(new ExpressionSite(mappingFilterKey(node.getNodeId(), phase, m),
-            mapping.getFilterCondition(), ExpressionShape.PREDICATE, node.getNodeId(), "",
-            prefix + "[" + m + "].filter_condition"));
+        sites.add(
+            new ExpressionSite(
+                mappingFilterKey(node.getNodeId(), phase, m),
+                mapping.getFilterCondition(),
+                ExpressionShape.PREDICATE,
+                node.getNodeId(),
+                "",
+                prefix + "[" + m + "].filter_condition"));
       }
       if (!mapping.getCelExpression().isBlank()) {
-        sites.add(new ExpressionSite(mappingExpressionKey(node.getNodeId(), phase, m),
-            mapping.getCelExpression(), ExpressionShape.VALUE, node.getNodeId(), "",
-            prefix + "[" + m + "].cel_expression"));
+        sites.add(
+            new ExpressionSite(
+                mappingExpressionKey(node.getNodeId(), phase, m),
+                mapping.getCelExpression(),
+                ExpressionShape.VALUE,
+                node.getNodeId(),
+                "",
+                prefix + "[" + m + "].cel_expression"));
       }
     }
   }

@@ -51,10 +51,17 @@ public final class GraphExpressions {
   public static final class GraphExpressionsException extends RuntimeException {
     private final List<CelCompilationException> failures;
 
-    GraphExpressionsException(String graphId, long version, List<CelCompilationException> failures) {
-      super("graph " + graphId + " version " + version + " has " + failures.size()
-          + " CEL expression(s) that do not compile: "
-          + String.join(" | ", failures.stream().map(Throwable::getMessage).toList()));
+    GraphExpressionsException(
+        String graphId, long version, List<CelCompilationException> failures) {
+      super(
+          "graph "
+              + graphId
+              + " version "
+              + version
+              + " has "
+              + failures.size()
+              + " CEL expression(s) that do not compile: "
+              + String.join(" | ", failures.stream().map(Throwable::getMessage).toList()));
       this.failures = List.copyOf(failures);
     }
 

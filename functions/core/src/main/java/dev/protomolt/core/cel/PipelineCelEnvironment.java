@@ -50,7 +50,8 @@ public final class PipelineCelEnvironment {
         CelFactory.plannerCelBuilder()
             .setOptions(
                 CelOptions.current()
-                    // Lets authors write metadata.context_params[?'k'].orValue('') for optional keys.
+                    // Lets authors write metadata.context_params[?'k'].orValue('') for optional
+                    // keys.
                     .enableOptionalSyntax(true)
                     // content_length (int64) compared with 1000.0 should just work.
                     .enableHeterogeneousNumericComparisons(true)
@@ -62,7 +63,8 @@ public final class PipelineCelEnvironment {
             .addMessageTypes(
                 PipeDoc.getDescriptor(), StreamMetadata.getDescriptor(), PipeStream.getDescriptor())
             .addVar(DOCUMENT, StructTypeReference.create(PipeDoc.getDescriptor().getFullName()))
-            .addVar(METADATA, StructTypeReference.create(StreamMetadata.getDescriptor().getFullName()))
+            .addVar(
+                METADATA, StructTypeReference.create(StreamMetadata.getDescriptor().getFullName()))
             .addVar(CONTEXT_PARAMS, MapType.create(SimpleType.STRING, SimpleType.STRING))
             .addVar(STREAM, StructTypeReference.create(PipeStream.getDescriptor().getFullName()))
             .build();
@@ -95,7 +97,8 @@ public final class PipelineCelEnvironment {
     compilations.incrementAndGet();
     CelValidationResult result = cel.compile(expression);
     if (result.hasError()) {
-      throw new CelCompilationException(key, expression, problems(result.getSource(), result.getErrors()));
+      throw new CelCompilationException(
+          key, expression, problems(result.getSource(), result.getErrors()));
     }
     try {
       CelAbstractSyntaxTree ast = result.getAst();
@@ -127,8 +130,11 @@ public final class PipelineCelEnvironment {
       return List.of();
     }
     return List.of(
-        new CelProblem(0, 1, 0, "a condition must evaluate to bool, but this one is "
-            + ast.getResultType().name()));
+        new CelProblem(
+            0,
+            1,
+            0,
+            "a condition must evaluate to bool, but this one is " + ast.getResultType().name()));
   }
 
   private static List<CelProblem> problems(CelSource source, List<CelIssue> issues) {
@@ -136,7 +142,10 @@ public final class PipelineCelEnvironment {
     for (CelIssue issue : issues) {
       int line = issue.getSourceLocation().getLine();
       int column = issue.getSourceLocation().getColumn();
-      int position = source == null ? column : source.getLocationOffset(issue.getSourceLocation()).orElse(column);
+      int position =
+          source == null
+              ? column
+              : source.getLocationOffset(issue.getSourceLocation()).orElse(column);
       out.add(new CelProblem(Math.max(position, 0), line, column, issue.getMessage()));
     }
     return List.copyOf(out);

@@ -45,10 +45,20 @@ public final class DocumentLog {
     Objects.requireNonNull(windows, "windows: must not be null");
     DocumentLogState stored = store.createIfAbsent(DocumentLogState.opened(key, windows));
     if (!stored.windows().equals(windows)) {
-      throw new DocumentLogRefusal(Reason.WINDOWS_DIFFER, "windows",
-          "log " + key + " was opened with size " + stored.windows().size() + " and overlap "
-              + stored.windows().overlap() + "; windows are fixed at open (got size "
-              + windows.size() + " and overlap " + windows.overlap() + ")");
+      throw new DocumentLogRefusal(
+          Reason.WINDOWS_DIFFER,
+          "windows",
+          "log "
+              + key
+              + " was opened with size "
+              + stored.windows().size()
+              + " and overlap "
+              + stored.windows().overlap()
+              + "; windows are fixed at open (got size "
+              + windows.size()
+              + " and overlap "
+              + windows.overlap()
+              + ")");
     }
     return stored;
   }
@@ -73,10 +83,19 @@ public final class DocumentLog {
       DocumentLogState state = loadOpen(key);
       long held = state.length();
       if (producerOffset > held) {
-        throw new DocumentLogRefusal(Reason.GAP, "producerOffset",
-            producerOffset + " is past the end of log " + key + ", which holds " + held
-                + " chars; taking it would leave a gap of " + (producerOffset - held)
-                + " chars (append from offset " + held + " instead)");
+        throw new DocumentLogRefusal(
+            Reason.GAP,
+            "producerOffset",
+            producerOffset
+                + " is past the end of log "
+                + key
+                + ", which holds "
+                + held
+                + " chars; taking it would leave a gap of "
+                + (producerOffset - held)
+                + " chars (append from offset "
+                + held
+                + " instead)");
       }
       checkRedeliveredText(state, text, producerOffset);
       long skip = held - producerOffset;
@@ -84,7 +103,9 @@ public final class DocumentLog {
         return new Appended(text.length(), 0, held, List.of());
       }
       if (state.sealed()) {
-        throw new DocumentLogRefusal(Reason.SEALED, "key",
+        throw new DocumentLogRefusal(
+            Reason.SEALED,
+            "key",
             "log " + key + " is sealed at " + held + " chars; an append may not add text to it");
       }
       String grown = state.tail() + text.substring((int) skip);
@@ -139,8 +160,15 @@ public final class DocumentLog {
         break;
       }
       if (part.start() > covered) {
-        throw new IllegalStateException("log " + key + ": stored part " + part.index()
-            + " at offset " + part.start() + " leaves a hole after offset " + covered);
+        throw new IllegalStateException(
+            "log "
+                + key
+                + ": stored part "
+                + part.index()
+                + " at offset "
+                + part.start()
+                + " leaves a hole after offset "
+                + covered);
       }
       if (part.end() > covered) {
         text.append(part.text(), (int) (covered - part.start()), part.text().length());
@@ -154,8 +182,14 @@ public final class DocumentLog {
   }
 
   private DocumentLogState loadOpen(LogKey key) {
-    return store.load(key).orElseThrow(() -> new DocumentLogRefusal(Reason.NOT_OPEN, "key",
-        "no log is open under " + key + "; open it before appending or sealing"));
+    return store
+        .load(key)
+        .orElseThrow(
+            () ->
+                new DocumentLogRefusal(
+                    Reason.NOT_OPEN,
+                    "key",
+                    "no log is open under " + key + "; open it before appending or sealing"));
   }
 
   private void write(LogKey key, List<DocumentPart> parts) {
@@ -175,8 +209,13 @@ public final class DocumentLog {
     long to = Math.min(offset + text.length(), state.length());
     for (long at = from; at < to; at++) {
       if (text.charAt((int) (at - offset)) != state.tail().charAt((int) (at - state.tailStart()))) {
-        throw new DocumentLogRefusal(Reason.CONFLICT, "text",
-            "differs at offset " + at + " from the text log " + state.key()
+        throw new DocumentLogRefusal(
+            Reason.CONFLICT,
+            "text",
+            "differs at offset "
+                + at
+                + " from the text log "
+                + state.key()
                 + " already holds; a redelivered append must repeat the same text");
       }
     }
@@ -190,12 +229,13 @@ public final class DocumentLog {
    * emitted too, under the same rule as {@link TextWindows}: only if it reaches past the window
    * before it.
    */
-  private static Cut cut(WindowSpec windows, int nextIndex, long tailStart, String tail,
-      boolean sealing) {
+  private static Cut cut(
+      WindowSpec windows, int nextIndex, long tailStart, String tail, boolean sealing) {
     List<DocumentPart> parts = new ArrayList<>();
-    int countableEnd = !sealing && !tail.isEmpty()
-        && Character.isHighSurrogate(tail.charAt(tail.length() - 1))
-        ? tail.length() - 1 : tail.length();
+    int countableEnd =
+        !sealing && !tail.isEmpty() && Character.isHighSurrogate(tail.charAt(tail.length() - 1))
+            ? tail.length() - 1
+            : tail.length();
     int from = 0;
     int index = nextIndex;
     while (true) {
@@ -223,8 +263,10 @@ public final class DocumentLog {
       if (at >= limit) {
         return -1;
       }
-      boolean pair = at + 1 < limit && Character.isHighSurrogate(text.charAt(at))
-          && Character.isLowSurrogate(text.charAt(at + 1));
+      boolean pair =
+          at + 1 < limit
+              && Character.isHighSurrogate(text.charAt(at))
+              && Character.isLowSurrogate(text.charAt(at + 1));
       at += pair ? 2 : 1;
     }
     return at;
@@ -238,9 +280,16 @@ public final class DocumentLog {
     for (int i = 0; i < parts.size(); i++) {
       DocumentPart part = parts.get(i);
       if (part.index() != i || part.start() > covered) {
-        throw new IllegalStateException("log " + key + ": stored part " + part.index()
-            + " at offset " + part.start() + " leaves a hole after offset " + covered
-            + "; the store lost a part, refusing to seal");
+        throw new IllegalStateException(
+            "log "
+                + key
+                + ": stored part "
+                + part.index()
+                + " at offset "
+                + part.start()
+                + " leaves a hole after offset "
+                + covered
+                + "; the store lost a part, refusing to seal");
       }
       if (part.end() > covered) {
         digest.update(part.text().substring((int) (covered - part.start())));
@@ -248,16 +297,30 @@ public final class DocumentLog {
       }
     }
     if (parts.size() != partCount || covered != length) {
-      throw new IllegalStateException("log " + key + ": stored parts cover " + covered
-          + " of " + length + " chars in " + parts.size() + " of " + partCount
-          + " parts; the store lost a part, refusing to seal");
+      throw new IllegalStateException(
+          "log "
+              + key
+              + ": stored parts cover "
+              + covered
+              + " of "
+              + length
+              + " chars in "
+              + parts.size()
+              + " of "
+              + partCount
+              + " parts; the store lost a part, refusing to seal");
     }
     return new DocumentLogState.Seal(length, digest.hex());
   }
 
   private static DocumentLogRefusal contended(LogKey key) {
-    return new DocumentLogRefusal(Reason.CONTENDED, "key",
-        "log " + key + " kept changing under " + MAX_ATTEMPTS
+    return new DocumentLogRefusal(
+        Reason.CONTENDED,
+        "key",
+        "log "
+            + key
+            + " kept changing under "
+            + MAX_ATTEMPTS
             + " attempts by other writers; retry the call as it is");
   }
 }

@@ -58,8 +58,13 @@ public record LogKey(String collection, String path) {
       char c = value.charAt(i);
       if (!isSigV4Safe(c)) {
         throw new IllegalArgumentException(
-            field + ": must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe); '"
-                + describe(value, i) + "' at index " + i + " is not allowed (got \"" + value
+            field
+                + ": must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe); '"
+                + describe(value, i)
+                + "' at index "
+                + i
+                + " is not allowed (got \""
+                + value
                 + "\")");
       }
     }
@@ -76,8 +81,14 @@ public record LogKey(String collection, String path) {
   }
 
   private static boolean isSigV4Safe(char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-        || c == '-' || c == '_' || c == '.' || c == '~' || c == '/';
+    return (c >= 'A' && c <= 'Z')
+        || (c >= 'a' && c <= 'z')
+        || (c >= '0' && c <= '9')
+        || c == '-'
+        || c == '_'
+        || c == '.'
+        || c == '~'
+        || c == '/';
   }
 
   private static String describe(String value, int index) {

@@ -18,7 +18,8 @@ public final class LogWords {
 
   /** The distinct words of {@code text}, lower-cased. */
   public static Set<String> of(String text) {
-    return WORD.matcher(text).results()
+    return WORD.matcher(text)
+        .results()
         .map(r -> r.group().toLowerCase(Locale.ROOT))
         .collect(Collectors.toUnmodifiableSet());
   }

@@ -40,10 +40,14 @@ public final class GraphCache {
   private final Map<String, Long> activeVersions = new ConcurrentHashMap<>();
   private final Map<String, Long> deactivationEpochs = new ConcurrentHashMap<>();
   private final AtomicLong reloads = new AtomicLong();
-  // One monitor per graph: activation and deactivation of one graph serialize, different graphs do not.
+  // One monitor per graph: activation and deactivation of one graph serialize, different graphs do
+  // not.
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
 
-  public GraphCache(GraphVersionSource source, PipelineCelEnvironment env, InstantSource clock,
+  public GraphCache(
+      GraphVersionSource source,
+      PipelineCelEnvironment env,
+      InstantSource clock,
       Duration idleExpiry) {
     this.source = Objects.requireNonNull(source, "source");
     this.env = Objects.requireNonNull(env, "env");
@@ -71,7 +75,8 @@ public final class GraphCache {
     synchronized (lockFor(graph.getGraphId())) {
       long current = deactivationEpoch(graph.getGraphId());
       if (observedEpoch < current) {
-        throw new StaleActivationException(graph.getGraphId(), graph.getVersion(), observedEpoch, current);
+        throw new StaleActivationException(
+            graph.getGraphId(), graph.getVersion(), observedEpoch, current);
       }
       versions.put(key, new Entry(topology, clock.instant()));
       activeVersions.put(graph.getGraphId(), graph.getVersion());
@@ -82,7 +87,8 @@ public final class GraphCache {
   /** Caches a version without activating it (a CREATED event, or warming a pinned version). */
   public GraphTopology put(PipelineGraph graph) {
     GraphTopology topology = GraphTopology.load(graph, env);
-    versions.put(new GraphVersionKey(graph.getGraphId(), graph.getVersion()),
+    versions.put(
+        new GraphVersionKey(graph.getGraphId(), graph.getVersion()),
         new Entry(topology, clock.instant()));
     return topology;
   }
@@ -156,10 +162,14 @@ public final class GraphCache {
    * the node, graph and version when the version or the node is gone.
    */
   public PinnedNode nodePinned(String graphId, long version, String nodeId) {
-    GraphTopology topology = topology(graphId, version)
-        .orElseThrow(() -> OrphanedPinException.versionMissing(graphId, version, nodeId));
-    GraphNode node = topology.node(nodeId)
-        .orElseThrow(() -> OrphanedPinException.nodeMissing(graphId, topology.version(), nodeId));
+    GraphTopology topology =
+        topology(graphId, version)
+            .orElseThrow(() -> OrphanedPinException.versionMissing(graphId, version, nodeId));
+    GraphNode node =
+        topology
+            .node(nodeId)
+            .orElseThrow(
+                () -> OrphanedPinException.nodeMissing(graphId, topology.version(), nodeId));
     return new PinnedNode(topology, node);
   }
 

@@ -22,7 +22,8 @@ public interface GraphStore {
    * another writer fails with {@link GraphAdminException.Reason#ABORTED}. Version numbers are
    * never reused, not even after a delete, so a pin to a deleted version stays orphaned.
    */
-  StoredGraph create(PipelineGraph graph, OptionalLong expectedVersion, String createdBy, Instant now);
+  StoredGraph create(
+      PipelineGraph graph, OptionalLong expectedVersion, String createdBy, Instant now);
 
   /**
    * Makes {@code version} the active one (also the rollback) and re-derives the datasource
@@ -39,7 +40,8 @@ public interface GraphStore {
    * as. Set once: a different ARN for the same version is refused with FAILED_PRECONDITION, since
    * documents already pinned to the first one must keep running on it.
    */
-  StoredGraph recordStateMachineVersion(String graphId, long version, String stateMachineVersionArn);
+  StoredGraph recordStateMachineVersion(
+      String graphId, long version, String stateMachineVersionArn);
 
   /**
    * The highest state machine version number ever recorded for the graph (the number after the

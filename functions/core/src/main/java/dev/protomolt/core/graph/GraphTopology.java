@@ -32,18 +32,32 @@ public final class GraphTopology {
   private final Map<String, List<Route>> routesBySource;
   private final GraphExpressions expressions;
 
-  private GraphTopology(PipelineGraph graph, Map<String, GraphNode> nodesById,
-      Map<String, List<GraphEdge>> edgesBySource, GraphExpressions expressions) {
+  private GraphTopology(
+      PipelineGraph graph,
+      Map<String, GraphNode> nodesById,
+      Map<String, List<GraphEdge>> edgesBySource,
+      GraphExpressions expressions) {
     this.graph = graph;
     this.nodesById = nodesById;
     this.edgesBySource = edgesBySource;
     this.expressions = expressions;
     // Pair each edge with its compiled condition once, so routing does no key building or lookup.
     Map<String, List<Route>> routes = new HashMap<>();
-    edgesBySource.forEach((from, edges) -> routes.put(from, edges.stream()
-        .map(e -> new Route(e, e.getCondition().isBlank() ? null
-            : expressions.find(ExpressionSite.edgeKey(e.getEdgeId())).orElseThrow()))
-        .toList()));
+    edgesBySource.forEach(
+        (from, edges) ->
+            routes.put(
+                from,
+                edges.stream()
+                    .map(
+                        e ->
+                            new Route(
+                                e,
+                                e.getCondition().isBlank()
+                                    ? null
+                                    : expressions
+                                        .find(ExpressionSite.edgeKey(e.getEdgeId()))
+                                        .orElseThrow()))
+                    .toList()));
     this.routesBySource = Map.copyOf(routes);
   }
 
@@ -59,8 +73,14 @@ public final class GraphTopology {
     Map<String, GraphNode> nodes = new LinkedHashMap<>();
     for (GraphNode node : graph.getNodesList()) {
       if (nodes.putIfAbsent(node.getNodeId(), node) != null) {
-        throw new IllegalArgumentException("graph " + graph.getGraphId() + " version "
-            + graph.getVersion() + " has two nodes with node_id '" + node.getNodeId() + "'");
+        throw new IllegalArgumentException(
+            "graph "
+                + graph.getGraphId()
+                + " version "
+                + graph.getVersion()
+                + " has two nodes with node_id '"
+                + node.getNodeId()
+                + "'");
       }
     }
     Map<String, List<GraphEdge>> grouped = new HashMap<>();
@@ -68,12 +88,13 @@ public final class GraphTopology {
       grouped.computeIfAbsent(edge.getFromNodeId(), k -> new ArrayList<>()).add(edge);
     }
     Map<String, List<GraphEdge>> sorted = new HashMap<>();
-    grouped.forEach((from, edges) -> {
-      edges.sort(EVALUATION_ORDER);
-      sorted.put(from, List.copyOf(edges));
-    });
-    return new GraphTopology(graph, Map.copyOf(nodes), Map.copyOf(sorted),
-        GraphExpressions.compile(graph, env));
+    grouped.forEach(
+        (from, edges) -> {
+          edges.sort(EVALUATION_ORDER);
+          sorted.put(from, List.copyOf(edges));
+        });
+    return new GraphTopology(
+        graph, Map.copyOf(nodes), Map.copyOf(sorted), GraphExpressions.compile(graph, env));
   }
 
   public String graphId() {

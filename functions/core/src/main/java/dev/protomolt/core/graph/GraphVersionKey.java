@@ -8,8 +8,8 @@ public record GraphVersionKey(String graphId, long version) {
       throw new IllegalArgumentException("graph_id must not be blank");
     }
     if (version <= 0) {
-      throw new IllegalArgumentException("version must be positive, was " + version
-          + " for graph " + graphId);
+      throw new IllegalArgumentException(
+          "version must be positive, was " + version + " for graph " + graphId);
     }
   }
 

@@ -32,7 +32,8 @@ public final class InMemoryDraftStore implements DraftStore {
   }
 
   private static boolean live(GraphDraft draft, Instant now) {
-    Instant expires = Instant.ofEpochSecond(draft.getExpiresAt().getSeconds(), draft.getExpiresAt().getNanos());
+    Instant expires =
+        Instant.ofEpochSecond(draft.getExpiresAt().getSeconds(), draft.getExpiresAt().getNanos());
     return now.isBefore(expires);
   }
 }

@@ -27,27 +27,38 @@ public final class InMemoryGraphStore implements GraphStore {
   private final Map<String, Long> lastMachineVersions = new HashMap<>();
 
   @Override
-  public synchronized StoredGraph create(PipelineGraph graph, OptionalLong expectedVersion,
-      String createdBy, Instant now) {
+  public synchronized StoredGraph create(
+      PipelineGraph graph, OptionalLong expectedVersion, String createdBy, Instant now) {
     GraphStoreArguments.requireStorable(graph);
     Head head = heads.get(graph.getGraphId());
     if (head != null && !head.clusterId().equals(graph.getClusterId())) {
-      throw GraphStoreArguments.clusterMismatch(graph.getGraphId(), head.clusterId(), graph.getClusterId());
+      throw GraphStoreArguments.clusterMismatch(
+          graph.getGraphId(), head.clusterId(), graph.getClusterId());
     }
     long last = head == null ? 0 : head.lastVersion();
     long version = GraphStoreArguments.nextVersion(graph.getGraphId(), last, expectedVersion);
-    PipelineGraph stored = graph.toBuilder().setVersion(version).setCreatedBy(createdBy)
-        .setCreatedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-        .build();
+    PipelineGraph stored =
+        graph.toBuilder()
+            .setVersion(version)
+            .setCreatedBy(createdBy)
+            .setCreatedAt(
+                Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+            .build();
     StoredGraph row = new StoredGraph(stored, false, "");
     versions.computeIfAbsent(graph.getGraphId(), k -> new TreeMap<>()).put(version, row);
-    heads.put(graph.getGraphId(), new Head(graph.getClusterId(), version,
-        head == null ? 0 : head.epoch(), head == null ? null : head.active()));
+    heads.put(
+        graph.getGraphId(),
+        new Head(
+            graph.getClusterId(),
+            version,
+            head == null ? 0 : head.epoch(),
+            head == null ? null : head.active()));
     return row;
   }
 
   @Override
-  public synchronized StoredGraph activate(String graphId, String clusterId, long version, long observedEpoch) {
+  public synchronized StoredGraph activate(
+      String graphId, String clusterId, long version, long observedEpoch) {
     Head head = heads.get(graphId);
     StoredGraph row = head == null ? null : versions.get(graphId).get(version);
     if (row == null || !head.clusterId().equals(clusterId)) {
@@ -58,7 +69,11 @@ public final class InMemoryGraphStore implements GraphStore {
     }
     if (head.active() != null) {
       StoredGraph previous = versions.get(graphId).get(head.active());
-      versions.get(graphId).put(head.active(), new StoredGraph(previous.graph(), false, previous.stateMachineVersionArn()));
+      versions
+          .get(graphId)
+          .put(
+              head.active(),
+              new StoredGraph(previous.graph(), false, previous.stateMachineVersionArn()));
     }
     StoredGraph active = new StoredGraph(row.graph(), true, row.stateMachineVersionArn());
     versions.get(graphId).put(version, active);
@@ -76,7 +91,9 @@ public final class InMemoryGraphStore implements GraphStore {
     if (head.active() != null) {
       was = head.active();
       StoredGraph row = versions.get(graphId).get(was);
-      versions.get(graphId).put(was, new StoredGraph(row.graph(), false, row.stateMachineVersionArn()));
+      versions
+          .get(graphId)
+          .put(was, new StoredGraph(row.graph(), false, row.stateMachineVersionArn()));
     }
     long epoch = head.epoch() + 1;
     heads.put(graphId, new Head(head.clusterId(), head.lastVersion(), epoch, null));
@@ -84,15 +101,21 @@ public final class InMemoryGraphStore implements GraphStore {
   }
 
   @Override
-  public synchronized StoredGraph recordStateMachineVersion(String graphId, long version, String arn) {
+  public synchronized StoredGraph recordStateMachineVersion(
+      String graphId, long version, String arn) {
     StoredGraph row = versions.containsKey(graphId) ? versions.get(graphId).get(version) : null;
     if (row == null) {
-      throw GraphStoreArguments.notFound(graphId, heads.containsKey(graphId) ? heads.get(graphId).clusterId() : "", version);
+      throw GraphStoreArguments.notFound(
+          graphId, heads.containsKey(graphId) ? heads.get(graphId).clusterId() : "", version);
     }
-    StoredGraph updated = new StoredGraph(row.graph(), row.active(),
-        GraphStoreArguments.requireArn(graphId, version, row.stateMachineVersionArn(), arn));
+    StoredGraph updated =
+        new StoredGraph(
+            row.graph(),
+            row.active(),
+            GraphStoreArguments.requireArn(graphId, version, row.stateMachineVersionArn(), arn));
     versions.get(graphId).put(version, updated);
-    lastMachineVersions.merge(graphId, GraphStoreArguments.stateMachineVersionNumber(arn), Math::max);
+    lastMachineVersions.merge(
+        graphId, GraphStoreArguments.stateMachineVersionNumber(arn), Math::max);
     return updated;
   }
 
@@ -135,16 +158,18 @@ public final class InMemoryGraphStore implements GraphStore {
   @Override
   public synchronized List<StoredGraph> graphs(String clusterId) {
     Map<String, StoredGraph> out = new LinkedHashMap<>();
-    heads.entrySet().stream().sorted(Map.Entry.comparingByKey())
+    heads.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
         .filter(e -> e.getValue().clusterId().equals(clusterId))
-        .forEach(e -> {
-          TreeMap<Long, StoredGraph> all = versions.get(e.getKey());
-          if (all == null || all.isEmpty()) {
-            return;
-          }
-          Long active = e.getValue().active();
-          out.put(e.getKey(), active != null ? all.get(active) : all.lastEntry().getValue());
-        });
+        .forEach(
+            e -> {
+              TreeMap<Long, StoredGraph> all = versions.get(e.getKey());
+              if (all == null || all.isEmpty()) {
+                return;
+              }
+              Long active = e.getValue().active();
+              out.put(e.getKey(), active != null ? all.get(active) : all.lastEntry().getValue());
+            });
     return List.copyOf(out.values());
   }
 
@@ -157,15 +182,15 @@ public final class InMemoryGraphStore implements GraphStore {
   @Override
   public synchronized List<DatasourceSubscription> subscriptions(String datasourceId) {
     List<DatasourceSubscription> out = new ArrayList<>();
-    heads.forEach((graphId, head) -> {
-      if (head.active() != null) {
-        SubscriptionIds.derive(versions.get(graphId).get(head.active()).graph()).stream()
-            .filter(s -> s.getDatasourceId().equals(datasourceId))
-            .forEach(out::add);
-      }
-    });
+    heads.forEach(
+        (graphId, head) -> {
+          if (head.active() != null) {
+            SubscriptionIds.derive(versions.get(graphId).get(head.active()).graph()).stream()
+                .filter(s -> s.getDatasourceId().equals(datasourceId))
+                .forEach(out::add);
+          }
+        });
     out.sort(Comparator.comparing(DatasourceSubscription::getSubscriptionId));
     return out;
   }
-
 }

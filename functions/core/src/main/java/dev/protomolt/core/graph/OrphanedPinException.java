@@ -19,18 +19,47 @@ public final class OrphanedPinException extends RuntimeException {
   }
 
   static OrphanedPinException versionMissing(String graphId, long version, String nodeId) {
-    return new OrphanedPinException("document pinned to node '" + nodeId + "' of graph '" + graphId
-        + "' version " + version + ", but that version does not exist (deleted?). Re-pin by "
-        + "replaying the document on an existing version of '" + graphId + "' (for example the "
-        + "active one) or by re-admitting it through intake; nothing will run it on version "
-        + version + ".", graphId, version, nodeId);
+    return new OrphanedPinException(
+        "document pinned to node '"
+            + nodeId
+            + "' of graph '"
+            + graphId
+            + "' version "
+            + version
+            + ", but that version does not exist (deleted?). Re-pin by "
+            + "replaying the document on an existing version of '"
+            + graphId
+            + "' (for example the "
+            + "active one) or by re-admitting it through intake; nothing will run it on version "
+            + version
+            + ".",
+        graphId,
+        version,
+        nodeId);
   }
 
   static OrphanedPinException nodeMissing(String graphId, long version, String nodeId) {
-    return new OrphanedPinException("document pinned to node '" + nodeId + "' of graph '" + graphId
-        + "' version " + version + ", but that version has no node '" + nodeId + "'. Re-pin by "
-        + "replaying the document at a node that exists in version " + version + " or on a version "
-        + "of '" + graphId + "' that has node '" + nodeId + "'.", graphId, version, nodeId);
+    return new OrphanedPinException(
+        "document pinned to node '"
+            + nodeId
+            + "' of graph '"
+            + graphId
+            + "' version "
+            + version
+            + ", but that version has no node '"
+            + nodeId
+            + "'. Re-pin by "
+            + "replaying the document at a node that exists in version "
+            + version
+            + " or on a version "
+            + "of '"
+            + graphId
+            + "' that has node '"
+            + nodeId
+            + "'.",
+        graphId,
+        version,
+        nodeId);
   }
 
   public String graphId() {

@@ -6,9 +6,19 @@ package dev.protomolt.core.graph;
  */
 public final class StaleActivationException extends RuntimeException {
 
-  public StaleActivationException(String graphId, long version, long observedEpoch, long currentEpoch) {
-    super("refusing to activate graph '" + graphId + "' version " + version + ": the snapshot was "
-        + "read at deactivation epoch " + observedEpoch + " but the graph has since been deactivated "
-        + "(epoch " + currentEpoch + "). Re-read the graph and activate again.");
+  public StaleActivationException(
+      String graphId, long version, long observedEpoch, long currentEpoch) {
+    super(
+        "refusing to activate graph '"
+            + graphId
+            + "' version "
+            + version
+            + ": the snapshot was "
+            + "read at deactivation epoch "
+            + observedEpoch
+            + " but the graph has since been deactivated "
+            + "(epoch "
+            + currentEpoch
+            + "). Re-read the graph and activate again.");
   }
 }

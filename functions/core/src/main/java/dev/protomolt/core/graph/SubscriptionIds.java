@@ -21,15 +21,17 @@ public final class SubscriptionIds {
     List<DatasourceSubscription> out = new ArrayList<>();
     for (GraphNode node : graph.getNodesList()) {
       if (node.getNodeType() == NodeType.NODE_TYPE_INTAKE && !node.getDatasourceId().isBlank()) {
-        out.add(DatasourceSubscription.newBuilder()
-            .setSubscriptionId(subscriptionId(graph.getGraphId(), graph.getVersion(), node.getDatasourceId()))
-            .setGraphId(graph.getGraphId())
-            .setVersion(graph.getVersion())
-            .setDatasourceId(node.getDatasourceId())
-            .setClusterId(graph.getClusterId())
-            .setAccountId(graph.getAccountId())
-            .setIntakeNodeId(node.getNodeId())
-            .build());
+        out.add(
+            DatasourceSubscription.newBuilder()
+                .setSubscriptionId(
+                    subscriptionId(graph.getGraphId(), graph.getVersion(), node.getDatasourceId()))
+                .setGraphId(graph.getGraphId())
+                .setVersion(graph.getVersion())
+                .setDatasourceId(node.getDatasourceId())
+                .setClusterId(graph.getClusterId())
+                .setAccountId(graph.getAccountId())
+                .setIntakeNodeId(node.getNodeId())
+                .build());
       }
     }
     return out;

@@ -21,8 +21,8 @@ public final class SubscriptionLookup {
   private final Duration ttl;
   private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
-  public SubscriptionLookup(Function<String, List<DatasourceSubscription>> source, InstantSource clock,
-      Duration ttl) {
+  public SubscriptionLookup(
+      Function<String, List<DatasourceSubscription>> source, InstantSource clock, Duration ttl) {
     this.source = source;
     this.clock = clock;
     this.ttl = ttl;

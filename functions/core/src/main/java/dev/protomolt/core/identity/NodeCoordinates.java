@@ -10,29 +10,31 @@ package dev.protomolt.core.identity;
  * @param accountId      the owning account ({@code account_id})
  * @param graphId        the graph, or {@code intake:<accountId>} for intake ({@code graph_id})
  */
-public record NodeCoordinates(String docId, String graphAddressId, String accountId, String graphId) {
-    public NodeCoordinates {
-        NodeIds.requireCoordinate(docId, "doc_id");
-        NodeIds.requireCoordinate(graphAddressId, "graph_address_id");
-        NodeIds.requireCoordinate(accountId, "account_id");
-        NodeIds.requireCoordinate(graphId, "graph_id");
-        if (GraphIds.isIntake(graphId) && !GraphIds.accountOfIntake(graphId).equals(accountId)) {
-            throw new InvalidIdentityException("graph_id",
-                    "must be the intake graph of account_id \"" + accountId + "\", got \"" + graphId + "\"");
-        }
+public record NodeCoordinates(
+    String docId, String graphAddressId, String accountId, String graphId) {
+  public NodeCoordinates {
+    NodeIds.requireCoordinate(docId, "doc_id");
+    NodeIds.requireCoordinate(graphAddressId, "graph_address_id");
+    NodeIds.requireCoordinate(accountId, "account_id");
+    NodeIds.requireCoordinate(graphId, "graph_id");
+    if (GraphIds.isIntake(graphId) && !GraphIds.accountOfIntake(graphId).equals(accountId)) {
+      throw new InvalidIdentityException(
+          "graph_id",
+          "must be the intake graph of account_id \"" + accountId + "\", got \"" + graphId + "\"");
     }
+  }
 
-    /**
-     * Coordinates of an intake copy: it lives at its datasource's address in the account's
-     * synthetic intake graph, so one document arriving from two datasources is two intake copies
-     * (the contracts' {@code graph_address_id} and the ledger's CHECK constraint say the same).
-     */
-    public static NodeCoordinates intake(String docId, String datasourceId, String accountId) {
-        return new NodeCoordinates(docId, datasourceId, accountId, GraphIds.intakeGraphId(accountId));
-    }
+  /**
+   * Coordinates of an intake copy: it lives at its datasource's address in the account's
+   * synthetic intake graph, so one document arriving from two datasources is two intake copies
+   * (the contracts' {@code graph_address_id} and the ledger's CHECK constraint say the same).
+   */
+  public static NodeCoordinates intake(String docId, String datasourceId, String accountId) {
+    return new NodeCoordinates(docId, datasourceId, accountId, GraphIds.intakeGraphId(accountId));
+  }
 
-    /** Whether these coordinates name an intake row or a pipeline row. */
-    public RowKind rowKind() {
-        return GraphIds.rowKindOf(graphId);
-    }
+  /** Whether these coordinates name an intake row or a pipeline row. */
+  public RowKind rowKind() {
+    return GraphIds.rowKindOf(graphId);
+  }
 }

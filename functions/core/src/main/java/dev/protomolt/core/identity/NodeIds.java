@@ -14,28 +14,33 @@ import java.util.UUID;
  * refusing it makes the join injective: ("a\0b", "c") and ("a", "b\0c") can never meet.
  */
 public final class NodeIds {
-    /** Joins the coordinates; see the class comment for why it is NUL. */
-    static final char SEPARATOR = '\u0000';
+  /** Joins the coordinates; see the class comment for why it is NUL. */
+  static final char SEPARATOR = '\u0000';
 
-    private NodeIds() {
-    }
+  private NodeIds() {}
 
-    /** The node id of the given coordinates. */
-    public static UUID nodeId(NodeCoordinates coordinates) {
-        String composite = coordinates.docId() + SEPARATOR + coordinates.graphAddressId() + SEPARATOR
-                + coordinates.accountId() + SEPARATOR + coordinates.graphId();
-        return UUID.nameUUIDFromBytes(composite.getBytes(StandardCharsets.UTF_8));
-    }
+  /** The node id of the given coordinates. */
+  public static UUID nodeId(NodeCoordinates coordinates) {
+    String composite =
+        coordinates.docId()
+            + SEPARATOR
+            + coordinates.graphAddressId()
+            + SEPARATOR
+            + coordinates.accountId()
+            + SEPARATOR
+            + coordinates.graphId();
+    return UUID.nameUUIDFromBytes(composite.getBytes(StandardCharsets.UTF_8));
+  }
 
-    /** The node id of the given coordinates, validated as {@link NodeCoordinates} validates them. */
-    public static UUID nodeId(String docId, String graphAddressId, String accountId, String graphId) {
-        return nodeId(new NodeCoordinates(docId, graphAddressId, accountId, graphId));
-    }
+  /** The node id of the given coordinates, validated as {@link NodeCoordinates} validates them. */
+  public static UUID nodeId(String docId, String graphAddressId, String accountId, String graphId) {
+    return nodeId(new NodeCoordinates(docId, graphAddressId, accountId, graphId));
+  }
 
-    static void requireCoordinate(String value, String field) {
-        GraphIds.requireNotBlank(value, field);
-        if (value.indexOf(SEPARATOR) >= 0) {
-            throw new InvalidIdentityException(field, "must not contain the NUL character (U+0000)");
-        }
+  static void requireCoordinate(String value, String field) {
+    GraphIds.requireNotBlank(value, field);
+    if (value.indexOf(SEPARATOR) >= 0) {
+      throw new InvalidIdentityException(field, "must not contain the NUL character (U+0000)");
     }
+  }
 }

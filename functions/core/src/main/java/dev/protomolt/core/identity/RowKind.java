@@ -5,6 +5,6 @@ package dev.protomolt.core.identity;
  * pipeline hop's copy (any other graph id). Mirrors the {@code row_kind} CHECK constraint.
  */
 public enum RowKind {
-    INTAKE,
-    PIPELINE
+  INTAKE,
+  PIPELINE
 }

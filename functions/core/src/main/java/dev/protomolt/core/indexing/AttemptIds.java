@@ -23,19 +23,28 @@ public final class AttemptIds {
     }
     String upper = attemptId.toUpperCase(Locale.ROOT);
     if (upper.length() != 26) {
-      throw new IllegalArgumentException("attempt_id must be a 26-character ULID but '"
-          + attemptId + "' has " + attemptId.length() + " characters");
+      throw new IllegalArgumentException(
+          "attempt_id must be a 26-character ULID but '"
+              + attemptId
+              + "' has "
+              + attemptId.length()
+              + " characters");
     }
     for (int i = 0; i < upper.length(); i++) {
       if (ALPHABET.indexOf(upper.charAt(i)) < 0) {
-        throw new IllegalArgumentException("attempt_id must be Crockford base-32 but '"
-            + attemptId + "' has '" + attemptId.charAt(i) + "' at position " + i);
+        throw new IllegalArgumentException(
+            "attempt_id must be Crockford base-32 but '"
+                + attemptId
+                + "' has '"
+                + attemptId.charAt(i)
+                + "' at position "
+                + i);
       }
     }
     // 26 base-32 digits hold 130 bits; a ULID is 128, so the first digit is at most 7.
     if (upper.charAt(0) > '7') {
-      throw new IllegalArgumentException("attempt_id '" + attemptId
-          + "' overflows 128 bits (its first character must be 0-7)");
+      throw new IllegalArgumentException(
+          "attempt_id '" + attemptId + "' overflows 128 bits (its first character must be 0-7)");
     }
     return upper;
   }

@@ -27,6 +27,15 @@ public interface AdmissionLog {
     UNDEPLOYED
   }
 
-  record AdmissionRecord(String accountId, String datasourceId, String docId, String graphId, long graphVersion,
-      Outcome outcome, String executionName, String executionArn, String detail, Instant recordedAt) {}
+  record AdmissionRecord(
+      String accountId,
+      String datasourceId,
+      String docId,
+      String graphId,
+      long graphVersion,
+      Outcome outcome,
+      String executionName,
+      String executionArn,
+      String detail,
+      Instant recordedAt) {}
 }

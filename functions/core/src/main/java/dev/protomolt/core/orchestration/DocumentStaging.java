@@ -22,7 +22,8 @@ public interface DocumentStaging {
    * Saves {@code document} at the address of node {@code nodeId} of {@code graphId} for account
    * {@code accountId}; {@code keep} is true for PERSIST (a replay point) and false for CACHE.
    */
-  DocumentReference stage(PipeDoc document, String accountId, String graphId, String nodeId, boolean keep);
+  DocumentReference stage(
+      PipeDoc document, String accountId, String graphId, String nodeId, boolean keep);
 
   /**
    * Saves {@code document}, which was read in full from the stored state {@code source}, at the
@@ -32,14 +33,20 @@ public interface DocumentStaging {
    * observed, never taken from a module's word. A source that is gone, or belongs to another
    * document or account, gets a full save instead.
    */
-  DocumentReference stageFrom(DocumentReference source, PipeDoc document, String accountId, String graphId,
-      String nodeId, boolean keep);
+  DocumentReference stageFrom(
+      DocumentReference source,
+      PipeDoc document,
+      String accountId,
+      String graphId,
+      String nodeId,
+      boolean keep);
 
   /**
    * The manifest of the ACTIVE stored state {@code reference} names (no object is read), or empty
    * when it is gone. Its checksum and save time identify that exact copy in a reclaim request.
    */
-  java.util.Optional<dev.protomolt.proto.repository.v1.PipeDocManifest> activeManifest(DocumentReference reference);
+  java.util.Optional<dev.protomolt.proto.repository.v1.PipeDocManifest> activeManifest(
+      DocumentReference reference);
 
   /**
    * Reclaims a CACHE copy (keep=false). The hop services only request it (a {@code ReclaimRequest}

@@ -15,6 +15,7 @@ public final class StateMachineNames {
 
   /** The alias admission resolves; activation and rollback move it. */
   public static final String ACTIVE_ALIAS = "active";
+
   static final int MAX_NAME = 80;
   private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_-]+");
   private static final Pattern ENVIRONMENT = Pattern.compile("[a-z0-9]{1,16}");
@@ -28,8 +29,8 @@ public final class StateMachineNames {
    */
   public static String machineName(String environment, String graphId) {
     if (environment == null || !ENVIRONMENT.matcher(environment).matches()) {
-      throw new IllegalArgumentException("environment must be 1-16 characters of [a-z0-9], was '"
-          + environment + "'");
+      throw new IllegalArgumentException(
+          "environment must be 1-16 characters of [a-z0-9], was '" + environment + "'");
     }
     if (graphId == null || graphId.isBlank()) {
       throw new IllegalArgumentException("graph_id must not be blank");
@@ -48,8 +49,8 @@ public final class StateMachineNames {
    * The admission execution name: lowercase hex SHA-256 (64 characters) of account, datasource,
    * document, graph and version, each length-prefixed so no two tuples collide by concatenation.
    */
-  public static String admissionExecutionName(String accountId, String datasourceId, String docId,
-      String graphId, long graphVersion) {
+  public static String admissionExecutionName(
+      String accountId, String datasourceId, String docId, String graphId, long graphVersion) {
     return sha256Hex(framed(accountId, datasourceId, docId, graphId, Long.toString(graphVersion)));
   }
 
@@ -82,8 +83,9 @@ public final class StateMachineNames {
 
   static String sha256Hex(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JVM", e);
     }

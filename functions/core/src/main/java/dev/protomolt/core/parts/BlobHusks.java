@@ -44,7 +44,7 @@ public final class BlobHusks {
         }
         husked.setBlobs(blobs);
       }
-      case BLOBDATA_NOT_SET -> { }
+      case BLOBDATA_NOT_SET -> {}
     }
     return new Husk(blobsFragment.toBuilder().setBlobBag(husked).build(), raw);
   }
@@ -54,12 +54,13 @@ public final class BlobHusks {
     switch (blob.getContentCase()) {
       case DATA -> {
         if (b.getSizeBytes() == 0) {
-          // The size is part of what the husk proves, so an unstated one is recorded from the bytes.
+          // The size is part of what the husk proves, so an unstated one is recorded from the
+          // bytes.
           b.setSizeBytes(blob.getData().size());
         }
       }
       case STORAGE_REF -> raw.add(blob.getStorageRef());
-      case CONTENT_NOT_SET -> { }
+      case CONTENT_NOT_SET -> {}
     }
     return b.clearContent().build();
   }

@@ -12,14 +12,14 @@ import java.util.List;
  * @param results the run's results, in document order
  */
 public record ChunkSet(ChunkSetKey key, int ordinal, List<SemanticProcessingResult> results) {
-    public ChunkSet {
-        results = List.copyOf(results);
-        if (results.isEmpty()) {
-            throw new IllegalArgumentException("a chunk set holds at least one semantic result");
-        }
+  public ChunkSet {
+    results = List.copyOf(results);
+    if (results.isEmpty()) {
+      throw new IllegalArgumentException("a chunk set holds at least one semantic result");
     }
+  }
 
-    public String subKey() {
-        return key.subKey();
-    }
+  public String subKey() {
+    return key.subKey();
+  }
 }

@@ -14,26 +14,27 @@ import java.util.Map;
  * entry is a set of its own.
  */
 public final class ChunkSets {
-    private ChunkSets() {
-    }
+  private ChunkSets() {}
 
-    /** The chunk sets of the given results, in document order; empty when there are none. */
-    public static List<ChunkSet> of(List<SemanticProcessingResult> results) {
-        List<ChunkSet> sets = new ArrayList<>();
-        Map<String, Integer> runsSeen = new HashMap<>();
-        int start = 0;
-        while (start < results.size()) {
-            String resultId = results.get(start).getResultId();
-            int end = start + 1;
-            if (!resultId.isEmpty()) {
-                while (end < results.size() && results.get(end).getResultId().equals(resultId)) {
-                    end++;
-                }
-            }
-            int occurrence = runsSeen.merge(resultId, 1, Integer::sum);
-            sets.add(new ChunkSet(new ChunkSetKey(resultId, occurrence), sets.size(), results.subList(start, end)));
-            start = end;
+  /** The chunk sets of the given results, in document order; empty when there are none. */
+  public static List<ChunkSet> of(List<SemanticProcessingResult> results) {
+    List<ChunkSet> sets = new ArrayList<>();
+    Map<String, Integer> runsSeen = new HashMap<>();
+    int start = 0;
+    while (start < results.size()) {
+      String resultId = results.get(start).getResultId();
+      int end = start + 1;
+      if (!resultId.isEmpty()) {
+        while (end < results.size() && results.get(end).getResultId().equals(resultId)) {
+          end++;
         }
-        return sets;
+      }
+      int occurrence = runsSeen.merge(resultId, 1, Integer::sum);
+      sets.add(
+          new ChunkSet(
+              new ChunkSetKey(resultId, occurrence), sets.size(), results.subList(start, end)));
+      start = end;
     }
+    return sets;
+  }
 }

@@ -14,39 +14,38 @@ import java.util.List;
  * is stored again and must not defeat dedupe.
  */
 public final class ManifestChecksum {
-    private ManifestChecksum() {
-    }
+  private ManifestChecksum() {}
 
-    public static String of(List<PartManifestEntry> entries) {
-        MessageDigest digest = Sha256Hex.newDigest();
-        for (PartManifestEntry entry : entries) {
-            putInt(digest, entry.getPartValue());
-            putString(digest, entry.getSubKey());
-            putInt(digest, entry.getStateValue());
-            putString(digest, entry.getSha256());
-        }
-        return Sha256Hex.hex(digest.digest());
+  public static String of(List<PartManifestEntry> entries) {
+    MessageDigest digest = Sha256Hex.newDigest();
+    for (PartManifestEntry entry : entries) {
+      putInt(digest, entry.getPartValue());
+      putString(digest, entry.getSubKey());
+      putInt(digest, entry.getStateValue());
+      putString(digest, entry.getSha256());
     }
+    return Sha256Hex.hex(digest.digest());
+  }
 
-    public static String of(PipeDocManifest manifest) {
-        return of(manifest.getEntriesList());
-    }
+  public static String of(PipeDocManifest manifest) {
+    return of(manifest.getEntriesList());
+  }
 
-    /** True when the manifest's recorded checksum matches its entries. */
-    public static boolean matches(PipeDocManifest manifest) {
-        return of(manifest).equals(manifest.getChecksum());
-    }
+  /** True when the manifest's recorded checksum matches its entries. */
+  public static boolean matches(PipeDocManifest manifest) {
+    return of(manifest).equals(manifest.getChecksum());
+  }
 
-    private static void putInt(MessageDigest digest, int value) {
-        digest.update((byte) (value >>> 24));
-        digest.update((byte) (value >>> 16));
-        digest.update((byte) (value >>> 8));
-        digest.update((byte) value);
-    }
+  private static void putInt(MessageDigest digest, int value) {
+    digest.update((byte) (value >>> 24));
+    digest.update((byte) (value >>> 16));
+    digest.update((byte) (value >>> 8));
+    digest.update((byte) value);
+  }
 
-    private static void putString(MessageDigest digest, String value) {
-        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-        putInt(digest, utf8.length);
-        digest.update(utf8);
-    }
+  private static void putString(MessageDigest digest, String value) {
+    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+    putInt(digest, utf8.length);
+    digest.update(utf8);
+  }
 }

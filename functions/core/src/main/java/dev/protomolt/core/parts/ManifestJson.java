@@ -11,33 +11,33 @@ import dev.protomolt.proto.repository.v1.PipeDocManifest;
  * reader.
  */
 public final class ManifestJson {
-    private static final JsonFormat.Printer PRINTER =
-            JsonFormat.printer().preservingProtoFieldNames().omittingInsignificantWhitespace();
-    private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
+  private static final JsonFormat.Printer PRINTER =
+      JsonFormat.printer().preservingProtoFieldNames().omittingInsignificantWhitespace();
+  private static final JsonFormat.Parser PARSER = JsonFormat.parser().ignoringUnknownFields();
 
-    private ManifestJson() {
-    }
+  private ManifestJson() {}
 
-    public static String toJson(PipeDocManifest manifest) {
-        try {
-            return PRINTER.print(manifest);
-        } catch (InvalidProtocolBufferException e) {
-            // Only Any fields with unknown types can fail to print, and the manifest has none.
-            throw new IllegalStateException("manifest cannot be printed as JSON", e);
-        }
+  public static String toJson(PipeDocManifest manifest) {
+    try {
+      return PRINTER.print(manifest);
+    } catch (InvalidProtocolBufferException e) {
+      // Only Any fields with unknown types can fail to print, and the manifest has none.
+      throw new IllegalStateException("manifest cannot be printed as JSON", e);
     }
+  }
 
-    /** Reads a manifest; fails naming the problem when the text is not a manifest's JSON. */
-    public static PipeDocManifest fromJson(String json) {
-        if (json == null || json.isBlank()) {
-            throw new IllegalArgumentException("manifest JSON must not be blank");
-        }
-        PipeDocManifest.Builder builder = PipeDocManifest.newBuilder();
-        try {
-            PARSER.merge(json, builder);
-        } catch (InvalidProtocolBufferException | RuntimeException e) {
-            throw new IllegalArgumentException("manifest JSON is not a valid PipeDocManifest: " + e.getMessage(), e);
-        }
-        return builder.build();
+  /** Reads a manifest; fails naming the problem when the text is not a manifest's JSON. */
+  public static PipeDocManifest fromJson(String json) {
+    if (json == null || json.isBlank()) {
+      throw new IllegalArgumentException("manifest JSON must not be blank");
     }
+    PipeDocManifest.Builder builder = PipeDocManifest.newBuilder();
+    try {
+      PARSER.merge(json, builder);
+    } catch (InvalidProtocolBufferException | RuntimeException e) {
+      throw new IllegalArgumentException(
+          "manifest JSON is not a valid PipeDocManifest: " + e.getMessage(), e);
+    }
+    return builder.build();
+  }
 }

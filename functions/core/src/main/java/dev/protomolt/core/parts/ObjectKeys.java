@@ -14,92 +14,101 @@ import java.util.UUID;
  * alike still get different keys. {@code doc_id} never appears in a key.
  */
 public final class ObjectKeys {
-    /** Longest readable part of a chunk-set key, so keys stay well under S3's 1024-byte limit. */
-    static final int READABLE_LIMIT = 48;
-    /** Hex characters of the sub key's SHA-256 kept in the key: 80 bits. */
-    static final int HASH_CHARS = 20;
+  /** Longest readable part of a chunk-set key, so keys stay well under S3's 1024-byte limit. */
+  static final int READABLE_LIMIT = 48;
 
-    private final UUID nodeId;
-    private final String prefix;
+  /** Hex characters of the sub key's SHA-256 kept in the key: 80 bits. */
+  static final int HASH_CHARS = 20;
 
-    private ObjectKeys(UUID nodeId, String prefix) {
-        this.nodeId = nodeId;
-        this.prefix = prefix;
+  private final UUID nodeId;
+  private final String prefix;
+
+  private ObjectKeys(UUID nodeId, String prefix) {
+    this.nodeId = nodeId;
+    this.prefix = prefix;
+  }
+
+  /** Keys of a node's objects directly under the drive root. */
+  public static ObjectKeys forNode(UUID nodeId) {
+    return forNode("", nodeId);
+  }
+
+  /**
+   * Keys of a node's objects under a drive prefix. The prefix is empty or ends with {@code /} and
+   * holds only SigV4-safe characters.
+   */
+  public static ObjectKeys forNode(String drivePrefix, UUID nodeId) {
+    if (drivePrefix == null) {
+      throw new IllegalArgumentException(
+          "drive prefix must not be null (use \"\" for the bucket root)");
     }
-
-    /** Keys of a node's objects directly under the drive root. */
-    public static ObjectKeys forNode(UUID nodeId) {
-        return forNode("", nodeId);
+    if (!drivePrefix.isEmpty() && !drivePrefix.endsWith("/")) {
+      throw new IllegalArgumentException(
+          "drive prefix must end with '/', got \"" + drivePrefix + "\"");
     }
-
-    /**
-     * Keys of a node's objects under a drive prefix. The prefix is empty or ends with {@code /} and
-     * holds only SigV4-safe characters.
-     */
-    public static ObjectKeys forNode(String drivePrefix, UUID nodeId) {
-        if (drivePrefix == null) {
-            throw new IllegalArgumentException("drive prefix must not be null (use \"\" for the bucket root)");
-        }
-        if (!drivePrefix.isEmpty() && !drivePrefix.endsWith("/")) {
-            throw new IllegalArgumentException("drive prefix must end with '/', got \"" + drivePrefix + "\"");
-        }
-        for (int i = 0; i < drivePrefix.length(); i++) {
-            char c = drivePrefix.charAt(i);
-            if (!isSafe(c) && c != '/') {
-                throw new IllegalArgumentException("drive prefix must hold only A-Z a-z 0-9 - _ . / characters, got \""
-                        + drivePrefix + "\"");
-            }
-        }
-        if (nodeId == null) {
-            throw new IllegalArgumentException("node_id must not be null");
-        }
-        return new ObjectKeys(nodeId, drivePrefix + nodeId + "/");
+    for (int i = 0; i < drivePrefix.length(); i++) {
+      char c = drivePrefix.charAt(i);
+      if (!isSafe(c) && c != '/') {
+        throw new IllegalArgumentException(
+            "drive prefix must hold only A-Z a-z 0-9 - _ . / characters, got \""
+                + drivePrefix
+                + "\"");
+      }
     }
-
-    /** The node whose objects these keys name. */
-    public UUID nodeId() {
-        return nodeId;
+    if (nodeId == null) {
+      throw new IllegalArgumentException("node_id must not be null");
     }
+    return new ObjectKeys(nodeId, drivePrefix + nodeId + "/");
+  }
 
-    /** The common prefix of every object of this node, ending with {@code /}. */
-    public String prefix() {
-        return prefix;
-    }
+  /** The node whose objects these keys name. */
+  public UUID nodeId() {
+    return nodeId;
+  }
 
-    public String core() {
-        return prefix + "core.pb";
-    }
+  /** The common prefix of every object of this node, ending with {@code /}. */
+  public String prefix() {
+    return prefix;
+  }
 
-    public String blobs() {
-        return prefix + "blobs.pb";
-    }
+  public String core() {
+    return prefix + "core.pb";
+  }
 
-    public String parsed() {
-        return prefix + "parsed.pb";
-    }
+  public String blobs() {
+    return prefix + "blobs.pb";
+  }
 
-    /** The key of one chunk set's object. */
-    public String chunkSet(String subKey) {
-        if (subKey == null || subKey.isEmpty()) {
-            throw new IllegalArgumentException("sub_key must not be blank for a chunk set");
-        }
-        return prefix + "chunks/" + safeName(subKey) + ".pb";
-    }
+  public String parsed() {
+    return prefix + "parsed.pb";
+  }
 
-    static String safeName(String subKey) {
-        StringBuilder out = new StringBuilder(READABLE_LIMIT + HASH_CHARS + 1);
-        for (int i = 0; i < subKey.length() && out.length() < READABLE_LIMIT; i++) {
-            char c = subKey.charAt(i);
-            // '.' is left out of the readable part so a sub key can never form "." or ".." segments.
-            out.append(isSafe(c) && c != '.' ? c : '_');
-        }
-        out.append('-');
-        out.append(Sha256Hex.of(subKey.getBytes(StandardCharsets.UTF_8)), 0, HASH_CHARS);
-        return out.toString();
+  /** The key of one chunk set's object. */
+  public String chunkSet(String subKey) {
+    if (subKey == null || subKey.isEmpty()) {
+      throw new IllegalArgumentException("sub_key must not be blank for a chunk set");
     }
+    return prefix + "chunks/" + safeName(subKey) + ".pb";
+  }
 
-    private static boolean isSafe(char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                || c == '-' || c == '_' || c == '.';
+  static String safeName(String subKey) {
+    StringBuilder out = new StringBuilder(READABLE_LIMIT + HASH_CHARS + 1);
+    for (int i = 0; i < subKey.length() && out.length() < READABLE_LIMIT; i++) {
+      char c = subKey.charAt(i);
+      // '.' is left out of the readable part so a sub key can never form "." or ".." segments.
+      out.append(isSafe(c) && c != '.' ? c : '_');
     }
+    out.append('-');
+    out.append(Sha256Hex.of(subKey.getBytes(StandardCharsets.UTF_8)), 0, HASH_CHARS);
+    return out.toString();
+  }
+
+  private static boolean isSafe(char c) {
+    return (c >= 'A' && c <= 'Z')
+        || (c >= 'a' && c <= 'z')
+        || (c >= '0' && c <= '9')
+        || c == '-'
+        || c == '_'
+        || c == '.';
+  }
 }

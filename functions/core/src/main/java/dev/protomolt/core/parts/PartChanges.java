@@ -13,16 +13,19 @@ import java.util.Set;
  * @param chunkSetsRemoved  sub keys of stored chunk sets the new document no longer has
  * @param chunkOrderChanged true when the surviving chunk sets appear in a different order
  */
-public record PartChanges(Set<PipeDocPart> partsWritten, List<String> chunkSetsWritten,
-        List<String> chunkSetsRemoved, boolean chunkOrderChanged) {
-    public PartChanges {
-        partsWritten = Set.copyOf(partsWritten);
-        chunkSetsWritten = List.copyOf(chunkSetsWritten);
-        chunkSetsRemoved = List.copyOf(chunkSetsRemoved);
-    }
+public record PartChanges(
+    Set<PipeDocPart> partsWritten,
+    List<String> chunkSetsWritten,
+    List<String> chunkSetsRemoved,
+    boolean chunkOrderChanged) {
+  public PartChanges {
+    partsWritten = Set.copyOf(partsWritten);
+    chunkSetsWritten = List.copyOf(chunkSetsWritten);
+    chunkSetsRemoved = List.copyOf(chunkSetsRemoved);
+  }
 
-    /** True when nothing differs: the save may carry every part forward. */
-    public boolean unchanged() {
-        return partsWritten.isEmpty();
-    }
+  /** True when nothing differs: the save may carry every part forward. */
+  public boolean unchanged() {
+    return partsWritten.isEmpty();
+  }
 }

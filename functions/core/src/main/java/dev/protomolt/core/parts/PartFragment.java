@@ -13,16 +13,24 @@ import dev.protomolt.proto.data.v1.PipeDocPart;
  * @param bytes     the serialized fragment; callers must not modify the array
  * @param sha256    lower-case hex SHA-256 of {@code bytes}
  */
-public record PartFragment(PipeDocPart part, String subKey, int ordinal, String objectKey, byte[] bytes,
-        String sha256) {
+public record PartFragment(
+    PipeDocPart part, String subKey, int ordinal, String objectKey, byte[] bytes, String sha256) {
 
-    public long sizeBytes() {
-        return bytes.length;
-    }
+  public long sizeBytes() {
+    return bytes.length;
+  }
 
-    @Override
-    public String toString() {
-        return "PartFragment[" + PartNames.shortName(part) + (subKey.isEmpty() ? "" : " " + subKey) + ", "
-                + objectKey + ", " + bytes.length + " bytes, sha256=" + sha256 + "]";
-    }
+  @Override
+  public String toString() {
+    return "PartFragment["
+        + PartNames.shortName(part)
+        + (subKey.isEmpty() ? "" : " " + subKey)
+        + ", "
+        + objectKey
+        + ", "
+        + bytes.length
+        + " bytes, sha256="
+        + sha256
+        + "]";
+  }
 }

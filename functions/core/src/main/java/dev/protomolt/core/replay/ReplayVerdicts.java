@@ -26,8 +26,8 @@ public final class ReplayVerdicts {
   private ReplayVerdicts() {}
 
   /** The verdict, the required parts that are not there, and a sentence saying why. */
-  public record Verdict(ReplayEligibility eligibility, List<PipeDocPart> missingParts,
-      String reason) {
+  public record Verdict(
+      ReplayEligibility eligibility, List<PipeDocPart> missingParts, String reason) {
     public Verdict {
       missingParts = List.copyOf(missingParts);
     }
@@ -37,16 +37,20 @@ public final class ReplayVerdicts {
    * @param required the parts the replay target needs; empty means every part
    */
   public static Verdict of(PipeDocManifest manifest, Set<PipeDocPart> required) {
-    Set<PipeDocPart> wanted = required.isEmpty()
-        ? EnumSet.of(PipeDocPart.PIPE_DOC_PART_CORE, PipeDocPart.PIPE_DOC_PART_BLOBS,
-            PipeDocPart.PIPE_DOC_PART_CHUNKS, PipeDocPart.PIPE_DOC_PART_PARSED)
-        : EnumSet.copyOf(required);
+    Set<PipeDocPart> wanted =
+        required.isEmpty()
+            ? EnumSet.of(
+                PipeDocPart.PIPE_DOC_PART_CORE,
+                PipeDocPart.PIPE_DOC_PART_BLOBS,
+                PipeDocPart.PIPE_DOC_PART_CHUNKS,
+                PipeDocPart.PIPE_DOC_PART_PARSED)
+            : EnumSet.copyOf(required);
     List<PipeDocPart> missing = new ArrayList<>();
     boolean onlySettledSource = true;
     List<String> why = new ArrayList<>();
     for (PipeDocPart part : wanted) {
-      List<PartManifestEntry> entries = manifest.getEntriesList().stream()
-          .filter(e -> e.getPart() == part).toList();
+      List<PartManifestEntry> entries =
+          manifest.getEntriesList().stream().filter(e -> e.getPart() == part).toList();
       String name = part.name().replace("PIPE_DOC_PART_", "");
       if (entries.isEmpty()) {
         missing.add(part);
@@ -61,30 +65,40 @@ public final class ReplayVerdicts {
           continue;
         }
         partMissing = true;
-        boolean settled = e.getState() == PartState.PART_STATE_DELETED
-            && part == PipeDocPart.PIPE_DOC_PART_BLOBS
-            && DeletedReason.POST_PARSE_POLICY.wireValue().equals(e.getDeletedReason());
+        boolean settled =
+            e.getState() == PartState.PART_STATE_DELETED
+                && part == PipeDocPart.PIPE_DOC_PART_BLOBS
+                && DeletedReason.POST_PARSE_POLICY.wireValue().equals(e.getDeletedReason());
         if (!settled) {
           onlySettledSource = false;
         }
         String subKey = e.getSubKey().isEmpty() ? "" : " chunk set '" + e.getSubKey() + "'";
-        why.add(name + subKey + " is " + e.getState().name().replace("PART_STATE_", "")
-            + (e.getDeletedReason().isEmpty() ? "" : " (" + e.getDeletedReason() + ")"));
+        why.add(
+            name
+                + subKey
+                + " is "
+                + e.getState().name().replace("PART_STATE_", "")
+                + (e.getDeletedReason().isEmpty() ? "" : " (" + e.getDeletedReason() + ")"));
       }
       if (partMissing) {
         missing.add(part);
       }
     }
     if (missing.isEmpty()) {
-      return new Verdict(ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE, missing,
+      return new Verdict(
+          ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE,
+          missing,
           "every required part is present");
     }
     if (onlySettledSource) {
-      return new Verdict(ReplayEligibility.REPLAY_ELIGIBILITY_SOURCE_RECEIPT, missing,
-          String.join("; ", why) + ": the source was settled after indexing and must be fetched"
+      return new Verdict(
+          ReplayEligibility.REPLAY_ELIGIBILITY_SOURCE_RECEIPT,
+          missing,
+          String.join("; ", why)
+              + ": the source was settled after indexing and must be fetched"
               + " again");
     }
-    return new Verdict(ReplayEligibility.REPLAY_ELIGIBILITY_BODY_MISSING, missing,
-        String.join("; ", why));
+    return new Verdict(
+        ReplayEligibility.REPLAY_ELIGIBILITY_BODY_MISSING, missing, String.join("; ", why));
   }
 }

@@ -49,8 +49,14 @@ public final class DocumentFieldPath {
         throw new IllegalArgumentException("field path '" + path + "' has an empty segment");
       }
       if (descriptor == null) {
-        throw new IllegalArgumentException("field path '" + path + "': '" + segments[i - 1]
-            + "' is a scalar and has no field '" + segment + "'");
+        throw new IllegalArgumentException(
+            "field path '"
+                + path
+                + "': '"
+                + segments[i - 1]
+                + "' is a scalar and has no field '"
+                + segment
+                + "'");
       }
       if (descriptor.equals(Struct.getDescriptor())) {
         keys.add(segment);
@@ -58,21 +64,40 @@ public final class DocumentFieldPath {
       }
       FieldDescriptor field = descriptor.findFieldByName(segment);
       if (field == null) {
-        throw new IllegalArgumentException("field path '" + path + "': " + descriptor.getName()
-            + " has no field '" + segment + "'");
+        throw new IllegalArgumentException(
+            "field path '"
+                + path
+                + "': "
+                + descriptor.getName()
+                + " has no field '"
+                + segment
+                + "'");
       }
       if (field.isMapField()) {
-        throw new IllegalArgumentException("field path '" + path + "': '" + segment
-            + "' is a map field; map entries are not addressable by mappings");
+        throw new IllegalArgumentException(
+            "field path '"
+                + path
+                + "': '"
+                + segment
+                + "' is a map field; map entries are not addressable by mappings");
       }
       boolean last = i == segments.length - 1;
-      if (field.isRepeated() && (!last || field.getJavaType() == FieldDescriptor.JavaType.MESSAGE)) {
-        throw new IllegalArgumentException("field path '" + path + "': '" + segment
-            + "' is a repeated field; only repeated scalars can be addressed, and only as the last segment");
+      if (field.isRepeated()
+          && (!last || field.getJavaType() == FieldDescriptor.JavaType.MESSAGE)) {
+        throw new IllegalArgumentException(
+            "field path '"
+                + path
+                + "': '"
+                + segment
+                + "' is a repeated field; only repeated scalars can be addressed, and only as the"
+                + " last segment");
       }
       fields.add(field);
-      descriptor = field.getJavaType() == FieldDescriptor.JavaType.MESSAGE
-          && !field.getMessageType().equals(Timestamp.getDescriptor()) ? field.getMessageType() : null;
+      descriptor =
+          field.getJavaType() == FieldDescriptor.JavaType.MESSAGE
+                  && !field.getMessageType().equals(Timestamp.getDescriptor())
+              ? field.getMessageType()
+              : null;
     }
     return new DocumentFieldPath(path, List.copyOf(fields), List.copyOf(keys));
   }
@@ -132,7 +157,8 @@ public final class DocumentFieldPath {
       return;
     }
     Value existing = struct.getFieldsOrDefault(key, Value.getDefaultInstance());
-    Struct.Builder child = existing.hasStructValue() ? existing.getStructValue().toBuilder() : Struct.newBuilder();
+    Struct.Builder child =
+        existing.hasStructValue() ? existing.getStructValue().toBuilder() : Struct.newBuilder();
     putStructPath(child, keys, index + 1, value);
     struct.putFields(key, Value.newBuilder().setStructValue(child).build());
   }
@@ -153,13 +179,23 @@ public final class DocumentFieldPath {
     if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
       if (field.getMessageType().equals(Struct.getDescriptor()) && value instanceof Map<?, ?> map) {
         target.setField(field, toValue(map).getStructValue());
-      } else if (field.getMessageType().equals(Timestamp.getDescriptor()) && value instanceof Instant t) {
-        target.setField(field, Timestamp.newBuilder().setSeconds(t.getEpochSecond()).setNanos(t.getNano()).build());
-      } else if (value instanceof Message m && m.getDescriptorForType().equals(field.getMessageType())) {
+      } else if (field.getMessageType().equals(Timestamp.getDescriptor())
+          && value instanceof Instant t) {
+        target.setField(
+            field,
+            Timestamp.newBuilder().setSeconds(t.getEpochSecond()).setNanos(t.getNano()).build());
+      } else if (value instanceof Message m
+          && m.getDescriptorForType().equals(field.getMessageType())) {
         target.setField(field, m);
       } else {
-        throw new IllegalArgumentException("cannot write a " + value.getClass().getSimpleName()
-            + " into " + field.getMessageType().getName() + " field '" + path + "'");
+        throw new IllegalArgumentException(
+            "cannot write a "
+                + value.getClass().getSimpleName()
+                + " into "
+                + field.getMessageType().getName()
+                + " field '"
+                + path
+                + "'");
       }
       return;
     }
@@ -169,9 +205,12 @@ public final class DocumentFieldPath {
   private Object scalar(FieldDescriptor field, Object value) {
     return switch (field.getJavaType()) {
       case STRING -> value instanceof String s ? s : textOf(value);
-      case LONG -> value instanceof Number n && isIntegral(n) ? n.longValue() : mismatch(field, value);
-      case INT -> value instanceof Number n && isIntegral(n)
-          && n.longValue() == n.intValue() ? n.intValue() : mismatch(field, value);
+      case LONG ->
+          value instanceof Number n && isIntegral(n) ? n.longValue() : mismatch(field, value);
+      case INT ->
+          value instanceof Number n && isIntegral(n) && n.longValue() == n.intValue()
+              ? n.intValue()
+              : mismatch(field, value);
       case DOUBLE -> value instanceof Number n ? n.doubleValue() : mismatch(field, value);
       case FLOAT -> value instanceof Number n ? n.floatValue() : mismatch(field, value);
       case BOOLEAN -> value instanceof Boolean b ? b : mismatch(field, value);
@@ -180,13 +219,21 @@ public final class DocumentFieldPath {
   }
 
   private static boolean isIntegral(Number n) {
-    return n instanceof Long || n instanceof Integer || n instanceof Short
+    return n instanceof Long
+        || n instanceof Integer
+        || n instanceof Short
         || (n instanceof Double d && d == Math.rint(d) && !d.isInfinite());
   }
 
   private Object mismatch(FieldDescriptor field, Object value) {
-    throw new IllegalArgumentException("cannot write " + describe(value) + " into "
-        + field.getJavaType().name().toLowerCase() + " field '" + path + "'");
+    throw new IllegalArgumentException(
+        "cannot write "
+            + describe(value)
+            + " into "
+            + field.getJavaType().name().toLowerCase()
+            + " field '"
+            + path
+            + "'");
   }
 
   private static String describe(Object value) {
@@ -226,14 +273,16 @@ public final class DocumentFieldPath {
   static Object plain(Object value) {
     return switch (value) {
       case null -> null;
-      case Value v -> switch (v.getKindCase()) {
-        case NULL_VALUE, KIND_NOT_SET -> null;
-        case NUMBER_VALUE -> v.getNumberValue();
-        case STRING_VALUE -> v.getStringValue();
-        case BOOL_VALUE -> v.getBoolValue();
-        case STRUCT_VALUE -> plain(v.getStructValue());
-        case LIST_VALUE -> v.getListValue().getValuesList().stream().map(DocumentFieldPath::plain).toList();
-      };
+      case Value v ->
+          switch (v.getKindCase()) {
+            case NULL_VALUE, KIND_NOT_SET -> null;
+            case NUMBER_VALUE -> v.getNumberValue();
+            case STRING_VALUE -> v.getStringValue();
+            case BOOL_VALUE -> v.getBoolValue();
+            case STRUCT_VALUE -> plain(v.getStructValue());
+            case LIST_VALUE ->
+                v.getListValue().getValuesList().stream().map(DocumentFieldPath::plain).toList();
+          };
       case Struct s -> {
         Map<String, Object> out = new LinkedHashMap<>();
         s.getFieldsMap().forEach((k, v) -> out.put(k, plain(v)));

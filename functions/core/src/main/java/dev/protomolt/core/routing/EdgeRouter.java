@@ -42,7 +42,8 @@ public final class EdgeRouter {
           return new RoutingDecision.Failed(edge.getEdgeId(), e.getMessage());
         }
       }
-      destinations.add(new Destination(edge, edge.getToNodeId(), EdgeBehavior.of(edge, input.document())));
+      destinations.add(
+          new Destination(edge, edge.getToNodeId(), EdgeBehavior.of(edge, input.document())));
       if (edge.getExclusive()) {
         break;
       }
@@ -57,7 +58,8 @@ public final class EdgeRouter {
    * because a stream rebuilt from a replay may carry one without the other.
    */
   static long hopsMade(StreamMetadata metadata) {
-    return Math.max(metadata.getHopCount(),
+    return Math.max(
+        metadata.getHopCount(),
         Math.max(metadata.getHistoryCount(), metadata.getProcessingPathCount()));
   }
 }

@@ -22,15 +22,27 @@ public final class FieldMappings {
 
   private FieldMappings() {}
 
-  public static PipeDoc apply(GraphTopology topology, GraphNode node, MappingPhase phase,
-      PipeDoc document, PipeStream stream) {
+  public static PipeDoc apply(
+      GraphTopology topology,
+      GraphNode node,
+      MappingPhase phase,
+      PipeDoc document,
+      PipeStream stream) {
     List<ProcessingMapping> mappings =
         phase == MappingPhase.PRE ? node.getPreMappingsList() : node.getPostMappingsList();
     PipeDoc current = document;
     for (int i = 0; i < mappings.size(); i++) {
       ProcessingMapping mapping = mappings.get(i);
-      String name = "mapping " + (mapping.getMappingId().isBlank() ? "#" + i : "'" + mapping.getMappingId() + "'")
-          + " (" + phase.label() + "_mappings[" + i + "]) of node '" + node.getNodeId() + "'";
+      String name =
+          "mapping "
+              + (mapping.getMappingId().isBlank() ? "#" + i : "'" + mapping.getMappingId() + "'")
+              + " ("
+              + phase.label()
+              + "_mappings["
+              + i
+              + "]) of node '"
+              + node.getNodeId()
+              + "'";
       try {
         current = applyOne(topology, node, phase, i, mapping, current, stream);
       } catch (IllegalArgumentException | CelEvaluationFailure e) {
@@ -40,14 +52,23 @@ public final class FieldMappings {
     return current;
   }
 
-  private static PipeDoc applyOne(GraphTopology topology, GraphNode node, MappingPhase phase, int index,
-      ProcessingMapping mapping, PipeDoc document, PipeStream stream) {
+  private static PipeDoc applyOne(
+      GraphTopology topology,
+      GraphNode node,
+      MappingPhase phase,
+      int index,
+      ProcessingMapping mapping,
+      PipeDoc document,
+      PipeStream stream) {
     CelInput input = new CelInput(document, stream);
     if (!mapping.getFilterCondition().isBlank()) {
       String key = ExpressionSite.mappingFilterKey(node.getNodeId(), phase, index);
-      boolean applies = topology.expressions().find(key)
-          .orElseThrow(() -> new IllegalStateException(key + " was not compiled at load"))
-          .test(input.activation());
+      boolean applies =
+          topology
+              .expressions()
+              .find(key)
+              .orElseThrow(() -> new IllegalStateException(key + " was not compiled at load"))
+              .test(input.activation());
       if (!applies) {
         return document;
       }
@@ -58,7 +79,8 @@ public final class FieldMappings {
         if (mapping.getSourceFieldPathsCount() != 1) {
           throw new IllegalArgumentException("DIRECT needs exactly one source_field_path");
         }
-        yield target.write(document, DocumentFieldPath.parse(mapping.getSourceFieldPaths(0)).read(document));
+        yield target.write(
+            document, DocumentFieldPath.parse(mapping.getSourceFieldPaths(0)).read(document));
       }
       case MAPPING_TYPE_AGGREGATE -> {
         String separator = mapping.getSeparator().isEmpty() ? " " : mapping.getSeparator();
@@ -70,9 +92,12 @@ public final class FieldMappings {
       }
       case MAPPING_TYPE_CEL -> {
         String key = ExpressionSite.mappingExpressionKey(node.getNodeId(), phase, index);
-        Object value = topology.expressions().find(key)
-            .orElseThrow(() -> new IllegalStateException(key + " was not compiled at load"))
-            .evaluate(input.activation());
+        Object value =
+            topology
+                .expressions()
+                .find(key)
+                .orElseThrow(() -> new IllegalStateException(key + " was not compiled at load"))
+                .evaluate(input.activation());
         yield target.write(document, DocumentFieldPath.plain(value));
       }
       case MAPPING_TYPE_UNSPECIFIED, UNRECOGNIZED ->

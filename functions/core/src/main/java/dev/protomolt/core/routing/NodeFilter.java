@@ -26,10 +26,14 @@ public final class NodeFilter {
         continue;
       }
       String key = ExpressionSite.filterKey(node.getNodeId(), i);
-      CompiledExpression condition = topology.expressions().find(key)
-          .orElseThrow(() -> new IllegalStateException(key + " was not compiled at load"));
+      CompiledExpression condition =
+          topology
+              .expressions()
+              .find(key)
+              .orElseThrow(() -> new IllegalStateException(key + " was not compiled at load"));
       if (!condition.test(activation)) {
-        String description = filter.getDescription().isBlank() ? filter.getCondition() : filter.getDescription();
+        String description =
+            filter.getDescription().isBlank() ? filter.getCondition() : filter.getDescription();
         return filter.getAction() == FilterAction.FILTER_ACTION_SKIP
             ? new FilterOutcome.Skip(i, description)
             : new FilterOutcome.Drop(i, description);

@@ -26,9 +26,15 @@ public record AccountDrives(Drive intake, Drive pipeline) {
   public static AccountDrives of(AccountEvent event) {
     String accountId = accountId(event);
     return new AccountDrives(
-        drive(accountId, DriveKind.INTAKE, "intake_drive",
+        drive(
+            accountId,
+            DriveKind.INTAKE,
+            "intake_drive",
             event.hasIntakeDrive() ? event.getIntakeDrive() : null),
-        drive(accountId, DriveKind.PIPELINE, "pipeline_drive",
+        drive(
+            accountId,
+            DriveKind.PIPELINE,
+            "pipeline_drive",
             event.hasPipelineDrive() ? event.getPipelineDrive() : null));
   }
 
@@ -38,16 +44,20 @@ public record AccountDrives(Drive intake, Drive pipeline) {
     }
     String expected = kind.driveName(accountId);
     if (!b.getDriveName().isEmpty() && !b.getDriveName().equals(expected)) {
-      throw new IllegalArgumentException(field + ".drive_name: must be " + expected + " but was "
-          + b.getDriveName());
+      throw new IllegalArgumentException(
+          field + ".drive_name: must be " + expected + " but was " + b.getDriveName());
     }
     if (b.getBucket().isBlank()) {
       throw new IllegalArgumentException(field + ".bucket: must not be blank");
     }
     if (!b.getPrefix().chars().allMatch(AccountDrives::isKeySafe)) {
       // Object keys must need no escaping in a SigV4 canonical request (see ObjectKeys).
-      throw new IllegalArgumentException(field + ".prefix: may hold only A-Z a-z 0-9 - _ . /"
-          + " but was '" + b.getPrefix() + "'");
+      throw new IllegalArgumentException(
+          field
+              + ".prefix: may hold only A-Z a-z 0-9 - _ . /"
+              + " but was '"
+              + b.getPrefix()
+              + "'");
     }
     if (b.getRegion().isBlank()) {
       throw new IllegalArgumentException(field + ".region: must not be blank");
@@ -56,12 +66,24 @@ public record AccountDrives(Drive intake, Drive pipeline) {
         && b.getProvider() != DriveProvider.DRIVE_PROVIDER_PROTOMOLT) {
       throw new IllegalArgumentException(field + ".provider: must be CLIENT or PROTOMOLT");
     }
-    return new Drive(expected, accountId, kind, b.getBucket(), b.getPrefix(), b.getRegion(),
-        b.getCredentialsRef(), b.getProvider());
+    return new Drive(
+        expected,
+        accountId,
+        kind,
+        b.getBucket(),
+        b.getPrefix(),
+        b.getRegion(),
+        b.getCredentialsRef(),
+        b.getProvider());
   }
 
   private static boolean isKeySafe(int c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-        || c == '-' || c == '_' || c == '.' || c == '/';
+    return (c >= 'A' && c <= 'Z')
+        || (c >= 'a' && c <= 'z')
+        || (c >= '0' && c <= '9')
+        || c == '-'
+        || c == '_'
+        || c == '.'
+        || c == '/';
   }
 }

@@ -11,8 +11,15 @@ import java.util.Objects;
  * @param prefix key prefix inside the bucket, empty or ending in {@code /}
  * @param credentialsRef name of the credentials configuration, never the secret itself
  */
-public record Drive(String name, String accountId, DriveKind kind, String bucket, String prefix,
-    String region, String credentialsRef, DriveProvider provider) {
+public record Drive(
+    String name,
+    String accountId,
+    DriveKind kind,
+    String bucket,
+    String prefix,
+    String region,
+    String credentialsRef,
+    DriveProvider provider) {
 
   public Drive {
     Objects.requireNonNull(kind, "kind");
@@ -21,8 +28,8 @@ public record Drive(String name, String accountId, DriveKind kind, String bucket
       throw new IllegalArgumentException("drive account_id must not be blank");
     }
     if (!kind.driveName(accountId).equals(name)) {
-      throw new IllegalArgumentException("drive name must be " + kind.driveName(accountId)
-          + " but was " + name);
+      throw new IllegalArgumentException(
+          "drive name must be " + kind.driveName(accountId) + " but was " + name);
     }
     if (bucket == null || bucket.isBlank()) {
       throw new IllegalArgumentException("drive " + name + ": bucket must not be blank");

@@ -34,6 +34,9 @@ public interface LedgerStore {
    *
    * @return false when no such row was there
    */
-  boolean tombstoneCacheCopy(UUID nodeId, Instant at, String manifestChecksum,
+  boolean tombstoneCacheCopy(
+      UUID nodeId,
+      Instant at,
+      String manifestChecksum,
       com.google.protobuf.Timestamp manifestUpdatedAt);
 }

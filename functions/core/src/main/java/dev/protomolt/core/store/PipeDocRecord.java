@@ -14,10 +14,24 @@ import java.util.UUID;
  * @param checksum lower-case hex SHA-256 of the whole serialized document
  * @param sizeBytes size of the whole serialized document
  */
-public record PipeDocRecord(UUID nodeId, RowKind rowKind, String accountId, String docId,
-    String graphId, String graphAddressId, String clusterId, String driveName,
-    DocumentStatus status, PipeDocManifest manifest, String checksum, long sizeBytes,
-    boolean keep, String crawlId, String datasourceId, long graphVersion, Instant createdAt,
+public record PipeDocRecord(
+    UUID nodeId,
+    RowKind rowKind,
+    String accountId,
+    String docId,
+    String graphId,
+    String graphAddressId,
+    String clusterId,
+    String driveName,
+    DocumentStatus status,
+    PipeDocManifest manifest,
+    String checksum,
+    long sizeBytes,
+    boolean keep,
+    String crawlId,
+    String datasourceId,
+    long graphVersion,
+    Instant createdAt,
     Instant updatedAt) {
 
   public PipeDocRecord {

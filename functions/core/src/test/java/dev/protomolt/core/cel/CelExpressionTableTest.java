@@ -17,21 +17,25 @@ class CelExpressionTableTest {
 
   private static final PipelineCelEnvironment ENV = PipelineCelEnvironment.create();
 
-  private static final PipeDoc DOC = PipeDoc.newBuilder()
-      .setDocId("d1")
-      .setSearchMetadata(SearchMetadata.newBuilder()
-          .setLanguage("en")
-          .setSourceMimeType("application/pdf")
-          .setContentLength(1500))
-      .build();
+  private static final PipeDoc DOC =
+      PipeDoc.newBuilder()
+          .setDocId("d1")
+          .setSearchMetadata(
+              SearchMetadata.newBuilder()
+                  .setLanguage("en")
+                  .setSourceMimeType("application/pdf")
+                  .setContentLength(1500))
+          .build();
 
-  private static final PipeStream STREAM = PipeStream.newBuilder()
-      .setStreamId("s1")
-      .setMetadata(StreamMetadata.newBuilder()
-          .setHopCount(2)
-          .putContextParams("priority", "high")
-          .putContextParams("skip_processing", "false"))
-      .build();
+  private static final PipeStream STREAM =
+      PipeStream.newBuilder()
+          .setStreamId("s1")
+          .setMetadata(
+              StreamMetadata.newBuilder()
+                  .setHopCount(2)
+                  .putContextParams("priority", "high")
+                  .putContextParams("skip_processing", "false"))
+          .build();
 
   private static final CelInput INPUT = new CelInput(DOC, STREAM);
 
@@ -48,7 +52,9 @@ class CelExpressionTableTest {
         Arguments.of("stream.metadata.context_params['skip_processing'] != 'true'", true),
         Arguments.of("metadata.hop_count < 3", true),
         // A missing key guarded with `in` is simply false.
-        Arguments.of("'tenant' in metadata.context_params && metadata.context_params['tenant'] == 'a'", false),
+        Arguments.of(
+            "'tenant' in metadata.context_params && metadata.context_params['tenant'] == 'a'",
+            false),
         // Optional syntax: a missing key reads as the default.
         Arguments.of("metadata.context_params[?'tenant'].orValue('none') == 'none'", true),
         // An unset message field reads as its default, as in proto3.
@@ -65,7 +71,8 @@ class CelExpressionTableTest {
   @ParameterizedTest(name = "missing key: {0}")
   @MethodSource("missingKeys")
   void missingMapKeyIsALoudFailureNamingTheKey(String expression) {
-    CompiledExpression compiled = ENV.compile("edge:e-missing", expression, ExpressionShape.PREDICATE);
+    CompiledExpression compiled =
+        ENV.compile("edge:e-missing", expression, ExpressionShape.PREDICATE);
     assertThatThrownBy(() -> compiled.test(INPUT.activation()))
         .isInstanceOf(CelEvaluationFailure.class)
         .hasMessageContaining("edge:e-missing")
@@ -85,7 +92,8 @@ class CelExpressionTableTest {
         // Undeclared variable.
         Arguments.of("doc.language == 'en'", 0, "undeclared reference to 'doc'"),
         // Wrong type comparison.
-        Arguments.of("document.search_metadata.content_length > 'big'", 40, "found no matching overload"),
+        Arguments.of(
+            "document.search_metadata.content_length > 'big'", 40, "found no matching overload"),
         // A condition must be a bool.
         Arguments.of("document.search_metadata.language", 0, "must evaluate to bool"));
   }
@@ -94,10 +102,11 @@ class CelExpressionTableTest {
   @MethodSource("invalid")
   void invalidExpressionsAreRejectedWithPosition(String expression, int position, String text) {
     assertThat(ENV.check(expression, ExpressionShape.PREDICATE))
-        .anySatisfy(problem -> {
-          assertThat(problem.position()).isEqualTo(position);
-          assertThat(problem.message()).contains(text);
-        });
+        .anySatisfy(
+            problem -> {
+              assertThat(problem.position()).isEqualTo(position);
+              assertThat(problem.message()).contains(text);
+            });
     assertThatThrownBy(() -> ENV.compile("edge:bad", expression, ExpressionShape.PREDICATE))
         .isInstanceOf(CelCompilationException.class)
         .hasMessageContaining("edge:bad")

@@ -90,8 +90,13 @@ class DocumentLogEquivalenceTest {
 
   @Provide
   Arbitrary<WindowSpec> windows() {
-    return Arbitraries.integers().between(1, 24).flatMap(size ->
-        Arbitraries.integers().between(0, size - 1).map(overlap -> new WindowSpec(size, overlap)));
+    return Arbitraries.integers()
+        .between(1, 24)
+        .flatMap(
+            size ->
+                Arbitraries.integers()
+                    .between(0, size - 1)
+                    .map(overlap -> new WindowSpec(size, overlap)));
   }
 
   @Provide
@@ -101,8 +106,7 @@ class DocumentLogEquivalenceTest {
 
   @Provide
   Arbitrary<String> longTexts() {
-    return codePoints().list().ofMinSize(900).ofMaxSize(5000)
-        .map(DocumentLogEquivalenceTest::join);
+    return codePoints().list().ofMinSize(900).ofMaxSize(5000).map(DocumentLogEquivalenceTest::join);
   }
 
   /**

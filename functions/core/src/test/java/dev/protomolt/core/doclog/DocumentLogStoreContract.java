@@ -114,8 +114,9 @@ public abstract class DocumentLogStoreContract {
     assertThat(sealed.sha256()).isEqualTo(TextDigest.sha256(original));
     assertThat(sealed.length()).isEqualTo(original.length());
     assertThat(log.read(KEY)).contains(original);
-    assertThat(store.parts(KEY)).extracting(DocumentPart::text)
-        .containsExactlyElementsOf(TextWindows.cut(original, WINDOWS).stream()
-            .map(DocumentPart::text).toList());
+    assertThat(store.parts(KEY))
+        .extracting(DocumentPart::text)
+        .containsExactlyElementsOf(
+            TextWindows.cut(original, WINDOWS).stream().map(DocumentPart::text).toList());
   }
 }

@@ -26,10 +26,11 @@ class DocumentLogTest {
     assertThat(first.length()).isZero();
     assertThat(again.length()).isEqualTo(3);
     assertThatThrownBy(() -> log.open(KEY, WindowSpec.DEFAULT))
-        .isInstanceOfSatisfying(DocumentLogRefusal.class,
-            r -> assertThat(r.reason()).isEqualTo(Reason.WINDOWS_DIFFER))
-        .hasMessage("windows: log logs:logs/work-units/wu-1 was opened with size 10 and overlap 2;"
-            + " windows are fixed at open (got size 1000 and overlap 150)");
+        .isInstanceOfSatisfying(
+            DocumentLogRefusal.class, r -> assertThat(r.reason()).isEqualTo(Reason.WINDOWS_DIFFER))
+        .hasMessage(
+            "windows: log logs:logs/work-units/wu-1 was opened with size 10 and overlap 2;"
+                + " windows are fixed at open (got size 1000 and overlap 150)");
   }
 
   @Test
@@ -88,13 +89,16 @@ class DocumentLogTest {
     DocumentLogState before = store.load(KEY).orElseThrow();
 
     assertThatThrownBy(() -> log.append(KEY, "xyz", 5))
-        .isInstanceOfSatisfying(DocumentLogRefusal.class, r -> {
-          assertThat(r.reason()).isEqualTo(Reason.GAP);
-          assertThat(r.field()).isEqualTo("producerOffset");
-        })
-        .hasMessage("producerOffset: 5 is past the end of log logs:logs/work-units/wu-1, which"
-            + " holds 3 chars; taking it would leave a gap of 2 chars (append from offset 3"
-            + " instead)");
+        .isInstanceOfSatisfying(
+            DocumentLogRefusal.class,
+            r -> {
+              assertThat(r.reason()).isEqualTo(Reason.GAP);
+              assertThat(r.field()).isEqualTo("producerOffset");
+            })
+        .hasMessage(
+            "producerOffset: 5 is past the end of log logs:logs/work-units/wu-1, which"
+                + " holds 3 chars; taking it would leave a gap of 2 chars (append from offset 3"
+                + " instead)");
     assertThat(store.load(KEY)).contains(before);
   }
 
@@ -103,10 +107,11 @@ class DocumentLogTest {
     log.open(KEY, TEN_BY_TWO);
     log.append(KEY, "abcdef", 0);
     assertThatThrownBy(() -> log.append(KEY, "dXfgh", 3))
-        .isInstanceOfSatisfying(DocumentLogRefusal.class,
-            r -> assertThat(r.reason()).isEqualTo(Reason.CONFLICT))
-        .hasMessage("text: differs at offset 4 from the text log logs:logs/work-units/wu-1"
-            + " already holds; a redelivered append must repeat the same text");
+        .isInstanceOfSatisfying(
+            DocumentLogRefusal.class, r -> assertThat(r.reason()).isEqualTo(Reason.CONFLICT))
+        .hasMessage(
+            "text: differs at offset 4 from the text log logs:logs/work-units/wu-1"
+                + " already holds; a redelivered append must repeat the same text");
     assertThat(store.load(KEY).orElseThrow().length()).isEqualTo(6);
   }
 
@@ -118,10 +123,10 @@ class DocumentLogTest {
 
     DocumentLog.Sealed sealed = log.seal(KEY);
 
-    assertThat(store.parts(KEY)).containsExactly(
-        DocumentPart.of(0, 0, "0123456789"), DocumentPart.of(1, 8, "89abcde"));
-    assertThat(sealed).isEqualTo(new DocumentLog.Sealed(
-        KEY, 2, 15, TextDigest.sha256("0123456789abcde")));
+    assertThat(store.parts(KEY))
+        .containsExactly(DocumentPart.of(0, 0, "0123456789"), DocumentPart.of(1, 8, "89abcde"));
+    assertThat(sealed)
+        .isEqualTo(new DocumentLog.Sealed(KEY, 2, 15, TextDigest.sha256("0123456789abcde")));
     assertThat(index.query("89abcde", 10)).extracting(LogPartIndex.Hit::index).containsExactly(1);
     assertThat(log.seal(KEY)).isEqualTo(sealed);
   }
@@ -141,19 +146,21 @@ class DocumentLogTest {
 
     assertThat(log.append(KEY, "one", 1).added()).isZero();
     assertThatThrownBy(() -> log.append(KEY, "more", 4))
-        .isInstanceOfSatisfying(DocumentLogRefusal.class,
-            r -> assertThat(r.reason()).isEqualTo(Reason.SEALED))
-        .hasMessage("key: log logs:logs/work-units/wu-1 is sealed at 4 chars; an append may not"
-            + " add text to it");
+        .isInstanceOfSatisfying(
+            DocumentLogRefusal.class, r -> assertThat(r.reason()).isEqualTo(Reason.SEALED))
+        .hasMessage(
+            "key: log logs:logs/work-units/wu-1 is sealed at 4 chars; an append may not"
+                + " add text to it");
   }
 
   @Test
   void aLogMustBeOpenBeforeAppendOrSeal() {
     assertThatThrownBy(() -> log.append(KEY, "x", 0))
-        .isInstanceOfSatisfying(DocumentLogRefusal.class,
-            r -> assertThat(r.reason()).isEqualTo(Reason.NOT_OPEN))
-        .hasMessage("key: no log is open under logs:logs/work-units/wu-1; open it before"
-            + " appending or sealing");
+        .isInstanceOfSatisfying(
+            DocumentLogRefusal.class, r -> assertThat(r.reason()).isEqualTo(Reason.NOT_OPEN))
+        .hasMessage(
+            "key: no log is open under logs:logs/work-units/wu-1; open it before"
+                + " appending or sealing");
     assertThatThrownBy(() -> log.seal(KEY)).isInstanceOf(DocumentLogRefusal.class);
   }
 
@@ -189,8 +196,8 @@ class DocumentLogTest {
 
     racingLog.append(KEY, "0123456789ab", 0);
 
-    assertThat(racing.partWrites).containsExactly(
-        DocumentPart.of(0, 0, "0123456789"), DocumentPart.of(0, 0, "0123456789"));
+    assertThat(racing.partWrites)
+        .containsExactly(DocumentPart.of(0, 0, "0123456789"), DocumentPart.of(0, 0, "0123456789"));
     assertThat(racing.parts(KEY)).containsExactly(DocumentPart.of(0, 0, "0123456789"));
     assertThat(racing.load(KEY).orElseThrow().length()).isEqualTo(12);
   }
@@ -203,10 +210,11 @@ class DocumentLogTest {
     racing.losses = Integer.MAX_VALUE;
 
     assertThatThrownBy(() -> racingLog.append(KEY, "abc", 0))
-        .isInstanceOfSatisfying(DocumentLogRefusal.class,
-            r -> assertThat(r.reason()).isEqualTo(Reason.CONTENDED))
-        .hasMessage("key: log logs:logs/work-units/wu-1 kept changing under 8 attempts by other"
-            + " writers; retry the call as it is");
+        .isInstanceOfSatisfying(
+            DocumentLogRefusal.class, r -> assertThat(r.reason()).isEqualTo(Reason.CONTENDED))
+        .hasMessage(
+            "key: log logs:logs/work-units/wu-1 kept changing under 8 attempts by other"
+                + " writers; retry the call as it is");
     assertThat(racing.load(KEY).orElseThrow().length()).isZero();
   }
 

@@ -22,8 +22,7 @@ class LogKeyTest {
     assertThatThrownBy(() -> new LogKey("c", " "))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("path: must not be blank");
-    assertThatThrownBy(() -> new LogKey("c", null))
-        .hasMessage("path: must not be blank");
+    assertThatThrownBy(() -> new LogKey("c", null)).hasMessage("path: must not be blank");
   }
 
   @Test
@@ -53,14 +52,15 @@ class LogKeyTest {
   void pathMustUseSigV4SafeCharacters() {
     assertThatThrownBy(() -> new LogKey("c", "logs/a b"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe); 'U+0020' at"
-            + " index 6 is not allowed (got \"logs/a b\")");
+        .hasMessage(
+            "path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe); 'U+0020' at"
+                + " index 6 is not allowed (got \"logs/a b\")");
     assertThatThrownBy(() -> new LogKey("c", "logs/é"))
-        .hasMessageStartingWith("path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe);"
-            + " 'é'");
+        .hasMessageStartingWith(
+            "path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe);" + " 'é'");
     assertThatThrownBy(() -> new LogKey("c", "logs/a+b"))
-        .hasMessageStartingWith("path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe);"
-            + " '+'");
+        .hasMessageStartingWith(
+            "path: must use only A-Z a-z 0-9 - _ . ~ and '/' (SigV4-safe);" + " '+'");
     assertThatThrownBy(() -> new LogKey("my bucket", "logs/x"))
         .hasMessageStartingWith("collection: must use only");
   }

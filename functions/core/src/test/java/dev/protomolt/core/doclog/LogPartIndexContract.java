@@ -33,9 +33,7 @@ public abstract class LogPartIndexContract {
 
     assertThat(index.query("disk full", 10))
         .extracting(LogPartIndex.Hit::key, LogPartIndex.Hit::index)
-        .containsExactlyInAnyOrder(
-            tuple(BUILD, 0),
-            tuple(DEPLOY, 0));
+        .containsExactlyInAnyOrder(tuple(BUILD, 0), tuple(DEPLOY, 0));
     assertThat(index.query("cleanup", 10))
         .containsExactly(new LogPartIndex.Hit(BUILD, 1, 850, "retrying after disk cleanup"));
     assertThat(index.query("nothing-like-this", 10)).isEmpty();
@@ -75,9 +73,10 @@ public abstract class LogPartIndexContract {
     index.upsert(BUILD, DocumentPart.of(2, 1700, "worker crashed again"));
     index.upsert(BUILD, DocumentPart.of(1, 850, "worker crashed"));
 
-    assertThat(index.query("CRASHED worker", 10)).containsExactly(
-        new LogPartIndex.Hit(DEPLOY, 3, 2550, odd),
-        new LogPartIndex.Hit(BUILD, 1, 850, "worker crashed"),
-        new LogPartIndex.Hit(BUILD, 2, 1700, "worker crashed again"));
+    assertThat(index.query("CRASHED worker", 10))
+        .containsExactly(
+            new LogPartIndex.Hit(DEPLOY, 3, 2550, odd),
+            new LogPartIndex.Hit(BUILD, 1, 850, "worker crashed"),
+            new LogPartIndex.Hit(BUILD, 2, 1700, "worker crashed again"));
   }
 }

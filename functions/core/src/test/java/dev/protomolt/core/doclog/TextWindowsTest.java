@@ -16,8 +16,7 @@ class TextWindowsTest {
 
   @Test
   void textShorterThanOneWindowIsOnePart() {
-    assertThat(TextWindows.cut("ab", FOUR_BY_ONE))
-        .containsExactly(DocumentPart.of(0, 0, "ab"));
+    assertThat(TextWindows.cut("ab", FOUR_BY_ONE)).containsExactly(DocumentPart.of(0, 0, "ab"));
   }
 
   @Test
@@ -58,8 +57,9 @@ class TextWindowsTest {
     assertThat(texts(parts)).containsExactly(grin.repeat(4), grin.repeat(4), grin.repeat(4));
     // Starts are UTF-16 offsets into the original, two chars per emoji.
     assertThat(parts).extracting(DocumentPart::start).containsExactly(0L, 6L, 12L);
-    assertThat(parts).allSatisfy(p -> assertThat(p.text())
-        .isEqualTo(text.substring((int) p.start(), (int) p.end())));
+    assertThat(parts)
+        .allSatisfy(
+            p -> assertThat(p.text()).isEqualTo(text.substring((int) p.start(), (int) p.end())));
   }
 
   @Test

@@ -23,9 +23,17 @@ public abstract class DraftStoreContract {
   }
 
   private static GraphDraft draft(String id, Instant expires, Long baseVersion) {
-    GraphDraft.Builder d = GraphDraft.newBuilder().setDraftId(id).setClusterId("c1").setGraphId("g")
-        .setUserId("ann").setGraph(SampleGraphs.linear("g", 0))
-        .setExpiresAt(Timestamp.newBuilder().setSeconds(expires.getEpochSecond()).setNanos(expires.getNano()));
+    GraphDraft.Builder d =
+        GraphDraft.newBuilder()
+            .setDraftId(id)
+            .setClusterId("c1")
+            .setGraphId("g")
+            .setUserId("ann")
+            .setGraph(SampleGraphs.linear("g", 0))
+            .setExpiresAt(
+                Timestamp.newBuilder()
+                    .setSeconds(expires.getEpochSecond())
+                    .setNanos(expires.getNano()));
     if (baseVersion != null) {
       d.setBaseVersion(baseVersion);
     }
@@ -48,14 +56,17 @@ public abstract class DraftStoreContract {
     store.put(draft("draft:c1:g:ann", NOW.plusSeconds(60), 3L));
     assertThat(store.get("draft:c1:g:ann", NOW.plusSeconds(59))).isPresent();
     assertThat(store.get("draft:c1:g:ann", NOW.plusSeconds(60))).isEmpty();
-    assertThat(store.delete("draft:c1:g:ann", NOW.plusSeconds(61))).as("nothing live was deleted").isFalse();
+    assertThat(store.delete("draft:c1:g:ann", NOW.plusSeconds(61)))
+        .as("nothing live was deleted")
+        .isFalse();
   }
 
   @Test
   void putReplacesAndDeleteRemoves() {
     store.put(draft("draft:c1:g:ann", NOW.plusSeconds(60), 3L));
     store.put(draft("draft:c1:g:ann", NOW.plusSeconds(600), 4L));
-    assertThat(store.get("draft:c1:g:ann", NOW.plusSeconds(300)).orElseThrow().getBaseVersion()).isEqualTo(4);
+    assertThat(store.get("draft:c1:g:ann", NOW.plusSeconds(300)).orElseThrow().getBaseVersion())
+        .isEqualTo(4);
     assertThat(store.delete("draft:c1:g:ann", NOW)).isTrue();
     assertThat(store.get("draft:c1:g:ann", NOW)).isEmpty();
     assertThat(store.delete("draft:c1:g:ann", NOW)).isFalse();

@@ -48,14 +48,16 @@ class GraphCacheTest {
   @Test
   void activationInstallsThenFlipsAndPinnedVersionsSurviveANewerActivation() {
     cache.activate(linear("g", 1), cache.deactivationEpoch("g"));
-    PipelineGraph v2 = linear("g", 2).toBuilder().removeNodes(2).removeEdges(2).removeEdges(1).build();
+    PipelineGraph v2 =
+        linear("g", 2).toBuilder().removeNodes(2).removeEdges(2).removeEdges(1).build();
     cache.activate(v2, cache.deactivationEpoch("g"));
 
     assertThat(cache.topology("g", 0)).get().extracting(GraphTopology::version).isEqualTo(2L);
     // A document pinned to v1 still resolves v1's node that v2 dropped.
     assertThat(cache.nodePinned("g", 1, "chunk").topology().version()).isEqualTo(1L);
     assertThat(cache.nodePinned("g", 1, "chunk").topology().edgesFrom("chunk"))
-        .extracting(e -> e.getEdgeId()).containsExactly("e3");
+        .extracting(e -> e.getEdgeId())
+        .containsExactly("e3");
     assertThat(source.loads).as("nothing went to the store").isZero();
   }
 
@@ -100,7 +102,8 @@ class GraphCacheTest {
     cache.deactivate("g");
     cache.forget("g", 1);
     assertThat(cache.deactivationEpoch("g")).isEqualTo(1);
-    assertThatThrownBy(() -> cache.activate(linear("g", 1), 0)).isInstanceOf(StaleActivationException.class);
+    assertThatThrownBy(() -> cache.activate(linear("g", 1), 0))
+        .isInstanceOf(StaleActivationException.class);
   }
 
   @Test
@@ -136,10 +139,11 @@ class GraphCacheTest {
   void pinToADeletedVersionFailsLoudNamingNodeGraphVersionAndHowToRepin() {
     assertThatThrownBy(() -> cache.nodePinned("g", 7, "parse"))
         .isInstanceOf(OrphanedPinException.class)
-        .hasMessage("document pinned to node 'parse' of graph 'g' version 7, but that version does "
-            + "not exist (deleted?). Re-pin by replaying the document on an existing version of 'g' "
-            + "(for example the active one) or by re-admitting it through intake; nothing will run "
-            + "it on version 7.");
+        .hasMessage(
+            "document pinned to node 'parse' of graph 'g' version 7, but that version does not"
+                + " exist (deleted?). Re-pin by replaying the document on an existing version of"
+                + " 'g' (for example the active one) or by re-admitting it through intake; nothing"
+                + " will run it on version 7.");
   }
 
   @Test
@@ -166,14 +170,17 @@ class GraphCacheTest {
 
   @Test
   void topologyGroupsEdgesBySourceInPriorityOrder() {
-    PipelineGraph g = linear("g", 1).toBuilder()
-        .addNodes(SampleGraphs.processor("b", "m")).addNodes(SampleGraphs.processor("a", "m"))
-        .addEdges(SampleGraphs.edge("z-first", "parse", "b", "", -1))
-        .addEdges(SampleGraphs.edge("tie-b", "parse", "a", "", 5))
-        .addEdges(SampleGraphs.edge("tie-a", "parse", "a", "true", 5))
-        .build();
+    PipelineGraph g =
+        linear("g", 1).toBuilder()
+            .addNodes(SampleGraphs.processor("b", "m"))
+            .addNodes(SampleGraphs.processor("a", "m"))
+            .addEdges(SampleGraphs.edge("z-first", "parse", "b", "", -1))
+            .addEdges(SampleGraphs.edge("tie-b", "parse", "a", "", 5))
+            .addEdges(SampleGraphs.edge("tie-a", "parse", "a", "true", 5))
+            .build();
     GraphTopology t = GraphTopology.load(g, ENV);
-    assertThat(t.edgesFrom("parse")).extracting(e -> e.getEdgeId())
+    assertThat(t.edgesFrom("parse"))
+        .extracting(e -> e.getEdgeId())
         .containsExactly("z-first", "e2", "tie-a", "tie-b");
     assertThat(t.edgesFrom("index")).isEmpty();
     assertThat(t.nodesById()).containsOnlyKeys("in", "parse", "chunk", "index", "b", "a");

@@ -56,7 +56,8 @@ public abstract class GraphStoreContract {
     assertThat(mine.graph().getVersion()).isEqualTo(2);
     // Bob forked from v1 too and also picked 2: he lost.
     assertThatThrownBy(() -> store.create(linear("g", 0), OptionalLong.of(2), "bob", NOW))
-        .isInstanceOfSatisfying(GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.ABORTED))
+        .isInstanceOfSatisfying(
+            GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.ABORTED))
         .hasMessageContaining("expected_version 2 is not the next version (3)");
     assertThat(store.versions("g")).hasSize(2);
     assertThat(store.get("g", 2)).get().extracting(s -> s.graph().getCreatedBy()).isEqualTo("ann");
@@ -91,7 +92,8 @@ public abstract class GraphStoreContract {
     GraphStore.Deactivation off = store.deactivate("g", "c1");
     assertThat(off).isEqualTo(new GraphStore.Deactivation(1, observed + 1));
     assertThatThrownBy(() -> store.activate("g", "c1", 1, observed))
-        .isInstanceOfSatisfying(GraphAdminException.class,
+        .isInstanceOfSatisfying(
+            GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.FAILED_PRECONDITION))
         .hasMessageContaining("deactivated since (epoch 1)");
     assertThat(store.get("g", 0)).isEmpty();
@@ -113,7 +115,8 @@ public abstract class GraphStoreContract {
     create(linear("g", 0));
     store.activate("g", "c1", 1, 0);
     assertThatThrownBy(() -> store.delete("g", "c1", 1))
-        .isInstanceOfSatisfying(GraphAdminException.class,
+        .isInstanceOfSatisfying(
+            GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.FAILED_PRECONDITION))
         .hasMessageContaining("version 1 is active");
     assertThat(store.get("g", 1)).isPresent();
@@ -123,13 +126,22 @@ public abstract class GraphStoreContract {
   void unknownVersionsAndClustersAreNotFound() {
     create(linear("g", 0));
     assertThatThrownBy(() -> store.activate("g", "c1", 9, 0))
-        .isInstanceOfSatisfying(GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.NOT_FOUND))
+        .isInstanceOfSatisfying(
+            GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.NOT_FOUND))
         .hasMessage("graph 'g' version 9 does not exist in cluster 'c1'");
     assertThatThrownBy(() -> store.activate("g", "other", 1, 0))
-        .isInstanceOfSatisfying(GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.NOT_FOUND));
-    assertThatThrownBy(() -> store.create(linear("g", 0).toBuilder().setClusterId("other").build(),
-        OptionalLong.empty(), "ann", NOW))
-        .isInstanceOfSatisfying(GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_ARGUMENT))
+        .isInstanceOfSatisfying(
+            GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.NOT_FOUND));
+    assertThatThrownBy(
+            () ->
+                store.create(
+                    linear("g", 0).toBuilder().setClusterId("other").build(),
+                    OptionalLong.empty(),
+                    "ann",
+                    NOW))
+        .isInstanceOfSatisfying(
+            GraphAdminException.class,
+            e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_ARGUMENT))
         .hasMessageContaining("belongs to cluster 'c1'");
     assertThatThrownBy(() -> store.create(linear("", 0), OptionalLong.empty(), "ann", NOW))
         .hasMessage("graph.graph_id must not be blank");
@@ -144,16 +156,19 @@ public abstract class GraphStoreContract {
 
     store.activate("g", "c1", 1, 0);
     store.activate("h", "c1", 1, 0);
-    assertThat(store.subscriptions("ds-1")).extracting(DatasourceSubscription::getSubscriptionId)
+    assertThat(store.subscriptions("ds-1"))
+        .extracting(DatasourceSubscription::getSubscriptionId)
         .containsExactly("g:1:ds-1", "h:1:ds-1");
     DatasourceSubscription h = store.subscriptions("ds-1").get(1);
     assertThat(h.getAccountId()).isEqualTo("globex");
     assertThat(h.getIntakeNodeId()).isEqualTo("in");
 
     store.activate("g", "c1", 2, 0);
-    assertThat(store.subscriptions("ds-1")).extracting(DatasourceSubscription::getSubscriptionId)
+    assertThat(store.subscriptions("ds-1"))
+        .extracting(DatasourceSubscription::getSubscriptionId)
         .containsExactly("h:1:ds-1");
-    assertThat(store.subscriptions("ds-2")).extracting(DatasourceSubscription::getSubscriptionId)
+    assertThat(store.subscriptions("ds-2"))
+        .extracting(DatasourceSubscription::getSubscriptionId)
         .containsExactly("g:2:ds-2");
 
     store.deactivate("h", "c1");
@@ -164,18 +179,23 @@ public abstract class GraphStoreContract {
   void theStateMachineVersionIsRecordedOnceAndSurvivesActivation() {
     create(linear("g", 0));
     String arn = "arn:aws:states:us-east-1:000000000000:stateMachine:g:1";
-    assertThat(store.recordStateMachineVersion("g", 1, arn).stateMachineVersionArn()).isEqualTo(arn);
-    assertThat(store.recordStateMachineVersion("g", 1, arn).stateMachineVersionArn()).as("idempotent").isEqualTo(arn);
+    assertThat(store.recordStateMachineVersion("g", 1, arn).stateMachineVersionArn())
+        .isEqualTo(arn);
+    assertThat(store.recordStateMachineVersion("g", 1, arn).stateMachineVersionArn())
+        .as("idempotent")
+        .isEqualTo(arn);
     assertThat(store.activate("g", "c1", 1, 0).stateMachineVersionArn()).isEqualTo(arn);
     assertThat(store.get("g", 0).orElseThrow().stateMachineVersionArn()).isEqualTo(arn);
     assertThatThrownBy(() -> store.recordStateMachineVersion("g", 1, arn + "-other"))
-        .isInstanceOfSatisfying(GraphAdminException.class,
+        .isInstanceOfSatisfying(
+            GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.FAILED_PRECONDITION))
         .hasMessageContaining("already runs on " + arn);
     assertThatThrownBy(() -> store.recordStateMachineVersion("g", 1, " "))
         .hasMessageContaining("state_machine_version_arn must not be blank");
     assertThatThrownBy(() -> store.recordStateMachineVersion("g", 5, arn))
-        .isInstanceOfSatisfying(GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.NOT_FOUND));
+        .isInstanceOfSatisfying(
+            GraphAdminException.class, e -> assertThat(e.reason()).isEqualTo(Reason.NOT_FOUND));
   }
 
   @Test
@@ -183,11 +203,15 @@ public abstract class GraphStoreContract {
     create(linear("g", 0));
     create(linear("g", 0));
     assertThat(store.lastStateMachineVersion("g")).isZero();
-    store.recordStateMachineVersion("g", 1, "arn:aws:states:us-east-1:000000000000:stateMachine:g:1");
-    store.recordStateMachineVersion("g", 2, "arn:aws:states:us-east-1:000000000000:stateMachine:g:2");
+    store.recordStateMachineVersion(
+        "g", 1, "arn:aws:states:us-east-1:000000000000:stateMachine:g:1");
+    store.recordStateMachineVersion(
+        "g", 2, "arn:aws:states:us-east-1:000000000000:stateMachine:g:2");
     store.activate("g", "c1", 1, 0);
     store.delete("g", "c1", 2);
-    assertThat(store.lastStateMachineVersion("g")).as("version 2's number is not forgotten").isEqualTo(2);
+    assertThat(store.lastStateMachineVersion("g"))
+        .as("version 2's number is not forgotten")
+        .isEqualTo(2);
     assertThat(store.lastStateMachineVersion("unknown")).isZero();
   }
 
@@ -199,7 +223,8 @@ public abstract class GraphStoreContract {
     create(linear("b", 0));
     create(linear("z", 0).toBuilder().setClusterId("c2").build());
     store.activate("b", "c1", 1, 0);
-    assertThat(store.graphs("c1")).extracting(s -> s.graph().getGraphId() + "@" + s.graph().getVersion() + ":" + s.active())
+    assertThat(store.graphs("c1"))
+        .extracting(s -> s.graph().getGraphId() + "@" + s.graph().getVersion() + ":" + s.active())
         .containsExactly("a@2:false", "b@1:true");
   }
 }

@@ -12,23 +12,40 @@ public final class SampleGraphs {
   private SampleGraphs() {}
 
   public static GraphNode intake(String id, String datasource) {
-    return GraphNode.newBuilder().setNodeId(id).setName(id).setNodeType(NodeType.NODE_TYPE_INTAKE)
-        .setDatasourceId(datasource).build();
+    return GraphNode.newBuilder()
+        .setNodeId(id)
+        .setName(id)
+        .setNodeType(NodeType.NODE_TYPE_INTAKE)
+        .setDatasourceId(datasource)
+        .build();
   }
 
   public static GraphNode processor(String id, String module) {
-    return GraphNode.newBuilder().setNodeId(id).setName(id).setNodeType(NodeType.NODE_TYPE_PROCESSOR)
-        .setModuleId(module).build();
+    return GraphNode.newBuilder()
+        .setNodeId(id)
+        .setName(id)
+        .setNodeType(NodeType.NODE_TYPE_PROCESSOR)
+        .setModuleId(module)
+        .build();
   }
 
   public static GraphNode sink(String id, String... plans) {
-    return GraphNode.newBuilder().setNodeId(id).setName(id).setNodeType(NodeType.NODE_TYPE_SINK)
-        .setModuleId("opensearch-sink").addAllIndexPlanIds(java.util.List.of(plans)).build();
+    return GraphNode.newBuilder()
+        .setNodeId(id)
+        .setName(id)
+        .setNodeType(NodeType.NODE_TYPE_SINK)
+        .setModuleId("opensearch-sink")
+        .addAllIndexPlanIds(java.util.List.of(plans))
+        .build();
   }
 
   public static GraphEdge edge(String id, String from, String to) {
-    return GraphEdge.newBuilder().setEdgeId(id).setFromNodeId(from).setToNodeId(to)
-        .setTransportType(TransportType.TRANSPORT_TYPE_PERSIST).build();
+    return GraphEdge.newBuilder()
+        .setEdgeId(id)
+        .setFromNodeId(from)
+        .setToNodeId(to)
+        .setTransportType(TransportType.TRANSPORT_TYPE_PERSIST)
+        .build();
   }
 
   public static GraphEdge edge(String id, String from, String to, String condition, int priority) {
@@ -38,7 +55,10 @@ public final class SampleGraphs {
   /** intake -> parser -> chunker -> sink, valid in every mode for account "acme". */
   public static PipelineGraph linear(String graphId, long version) {
     return PipelineGraph.newBuilder()
-        .setGraphId(graphId).setClusterId("c1").setAccountId("acme").setName("linear")
+        .setGraphId(graphId)
+        .setClusterId("c1")
+        .setAccountId("acme")
+        .setName("linear")
         .setVersion(version)
         .addNodes(intake("in", "ds-1"))
         .addNodes(processor("parse", "parser"))

@@ -17,19 +17,24 @@ class SubscriptionLookupTest {
   private final FakeClock clock = new FakeClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final Deque<Supplier<List<DatasourceSubscription>>> answers = new ArrayDeque<>();
   private int calls;
-  private final SubscriptionLookup lookup = new SubscriptionLookup(ds -> {
-    calls++;
-    return answers.pop().get();
-  }, clock, Duration.ofSeconds(30));
+  private final SubscriptionLookup lookup =
+      new SubscriptionLookup(
+          ds -> {
+            calls++;
+            return answers.pop().get();
+          },
+          clock,
+          Duration.ofSeconds(30));
 
   private static final DatasourceSubscription SUB =
       DatasourceSubscription.newBuilder().setSubscriptionId("g:1:ds").build();
 
   @Test
   void aFailureThrowsAndIsNeverCached() {
-    answers.add(() -> {
-      throw new IllegalStateException("connection refused");
-    });
+    answers.add(
+        () -> {
+          throw new IllegalStateException("connection refused");
+        });
     answers.add(() -> List.of(SUB));
     assertThatThrownBy(() -> lookup.forDatasource("ds")).hasMessage("connection refused");
     assertThat(lookup.forDatasource("ds")).containsExactly(SUB);

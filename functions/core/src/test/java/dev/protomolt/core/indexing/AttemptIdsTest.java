@@ -22,12 +22,15 @@ class AttemptIdsTest {
 
   @Test
   void malformedIdsAreRefusedNamingTheFieldAndRule() {
-    assertThatThrownBy(() -> AttemptIds.canonical(" ")).hasMessageContaining("attempt_id")
+    assertThatThrownBy(() -> AttemptIds.canonical(" "))
+        .hasMessageContaining("attempt_id")
         .hasMessageContaining("blank");
-    assertThatThrownBy(() -> AttemptIds.canonical("01HZX")).hasMessageContaining("attempt_id")
+    assertThatThrownBy(() -> AttemptIds.canonical("01HZX"))
+        .hasMessageContaining("attempt_id")
         .hasMessageContaining("26-character");
     assertThatThrownBy(() -> AttemptIds.canonical("01HZX3K8Q9M2N4P6R8S0T2V4WU"))
-        .hasMessageContaining("Crockford").hasMessageContaining("position 25");
+        .hasMessageContaining("Crockford")
+        .hasMessageContaining("position 25");
     assertThatThrownBy(() -> AttemptIds.canonical("81HZX3K8Q9M2N4P6R8S0T2V4W6"))
         .hasMessageContaining("overflows 128 bits");
   }

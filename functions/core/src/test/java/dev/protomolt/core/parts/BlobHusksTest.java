@@ -12,19 +12,36 @@ import org.junit.jupiter.api.Test;
 
 class BlobHusksTest {
 
-  private static final FileStorageReference RAW = FileStorageReference.newBuilder()
-      .setDriveName("acme:intake").setObjectKey("raw/source.bin").build();
+  private static final FileStorageReference RAW =
+      FileStorageReference.newBuilder()
+          .setDriveName("acme:intake")
+          .setObjectKey("raw/source.bin")
+          .build();
 
   @Test
   void aHuskKeepsWhatTheBlobWasAndDropsItsBytesAndRawPointer() {
-    PipeDoc fragment = PipeDoc.newBuilder().setDocId("d").setBlobBag(BlobBag.newBuilder()
-        .setBlobs(Blobs.newBuilder()
-            .addBlob(Blob.newBuilder().setBlobId("inline").setMimeType("text/plain")
-                .setChecksum("abc").setChecksumType("SHA-256")
-                .setData(ByteString.copyFromUtf8("twelve bytes")))
-            .addBlob(Blob.newBuilder().setBlobId("stored").setFilename("a.pdf").setSizeBytes(99)
-                .setStorageRef(RAW).putMetadata("k", "v"))))
-        .build();
+    PipeDoc fragment =
+        PipeDoc.newBuilder()
+            .setDocId("d")
+            .setBlobBag(
+                BlobBag.newBuilder()
+                    .setBlobs(
+                        Blobs.newBuilder()
+                            .addBlob(
+                                Blob.newBuilder()
+                                    .setBlobId("inline")
+                                    .setMimeType("text/plain")
+                                    .setChecksum("abc")
+                                    .setChecksumType("SHA-256")
+                                    .setData(ByteString.copyFromUtf8("twelve bytes")))
+                            .addBlob(
+                                Blob.newBuilder()
+                                    .setBlobId("stored")
+                                    .setFilename("a.pdf")
+                                    .setSizeBytes(99)
+                                    .setStorageRef(RAW)
+                                    .putMetadata("k", "v"))))
+            .build();
 
     BlobHusks.Husk husk = BlobHusks.of(fragment);
 
@@ -43,9 +60,14 @@ class BlobHusksTest {
 
   @Test
   void huskingAHuskChangesNothing() {
-    PipeDoc fragment = PipeDoc.newBuilder().setDocId("d").setBlobBag(BlobBag.newBuilder()
-        .setBlob(Blob.newBuilder().setBlobId("b").setData(ByteString.copyFromUtf8("xyz"))))
-        .build();
+    PipeDoc fragment =
+        PipeDoc.newBuilder()
+            .setDocId("d")
+            .setBlobBag(
+                BlobBag.newBuilder()
+                    .setBlob(
+                        Blob.newBuilder().setBlobId("b").setData(ByteString.copyFromUtf8("xyz"))))
+            .build();
     PipeDoc once = BlobHusks.of(fragment).husk();
 
     BlobHusks.Husk twice = BlobHusks.of(once);

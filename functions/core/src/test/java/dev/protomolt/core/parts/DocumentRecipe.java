@@ -19,15 +19,34 @@ import java.util.List;
  * @param unknownFields  unknown fields to add at each level that gets them (0 = none)
  * @param text           a unicode sample used for free-text fields
  */
-public record DocumentRecipe(String docId, Presence searchMetadata, List<String> resultIds, int vectorDims,
-        BlobShape blob, int blobBytes, int parsedEntries, boolean structured, boolean ownership,
-        int unknownFields, String text) {
+public record DocumentRecipe(
+    String docId,
+    Presence searchMetadata,
+    List<String> resultIds,
+    int vectorDims,
+    BlobShape blob,
+    int blobBytes,
+    int parsedEntries,
+    boolean structured,
+    boolean ownership,
+    int unknownFields,
+    String text) {
 
-    public enum Presence { ABSENT, EMPTY, FILLED }
+  public enum Presence {
+    ABSENT,
+    EMPTY,
+    FILLED
+  }
 
-    public enum BlobShape { ABSENT, EMPTY_BAG, INLINE, SEVERAL, STORAGE_REF }
+  public enum BlobShape {
+    ABSENT,
+    EMPTY_BAG,
+    INLINE,
+    SEVERAL,
+    STORAGE_REF
+  }
 
-    public DocumentRecipe {
-        resultIds = List.copyOf(resultIds);
-    }
+  public DocumentRecipe {
+    resultIds = List.copyOf(resultIds);
+  }
 }

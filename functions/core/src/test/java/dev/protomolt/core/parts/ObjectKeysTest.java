@@ -10,39 +10,55 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class ObjectKeysTest {
-    private static final UUID NODE = UUID.fromString("00000000-0000-3000-8000-00000000abcd");
-    private static final String SIGV4_SAFE = "[A-Za-z0-9._/-]+";
+  private static final UUID NODE = UUID.fromString("00000000-0000-3000-8000-00000000abcd");
+  private static final String SIGV4_SAFE = "[A-Za-z0-9._/-]+";
 
-    @Test
-    void partKeysLiveUnderTheNodePrefix() {
-        ObjectKeys keys = ObjectKeys.forNode("acct-1/pipeline/", NODE);
+  @Test
+  void partKeysLiveUnderTheNodePrefix() {
+    ObjectKeys keys = ObjectKeys.forNode("acct-1/pipeline/", NODE);
 
-        assertThat(keys.core()).isEqualTo("acct-1/pipeline/" + NODE + "/core.pb");
-        assertThat(keys.blobs()).isEqualTo("acct-1/pipeline/" + NODE + "/blobs.pb");
-        assertThat(keys.parsed()).isEqualTo("acct-1/pipeline/" + NODE + "/parsed.pb");
-        assertThat(keys.chunkSet("sentences-v1")).startsWith("acct-1/pipeline/" + NODE + "/chunks/sentences-v1-")
-                .endsWith(".pb");
+    assertThat(keys.core()).isEqualTo("acct-1/pipeline/" + NODE + "/core.pb");
+    assertThat(keys.blobs()).isEqualTo("acct-1/pipeline/" + NODE + "/blobs.pb");
+    assertThat(keys.parsed()).isEqualTo("acct-1/pipeline/" + NODE + "/parsed.pb");
+    assertThat(keys.chunkSet("sentences-v1"))
+        .startsWith("acct-1/pipeline/" + NODE + "/chunks/sentences-v1-")
+        .endsWith(".pb");
+  }
+
+  @Test
+  void chunkKeysAreSigV4SafeAndDistinctForSubKeysThatSanitizeAlike() {
+    ObjectKeys keys = ObjectKeys.forNode(NODE);
+    List<String> subKeys =
+        List.of(
+            "a b",
+            "a_b",
+            "a/b",
+            "a?b",
+            "a..b",
+            "日本語",
+            "中文字",
+            "%23blank",
+            "x".repeat(500),
+            "x".repeat(501),
+            "../../etc",
+            "#blank",
+            "#blank#2");
+    Set<String> seen = new HashSet<>();
+
+    for (String subKey : subKeys) {
+      String key = keys.chunkSet(subKey);
+      assertThat(key).matches(SIGV4_SAFE).doesNotContain("..").hasSizeLessThan(200);
+      assertThat(seen.add(key)).as("key of %s is unique", subKey).isTrue();
     }
+  }
 
-    @Test
-    void chunkKeysAreSigV4SafeAndDistinctForSubKeysThatSanitizeAlike() {
-        ObjectKeys keys = ObjectKeys.forNode(NODE);
-        List<String> subKeys = List.of("a b", "a_b", "a/b", "a?b", "a..b", "日本語", "中文字", "%23blank",
-                "x".repeat(500), "x".repeat(501), "../../etc", "#blank", "#blank#2");
-        Set<String> seen = new HashSet<>();
-
-        for (String subKey : subKeys) {
-            String key = keys.chunkSet(subKey);
-            assertThat(key).matches(SIGV4_SAFE).doesNotContain("..").hasSizeLessThan(200);
-            assertThat(seen.add(key)).as("key of %s is unique", subKey).isTrue();
-        }
-    }
-
-    @Test
-    void badPrefixesAndBlankSubKeysAreRefused() {
-        assertThatThrownBy(() -> ObjectKeys.forNode("no-slash", NODE)).hasMessageContaining("must end with '/'");
-        assertThatThrownBy(() -> ObjectKeys.forNode("sp ace/", NODE)).hasMessageContaining("A-Z a-z 0-9");
-        assertThatThrownBy(() -> ObjectKeys.forNode("", null)).hasMessageContaining("node_id");
-        assertThatThrownBy(() -> ObjectKeys.forNode(NODE).chunkSet("")).hasMessageContaining("sub_key");
-    }
+  @Test
+  void badPrefixesAndBlankSubKeysAreRefused() {
+    assertThatThrownBy(() -> ObjectKeys.forNode("no-slash", NODE))
+        .hasMessageContaining("must end with '/'");
+    assertThatThrownBy(() -> ObjectKeys.forNode("sp ace/", NODE))
+        .hasMessageContaining("A-Z a-z 0-9");
+    assertThatThrownBy(() -> ObjectKeys.forNode("", null)).hasMessageContaining("node_id");
+    assertThatThrownBy(() -> ObjectKeys.forNode(NODE).chunkSet("")).hasMessageContaining("sub_key");
+  }
 }

@@ -12,31 +12,43 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class WireFieldsTest {
-    @Test
-    void fieldsAreReportedWithTheirRanges() throws Exception {
-        byte[] bytes = PipeDoc.newBuilder().setDocId("abc")
-                .setSearchMetadata(SearchMetadata.newBuilder().setContentLength(300))
-                .setUnknownFields(UnknownFieldSet.newBuilder()
-                        .addField(2, UnknownFieldSet.Field.newBuilder().addVarint(7).build()).build())
-                .build().toByteArray();
+  @Test
+  void fieldsAreReportedWithTheirRanges() throws Exception {
+    byte[] bytes =
+        PipeDoc.newBuilder()
+            .setDocId("abc")
+            .setSearchMetadata(SearchMetadata.newBuilder().setContentLength(300))
+            .setUnknownFields(
+                UnknownFieldSet.newBuilder()
+                    .addField(2, UnknownFieldSet.Field.newBuilder().addVarint(7).build())
+                    .build())
+            .build()
+            .toByteArray();
 
-        List<Field> fields = WireFields.of(bytes, 0, bytes.length);
+    List<Field> fields = WireFields.of(bytes, 0, bytes.length);
 
-        assertThat(fields).extracting(Field::number).containsExactly(1, 2, 2);
-        assertThat(new String(bytes, fields.get(0).payloadStart(), fields.get(0).end() - fields.get(0).payloadStart()))
-                .isEqualTo("abc");
-        assertThat(fields.get(2).end()).isEqualTo(bytes.length);
-        assertThat(WireFields.isKnown(PipeDoc.getDescriptor(), fields.get(1))).isTrue();
-        assertThat(WireFields.isKnown(PipeDoc.getDescriptor(), fields.get(2))).as("field 2 as a varint").isFalse();
-    }
+    assertThat(fields).extracting(Field::number).containsExactly(1, 2, 2);
+    assertThat(
+            new String(
+                bytes,
+                fields.get(0).payloadStart(),
+                fields.get(0).end() - fields.get(0).payloadStart()))
+        .isEqualTo("abc");
+    assertThat(fields.get(2).end()).isEqualTo(bytes.length);
+    assertThat(WireFields.isKnown(PipeDoc.getDescriptor(), fields.get(1))).isTrue();
+    assertThat(WireFields.isKnown(PipeDoc.getDescriptor(), fields.get(2)))
+        .as("field 2 as a varint")
+        .isFalse();
+  }
 
-    @Test
-    void truncatedAndMalformedInputIsRefused() {
-        assertThatThrownBy(() -> WireFields.of(new byte[] {0x0a, 0x05, 'a'}, 0, 3))
-                .isInstanceOf(InvalidProtocolBufferException.class);
-        assertThatThrownBy(() -> WireFields.of(new byte[] {0x00, 0x01}, 0, 2))
-                .isInstanceOf(InvalidProtocolBufferException.class);
-        assertThatThrownBy(() -> WireFields.of(new byte[] {0x0c}, 0, 1))
-                .as("a lone end-group tag").isInstanceOf(InvalidProtocolBufferException.class);
-    }
+  @Test
+  void truncatedAndMalformedInputIsRefused() {
+    assertThatThrownBy(() -> WireFields.of(new byte[] {0x0a, 0x05, 'a'}, 0, 3))
+        .isInstanceOf(InvalidProtocolBufferException.class);
+    assertThatThrownBy(() -> WireFields.of(new byte[] {0x00, 0x01}, 0, 2))
+        .isInstanceOf(InvalidProtocolBufferException.class);
+    assertThatThrownBy(() -> WireFields.of(new byte[] {0x0c}, 0, 1))
+        .as("a lone end-group tag")
+        .isInstanceOf(InvalidProtocolBufferException.class);
+  }
 }

@@ -16,17 +16,24 @@ import org.junit.jupiter.api.Test;
 
 class ReplayVerdictsTest {
 
-  private static PartManifestEntry entry(PipeDocPart part, PartState state, String reason,
-      String subKey) {
-    return PartManifestEntry.newBuilder().setPart(part).setState(state).setDeletedReason(reason)
-        .setSubKey(subKey).setSha256("ab").setSizeBytes(10).build();
+  private static PartManifestEntry entry(
+      PipeDocPart part, PartState state, String reason, String subKey) {
+    return PartManifestEntry.newBuilder()
+        .setPart(part)
+        .setState(state)
+        .setDeletedReason(reason)
+        .setSubKey(subKey)
+        .setSha256("ab")
+        .setSizeBytes(10)
+        .build();
   }
 
   private static PipeDocManifest manifest(PartManifestEntry blobs, PartManifestEntry... chunks) {
-    PipeDocManifest.Builder m = PipeDocManifest.newBuilder()
-        .addEntries(entry(PIPE_DOC_PART_CORE, PartState.PART_STATE_PRESENT, "", ""))
-        .addEntries(blobs)
-        .addEntries(entry(PIPE_DOC_PART_PARSED, PartState.PART_STATE_EMPTY, "", ""));
+    PipeDocManifest.Builder m =
+        PipeDocManifest.newBuilder()
+            .addEntries(entry(PIPE_DOC_PART_CORE, PartState.PART_STATE_PRESENT, "", ""))
+            .addEntries(blobs)
+            .addEntries(entry(PIPE_DOC_PART_PARSED, PartState.PART_STATE_EMPTY, "", ""));
     for (PartManifestEntry c : chunks) {
       m.addEntries(c);
     }
@@ -63,12 +70,19 @@ class ReplayVerdictsTest {
 
   @Test
   void aForgottenSourceOrADeletedChunkSetIsBodyMissing() {
-    var rtbf = ReplayVerdicts.of(manifest(entry(PIPE_DOC_PART_BLOBS,
-        PartState.PART_STATE_DELETED, "RTBF", "")), Set.of(PIPE_DOC_PART_BLOBS));
+    var rtbf =
+        ReplayVerdicts.of(
+            manifest(entry(PIPE_DOC_PART_BLOBS, PartState.PART_STATE_DELETED, "RTBF", "")),
+            Set.of(PIPE_DOC_PART_BLOBS));
     assertThat(rtbf.eligibility()).isEqualTo(ReplayEligibility.REPLAY_ELIGIBILITY_BODY_MISSING);
 
-    var chunkGone = ReplayVerdicts.of(manifest(BLOBS_SETTLED, CHUNK_A,
-        entry(PIPE_DOC_PART_CHUNKS, PartState.PART_STATE_DELETED, "RTBF", "b")), Set.of());
+    var chunkGone =
+        ReplayVerdicts.of(
+            manifest(
+                BLOBS_SETTLED,
+                CHUNK_A,
+                entry(PIPE_DOC_PART_CHUNKS, PartState.PART_STATE_DELETED, "RTBF", "b")),
+            Set.of());
     assertThat(chunkGone.eligibility())
         .as("a settled source does not excuse another missing part")
         .isEqualTo(ReplayEligibility.REPLAY_ELIGIBILITY_BODY_MISSING);

@@ -20,12 +20,22 @@ import org.junit.jupiter.api.Test;
 class FieldMappingsTest {
 
   private static final PipelineCelEnvironment ENV = PipelineCelEnvironment.create();
-  private static final PipeDoc DOC = PipeDoc.newBuilder().setDocId("d")
-      .setSearchMetadata(SearchMetadata.newBuilder().setTitle("Report").setAuthor("Ann")
-          .setSourcePath("/a/b.pdf").addKeywords("x").addKeywords("y").setContentLength(42))
-      .build();
-  private static final PipeStream STREAM = PipeStream.newBuilder()
-      .setMetadata(StreamMetadata.newBuilder().putContextParams("team", "search")).build();
+  private static final PipeDoc DOC =
+      PipeDoc.newBuilder()
+          .setDocId("d")
+          .setSearchMetadata(
+              SearchMetadata.newBuilder()
+                  .setTitle("Report")
+                  .setAuthor("Ann")
+                  .setSourcePath("/a/b.pdf")
+                  .addKeywords("x")
+                  .addKeywords("y")
+                  .setContentLength(42))
+          .build();
+  private static final PipeStream STREAM =
+      PipeStream.newBuilder()
+          .setMetadata(StreamMetadata.newBuilder().putContextParams("team", "search"))
+          .build();
 
   private static PipeDoc apply(MappingPhase phase, ProcessingMapping... mappings) {
     PipelineGraph g = linear("g", 1);
@@ -47,33 +57,56 @@ class FieldMappingsTest {
 
   @Test
   void directCopiesOneField() {
-    PipeDoc out = apply(MappingPhase.PRE, mapping(MappingType.MAPPING_TYPE_DIRECT, "search_metadata.body")
-        .addSourceFieldPaths("search_metadata.title").build());
+    PipeDoc out =
+        apply(
+            MappingPhase.PRE,
+            mapping(MappingType.MAPPING_TYPE_DIRECT, "search_metadata.body")
+                .addSourceFieldPaths("search_metadata.title")
+                .build());
     assertThat(out.getSearchMetadata().getBody()).isEqualTo("Report");
   }
 
   @Test
   void aggregateJoinsSourcesIncludingRepeatedOnes() {
-    PipeDoc out = apply(MappingPhase.POST, mapping(MappingType.MAPPING_TYPE_AGGREGATE, "search_metadata.body")
-        .addSourceFieldPaths("search_metadata.title").addSourceFieldPaths("search_metadata.keywords")
-        .addSourceFieldPaths("search_metadata.document_type").setSeparator(" | ").build());
+    PipeDoc out =
+        apply(
+            MappingPhase.POST,
+            mapping(MappingType.MAPPING_TYPE_AGGREGATE, "search_metadata.body")
+                .addSourceFieldPaths("search_metadata.title")
+                .addSourceFieldPaths("search_metadata.keywords")
+                .addSourceFieldPaths("search_metadata.document_type")
+                .setSeparator(" | ")
+                .build());
     assertThat(out.getSearchMetadata().getBody()).isEqualTo("Report | x | y");
   }
 
   @Test
   void celWritesTheValueIntoScalarsStructsAndRepeatedFields() {
-    PipeDoc out = apply(MappingPhase.PRE,
-        mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.title")
-            .setCelExpression("document.search_metadata.title + ' by ' + document.search_metadata.author").build(),
-        mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.custom_fields.team.name")
-            .setCelExpression("context_params['team']").build(),
-        mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.keywords")
-            .setCelExpression("['a', document.search_metadata.title]").build(),
-        mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.content_length")
-            .setCelExpression("document.search_metadata.content_length * 2").build());
+    PipeDoc out =
+        apply(
+            MappingPhase.PRE,
+            mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.title")
+                .setCelExpression(
+                    "document.search_metadata.title + ' by ' + document.search_metadata.author")
+                .build(),
+            mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.custom_fields.team.name")
+                .setCelExpression("context_params['team']")
+                .build(),
+            mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.keywords")
+                .setCelExpression("['a', document.search_metadata.title]")
+                .build(),
+            mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.content_length")
+                .setCelExpression("document.search_metadata.content_length * 2")
+                .build());
     assertThat(out.getSearchMetadata().getTitle()).isEqualTo("Report by Ann");
-    assertThat(out.getSearchMetadata().getCustomFields().getFieldsOrThrow("team").getStructValue()
-        .getFieldsOrThrow("name").getStringValue()).isEqualTo("search");
+    assertThat(
+            out.getSearchMetadata()
+                .getCustomFields()
+                .getFieldsOrThrow("team")
+                .getStructValue()
+                .getFieldsOrThrow("name")
+                .getStringValue())
+        .isEqualTo("search");
     // Mappings run in order: the keyword list sees the title the first mapping wrote.
     assertThat(out.getSearchMetadata().getKeywordsList()).containsExactly("a", "Report by Ann");
     assertThat(out.getSearchMetadata().getContentLength()).isEqualTo(84);
@@ -81,17 +114,29 @@ class FieldMappingsTest {
 
   @Test
   void aMappingWhoseFilterFailsIsSkipped() {
-    PipeDoc out = apply(MappingPhase.PRE, mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.title")
-        .setCelExpression("'changed'").setFilterCondition("document.search_metadata.content_length > 1000").build());
+    PipeDoc out =
+        apply(
+            MappingPhase.PRE,
+            mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.title")
+                .setCelExpression("'changed'")
+                .setFilterCondition("document.search_metadata.content_length > 1000")
+                .build());
     assertThat(out).isEqualTo(DOC);
   }
 
   @Test
   void aTypeMismatchNamesTheMappingNodeAndField() {
-    assertThatThrownBy(() -> apply(MappingPhase.POST, mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.content_length")
-        .setMappingId("len").setCelExpression("'long'").build()))
+    assertThatThrownBy(
+            () ->
+                apply(
+                    MappingPhase.POST,
+                    mapping(MappingType.MAPPING_TYPE_CEL, "search_metadata.content_length")
+                        .setMappingId("len")
+                        .setCelExpression("'long'")
+                        .build()))
         .isInstanceOf(FieldMappings.MappingFailure.class)
-        .hasMessage("mapping 'len' (post_mappings[0]) of node 'parse' failed: cannot write String 'long' "
-            + "into long field 'search_metadata.content_length'");
+        .hasMessage(
+            "mapping 'len' (post_mappings[0]) of node 'parse' failed: cannot write String 'long' "
+                + "into long field 'search_metadata.content_length'");
   }
 }

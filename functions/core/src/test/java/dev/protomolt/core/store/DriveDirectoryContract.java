@@ -19,13 +19,22 @@ public abstract class DriveDirectoryContract {
   protected abstract AccountStatus accounts();
 
   public static AccountEvent created(String accountId) {
-    return AccountEvent.newBuilder().setAccountId(accountId)
+    return AccountEvent.newBuilder()
+        .setAccountId(accountId)
         .setType(AccountEventType.ACCOUNT_EVENT_TYPE_CREATED)
-        .setIntakeDrive(DriveBinding.newBuilder().setBucket("customer").setPrefix("in")
-            .setRegion("us-east-1").setCredentialsRef("customer")
-            .setProvider(DriveProvider.DRIVE_PROVIDER_CLIENT))
-        .setPipelineDrive(DriveBinding.newBuilder().setBucket("platform").setRegion("us-east-1")
-            .setCredentialsRef("platform").setProvider(DriveProvider.DRIVE_PROVIDER_PROTOMOLT))
+        .setIntakeDrive(
+            DriveBinding.newBuilder()
+                .setBucket("customer")
+                .setPrefix("in")
+                .setRegion("us-east-1")
+                .setCredentialsRef("customer")
+                .setProvider(DriveProvider.DRIVE_PROVIDER_CLIENT))
+        .setPipelineDrive(
+            DriveBinding.newBuilder()
+                .setBucket("platform")
+                .setRegion("us-east-1")
+                .setCredentialsRef("platform")
+                .setProvider(DriveProvider.DRIVE_PROVIDER_PROTOMOLT))
         .build();
   }
 
@@ -51,8 +60,8 @@ public abstract class DriveDirectoryContract {
   void anEventMissingADriveProvisionsNeither() {
     String a = account();
 
-    assertThatThrownBy(() -> directory().apply(created(a).toBuilder().clearPipelineDrive()
-        .build())).hasMessageContaining("pipeline_drive");
+    assertThatThrownBy(() -> directory().apply(created(a).toBuilder().clearPipelineDrive().build()))
+        .hasMessageContaining("pipeline_drive");
     assertThat(directory().find(a, DriveKind.INTAKE)).isEmpty();
     assertThat(accounts().isActive(a)).isFalse();
   }
@@ -61,8 +70,10 @@ public abstract class DriveDirectoryContract {
   void aPrefixThatWouldNeedEscapingInAKeyIsRefused() {
     String a = account();
     AccountEvent event = created(a);
-    AccountEvent bad = event.toBuilder().setIntakeDrive(event.getIntakeDrive().toBuilder()
-        .setPrefix("in box/")).build();
+    AccountEvent bad =
+        event.toBuilder()
+            .setIntakeDrive(event.getIntakeDrive().toBuilder().setPrefix("in box/"))
+            .build();
 
     assertThatThrownBy(() -> directory().apply(bad)).hasMessageContaining("intake_drive.prefix");
     assertThat(directory().find(a, DriveKind.INTAKE)).isEmpty();
@@ -72,17 +83,30 @@ public abstract class DriveDirectoryContract {
   void deactivationAndReactivationFlipActivity() {
     String a = account();
     directory().apply(created(a));
-    directory().apply(AccountEvent.newBuilder().setAccountId(a)
-        .setType(AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED).build());
+    directory()
+        .apply(
+            AccountEvent.newBuilder()
+                .setAccountId(a)
+                .setType(AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED)
+                .build());
     assertThat(accounts().isActive(a)).isFalse();
-    directory().apply(AccountEvent.newBuilder().setAccountId(a)
-        .setType(AccountEventType.ACCOUNT_EVENT_TYPE_REACTIVATED).build());
+    directory()
+        .apply(
+            AccountEvent.newBuilder()
+                .setAccountId(a)
+                .setType(AccountEventType.ACCOUNT_EVENT_TYPE_REACTIVATED)
+                .build());
     assertThat(accounts().isActive(a)).isTrue();
 
-    assertThatThrownBy(() -> directory().apply(AccountEvent.newBuilder().setAccountId(account())
-        .setType(AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED).build()))
+    assertThatThrownBy(
+            () ->
+                directory()
+                    .apply(
+                        AccountEvent.newBuilder()
+                            .setAccountId(account())
+                            .setType(AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED)
+                            .build()))
         .hasMessageContaining("account_id");
-    assertThatThrownBy(() -> directory().apply(created("a:b")))
-        .hasMessageContaining("account_id");
+    assertThatThrownBy(() -> directory().apply(created("a:b"))).hasMessageContaining("account_id");
   }
 }

@@ -53,9 +53,14 @@ public final class InMemoryBlobStore implements BlobStore {
   @Override
   public void list(Drive drive, java.util.function.Consumer<StoredObject> each) {
     String start = drive.bucket() + "/" + drive.prefix();
-    objects.keySet().stream().filter(id -> id.startsWith(start)).sorted()
-        .forEach(id -> each.accept(new StoredObject(id.substring(drive.bucket().length() + 1),
-            writtenAt.get(id))));
+    objects.keySet().stream()
+        .filter(id -> id.startsWith(start))
+        .sorted()
+        .forEach(
+            id ->
+                each.accept(
+                    new StoredObject(
+                        id.substring(drive.bucket().length() + 1), writtenAt.get(id))));
   }
 
   /** Removes an object, as an operator or a purge would. */

@@ -13,13 +13,27 @@ class InMemoryBlobStoreTest extends BlobStoreContract {
 
   @Override
   protected Drive drive() {
-    return new Drive("acme:pipeline", "acme", DriveKind.PIPELINE, "b1", "", "us-east-1", "p",
+    return new Drive(
+        "acme:pipeline",
+        "acme",
+        DriveKind.PIPELINE,
+        "b1",
+        "",
+        "us-east-1",
+        "p",
         DriveProvider.DRIVE_PROVIDER_PROTOMOLT);
   }
 
   @Override
   protected Drive sibling() {
-    return new Drive("beta:pipeline", "beta", DriveKind.PIPELINE, "b2", "x/", "us-east-1", "p",
+    return new Drive(
+        "beta:pipeline",
+        "beta",
+        DriveKind.PIPELINE,
+        "b2",
+        "x/",
+        "us-east-1",
+        "p",
         DriveProvider.DRIVE_PROVIDER_PROTOMOLT);
   }
 }

@@ -24,8 +24,10 @@ public final class InMemoryDriveDirectory implements DriveDirectory, AccountStat
       case ACCOUNT_EVENT_TYPE_DEACTIVATED -> setActive(accountId, false);
       case ACCOUNT_EVENT_TYPE_REACTIVATED -> setActive(accountId, true);
       case ACCOUNT_EVENT_TYPE_UNSPECIFIED, UNRECOGNIZED ->
-          throw new IllegalArgumentException("type: must be CREATED, UPDATED, DEACTIVATED or"
-              + " REACTIVATED but was " + event.getType());
+          throw new IllegalArgumentException(
+              "type: must be CREATED, UPDATED, DEACTIVATED or"
+                  + " REACTIVATED but was "
+                  + event.getType());
     }
   }
 

@@ -24,19 +24,40 @@ public final class InMemoryLedgerStore implements LedgerStore {
   @Override
   public void upsert(PipeDocRecord r) {
     boolean intakeGraph = r.graphId().startsWith("intake:");
-    boolean ok = r.rowKind() == RowKind.INTAKE
-        ? r.graphId().equals("intake:" + r.accountId()) && r.clusterId() == null
-            && r.datasourceId() != null && r.graphAddressId().equals(r.datasourceId())
-        : !intakeGraph;
+    boolean ok =
+        r.rowKind() == RowKind.INTAKE
+            ? r.graphId().equals("intake:" + r.accountId())
+                && r.clusterId() == null
+                && r.datasourceId() != null
+                && r.graphAddressId().equals(r.datasourceId())
+            : !intakeGraph;
     if (!ok) {
-      throw new IllegalArgumentException("violates chk_pipedocs_row_kind: " + r.rowKind()
-          + " row with graph_id " + r.graphId());
+      throw new IllegalArgumentException(
+          "violates chk_pipedocs_row_kind: " + r.rowKind() + " row with graph_id " + r.graphId());
     }
-    rows.merge(r.nodeId(), r, (old, neu) -> new PipeDocRecord(neu.nodeId(), neu.rowKind(),
-        neu.accountId(), neu.docId(), neu.graphId(), neu.graphAddressId(), neu.clusterId(),
-        neu.driveName(), neu.status(), neu.manifest(), neu.checksum(), neu.sizeBytes(),
-        neu.keep(), neu.crawlId(), neu.datasourceId(), neu.graphVersion(), old.createdAt(),
-        neu.updatedAt()));
+    rows.merge(
+        r.nodeId(),
+        r,
+        (old, neu) ->
+            new PipeDocRecord(
+                neu.nodeId(),
+                neu.rowKind(),
+                neu.accountId(),
+                neu.docId(),
+                neu.graphId(),
+                neu.graphAddressId(),
+                neu.clusterId(),
+                neu.driveName(),
+                neu.status(),
+                neu.manifest(),
+                neu.checksum(),
+                neu.sizeBytes(),
+                neu.keep(),
+                neu.crawlId(),
+                neu.datasourceId(),
+                neu.graphVersion(),
+                old.createdAt(),
+                neu.updatedAt()));
   }
 
   @Override
@@ -45,25 +66,50 @@ public final class InMemoryLedgerStore implements LedgerStore {
   }
 
   @Override
-  public boolean tombstoneCacheCopy(UUID nodeId, Instant at, String manifestChecksum,
+  public boolean tombstoneCacheCopy(
+      UUID nodeId,
+      Instant at,
+      String manifestChecksum,
       com.google.protobuf.Timestamp manifestUpdatedAt) {
-    return tombstoneIf(nodeId, at, r -> !r.keep() && r.manifest().getChecksum().equals(manifestChecksum)
-        && r.manifest().getUpdatedAt().equals(manifestUpdatedAt));
+    return tombstoneIf(
+        nodeId,
+        at,
+        r ->
+            !r.keep()
+                && r.manifest().getChecksum().equals(manifestChecksum)
+                && r.manifest().getUpdatedAt().equals(manifestUpdatedAt));
   }
 
-  private boolean tombstoneIf(UUID nodeId, Instant at, java.util.function.Predicate<PipeDocRecord> only) {
+  private boolean tombstoneIf(
+      UUID nodeId, Instant at, java.util.function.Predicate<PipeDocRecord> only) {
     boolean[] done = {false};
-    rows.computeIfPresent(nodeId, (id, r) -> {
-      if (r.status() != DocumentStatus.DOCUMENT_STATUS_ACTIVE || !only.test(r)) {
-        return r;
-      }
-      done[0] = true;
-      return new PipeDocRecord(r.nodeId(), r.rowKind(), r.accountId(), r.docId(), r.graphId(),
-          r.graphAddressId(), r.clusterId(), r.driveName(),
-          DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE, r.manifest(), r.checksum(),
-          r.sizeBytes(), r.keep(), r.crawlId(), r.datasourceId(), r.graphVersion(),
-          r.createdAt(), at);
-    });
+    rows.computeIfPresent(
+        nodeId,
+        (id, r) -> {
+          if (r.status() != DocumentStatus.DOCUMENT_STATUS_ACTIVE || !only.test(r)) {
+            return r;
+          }
+          done[0] = true;
+          return new PipeDocRecord(
+              r.nodeId(),
+              r.rowKind(),
+              r.accountId(),
+              r.docId(),
+              r.graphId(),
+              r.graphAddressId(),
+              r.clusterId(),
+              r.driveName(),
+              DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE,
+              r.manifest(),
+              r.checksum(),
+              r.sizeBytes(),
+              r.keep(),
+              r.crawlId(),
+              r.datasourceId(),
+              r.graphVersion(),
+              r.createdAt(),
+              at);
+        });
     return done[0];
   }
 }

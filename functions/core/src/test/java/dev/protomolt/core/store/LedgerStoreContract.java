@@ -22,10 +22,25 @@ public abstract class LedgerStoreContract {
   protected abstract LedgerStore ledger();
 
   protected static PipeDocRecord pipelineRow(UUID id, Instant at) {
-    return new PipeDocRecord(id, RowKind.PIPELINE, ACCOUNT, "doc-1", "g1", "parser", "c1",
-        ACCOUNT + ":pipeline", DocumentStatus.DOCUMENT_STATUS_ACTIVE,
+    return new PipeDocRecord(
+        id,
+        RowKind.PIPELINE,
+        ACCOUNT,
+        "doc-1",
+        "g1",
+        "parser",
+        "c1",
+        ACCOUNT + ":pipeline",
+        DocumentStatus.DOCUMENT_STATUS_ACTIVE,
         PipeDocManifest.newBuilder().setNodeId(id.toString()).setDocId("doc-1").build(),
-        "a".repeat(64), 42, false, "crawl", null, 3, at, at);
+        "a".repeat(64),
+        42,
+        false,
+        "crawl",
+        null,
+        3,
+        at,
+        at);
   }
 
   @Test
@@ -62,9 +77,26 @@ public abstract class LedgerStoreContract {
 
   @Test
   void anIntakeRowOutsideTheIntakeGraphIsRefused() {
-    PipeDocRecord crossed = new PipeDocRecord(UUID.randomUUID(), RowKind.INTAKE, ACCOUNT, "d1",
-        "pipeline-graph", "ds1", null, ACCOUNT + ":intake", DocumentStatus.DOCUMENT_STATUS_ACTIVE,
-        PipeDocManifest.getDefaultInstance(), "a".repeat(64), 1, true, null, "ds1", 0, T0, T0);
+    PipeDocRecord crossed =
+        new PipeDocRecord(
+            UUID.randomUUID(),
+            RowKind.INTAKE,
+            ACCOUNT,
+            "d1",
+            "pipeline-graph",
+            "ds1",
+            null,
+            ACCOUNT + ":intake",
+            DocumentStatus.DOCUMENT_STATUS_ACTIVE,
+            PipeDocManifest.getDefaultInstance(),
+            "a".repeat(64),
+            1,
+            true,
+            null,
+            "ds1",
+            0,
+            T0,
+            T0);
 
     assertThatThrownBy(() -> ledger().upsert(crossed)).hasMessageContaining("row_kind");
     assertThat(ledger().find(crossed.nodeId())).isEmpty();

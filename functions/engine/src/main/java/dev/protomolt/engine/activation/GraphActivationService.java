@@ -28,7 +28,8 @@ public final class GraphActivationService implements GraphAdminService.Deploymen
   private final StateMachines machines;
   private final EngineFunctions functions;
 
-  public GraphActivationService(GraphAdminService admin, StateMachines machines, EngineFunctions functions) {
+  public GraphActivationService(
+      GraphAdminService admin, StateMachines machines, EngineFunctions functions) {
     this.admin = Objects.requireNonNull(admin, "admin");
     this.machines = Objects.requireNonNull(machines, "machines");
     this.functions = Objects.requireNonNull(functions, "functions");
@@ -51,11 +52,22 @@ public final class GraphActivationService implements GraphAdminService.Deploymen
 
   @Override
   public String deploy(PipelineGraph graph) {
-    String recorded = admin.get(graph.getGraphId(), graph.getClusterId(), graph.getVersion())
-        .filter(s -> s.graph().getVersion() == graph.getVersion())
-        .map(StoredGraph::stateMachineVersionArn)
-        .orElseThrow(() -> new GraphAdminException(Reason.NOT_FOUND, "graph '" + graph.getGraphId() + "' version "
-            + graph.getVersion() + " does not exist in cluster '" + graph.getClusterId() + "'"));
+    String recorded =
+        admin
+            .get(graph.getGraphId(), graph.getClusterId(), graph.getVersion())
+            .filter(s -> s.graph().getVersion() == graph.getVersion())
+            .map(StoredGraph::stateMachineVersionArn)
+            .orElseThrow(
+                () ->
+                    new GraphAdminException(
+                        Reason.NOT_FOUND,
+                        "graph '"
+                            + graph.getGraphId()
+                            + "' version "
+                            + graph.getVersion()
+                            + " does not exist in cluster '"
+                            + graph.getClusterId()
+                            + "'"));
     return recorded.isEmpty()
         ? deploy(graph, StateMachineNames.machineName(functions.environment(), graph.getGraphId()))
         : recorded;
@@ -75,25 +87,52 @@ public final class GraphActivationService implements GraphAdminService.Deploymen
     try {
       compiled = StateMachineCompiler.compile(graph);
     } catch (GraphCompileException e) {
-      throw new GraphAdminException(Reason.FAILED_PRECONDITION, "graph '" + graph.getGraphId() + "' version "
-          + graph.getVersion() + " does not compile to a state machine: " + e.getMessage(), e);
+      throw new GraphAdminException(
+          Reason.FAILED_PRECONDITION,
+          "graph '"
+              + graph.getGraphId()
+              + "' version "
+              + graph.getVersion()
+              + " does not compile to a state machine: "
+              + e.getMessage(),
+          e);
     }
     // A fresh machine is created with a throwaway placeholder: its definition must name its own
     // published version ARN, which is only known once the machine exists.
-    String machineArn = machines.machineArn(machineName).orElseGet(() -> machines.create(machineName,
-        compiled.deployableDefinition(functions.substitutions(
-            "arn:aws:states:us-east-1:000000000000:stateMachine:" + machineName + ":1"))));
+    String machineArn =
+        machines
+            .machineArn(machineName)
+            .orElseGet(
+                () ->
+                    machines.create(
+                        machineName,
+                        compiled.deployableDefinition(
+                            functions.substitutions(
+                                "arn:aws:states:us-east-1:000000000000:stateMachine:"
+                                    + machineName
+                                    + ":1"))));
     String expected = machineArn + ":" + nextVersionNumber(graph.getGraphId(), machineArn);
-    String published = machines.updateAndPublish(machineArn,
-        compiled.deployableDefinition(functions.substitutions(expected)),
-        "graph " + graph.getGraphId() + " version " + graph.getVersion());
+    String published =
+        machines.updateAndPublish(
+            machineArn,
+            compiled.deployableDefinition(functions.substitutions(expected)),
+            "graph " + graph.getGraphId() + " version " + graph.getVersion());
     if (!published.equals(expected)) {
       // The definition starts fan-out children on `expected`; running it under another ARN would
       // pin children to the wrong version. Someone published on this machine outside the engine.
-      throw new GraphAdminException(Reason.FAILED_PRECONDITION, "published " + published
-          + " but its definition names " + expected + " for fan-out children; state machine "
-          + machineArn + " has versions the graph store does not know of, so graph '"
-          + graph.getGraphId() + "' version " + graph.getVersion() + " was not recorded");
+      throw new GraphAdminException(
+          Reason.FAILED_PRECONDITION,
+          "published "
+              + published
+              + " but its definition names "
+              + expected
+              + " for fan-out children; state machine "
+              + machineArn
+              + " has versions the graph store does not know of, so graph '"
+              + graph.getGraphId()
+              + "' version "
+              + graph.getVersion()
+              + " was not recorded");
     }
     admin.recordStateMachineVersion(graph.getGraphId(), graph.getVersion(), published);
     return published;

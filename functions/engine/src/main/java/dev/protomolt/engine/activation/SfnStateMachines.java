@@ -37,7 +37,8 @@ public final class SfnStateMachines implements StateMachines {
     String token = null;
     do {
       String page = token;
-      ListStateMachinesResponse response = sfn.listStateMachines(b -> b.maxResults(1000).nextToken(page));
+      ListStateMachinesResponse response =
+          sfn.listStateMachines(b -> b.maxResults(1000).nextToken(page));
       for (StateMachineListItem item : response.stateMachines()) {
         if (item.name().equals(name)) {
           return Optional.of(item.stateMachineArn());
@@ -50,28 +51,44 @@ public final class SfnStateMachines implements StateMachines {
 
   @Override
   public String create(String name, String definition) {
-    return sfn.createStateMachine(b -> b.name(name).definition(definition).roleArn(roleArn)
-        .type(StateMachineType.STANDARD)).stateMachineArn();
+    return sfn.createStateMachine(
+            b ->
+                b.name(name)
+                    .definition(definition)
+                    .roleArn(roleArn)
+                    .type(StateMachineType.STANDARD))
+        .stateMachineArn();
   }
 
   @Override
   public String updateAndPublish(String machineArn, String definition, String description) {
-    String version = sfn.updateStateMachine(b -> b.stateMachineArn(machineArn).definition(definition)
-        .publish(true).versionDescription(description)).stateMachineVersionArn();
+    String version =
+        sfn.updateStateMachine(
+                b ->
+                    b.stateMachineArn(machineArn)
+                        .definition(definition)
+                        .publish(true)
+                        .versionDescription(description))
+            .stateMachineVersionArn();
     if (version == null || version.isEmpty()) {
-      throw new IllegalStateException("UpdateStateMachine with publish=true on " + machineArn
-          + " returned no stateMachineVersionArn");
+      throw new IllegalStateException(
+          "UpdateStateMachine with publish=true on "
+              + machineArn
+              + " returned no stateMachineVersionArn");
     }
     return version;
   }
 
   @Override
   public void pointAlias(String machineArn, String aliasName, String versionArn) {
-    RoutingConfigurationListItem all = RoutingConfigurationListItem.builder()
-        .stateMachineVersionArn(versionArn).weight(100).build();
+    RoutingConfigurationListItem all =
+        RoutingConfigurationListItem.builder()
+            .stateMachineVersionArn(versionArn)
+            .weight(100)
+            .build();
     if (aliasTarget(machineArn, aliasName).isPresent()) {
-      sfn.updateStateMachineAlias(b -> b.stateMachineAliasArn(aliasArn(machineArn, aliasName))
-          .routingConfiguration(all));
+      sfn.updateStateMachineAlias(
+          b -> b.stateMachineAliasArn(aliasArn(machineArn, aliasName)).routingConfiguration(all));
     } else {
       sfn.createStateMachineAlias(b -> b.name(aliasName).routingConfiguration(all));
     }
@@ -80,12 +97,18 @@ public final class SfnStateMachines implements StateMachines {
   @Override
   public Optional<String> aliasTarget(String machineArn, String aliasName) {
     try {
-      var routes = sfn.describeStateMachineAlias(b -> b.stateMachineAliasArn(aliasArn(machineArn, aliasName)))
-          .routingConfiguration();
+      var routes =
+          sfn.describeStateMachineAlias(
+                  b -> b.stateMachineAliasArn(aliasArn(machineArn, aliasName)))
+              .routingConfiguration();
       // Activation only ever routes 100 % to one version; a split alias is someone else's doing.
       if (routes.size() != 1) {
-        throw new IllegalStateException("alias " + aliasArn(machineArn, aliasName) + " routes to "
-            + routes.size() + " versions; the engine expects exactly one");
+        throw new IllegalStateException(
+            "alias "
+                + aliasArn(machineArn, aliasName)
+                + " routes to "
+                + routes.size()
+                + " versions; the engine expects exactly one");
       }
       return Optional.of(routes.getFirst().stateMachineVersionArn());
     } catch (ResourceNotFoundException missing) {
@@ -96,11 +119,15 @@ public final class SfnStateMachines implements StateMachines {
   @Override
   public StartOutcome start(String arn, String executionName, String input) {
     try {
-      return new StartOutcome.Started(sfn.startExecution(b -> b.stateMachineArn(arn).name(executionName)
-          .input(input)).executionArn());
+      return new StartOutcome.Started(
+          sfn.startExecution(b -> b.stateMachineArn(arn).name(executionName).input(input))
+              .executionArn());
     } catch (ExecutionAlreadyExistsException exists) {
-      return new StartOutcome.AlreadyExists(executionName, exists.awsErrorDetails() == null
-          ? String.valueOf(exists.getMessage()) : exists.awsErrorDetails().errorMessage());
+      return new StartOutcome.AlreadyExists(
+          executionName,
+          exists.awsErrorDetails() == null
+              ? String.valueOf(exists.getMessage())
+              : exists.awsErrorDetails().errorMessage());
     }
   }
 

@@ -31,7 +31,8 @@ import java.util.Objects;
  */
 public final class AdmissionService {
 
-  private static final JsonFormat.Printer JSON = JsonFormat.printer().omittingInsignificantWhitespace();
+  private static final JsonFormat.Printer JSON =
+      JsonFormat.printer().omittingInsignificantWhitespace();
 
   private final SubscriptionLookup subscriptions;
   private final GraphStore graphs;
@@ -39,8 +40,12 @@ public final class AdmissionService {
   private final AdmissionLog log;
   private final InstantSource clock;
 
-  public AdmissionService(SubscriptionLookup subscriptions, GraphStore graphs, StateMachines machines,
-      AdmissionLog log, InstantSource clock) {
+  public AdmissionService(
+      SubscriptionLookup subscriptions,
+      GraphStore graphs,
+      StateMachines machines,
+      AdmissionLog log,
+      InstantSource clock) {
     this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
     this.graphs = Objects.requireNonNull(graphs, "graphs");
     this.machines = Objects.requireNonNull(machines, "machines");
@@ -62,8 +67,15 @@ public final class AdmissionService {
     }
     List<AdmissionRecord> recorded = new ArrayList<>();
     if (byGraph.isEmpty()) {
-      recorded.add(record(intake, "", 0, Outcome.UNBOUND, "", "", "datasource '" + intake.datasourceId()
-          + "' feeds no active graph"));
+      recorded.add(
+          record(
+              intake,
+              "",
+              0,
+              Outcome.UNBOUND,
+              "",
+              "",
+              "datasource '" + intake.datasourceId() + "' feeds no active graph"));
       return recorded;
     }
     List<String> undeployed = new ArrayList<>();
@@ -75,18 +87,33 @@ public final class AdmissionService {
       }
     }
     if (!undeployed.isEmpty()) {
-      throw new NotYetDeployedException("doc '" + intake.docId() + "' could not be admitted to graph(s) "
-          + undeployed + ": active in the graph store but the 'active' alias is not deployed yet", recorded);
+      throw new NotYetDeployedException(
+          "doc '"
+              + intake.docId()
+              + "' could not be admitted to graph(s) "
+              + undeployed
+              + ": active in the graph store but the 'active' alias is not deployed yet",
+          recorded);
     }
     return recorded;
   }
 
-  private AdmissionRecord admitToGraph(Intake intake, String graphId, DatasourceSubscription subscription) {
+  private AdmissionRecord admitToGraph(
+      Intake intake, String graphId, DatasourceSubscription subscription) {
     // The subscription names the store's active version; its recorded ARN locates the machine.
-    String anyVersionArn = graphs.get(graphId, subscription.getVersion())
-        .map(StoredGraph::stateMachineVersionArn).orElse("");
+    String anyVersionArn =
+        graphs
+            .get(graphId, subscription.getVersion())
+            .map(StoredGraph::stateMachineVersionArn)
+            .orElse("");
     if (anyVersionArn.isEmpty()) {
-      return record(intake, graphId, subscription.getVersion(), Outcome.UNDEPLOYED, "", "",
+      return record(
+          intake,
+          graphId,
+          subscription.getVersion(),
+          Outcome.UNDEPLOYED,
+          "",
+          "",
           "graph version " + subscription.getVersion() + " has no published state machine version");
     }
     String machineArn = anyVersionArn.substring(0, anyVersionArn.lastIndexOf(':'));
@@ -94,26 +121,47 @@ public final class AdmissionService {
     String pinnedArn = machines.aliasTarget(machineArn, StateMachineNames.ACTIVE_ALIAS).orElse("");
     StoredGraph pinned = storedAt(graphs, graphId, pinnedArn).orElse(null);
     if (pinned == null) {
-      return record(intake, graphId, subscription.getVersion(), Outcome.UNDEPLOYED, "", "",
-          pinnedArn.isEmpty() ? "alias 'active' of " + machineArn + " does not exist"
-              : "alias 'active' points at " + pinnedArn + ", which no stored graph version recorded");
+      return record(
+          intake,
+          graphId,
+          subscription.getVersion(),
+          Outcome.UNDEPLOYED,
+          "",
+          "",
+          pinnedArn.isEmpty()
+              ? "alias 'active' of " + machineArn + " does not exist"
+              : "alias 'active' points at "
+                  + pinnedArn
+                  + ", which no stored graph version recorded");
     }
     long version = pinned.graph().getVersion();
     String intakeNode = intakeNodeOf(pinned, intake.datasourceId());
     if (intakeNode.isEmpty()) {
       // The alias names a version that no longer reads this datasource: nothing to run it on.
-      return record(intake, graphId, version, Outcome.UNBOUND, "", "",
-          "the active version " + version + " of graph '" + graphId + "' has no intake node for datasource '"
-              + intake.datasourceId() + "'");
+      return record(
+          intake,
+          graphId,
+          version,
+          Outcome.UNBOUND,
+          "",
+          "",
+          "the active version "
+              + version
+              + " of graph '"
+              + graphId
+              + "' has no intake node for datasource '"
+              + intake.datasourceId()
+              + "'");
     }
-    String name = StateMachineNames.admissionExecutionName(intake.accountId(), intake.datasourceId(),
-        intake.docId(), graphId, version);
+    String name =
+        StateMachineNames.admissionExecutionName(
+            intake.accountId(), intake.datasourceId(), intake.docId(), graphId, version);
     String input = executionInput(intake, pinned, intakeNode);
     return switch (machines.start(pinnedArn, name, input)) {
-      case StartOutcome.Started started -> record(intake, graphId, version, Outcome.STARTED, name,
-          started.executionArn(), "");
-      case StartOutcome.AlreadyExists exists -> record(intake, graphId, version, Outcome.CONVERGED, name, "",
-          exists.detail());
+      case StartOutcome.Started started ->
+          record(intake, graphId, version, Outcome.STARTED, name, started.executionArn(), "");
+      case StartOutcome.AlreadyExists exists ->
+          record(intake, graphId, version, Outcome.CONVERGED, name, "", exists.detail());
     };
   }
 
@@ -121,19 +169,23 @@ public final class AdmissionService {
    * The stored version whose recorded state machine version ARN is {@code versionArn}, the way
    * an alias target is mapped back to a graph version; empty when none recorded it.
    */
-  public static java.util.Optional<StoredGraph> storedAt(GraphStore graphs, String graphId, String versionArn) {
+  public static java.util.Optional<StoredGraph> storedAt(
+      GraphStore graphs, String graphId, String versionArn) {
     if (versionArn.isEmpty()) {
       return java.util.Optional.empty();
     }
     return graphs.versions(graphId).stream()
-        .filter(s -> s.stateMachineVersionArn().equals(versionArn)).findFirst();
+        .filter(s -> s.stateMachineVersionArn().equals(versionArn))
+        .findFirst();
   }
 
   /** The node of {@code pinned} that reads {@code datasourceId}, or empty text when none does. */
   public static String intakeNodeOf(StoredGraph pinned, String datasourceId) {
     return SubscriptionIds.derive(pinned.graph()).stream()
         .filter(s -> s.getDatasourceId().equals(datasourceId))
-        .map(DatasourceSubscription::getIntakeNodeId).findFirst().orElse("");
+        .map(DatasourceSubscription::getIntakeNodeId)
+        .findFirst()
+        .orElse("");
   }
 
   /**
@@ -146,17 +198,18 @@ public final class AdmissionService {
     try {
       return "{\"node\":" + quote(intakeNode) + ",\"stream\":" + JSON.print(stamped) + "}";
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException("stream of doc '" + intake.docId() + "' cannot be printed as JSON: "
-          + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "stream of doc '" + intake.docId() + "' cannot be printed as JSON: " + e.getMessage(), e);
     }
   }
 
   private static PipeStream stamp(Intake intake, StoredGraph pinned, String intakeNode) {
-    StreamMetadata.Builder metadata = intake.stream().getMetadata().toBuilder()
-        .setGraphId(pinned.graph().getGraphId())
-        .setGraphVersion(pinned.graph().getVersion())
-        .setAccountId(intake.accountId())
-        .setDatasourceId(intake.datasourceId());
+    StreamMetadata.Builder metadata =
+        intake.stream().getMetadata().toBuilder()
+            .setGraphId(pinned.graph().getGraphId())
+            .setGraphVersion(pinned.graph().getVersion())
+            .setAccountId(intake.accountId())
+            .setDatasourceId(intake.datasourceId());
     return intake.stream().toBuilder()
         .setMetadata(metadata)
         .setCurrentNodeId(intakeNode)
@@ -164,10 +217,26 @@ public final class AdmissionService {
         .build();
   }
 
-  private AdmissionRecord record(Intake intake, String graphId, long version, Outcome outcome, String name,
-      String executionArn, String detail) {
-    AdmissionRecord r = new AdmissionRecord(intake.accountId(), intake.datasourceId(), intake.docId(), graphId,
-        version, outcome, name, executionArn, detail, clock.instant());
+  private AdmissionRecord record(
+      Intake intake,
+      String graphId,
+      long version,
+      Outcome outcome,
+      String name,
+      String executionArn,
+      String detail) {
+    AdmissionRecord r =
+        new AdmissionRecord(
+            intake.accountId(),
+            intake.datasourceId(),
+            intake.docId(),
+            graphId,
+            version,
+            outcome,
+            name,
+            executionArn,
+            detail,
+            clock.instant());
     log.record(r);
     return r;
   }

@@ -16,8 +16,11 @@ public record Intake(String accountId, String datasourceId, String docId, PipeSt
       throw new IllegalArgumentException("stream is required");
     }
     if (stream.getPayloadCase() == PipeStream.PayloadCase.PAYLOAD_NOT_SET) {
-      throw new IllegalArgumentException("stream must carry the body inline (document) or by reference "
-          + "(document_ref); doc '" + docId + "' has neither");
+      throw new IllegalArgumentException(
+          "stream must carry the body inline (document) or by reference "
+              + "(document_ref); doc '"
+              + docId
+              + "' has neither");
     }
   }
 

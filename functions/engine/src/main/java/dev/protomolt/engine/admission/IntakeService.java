@@ -62,34 +62,49 @@ public final class IntakeService {
 
   public List<AdmissionRecord> admit(IntakeObject object) {
     String[] segments = object.key().split("/", 3);
-    if (segments.length < 3 || segments[0].isBlank() || segments[1].isBlank() || segments[2].isBlank()) {
-      throw new IllegalArgumentException("intake object key '" + object.key() + "' must be "
-          + "<accountId>/<datasourceId>/<path> with no empty segment");
+    if (segments.length < 3
+        || segments[0].isBlank()
+        || segments[1].isBlank()
+        || segments[2].isBlank()) {
+      throw new IllegalArgumentException(
+          "intake object key '"
+              + object.key()
+              + "' must be "
+              + "<accountId>/<datasourceId>/<path> with no empty segment");
     }
     String accountId = segments[0];
     String datasourceId = segments[1];
     String docId = StateMachineNames.hashOf("intake", object.bucket(), object.key());
-    PipeDoc doc = PipeDoc.newBuilder()
-        .setDocId(docId)
-        .setOwnership(OwnershipContext.newBuilder().setAccountId(accountId))
-        .setBlobBag(BlobBag.newBuilder().setBlob(Blob.newBuilder()
-            .setBlobId("original")
-            .setFilename(segments[2].substring(segments[2].lastIndexOf('/') + 1))
-            .setStorageRef(FileStorageReference.newBuilder()
-                .setDriveName(accountId + ":intake")
-                .setObjectKey(object.key())
-                .setEtag(object.etag())
-                .setVersionId(object.versionId())
-                .setSizeBytes(object.size()))))
-        .build();
-    DocumentReference ref = store.save(SavePipeDocRequest.newBuilder()
-        .setPipedoc(doc)
-        .setAccountId(accountId)
-        .setUseDatasourceId(true)
-        .setDatasourceId(datasourceId)
-        .setGraphId(GraphIds.intakeGraphId(accountId))
-        .setKeep(true)
-        .build()).getDocumentRef();
+    PipeDoc doc =
+        PipeDoc.newBuilder()
+            .setDocId(docId)
+            .setOwnership(OwnershipContext.newBuilder().setAccountId(accountId))
+            .setBlobBag(
+                BlobBag.newBuilder()
+                    .setBlob(
+                        Blob.newBuilder()
+                            .setBlobId("original")
+                            .setFilename(segments[2].substring(segments[2].lastIndexOf('/') + 1))
+                            .setStorageRef(
+                                FileStorageReference.newBuilder()
+                                    .setDriveName(accountId + ":intake")
+                                    .setObjectKey(object.key())
+                                    .setEtag(object.etag())
+                                    .setVersionId(object.versionId())
+                                    .setSizeBytes(object.size()))))
+            .build();
+    DocumentReference ref =
+        store
+            .save(
+                SavePipeDocRequest.newBuilder()
+                    .setPipedoc(doc)
+                    .setAccountId(accountId)
+                    .setUseDatasourceId(true)
+                    .setDatasourceId(datasourceId)
+                    .setGraphId(GraphIds.intakeGraphId(accountId))
+                    .setKeep(true)
+                    .build())
+            .getDocumentRef();
     return admission.admit(intakeOf(accountId, datasourceId, ref, clock.instant()));
   }
 
@@ -97,15 +112,21 @@ public final class IntakeService {
    * The intake of a saved intake copy, by reference: what admission stamps and starts. Replay
    * builds its intakes here too, from the intake copies its query finds.
    */
-  public static Intake intakeOf(String accountId, String datasourceId, DocumentReference ref, Instant now) {
-    PipeStream stream = PipeStream.newBuilder()
-        .setStreamId(ref.getDocId())
-        .setDocumentRef(ref)
-        .setMetadata(StreamMetadata.newBuilder()
-            .setAccountId(accountId)
-            .setDatasourceId(datasourceId)
-            .setCreatedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano())))
-        .build();
+  public static Intake intakeOf(
+      String accountId, String datasourceId, DocumentReference ref, Instant now) {
+    PipeStream stream =
+        PipeStream.newBuilder()
+            .setStreamId(ref.getDocId())
+            .setDocumentRef(ref)
+            .setMetadata(
+                StreamMetadata.newBuilder()
+                    .setAccountId(accountId)
+                    .setDatasourceId(datasourceId)
+                    .setCreatedAt(
+                        Timestamp.newBuilder()
+                            .setSeconds(now.getEpochSecond())
+                            .setNanos(now.getNano())))
+            .build();
     return new Intake(accountId, datasourceId, ref.getDocId(), stream);
   }
 
@@ -115,7 +136,8 @@ public final class IntakeService {
     try {
       event = JSON.readTree(s3EventJson);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("S3 notification is not JSON: " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "S3 notification is not JSON: " + e.getOriginalMessage(), e);
     }
     List<IntakeObject> objects = new ArrayList<>();
     JsonNode records = event == null ? null : event.get("Records");
@@ -132,12 +154,18 @@ public final class IntakeService {
       String bucket = s3.path("bucket").path("name").asText("");
       String rawKey = s3.path("object").path("key").asText("");
       if (bucket.isEmpty() || rawKey.isEmpty()) {
-        throw new IllegalArgumentException("Records[" + i + "].s3 must name bucket.name and object.key");
+        throw new IllegalArgumentException(
+            "Records[" + i + "].s3 must name bucket.name and object.key");
       }
       // S3 URL-encodes keys in notifications, with '+' for a space.
       String key = URLDecoder.decode(rawKey, StandardCharsets.UTF_8);
-      objects.add(new IntakeObject(bucket, key, s3.path("object").path("size").asLong(0),
-          s3.path("object").path("eTag").asText(""), s3.path("object").path("versionId").asText("")));
+      objects.add(
+          new IntakeObject(
+              bucket,
+              key,
+              s3.path("object").path("size").asLong(0),
+              s3.path("object").path("eTag").asText(""),
+              s3.path("object").path("versionId").asText("")));
     }
     return objects;
   }

@@ -21,13 +21,16 @@ public final class PostgresAdmissionLog implements AdmissionLog {
 
   @Override
   public void record(AdmissionRecord r) {
-    String sql = "INSERT INTO intake_admissions (account_id, datasource_id, doc_id, graph_id, graph_version,"
-        + " outcome, execution_name, execution_arn, detail, recorded_at) VALUES (?,?,?,?,?,?,?,?,?,?)"
-        + " ON CONFLICT (account_id, datasource_id, doc_id, graph_id, graph_version) DO UPDATE SET"
-        + " outcome = EXCLUDED.outcome, execution_name = EXCLUDED.execution_name,"
-        + " execution_arn = CASE WHEN EXCLUDED.execution_arn = '' THEN intake_admissions.execution_arn"
-        + " ELSE EXCLUDED.execution_arn END, detail = EXCLUDED.detail, recorded_at = EXCLUDED.recorded_at";
-    try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+    String sql =
+        "INSERT INTO intake_admissions (account_id, datasource_id, doc_id, graph_id, graph_version,"
+            + " outcome, execution_name, execution_arn, detail, recorded_at) VALUES"
+            + " (?,?,?,?,?,?,?,?,?,?) ON CONFLICT (account_id, datasource_id, doc_id, graph_id,"
+            + " graph_version) DO UPDATE SET outcome = EXCLUDED.outcome, execution_name ="
+            + " EXCLUDED.execution_name, execution_arn = CASE WHEN EXCLUDED.execution_arn = '' THEN"
+            + " intake_admissions.execution_arn ELSE EXCLUDED.execution_arn END, detail ="
+            + " EXCLUDED.detail, recorded_at = EXCLUDED.recorded_at";
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement(sql)) {
       s.setString(1, r.accountId());
       s.setString(2, r.datasourceId());
       s.setString(3, r.docId());
@@ -40,31 +43,43 @@ public final class PostgresAdmissionLog implements AdmissionLog {
       s.setTimestamp(10, Timestamp.from(r.recordedAt()));
       s.executeUpdate();
     } catch (SQLException e) {
-      throw new IllegalStateException("recording the admission of doc '" + r.docId() + "' failed: "
-          + e.getMessage(), e);
+      throw new IllegalStateException(
+          "recording the admission of doc '" + r.docId() + "' failed: " + e.getMessage(), e);
     }
   }
 
   @Override
   public List<AdmissionRecord> forDocument(String accountId, String datasourceId, String docId) {
-    String sql = "SELECT graph_id, graph_version, outcome, execution_name, execution_arn, detail, recorded_at"
-        + " FROM intake_admissions WHERE account_id = ? AND datasource_id = ? AND doc_id = ?"
-        + " ORDER BY graph_id, graph_version";
-    try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+    String sql =
+        "SELECT graph_id, graph_version, outcome, execution_name, execution_arn, detail,"
+            + " recorded_at FROM intake_admissions WHERE account_id = ? AND datasource_id = ? AND"
+            + " doc_id = ? ORDER BY graph_id, graph_version";
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement(sql)) {
       s.setString(1, accountId);
       s.setString(2, datasourceId);
       s.setString(3, docId);
       List<AdmissionRecord> out = new ArrayList<>();
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          out.add(new AdmissionRecord(accountId, datasourceId, docId, rs.getString(1), rs.getLong(2),
-              Outcome.valueOf(rs.getString(3)), rs.getString(4), rs.getString(5), rs.getString(6),
-              rs.getTimestamp(7).toInstant()));
+          out.add(
+              new AdmissionRecord(
+                  accountId,
+                  datasourceId,
+                  docId,
+                  rs.getString(1),
+                  rs.getLong(2),
+                  Outcome.valueOf(rs.getString(3)),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6),
+                  rs.getTimestamp(7).toInstant()));
         }
       }
       return out;
     } catch (SQLException e) {
-      throw new IllegalStateException("reading the admissions of doc '" + docId + "' failed: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "reading the admissions of doc '" + docId + "' failed: " + e.getMessage(), e);
     }
   }
 }

@@ -47,19 +47,30 @@ public final class DraftService {
     return "draft:" + clusterId + ":" + graphId + ":" + userId;
   }
 
-  public GraphDraft save(String clusterId, String graphId, String userId, PipelineGraph graph,
+  public GraphDraft save(
+      String clusterId,
+      String graphId,
+      String userId,
+      PipelineGraph graph,
       OptionalLong baseVersion) {
     String id = draftId(clusterId, graphId, userId);
     Instant now = clock.instant();
-    DraftValidation validation = DraftValidation.newBuilder()
-        .setResult(validator.validate(graph, ValidationMode.VALIDATION_MODE_DRAFT))
-        .setContentHash(contentHash(graph))
-        .setValidatedAt(timestamp(now))
-        .build();
-    GraphDraft.Builder draft = GraphDraft.newBuilder()
-        .setDraftId(id).setClusterId(clusterId).setGraphId(graphId).setUserId(userId)
-        .setGraph(graph).setValidation(validation)
-        .setUpdatedAt(timestamp(now)).setExpiresAt(timestamp(now.plus(TTL)));
+    DraftValidation validation =
+        DraftValidation.newBuilder()
+            .setResult(validator.validate(graph, ValidationMode.VALIDATION_MODE_DRAFT))
+            .setContentHash(contentHash(graph))
+            .setValidatedAt(timestamp(now))
+            .build();
+    GraphDraft.Builder draft =
+        GraphDraft.newBuilder()
+            .setDraftId(id)
+            .setClusterId(clusterId)
+            .setGraphId(graphId)
+            .setUserId(userId)
+            .setGraph(graph)
+            .setValidation(validation)
+            .setUpdatedAt(timestamp(now))
+            .setExpiresAt(timestamp(now.plus(TTL)));
     baseVersion.ifPresent(draft::setBaseVersion);
     GraphDraft saved = draft.build();
     store.put(saved);
@@ -69,11 +80,14 @@ public final class DraftService {
   /** The draft with its expiry pushed out again; an expired draft is absent. */
   public Optional<GraphDraft> get(String clusterId, String graphId, String userId) {
     Instant now = clock.instant();
-    return store.get(draftId(clusterId, graphId, userId), now).map(found -> {
-      GraphDraft touched = found.toBuilder().setExpiresAt(timestamp(now.plus(TTL))).build();
-      store.put(touched);
-      return touched;
-    });
+    return store
+        .get(draftId(clusterId, graphId, userId), now)
+        .map(
+            found -> {
+              GraphDraft touched = found.toBuilder().setExpiresAt(timestamp(now.plus(TTL))).build();
+              store.put(touched);
+              return touched;
+            });
   }
 
   public boolean delete(String clusterId, String graphId, String userId) {
@@ -88,7 +102,8 @@ public final class DraftService {
       out.useDeterministicSerialization();
       graph.writeTo(out);
       out.flush();
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray()));
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray()));
     } catch (IOException | NoSuchAlgorithmException e) {
       throw new IllegalStateException("cannot hash a graph in memory", e);
     }
@@ -99,8 +114,12 @@ public final class DraftService {
       throw new GraphAdminException(Reason.INVALID_ARGUMENT, field + " must not be blank");
     }
     if (value.contains(":")) {
-      throw new GraphAdminException(Reason.INVALID_ARGUMENT, field + " '" + value
-          + "' must not contain ':' (it separates the parts of the draft key)");
+      throw new GraphAdminException(
+          Reason.INVALID_ARGUMENT,
+          field
+              + " '"
+              + value
+              + "' must not contain ':' (it separates the parts of the draft key)");
     }
   }
 

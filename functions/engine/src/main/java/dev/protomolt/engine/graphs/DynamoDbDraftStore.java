@@ -46,16 +46,27 @@ public final class DynamoDbDraftStore implements DraftStore {
   /** Creates the table where infrastructure code has not (the local cloud, tests). */
   public static void createTable(DynamoDbClient dynamo, String table) {
     try {
-      dynamo.createTable(b -> b.tableName(table)
-          .keySchema(KeySchemaElement.builder().attributeName(KEY).keyType(KeyType.HASH).build())
-          .attributeDefinitions(AttributeDefinition.builder().attributeName(KEY)
-              .attributeType(ScalarAttributeType.S).build())
-          .billingMode(BillingMode.PAY_PER_REQUEST));
-      // Poll briskly: the SDK's default waiter sleeps 20 s between checks, an age for a local table.
-      try (DynamoDbWaiter waiter = DynamoDbWaiter.builder().client(dynamo)
-          .overrideConfiguration(w -> w.maxAttempts(240)
-              .backoffStrategyV2(BackoffStrategy.fixedDelay(Duration.ofMillis(250))))
-          .build()) {
+      dynamo.createTable(
+          b ->
+              b.tableName(table)
+                  .keySchema(
+                      KeySchemaElement.builder().attributeName(KEY).keyType(KeyType.HASH).build())
+                  .attributeDefinitions(
+                      AttributeDefinition.builder()
+                          .attributeName(KEY)
+                          .attributeType(ScalarAttributeType.S)
+                          .build())
+                  .billingMode(BillingMode.PAY_PER_REQUEST));
+      // Poll briskly: the SDK's default waiter sleeps 20 s between checks, an age for a local
+      // table.
+      try (DynamoDbWaiter waiter =
+          DynamoDbWaiter.builder()
+              .client(dynamo)
+              .overrideConfiguration(
+                  w ->
+                      w.maxAttempts(240)
+                          .backoffStrategyV2(BackoffStrategy.fixedDelay(Duration.ofMillis(250))))
+              .build()) {
         waiter.waitUntilTableExists(b -> b.tableName(table));
       }
     } catch (ResourceInUseException alreadyThere) {
@@ -65,16 +76,26 @@ public final class DynamoDbDraftStore implements DraftStore {
 
   @Override
   public void put(GraphDraft draft) {
-    dynamo.putItem(b -> b.tableName(table).item(Map.of(
-        KEY, AttributeValue.fromS(draft.getDraftId()),
-        BODY, AttributeValue.fromB(SdkBytes.fromByteArray(draft.toByteArray())),
-        EXPIRES_AT, AttributeValue.fromN(Long.toString(draft.getExpiresAt().getSeconds())))));
+    dynamo.putItem(
+        b ->
+            b.tableName(table)
+                .item(
+                    Map.of(
+                        KEY, AttributeValue.fromS(draft.getDraftId()),
+                        BODY, AttributeValue.fromB(SdkBytes.fromByteArray(draft.toByteArray())),
+                        EXPIRES_AT,
+                            AttributeValue.fromN(
+                                Long.toString(draft.getExpiresAt().getSeconds())))));
   }
 
   @Override
   public Optional<GraphDraft> get(String draftId, Instant now) {
-    GetItemResponse response = dynamo.getItem(b -> b.tableName(table).consistentRead(true)
-        .key(Map.of(KEY, AttributeValue.fromS(draftId))));
+    GetItemResponse response =
+        dynamo.getItem(
+            b ->
+                b.tableName(table)
+                    .consistentRead(true)
+                    .key(Map.of(KEY, AttributeValue.fromS(draftId))));
     return response.hasItem() && !response.item().isEmpty()
         ? live(response.item(), now)
         : Optional.empty();
@@ -82,9 +103,14 @@ public final class DynamoDbDraftStore implements DraftStore {
 
   @Override
   public boolean delete(String draftId, Instant now) {
-    DeleteItemResponse response = dynamo.deleteItem(b -> b.tableName(table)
-        .key(Map.of(KEY, AttributeValue.fromS(draftId))).returnValues(ReturnValue.ALL_OLD));
-    return response.hasAttributes() && !response.attributes().isEmpty()
+    DeleteItemResponse response =
+        dynamo.deleteItem(
+            b ->
+                b.tableName(table)
+                    .key(Map.of(KEY, AttributeValue.fromS(draftId)))
+                    .returnValues(ReturnValue.ALL_OLD));
+    return response.hasAttributes()
+        && !response.attributes().isEmpty()
         && live(response.attributes(), now).isPresent();
   }
 
@@ -93,9 +119,11 @@ public final class DynamoDbDraftStore implements DraftStore {
     try {
       draft = GraphDraft.parseFrom(item.get(BODY).b().asByteArray());
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("draft item " + item.get(KEY).s() + " holds a body that is not a GraphDraft", e);
+      throw new IllegalStateException(
+          "draft item " + item.get(KEY).s() + " holds a body that is not a GraphDraft", e);
     }
-    Instant expires = Instant.ofEpochSecond(draft.getExpiresAt().getSeconds(), draft.getExpiresAt().getNanos());
+    Instant expires =
+        Instant.ofEpochSecond(draft.getExpiresAt().getSeconds(), draft.getExpiresAt().getNanos());
     return now.isBefore(expires) ? Optional.of(draft) : Optional.empty();
   }
 }

@@ -62,8 +62,12 @@ public final class GraphAdminService {
     this.deployment = Objects.requireNonNull(deployment, "deployment");
   }
 
-  public GraphAdminService(GraphStore store, VersionPins pins, GraphEventPublisher events,
-      GraphValidator validator, InstantSource clock) {
+  public GraphAdminService(
+      GraphStore store,
+      VersionPins pins,
+      GraphEventPublisher events,
+      GraphValidator validator,
+      InstantSource clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.pins = Objects.requireNonNull(pins, "pins");
     this.events = Objects.requireNonNull(events, "events");
@@ -75,13 +79,19 @@ public final class GraphAdminService {
   public StoredGraph create(PipelineGraph graph, OptionalLong expectedVersion, String createdBy) {
     requireValid(graph, deployMode(graph));
     StoredGraph stored = store.create(graph, expectedVersion, createdBy, clock.instant());
-    announce(GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED, stored.graph(), stored.graph().getVersion(),
-        store.deactivationEpoch(graph.getGraphId()), "created", stored.stateMachineVersionArn());
+    announce(
+        GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED,
+        stored.graph(),
+        stored.graph().getVersion(),
+        store.deactivationEpoch(graph.getGraphId()),
+        "created",
+        stored.stateMachineVersionArn());
     return stored;
   }
 
   /** Creates a version and activates exactly that version; a deactivation in between wins. */
-  public StoredGraph createAndActivate(PipelineGraph graph, OptionalLong expectedVersion, String createdBy) {
+  public StoredGraph createAndActivate(
+      PipelineGraph graph, OptionalLong expectedVersion, String createdBy) {
     long observedEpoch = store.deactivationEpoch(graph.getGraphId());
     StoredGraph created = create(graph, expectedVersion, createdBy);
     return activateAt(created.graph(), observedEpoch);
@@ -92,10 +102,21 @@ public final class GraphAdminService {
     requireRef(graphId, clusterId, version);
     // Read the epoch before the version, so a deactivation committed after this read fences us.
     long observedEpoch = store.deactivationEpoch(graphId);
-    StoredGraph stored = store.get(graphId, version)
-        .filter(s -> s.graph().getClusterId().equals(clusterId))
-        .orElseThrow(() -> new GraphAdminException(Reason.NOT_FOUND, "graph '" + graphId + "' version "
-            + version + " does not exist in cluster '" + clusterId + "'"));
+    StoredGraph stored =
+        store
+            .get(graphId, version)
+            .filter(s -> s.graph().getClusterId().equals(clusterId))
+            .orElseThrow(
+                () ->
+                    new GraphAdminException(
+                        Reason.NOT_FOUND,
+                        "graph '"
+                            + graphId
+                            + "' version "
+                            + version
+                            + " does not exist in cluster '"
+                            + clusterId
+                            + "'"));
     return activateAt(stored.graph(), observedEpoch);
   }
 
@@ -109,17 +130,24 @@ public final class GraphAdminService {
     Deployment deploying = deployment;
     // Order (decision 0800): publish and record the state machine version, flip the store, and move
     // the alias last, so admission (which resolves the alias) never starts a version the store does
-    // not call active. Each step is idempotent: a failure half way is finished by repeating the call.
+    // not call active. Each step is idempotent: a failure half way is finished by repeating the
+    // call.
     if (deploying != null) {
       deploying.deploy(snapshot);
     }
-    StoredGraph active = store.activate(snapshot.getGraphId(), snapshot.getClusterId(),
-        snapshot.getVersion(), observedEpoch);
+    StoredGraph active =
+        store.activate(
+            snapshot.getGraphId(), snapshot.getClusterId(), snapshot.getVersion(), observedEpoch);
     if (deploying != null) {
       deploying.pointActive(active.stateMachineVersionArn());
     }
-    announce(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED, active.graph(), active.graph().getVersion(),
-        observedEpoch, "activated", active.stateMachineVersionArn());
+    announce(
+        GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED,
+        active.graph(),
+        active.graph().getVersion(),
+        observedEpoch,
+        "activated",
+        active.stateMachineVersionArn());
     return active;
   }
 
@@ -127,7 +155,8 @@ public final class GraphAdminService {
    * Records the state machine version the graph version was compiled and published as (the
    * compile-and-publish step calls this before activation, so pinned executions have an ARN).
    */
-  public StoredGraph recordStateMachineVersion(String graphId, long version, String stateMachineVersionArn) {
+  public StoredGraph recordStateMachineVersion(
+      String graphId, long version, String stateMachineVersionArn) {
     requireRef(graphId, "-", version);
     return store.recordStateMachineVersion(graphId, version, stateMachineVersionArn);
   }
@@ -140,9 +169,13 @@ public final class GraphAdminService {
   public Deactivation deactivate(String graphId, String clusterId) {
     requireRef(graphId, clusterId, 1);
     Deactivation done = store.deactivate(graphId, clusterId);
-    announce(GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED,
+    announce(
+        GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED,
         PipelineGraph.newBuilder().setGraphId(graphId).setClusterId(clusterId).build(),
-        done.deactivatedVersion(), done.epoch(), "deactivated", "");
+        done.deactivatedVersion(),
+        done.epoch(),
+        "deactivated",
+        "");
     return done;
   }
 
@@ -152,15 +185,26 @@ public final class GraphAdminService {
     long pinned = pins.pinnedDocuments(graphId, version);
     if (pinned > 0) {
       String arn = store.get(graphId, version).map(StoredGraph::stateMachineVersionArn).orElse("");
-      throw new GraphAdminException(Reason.FAILED_PRECONDITION, "graph '" + graphId + "' version "
-          + version + (arn.isEmpty() ? "" : " (state machine version " + arn + ")") + " has " + pinned
-          + " running execution(s) pinned to it and cannot be deleted; deactivate it and let them drain,"
-          + " then delete");
+      throw new GraphAdminException(
+          Reason.FAILED_PRECONDITION,
+          "graph '"
+              + graphId
+              + "' version "
+              + version
+              + (arn.isEmpty() ? "" : " (state machine version " + arn + ")")
+              + " has "
+              + pinned
+              + " running execution(s) pinned to it and cannot be deleted; deactivate it and let"
+              + " them drain, then delete");
     }
     store.delete(graphId, clusterId, version);
-    announce(GraphUpdateType.GRAPH_UPDATE_TYPE_DELETED,
-        PipelineGraph.newBuilder().setGraphId(graphId).setClusterId(clusterId).build(), version,
-        store.deactivationEpoch(graphId), "deleted", "");
+    announce(
+        GraphUpdateType.GRAPH_UPDATE_TYPE_DELETED,
+        PipelineGraph.newBuilder().setGraphId(graphId).setClusterId(clusterId).build(),
+        version,
+        store.deactivationEpoch(graphId),
+        "deleted",
+        "");
   }
 
   /** A version, or with {@code version == 0} the active one. */
@@ -168,8 +212,13 @@ public final class GraphAdminService {
     if (graphId == null || graphId.isBlank()) {
       throw new GraphAdminException(Reason.INVALID_ARGUMENT, "graph_id must not be blank");
     }
-    return store.get(graphId, version)
-        .filter(s -> clusterId == null || clusterId.isBlank() || s.graph().getClusterId().equals(clusterId));
+    return store
+        .get(graphId, version)
+        .filter(
+            s ->
+                clusterId == null
+                    || clusterId.isBlank()
+                    || s.graph().getClusterId().equals(clusterId));
   }
 
   /** See {@link GraphStore#lastStateMachineVersion}: survives deleting graph versions. */
@@ -212,10 +261,16 @@ public final class GraphAdminService {
   private void requireValid(PipelineGraph graph, ValidationMode mode) {
     ValidationResult result = validator.validate(graph, mode);
     if (!result.getValid()) {
-      throw new GraphAdminException(Reason.FAILED_PRECONDITION, "graph '" + graph.getGraphId()
-          + "' fails " + mode.name().replace("VALIDATION_MODE_", "") + " validation: "
-          + result.getViolationsList().stream().map(GraphAdminService::describe)
-              .collect(Collectors.joining("; ")));
+      throw new GraphAdminException(
+          Reason.FAILED_PRECONDITION,
+          "graph '"
+              + graph.getGraphId()
+              + "' fails "
+              + mode.name().replace("VALIDATION_MODE_", "")
+              + " validation: "
+              + result.getViolationsList().stream()
+                  .map(GraphAdminService::describe)
+                  .collect(Collectors.joining("; ")));
     }
   }
 
@@ -231,32 +286,50 @@ public final class GraphAdminService {
       throw new GraphAdminException(Reason.INVALID_ARGUMENT, "cluster_id must not be blank");
     }
     if (version <= 0) {
-      throw new GraphAdminException(Reason.INVALID_ARGUMENT, "version must be positive, was " + version);
+      throw new GraphAdminException(
+          Reason.INVALID_ARGUMENT, "version must be positive, was " + version);
     }
   }
 
-  private void announce(GraphUpdateType type, PipelineGraph graph, long version, long epoch, String what,
+  private void announce(
+      GraphUpdateType type,
+      PipelineGraph graph,
+      long version,
+      long epoch,
+      String what,
       String stateMachineVersionArn) {
     Instant now = clock.instant();
-    GraphUpdateEvent.Builder event = GraphUpdateEvent.newBuilder()
-        .setEventId(UUID.randomUUID().toString())
-        .setType(type)
-        .setGraphId(graph.getGraphId())
-        .setClusterId(graph.getClusterId())
-        .setVersion(version)
-        .setOccurredAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-        .setDeactivationEpoch(epoch)
-        .setStateMachineVersionArn(stateMachineVersionArn);
-    if (type == GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED || type == GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED) {
+    GraphUpdateEvent.Builder event =
+        GraphUpdateEvent.newBuilder()
+            .setEventId(UUID.randomUUID().toString())
+            .setType(type)
+            .setGraphId(graph.getGraphId())
+            .setClusterId(graph.getClusterId())
+            .setVersion(version)
+            .setOccurredAt(
+                Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+            .setDeactivationEpoch(epoch)
+            .setStateMachineVersionArn(stateMachineVersionArn);
+    if (type == GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED
+        || type == GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED) {
       event.setGraph(graph);
     }
     try {
       events.publish(event.build());
     } catch (RuntimeException e) {
-      throw new GraphAdminException(Reason.UNAVAILABLE, "graph '" + graph.getGraphId() + "' version "
-          + version + " was " + what + ", but publishing the graph-updates event failed ("
-          + e.getMessage() + "); engines still converge by reload-on-miss and reconcile, and "
-          + "retrying the request re-announces it", e);
+      throw new GraphAdminException(
+          Reason.UNAVAILABLE,
+          "graph '"
+              + graph.getGraphId()
+              + "' version "
+              + version
+              + " was "
+              + what
+              + ", but publishing the graph-updates event failed ("
+              + e.getMessage()
+              + "); engines still converge by reload-on-miss and reconcile, and "
+              + "retrying the request re-announces it",
+          e);
     }
   }
 }

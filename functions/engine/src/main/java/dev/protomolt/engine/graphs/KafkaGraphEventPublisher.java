@@ -19,6 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class KafkaGraphEventPublisher implements GraphEventPublisher, AutoCloseable {
 
   public static final String TOPIC = "graph-updates";
+
   /** Header carrying the event type, so consumers can filter without parsing the payload. */
   public static final String TYPE_HEADER = "graph-update-type";
 
@@ -32,29 +33,44 @@ public final class KafkaGraphEventPublisher implements GraphEventPublisher, Auto
 
   /** A publisher with its own idempotent producer; build one per process and reuse it. */
   public static KafkaGraphEventPublisher connect(String bootstrapServers, Duration timeout) {
-    return new KafkaGraphEventPublisher(KafkaEventBus.durableProducer(bootstrapServers, timeout),
-        timeout);
+    return new KafkaGraphEventPublisher(
+        KafkaEventBus.durableProducer(bootstrapServers, timeout), timeout);
   }
 
   @Override
   public void publish(GraphUpdateEvent event) {
-    ProducerRecord<String, byte[]> record = new ProducerRecord<>(TOPIC, event.getGraphId(), event.toByteArray());
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(TOPIC, event.getGraphId(), event.toByteArray());
     record.headers().add(TYPE_HEADER, event.getType().name().getBytes(StandardCharsets.UTF_8));
-    String what = event.getType().name() + " of graph '" + event.getGraphId() + "' version " + event.getVersion();
+    String what =
+        event.getType().name()
+            + " of graph '"
+            + event.getGraphId()
+            + "' version "
+            + event.getVersion();
     try {
       producer.send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while publishing " + what + " to " + TOPIC, e);
     } catch (ExecutionException e) {
-      throw new IllegalStateException("publishing " + what + " to " + TOPIC + " failed: "
-          + e.getCause().getMessage(), e.getCause());
+      throw new IllegalStateException(
+          "publishing " + what + " to " + TOPIC + " failed: " + e.getCause().getMessage(),
+          e.getCause());
     } catch (TimeoutException e) {
-      throw new IllegalStateException("publishing " + what + " to " + TOPIC + " was not acknowledged within "
-          + timeout, e);
+      throw new IllegalStateException(
+          "publishing " + what + " to " + TOPIC + " was not acknowledged within " + timeout, e);
     } catch (org.apache.kafka.common.errors.TimeoutException e) {
-      throw new IllegalStateException("publishing " + what + " to " + TOPIC + " could not reach the broker within "
-          + timeout + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "publishing "
+              + what
+              + " to "
+              + TOPIC
+              + " could not reach the broker within "
+              + timeout
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

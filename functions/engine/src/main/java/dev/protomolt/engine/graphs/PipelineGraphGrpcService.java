@@ -36,7 +36,8 @@ import java.util.function.Supplier;
  * The gRPC door of graph lifecycle. Thin: each call parses its request, calls one service method
  * and shapes the reply; {@link GraphAdminException} reasons become the matching status codes.
  */
-public final class PipelineGraphGrpcService extends PipelineGraphServiceGrpc.PipelineGraphServiceImplBase {
+public final class PipelineGraphGrpcService
+    extends PipelineGraphServiceGrpc.PipelineGraphServiceImplBase {
 
   private final GraphAdminService graphs;
   private final DraftService drafts;
@@ -46,7 +47,8 @@ public final class PipelineGraphGrpcService extends PipelineGraphServiceGrpc.Pip
    * Activation deploys the version (compile, publish, move the alias) when a {@code
    * GraphActivationService} is attached to {@code graphs}, so this door needs no deploy step of its own.
    */
-  public PipelineGraphGrpcService(GraphAdminService graphs, DraftService drafts, GraphUpdateFeed feed) {
+  public PipelineGraphGrpcService(
+      GraphAdminService graphs, DraftService drafts, GraphUpdateFeed feed) {
     this.graphs = graphs;
     this.drafts = drafts;
     this.feed = feed;
@@ -54,59 +56,109 @@ public final class PipelineGraphGrpcService extends PipelineGraphServiceGrpc.Pip
 
   @Override
   public void createGraph(CreateGraphRequest request, StreamObserver<GraphVersionResponse> out) {
-    unary(out, () -> response(graphs.create(request.getGraph(), expected(request), request.getCreatedBy())));
+    unary(
+        out,
+        () ->
+            response(graphs.create(request.getGraph(), expected(request), request.getCreatedBy())));
   }
 
   @Override
-  public void createAndActivateGraph(CreateGraphRequest request, StreamObserver<GraphVersionResponse> out) {
-    unary(out, () -> response(graphs.createAndActivate(request.getGraph(), expected(request),
-        request.getCreatedBy())));
+  public void createAndActivateGraph(
+      CreateGraphRequest request, StreamObserver<GraphVersionResponse> out) {
+    unary(
+        out,
+        () ->
+            response(
+                graphs.createAndActivate(
+                    request.getGraph(), expected(request), request.getCreatedBy())));
   }
 
   @Override
   public void activateGraph(GraphVersionRef request, StreamObserver<GraphVersionResponse> out) {
-    unary(out, () -> response(graphs.activate(request.getGraphId(), request.getClusterId(), request.getVersion())));
+    unary(
+        out,
+        () ->
+            response(
+                graphs.activate(
+                    request.getGraphId(), request.getClusterId(), request.getVersion())));
   }
 
   @Override
-  public void deactivateGraph(DeactivateGraphRequest request, StreamObserver<DeactivateGraphResponse> out) {
-    unary(out, () -> {
-      var done = graphs.deactivate(request.getGraphId(), request.getClusterId());
-      return DeactivateGraphResponse.newBuilder().setDeactivatedVersion(done.deactivatedVersion())
-          .setDeactivationEpoch(done.epoch()).build();
-    });
+  public void deactivateGraph(
+      DeactivateGraphRequest request, StreamObserver<DeactivateGraphResponse> out) {
+    unary(
+        out,
+        () -> {
+          var done = graphs.deactivate(request.getGraphId(), request.getClusterId());
+          return DeactivateGraphResponse.newBuilder()
+              .setDeactivatedVersion(done.deactivatedVersion())
+              .setDeactivationEpoch(done.epoch())
+              .build();
+        });
   }
 
   @Override
-  public void deleteGraphVersion(GraphVersionRef request, StreamObserver<DeleteGraphVersionResponse> out) {
-    unary(out, () -> {
-      graphs.delete(request.getGraphId(), request.getClusterId(), request.getVersion());
-      return DeleteGraphVersionResponse.newBuilder().setDeleted(true).build();
-    });
+  public void deleteGraphVersion(
+      GraphVersionRef request, StreamObserver<DeleteGraphVersionResponse> out) {
+    unary(
+        out,
+        () -> {
+          graphs.delete(request.getGraphId(), request.getClusterId(), request.getVersion());
+          return DeleteGraphVersionResponse.newBuilder().setDeleted(true).build();
+        });
   }
 
   @Override
   public void getGraph(GetGraphRequest request, StreamObserver<GraphVersionResponse> out) {
-    unary(out, () -> response(graphs.get(request.getGraphId(), request.getClusterId(), request.getVersion())
-        .orElseThrow(() -> new GraphAdminException(GraphAdminException.Reason.NOT_FOUND,
-            "graph '" + request.getGraphId() + "' " + (request.getVersion() == 0
-                ? "has no active version" : "version " + request.getVersion() + " does not exist")))));
+    unary(
+        out,
+        () ->
+            response(
+                graphs
+                    .get(request.getGraphId(), request.getClusterId(), request.getVersion())
+                    .orElseThrow(
+                        () ->
+                            new GraphAdminException(
+                                GraphAdminException.Reason.NOT_FOUND,
+                                "graph '"
+                                    + request.getGraphId()
+                                    + "' "
+                                    + (request.getVersion() == 0
+                                        ? "has no active version"
+                                        : "version "
+                                            + request.getVersion()
+                                            + " does not exist")))));
   }
 
   @Override
-  public void listGraphVersions(ListGraphVersionsRequest request, StreamObserver<ListGraphVersionsResponse> out) {
-    unary(out, () -> ListGraphVersionsResponse.newBuilder()
-        .addAllVersions(graphs.versions(request.getGraphId()).stream()
-            .filter(s -> request.getClusterId().isBlank() || s.graph().getClusterId().equals(request.getClusterId()))
-            .map(PipelineGraphGrpcService::summary).toList())
-        .build());
+  public void listGraphVersions(
+      ListGraphVersionsRequest request, StreamObserver<ListGraphVersionsResponse> out) {
+    unary(
+        out,
+        () ->
+            ListGraphVersionsResponse.newBuilder()
+                .addAllVersions(
+                    graphs.versions(request.getGraphId()).stream()
+                        .filter(
+                            s ->
+                                request.getClusterId().isBlank()
+                                    || s.graph().getClusterId().equals(request.getClusterId()))
+                        .map(PipelineGraphGrpcService::summary)
+                        .toList())
+                .build());
   }
 
   @Override
   public void listGraphs(ListGraphsRequest request, StreamObserver<ListGraphsResponse> out) {
-    unary(out, () -> ListGraphsResponse.newBuilder()
-        .addAllGraphs(graphs.graphs(request.getClusterId()).stream().map(PipelineGraphGrpcService::summary).toList())
-        .build());
+    unary(
+        out,
+        () ->
+            ListGraphsResponse.newBuilder()
+                .addAllGraphs(
+                    graphs.graphs(request.getClusterId()).stream()
+                        .map(PipelineGraphGrpcService::summary)
+                        .toList())
+                .build());
   }
 
   @Override
@@ -116,60 +168,101 @@ public final class PipelineGraphGrpcService extends PipelineGraphServiceGrpc.Pip
 
   @Override
   public void saveDraft(SaveDraftRequest request, StreamObserver<GraphDraft> out) {
-    unary(out, () -> drafts.save(request.getClusterId(), request.getGraphId(), request.getUserId(),
-        request.getGraph(), request.hasBaseVersion() ? OptionalLong.of(request.getBaseVersion()) : OptionalLong.empty()));
+    unary(
+        out,
+        () ->
+            drafts.save(
+                request.getClusterId(),
+                request.getGraphId(),
+                request.getUserId(),
+                request.getGraph(),
+                request.hasBaseVersion()
+                    ? OptionalLong.of(request.getBaseVersion())
+                    : OptionalLong.empty()));
   }
 
   @Override
   public void getDraft(DraftRef request, StreamObserver<GraphDraft> out) {
-    unary(out, () -> drafts.get(request.getClusterId(), request.getGraphId(), request.getUserId())
-        .orElseThrow(() -> new GraphAdminException(GraphAdminException.Reason.NOT_FOUND, "no live draft "
-            + DraftService.draftId(request.getClusterId(), request.getGraphId(), request.getUserId()))));
+    unary(
+        out,
+        () ->
+            drafts
+                .get(request.getClusterId(), request.getGraphId(), request.getUserId())
+                .orElseThrow(
+                    () ->
+                        new GraphAdminException(
+                            GraphAdminException.Reason.NOT_FOUND,
+                            "no live draft "
+                                + DraftService.draftId(
+                                    request.getClusterId(),
+                                    request.getGraphId(),
+                                    request.getUserId()))));
   }
 
   @Override
   public void deleteDraft(DraftRef request, StreamObserver<DeleteDraftResponse> out) {
-    unary(out, () -> DeleteDraftResponse.newBuilder()
-        .setDeleted(drafts.delete(request.getClusterId(), request.getGraphId(), request.getUserId())).build());
+    unary(
+        out,
+        () ->
+            DeleteDraftResponse.newBuilder()
+                .setDeleted(
+                    drafts.delete(
+                        request.getClusterId(), request.getGraphId(), request.getUserId()))
+                .build());
   }
 
   @Override
-  public void subscribeToGraphUpdates(SubscribeToGraphUpdatesRequest request, StreamObserver<GraphUpdateEvent> out) {
-    Set<GraphUpdateType> types = request.getTypesList().isEmpty()
-        ? Set.of() : EnumSet.copyOf(request.getTypesList());
-    ServerCallStreamObserver<GraphUpdateEvent> call = (ServerCallStreamObserver<GraphUpdateEvent>) out;
-    AutoCloseable subscription = feed.subscribe(
-        new GraphUpdateFeed.Filter(request.getClusterId(), request.getGraphId(), types),
-        event -> {
-          synchronized (call) {
-            if (!call.isCancelled()) {
-              call.onNext(event);
-            }
+  public void subscribeToGraphUpdates(
+      SubscribeToGraphUpdatesRequest request, StreamObserver<GraphUpdateEvent> out) {
+    Set<GraphUpdateType> types =
+        request.getTypesList().isEmpty() ? Set.of() : EnumSet.copyOf(request.getTypesList());
+    ServerCallStreamObserver<GraphUpdateEvent> call =
+        (ServerCallStreamObserver<GraphUpdateEvent>) out;
+    AutoCloseable subscription =
+        feed.subscribe(
+            new GraphUpdateFeed.Filter(request.getClusterId(), request.getGraphId(), types),
+            event -> {
+              synchronized (call) {
+                if (!call.isCancelled()) {
+                  call.onNext(event);
+                }
+              }
+            });
+    call.setOnCancelHandler(
+        () -> {
+          try {
+            subscription.close();
+          } catch (Exception ignored) {
+            // Removing a subscriber from a list cannot fail; the signature is AutoCloseable's.
           }
         });
-    call.setOnCancelHandler(() -> {
-      try {
-        subscription.close();
-      } catch (Exception ignored) {
-        // Removing a subscriber from a list cannot fail; the signature is AutoCloseable's.
-      }
-    });
   }
 
   private static OptionalLong expected(CreateGraphRequest request) {
-    return request.hasExpectedVersion() ? OptionalLong.of(request.getExpectedVersion()) : OptionalLong.empty();
+    return request.hasExpectedVersion()
+        ? OptionalLong.of(request.getExpectedVersion())
+        : OptionalLong.empty();
   }
 
   private static GraphVersionResponse response(StoredGraph stored) {
-    return GraphVersionResponse.newBuilder().setGraph(stored.graph()).setActive(stored.active())
-        .setStateMachineVersionArn(stored.stateMachineVersionArn()).build();
+    return GraphVersionResponse.newBuilder()
+        .setGraph(stored.graph())
+        .setActive(stored.active())
+        .setStateMachineVersionArn(stored.stateMachineVersionArn())
+        .build();
   }
 
   private static GraphVersionSummary summary(StoredGraph s) {
-    return GraphVersionSummary.newBuilder().setGraphId(s.graph().getGraphId())
-        .setClusterId(s.graph().getClusterId()).setVersion(s.graph().getVersion()).setActive(s.active())
-        .setName(s.graph().getName()).setNodeCount(s.graph().getNodesCount())
-        .setEdgeCount(s.graph().getEdgesCount()).setStateMachineVersionArn(s.stateMachineVersionArn()).build();
+    return GraphVersionSummary.newBuilder()
+        .setGraphId(s.graph().getGraphId())
+        .setClusterId(s.graph().getClusterId())
+        .setVersion(s.graph().getVersion())
+        .setActive(s.active())
+        .setName(s.graph().getName())
+        .setNodeCount(s.graph().getNodesCount())
+        .setEdgeCount(s.graph().getEdgesCount())
+        .setStateMachineVersionArn(s.stateMachineVersionArn())
+        .build();
   }
 
   private static <T> void unary(StreamObserver<T> out, Supplier<T> call) {
@@ -180,7 +273,8 @@ public final class PipelineGraphGrpcService extends PipelineGraphServiceGrpc.Pip
       out.onError(status(e.reason()).withDescription(e.getMessage()).asRuntimeException());
       return;
     } catch (RuntimeException e) {
-      out.onError(Status.INTERNAL.withDescription(e.getMessage()).withCause(e).asRuntimeException());
+      out.onError(
+          Status.INTERNAL.withDescription(e.getMessage()).withCause(e).asRuntimeException());
       return;
     }
     out.onNext(reply);

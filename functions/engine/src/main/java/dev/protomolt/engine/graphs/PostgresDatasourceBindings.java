@@ -36,36 +36,50 @@ public final class PostgresDatasourceBindings implements TenancyDirectory {
     requireNonBlank("datasourceId", datasourceId);
     requireNonBlank("accountId", accountId);
     try (Connection c = db.getConnection();
-        PreparedStatement s = c.prepareStatement("INSERT INTO datasource_bindings (datasource_id,"
-            + " account_id) VALUES (?, ?) ON CONFLICT (datasource_id) DO NOTHING")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "INSERT INTO datasource_bindings (datasource_id,"
+                    + " account_id) VALUES (?, ?) ON CONFLICT (datasource_id) DO NOTHING")) {
       s.setString(1, datasourceId);
       s.setString(2, accountId);
       s.executeUpdate();
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot record datasource '" + datasourceId + "': "
-          + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot record datasource '" + datasourceId + "': " + e.getMessage(), e);
     }
     // Read back rather than trust the insert: a concurrent binder may have won the row.
-    String owner = datasourceAccount(datasourceId).orElseThrow(() -> new IllegalStateException(
-        "datasource '" + datasourceId + "' was bound but cannot be read back"));
+    String owner =
+        datasourceAccount(datasourceId)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "datasource '" + datasourceId + "' was bound but cannot be read back"));
     if (!owner.equals(accountId)) {
-      throw new IllegalArgumentException("datasourceId: '" + datasourceId + "' already belongs to"
-          + " account '" + owner + "', not '" + accountId + "'; a datasource never changes owner");
+      throw new IllegalArgumentException(
+          "datasourceId: '"
+              + datasourceId
+              + "' already belongs to"
+              + " account '"
+              + owner
+              + "', not '"
+              + accountId
+              + "'; a datasource never changes owner");
     }
   }
 
   @Override
   public Optional<String> datasourceAccount(String datasourceId) {
     try (Connection c = db.getConnection();
-        PreparedStatement s = c.prepareStatement(
-            "SELECT account_id FROM datasource_bindings WHERE datasource_id = ?")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT account_id FROM datasource_bindings WHERE datasource_id = ?")) {
       s.setString(1, datasourceId);
       try (ResultSet r = s.executeQuery()) {
         return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
       }
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot read datasource_bindings for '" + datasourceId + "': "
-          + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot read datasource_bindings for '" + datasourceId + "': " + e.getMessage(), e);
     }
   }
 
@@ -73,8 +87,9 @@ public final class PostgresDatasourceBindings implements TenancyDirectory {
   public List<String> accounts() {
     List<String> found = new ArrayList<>();
     try (Connection c = db.getConnection();
-        PreparedStatement s = c.prepareStatement(
-            "SELECT DISTINCT account_id FROM datasource_bindings ORDER BY account_id");
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT DISTINCT account_id FROM datasource_bindings ORDER BY account_id");
         ResultSet r = s.executeQuery()) {
       while (r.next()) {
         found.add(r.getString(1));

@@ -34,7 +34,8 @@ import javax.sql.DataSource;
  */
 public final class PostgresGraphStore implements GraphStore {
 
-  private static final JsonFormat.Printer JSON = JsonFormat.printer().omittingInsignificantWhitespace();
+  private static final JsonFormat.Printer JSON =
+      JsonFormat.printer().omittingInsignificantWhitespace();
 
   private final DataSource dataSource;
 
@@ -43,167 +44,250 @@ public final class PostgresGraphStore implements GraphStore {
   }
 
   @Override
-  public StoredGraph create(PipelineGraph graph, OptionalLong expectedVersion, String createdBy, Instant now) {
+  public StoredGraph create(
+      PipelineGraph graph, OptionalLong expectedVersion, String createdBy, Instant now) {
     GraphStoreArguments.requireStorable(graph);
-    return inTransaction(c -> {
-      try (PreparedStatement ensure = c.prepareStatement(
-          "INSERT INTO pipeline_graph_epochs (graph_id, cluster_id) VALUES (?, ?) ON CONFLICT DO NOTHING")) {
-        ensure.setString(1, graph.getGraphId());
-        ensure.setString(2, graph.getClusterId());
-        ensure.executeUpdate();
-      }
-      Head head = lockHead(c, graph.getGraphId()).orElseThrow();
-      if (!head.clusterId().equals(graph.getClusterId())) {
-        throw GraphStoreArguments.clusterMismatch(graph.getGraphId(), head.clusterId(), graph.getClusterId());
-      }
-      long version = GraphStoreArguments.nextVersion(graph.getGraphId(), head.lastVersion(), expectedVersion);
-      PipelineGraph stored = graph.toBuilder().setVersion(version).setCreatedBy(createdBy)
-          .setCreatedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-          .build();
-      try (PreparedStatement insert = c.prepareStatement(
-          "INSERT INTO pipeline_graphs (graph_id, version, cluster_id, account_id, name, graph_json,"
-              + " graph_proto, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)")) {
-        insert.setString(1, stored.getGraphId());
-        insert.setLong(2, version);
-        insert.setString(3, stored.getClusterId());
-        insert.setString(4, stored.getAccountId());
-        insert.setString(5, stored.getName());
-        insert.setString(6, JSON.print(stored));
-        insert.setBytes(7, stored.toByteArray());
-        insert.setString(8, createdBy);
-        insert.setObject(9, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
-        insert.executeUpdate();
-      } catch (InvalidProtocolBufferException e) {
-        throw new GraphAdminException(Reason.INVALID_ARGUMENT, "graph '" + graph.getGraphId()
-            + "' cannot be rendered as JSON: " + e.getMessage(), e);
-      }
-      try (PreparedStatement bump = c.prepareStatement(
-          "UPDATE pipeline_graph_epochs SET last_version = ?, updated_at = now() WHERE graph_id = ?")) {
-        bump.setLong(1, version);
-        bump.setString(2, graph.getGraphId());
-        bump.executeUpdate();
-      }
-      return new StoredGraph(stored, false, "");
-    });
+    return inTransaction(
+        c -> {
+          try (PreparedStatement ensure =
+              c.prepareStatement(
+                  "INSERT INTO pipeline_graph_epochs (graph_id, cluster_id) VALUES (?, ?) ON"
+                      + " CONFLICT DO NOTHING")) {
+            ensure.setString(1, graph.getGraphId());
+            ensure.setString(2, graph.getClusterId());
+            ensure.executeUpdate();
+          }
+          Head head = lockHead(c, graph.getGraphId()).orElseThrow();
+          if (!head.clusterId().equals(graph.getClusterId())) {
+            throw GraphStoreArguments.clusterMismatch(
+                graph.getGraphId(), head.clusterId(), graph.getClusterId());
+          }
+          long version =
+              GraphStoreArguments.nextVersion(
+                  graph.getGraphId(), head.lastVersion(), expectedVersion);
+          PipelineGraph stored =
+              graph.toBuilder()
+                  .setVersion(version)
+                  .setCreatedBy(createdBy)
+                  .setCreatedAt(
+                      Timestamp.newBuilder()
+                          .setSeconds(now.getEpochSecond())
+                          .setNanos(now.getNano()))
+                  .build();
+          try (PreparedStatement insert =
+              c.prepareStatement(
+                  "INSERT INTO pipeline_graphs (graph_id, version, cluster_id, account_id, name,"
+                      + " graph_json, graph_proto, created_by, created_at) VALUES (?, ?, ?, ?, ?,"
+                      + " ?::jsonb, ?, ?, ?)")) {
+            insert.setString(1, stored.getGraphId());
+            insert.setLong(2, version);
+            insert.setString(3, stored.getClusterId());
+            insert.setString(4, stored.getAccountId());
+            insert.setString(5, stored.getName());
+            insert.setString(6, JSON.print(stored));
+            insert.setBytes(7, stored.toByteArray());
+            insert.setString(8, createdBy);
+            insert.setObject(9, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+            insert.executeUpdate();
+          } catch (InvalidProtocolBufferException e) {
+            throw new GraphAdminException(
+                Reason.INVALID_ARGUMENT,
+                "graph '" + graph.getGraphId() + "' cannot be rendered as JSON: " + e.getMessage(),
+                e);
+          }
+          try (PreparedStatement bump =
+              c.prepareStatement(
+                  "UPDATE pipeline_graph_epochs SET last_version = ?, updated_at = now() WHERE"
+                      + " graph_id = ?")) {
+            bump.setLong(1, version);
+            bump.setString(2, graph.getGraphId());
+            bump.executeUpdate();
+          }
+          return new StoredGraph(stored, false, "");
+        });
   }
 
   @Override
   public StoredGraph activate(String graphId, String clusterId, long version, long observedEpoch) {
-    return inTransaction(c -> {
-      Head head = lockHead(c, graphId).orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, version));
-      StoredGraph row = select(c, "WHERE graph_id = ? AND version = ? AND cluster_id = ?", graphId, version, clusterId)
-          .stream().findFirst().orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, version));
-      if (observedEpoch < head.epoch()) {
-        throw GraphStoreArguments.stale(graphId, version, observedEpoch, head.epoch());
-      }
-      // Clear first: the partial unique index forbids two active rows even inside the transaction.
-      update(c, "UPDATE pipeline_graphs SET is_active = FALSE WHERE graph_id = ? AND cluster_id = ? AND is_active",
-          graphId, clusterId);
-      update(c, "UPDATE pipeline_graphs SET is_active = TRUE, activated_at = now() WHERE graph_id = ? AND version = ?",
-          graphId, version);
-      update(c, "DELETE FROM datasource_subscriptions WHERE graph_id = ?", graphId);
-      try (PreparedStatement insert = c.prepareStatement(
-          "INSERT INTO datasource_subscriptions (subscription_id, graph_id, version, datasource_id,"
-              + " cluster_id, account_id, intake_node_id) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-        for (DatasourceSubscription s : SubscriptionIds.derive(row.graph())) {
-          insert.setString(1, s.getSubscriptionId());
-          insert.setString(2, s.getGraphId());
-          insert.setLong(3, s.getVersion());
-          insert.setString(4, s.getDatasourceId());
-          insert.setString(5, s.getClusterId());
-          insert.setString(6, s.getAccountId());
-          insert.setString(7, s.getIntakeNodeId());
-          insert.addBatch();
-        }
-        insert.executeBatch();
-      }
-      return new StoredGraph(row.graph(), true, row.stateMachineVersionArn());
-    });
+    return inTransaction(
+        c -> {
+          Head head =
+              lockHead(c, graphId)
+                  .orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, version));
+          StoredGraph row =
+              select(
+                      c,
+                      "WHERE graph_id = ? AND version = ? AND cluster_id = ?",
+                      graphId,
+                      version,
+                      clusterId)
+                  .stream()
+                  .findFirst()
+                  .orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, version));
+          if (observedEpoch < head.epoch()) {
+            throw GraphStoreArguments.stale(graphId, version, observedEpoch, head.epoch());
+          }
+          // Clear first: the partial unique index forbids two active rows even inside the
+          // transaction.
+          update(
+              c,
+              "UPDATE pipeline_graphs SET is_active = FALSE WHERE graph_id = ? AND cluster_id = ?"
+                  + " AND is_active",
+              graphId,
+              clusterId);
+          update(
+              c,
+              "UPDATE pipeline_graphs SET is_active = TRUE, activated_at = now() WHERE graph_id = ?"
+                  + " AND version = ?",
+              graphId,
+              version);
+          update(c, "DELETE FROM datasource_subscriptions WHERE graph_id = ?", graphId);
+          try (PreparedStatement insert =
+              c.prepareStatement(
+                  "INSERT INTO datasource_subscriptions (subscription_id, graph_id, version,"
+                      + " datasource_id, cluster_id, account_id, intake_node_id) VALUES (?, ?, ?,"
+                      + " ?, ?, ?, ?)")) {
+            for (DatasourceSubscription s : SubscriptionIds.derive(row.graph())) {
+              insert.setString(1, s.getSubscriptionId());
+              insert.setString(2, s.getGraphId());
+              insert.setLong(3, s.getVersion());
+              insert.setString(4, s.getDatasourceId());
+              insert.setString(5, s.getClusterId());
+              insert.setString(6, s.getAccountId());
+              insert.setString(7, s.getIntakeNodeId());
+              insert.addBatch();
+            }
+            insert.executeBatch();
+          }
+          return new StoredGraph(row.graph(), true, row.stateMachineVersionArn());
+        });
   }
 
   @Override
   public Deactivation deactivate(String graphId, String clusterId) {
-    return inTransaction(c -> {
-      Head head = lockHead(c, graphId).orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, 0));
-      if (!head.clusterId().equals(clusterId)) {
-        throw GraphStoreArguments.notFound(graphId, clusterId, 0);
-      }
-      long was = 0;
-      try (PreparedStatement off = c.prepareStatement(
-          "UPDATE pipeline_graphs SET is_active = FALSE WHERE graph_id = ? AND cluster_id = ? AND is_active"
-              + " RETURNING version")) {
-        off.setString(1, graphId);
-        off.setString(2, clusterId);
-        try (ResultSet rs = off.executeQuery()) {
-          if (rs.next()) {
-            was = rs.getLong(1);
+    return inTransaction(
+        c -> {
+          Head head =
+              lockHead(c, graphId)
+                  .orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, 0));
+          if (!head.clusterId().equals(clusterId)) {
+            throw GraphStoreArguments.notFound(graphId, clusterId, 0);
           }
-        }
-      }
-      update(c, "DELETE FROM datasource_subscriptions WHERE graph_id = ?", graphId);
-      long epoch = head.epoch() + 1;
-      try (PreparedStatement bump = c.prepareStatement(
-          "UPDATE pipeline_graph_epochs SET deactivation_epoch = ?, updated_at = now() WHERE graph_id = ?")) {
-        bump.setLong(1, epoch);
-        bump.setString(2, graphId);
-        bump.executeUpdate();
-      }
-      return new Deactivation(was, epoch);
-    });
+          long was = 0;
+          try (PreparedStatement off =
+              c.prepareStatement(
+                  "UPDATE pipeline_graphs SET is_active = FALSE WHERE graph_id = ? AND cluster_id ="
+                      + " ? AND is_active RETURNING version")) {
+            off.setString(1, graphId);
+            off.setString(2, clusterId);
+            try (ResultSet rs = off.executeQuery()) {
+              if (rs.next()) {
+                was = rs.getLong(1);
+              }
+            }
+          }
+          update(c, "DELETE FROM datasource_subscriptions WHERE graph_id = ?", graphId);
+          long epoch = head.epoch() + 1;
+          try (PreparedStatement bump =
+              c.prepareStatement(
+                  "UPDATE pipeline_graph_epochs SET deactivation_epoch = ?, updated_at = now()"
+                      + " WHERE graph_id = ?")) {
+            bump.setLong(1, epoch);
+            bump.setString(2, graphId);
+            bump.executeUpdate();
+          }
+          return new Deactivation(was, epoch);
+        });
   }
 
   @Override
   public StoredGraph recordStateMachineVersion(String graphId, long version, String arn) {
-    return inTransaction(c -> {
-      Head head = lockHead(c, graphId).orElseThrow(() -> GraphStoreArguments.notFound(graphId, "", version));
-      StoredGraph row = select(c, "WHERE graph_id = ? AND version = ?", graphId, version).stream().findFirst()
-          .orElseThrow(() -> GraphStoreArguments.notFound(graphId, head.clusterId(), version));
-      String recorded = GraphStoreArguments.requireArn(graphId, version, row.stateMachineVersionArn(), arn);
-      update(c, "UPDATE pipeline_graphs SET state_machine_version_arn = ? WHERE graph_id = ? AND version = ?",
-          recorded, graphId, version);
-      // Kept on the never-deleted head row, so deleting the graph version does not forget the number.
-      try (PreparedStatement bump = c.prepareStatement("UPDATE pipeline_graph_epochs SET last_state_machine_version"
-          + " = GREATEST(last_state_machine_version, ?), updated_at = now() WHERE graph_id = ?")) {
-        bump.setLong(1, GraphStoreArguments.stateMachineVersionNumber(recorded));
-        bump.setString(2, graphId);
-        bump.executeUpdate();
-      }
-      return new StoredGraph(row.graph(), row.active(), recorded);
-    });
+    return inTransaction(
+        c -> {
+          Head head =
+              lockHead(c, graphId)
+                  .orElseThrow(() -> GraphStoreArguments.notFound(graphId, "", version));
+          StoredGraph row =
+              select(c, "WHERE graph_id = ? AND version = ?", graphId, version).stream()
+                  .findFirst()
+                  .orElseThrow(
+                      () -> GraphStoreArguments.notFound(graphId, head.clusterId(), version));
+          String recorded =
+              GraphStoreArguments.requireArn(graphId, version, row.stateMachineVersionArn(), arn);
+          update(
+              c,
+              "UPDATE pipeline_graphs SET state_machine_version_arn = ? WHERE graph_id = ? AND"
+                  + " version = ?",
+              recorded,
+              graphId,
+              version);
+          // Kept on the never-deleted head row, so deleting the graph version does not forget the
+          // number.
+          try (PreparedStatement bump =
+              c.prepareStatement(
+                  "UPDATE pipeline_graph_epochs SET last_state_machine_version ="
+                      + " GREATEST(last_state_machine_version, ?), updated_at = now() WHERE"
+                      + " graph_id = ?")) {
+            bump.setLong(1, GraphStoreArguments.stateMachineVersionNumber(recorded));
+            bump.setString(2, graphId);
+            bump.executeUpdate();
+          }
+          return new StoredGraph(row.graph(), row.active(), recorded);
+        });
   }
 
   @Override
   public long lastStateMachineVersion(String graphId) {
-    return read(c -> {
-      try (PreparedStatement s = c.prepareStatement(
-          "SELECT last_state_machine_version FROM pipeline_graph_epochs WHERE graph_id = ?")) {
-        s.setString(1, graphId);
-        try (ResultSet rs = s.executeQuery()) {
-          return rs.next() ? rs.getLong(1) : 0L;
-        }
-      }
-    });
+    return read(
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT last_state_machine_version FROM pipeline_graph_epochs WHERE graph_id"
+                      + " = ?")) {
+            s.setString(1, graphId);
+            try (ResultSet rs = s.executeQuery()) {
+              return rs.next() ? rs.getLong(1) : 0L;
+            }
+          }
+        });
   }
 
   @Override
   public void delete(String graphId, String clusterId, long version) {
-    inTransaction(c -> {
-      lockHead(c, graphId).orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, version));
-      StoredGraph row = select(c, "WHERE graph_id = ? AND version = ? AND cluster_id = ?", graphId, version, clusterId)
-          .stream().findFirst().orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, version));
-      if (row.active()) {
-        throw GraphStoreArguments.deleteActive(graphId, version);
-      }
-      update(c, "DELETE FROM pipeline_graphs WHERE graph_id = ? AND version = ?", graphId, version);
-      return null;
-    });
+    inTransaction(
+        c -> {
+          lockHead(c, graphId)
+              .orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, version));
+          StoredGraph row =
+              select(
+                      c,
+                      "WHERE graph_id = ? AND version = ? AND cluster_id = ?",
+                      graphId,
+                      version,
+                      clusterId)
+                  .stream()
+                  .findFirst()
+                  .orElseThrow(() -> GraphStoreArguments.notFound(graphId, clusterId, version));
+          if (row.active()) {
+            throw GraphStoreArguments.deleteActive(graphId, version);
+          }
+          update(
+              c,
+              "DELETE FROM pipeline_graphs WHERE graph_id = ? AND version = ?",
+              graphId,
+              version);
+          return null;
+        });
   }
 
   @Override
   public Optional<StoredGraph> get(String graphId, long version) {
-    return read(c -> (version == 0
-        ? select(c, "WHERE graph_id = ? AND is_active", graphId)
-        : select(c, "WHERE graph_id = ? AND version = ?", graphId, version)).stream().findFirst());
+    return read(
+        c ->
+            (version == 0
+                    ? select(c, "WHERE graph_id = ? AND is_active", graphId)
+                    : select(c, "WHERE graph_id = ? AND version = ?", graphId, version))
+                .stream().findFirst());
   }
 
   @Override
@@ -213,60 +297,83 @@ public final class PostgresGraphStore implements GraphStore {
 
   @Override
   public List<StoredGraph> graphs(String clusterId) {
-    return read(c -> select(c, "WHERE (graph_id, version) IN ("
-        + " SELECT DISTINCT ON (graph_id) graph_id, version FROM pipeline_graphs WHERE cluster_id = ?"
-        + " ORDER BY graph_id, is_active DESC, version DESC) ORDER BY graph_id", clusterId));
+    return read(
+        c ->
+            select(
+                c,
+                "WHERE (graph_id, version) IN ( SELECT DISTINCT ON (graph_id) graph_id, version"
+                    + " FROM pipeline_graphs WHERE cluster_id = ? ORDER BY graph_id, is_active"
+                    + " DESC, version DESC) ORDER BY graph_id",
+                clusterId));
   }
 
   @Override
   public long deactivationEpoch(String graphId) {
-    return read(c -> {
-      try (PreparedStatement s = c.prepareStatement(
-          "SELECT deactivation_epoch FROM pipeline_graph_epochs WHERE graph_id = ?")) {
-        s.setString(1, graphId);
-        try (ResultSet rs = s.executeQuery()) {
-          return rs.next() ? rs.getLong(1) : 0L;
-        }
-      }
-    });
+    return read(
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT deactivation_epoch FROM pipeline_graph_epochs WHERE graph_id = ?")) {
+            s.setString(1, graphId);
+            try (ResultSet rs = s.executeQuery()) {
+              return rs.next() ? rs.getLong(1) : 0L;
+            }
+          }
+        });
   }
 
   @Override
   public List<DatasourceSubscription> subscriptions(String datasourceId) {
-    return read(c -> {
-      try (PreparedStatement s = c.prepareStatement(
-          "SELECT subscription_id, graph_id, version, datasource_id, cluster_id, account_id, intake_node_id"
-              + " FROM datasource_subscriptions WHERE datasource_id = ? ORDER BY subscription_id")) {
-        s.setString(1, datasourceId);
-        List<DatasourceSubscription> out = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery()) {
-          while (rs.next()) {
-            out.add(DatasourceSubscription.newBuilder()
-                .setSubscriptionId(rs.getString(1)).setGraphId(rs.getString(2)).setVersion(rs.getLong(3))
-                .setDatasourceId(rs.getString(4)).setClusterId(rs.getString(5))
-                .setAccountId(rs.getString(6)).setIntakeNodeId(rs.getString(7)).build());
+    return read(
+        c -> {
+          try (PreparedStatement s =
+              c.prepareStatement(
+                  "SELECT subscription_id, graph_id, version, datasource_id, cluster_id,"
+                      + " account_id, intake_node_id FROM datasource_subscriptions WHERE"
+                      + " datasource_id = ? ORDER BY subscription_id")) {
+            s.setString(1, datasourceId);
+            List<DatasourceSubscription> out = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery()) {
+              while (rs.next()) {
+                out.add(
+                    DatasourceSubscription.newBuilder()
+                        .setSubscriptionId(rs.getString(1))
+                        .setGraphId(rs.getString(2))
+                        .setVersion(rs.getLong(3))
+                        .setDatasourceId(rs.getString(4))
+                        .setClusterId(rs.getString(5))
+                        .setAccountId(rs.getString(6))
+                        .setIntakeNodeId(rs.getString(7))
+                        .build());
+              }
+            }
+            return out;
           }
-        }
-        return out;
-      }
-    });
+        });
   }
 
   private record Head(String clusterId, long epoch, long lastVersion) {}
 
   private static Optional<Head> lockHead(Connection c, String graphId) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement("SELECT cluster_id, deactivation_epoch, last_version"
-        + " FROM pipeline_graph_epochs WHERE graph_id = ? FOR UPDATE")) {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT cluster_id, deactivation_epoch, last_version"
+                + " FROM pipeline_graph_epochs WHERE graph_id = ? FOR UPDATE")) {
       s.setString(1, graphId);
       try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? Optional.of(new Head(rs.getString(1), rs.getLong(2), rs.getLong(3))) : Optional.empty();
+        return rs.next()
+            ? Optional.of(new Head(rs.getString(1), rs.getLong(2), rs.getLong(3)))
+            : Optional.empty();
       }
     }
   }
 
-  private static List<StoredGraph> select(Connection c, String where, Object... args) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(
-        "SELECT graph_proto, is_active, state_machine_version_arn FROM pipeline_graphs " + where)) {
+  private static List<StoredGraph> select(Connection c, String where, Object... args)
+      throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT graph_proto, is_active, state_machine_version_arn FROM pipeline_graphs "
+                + where)) {
       bind(s, args);
       List<StoredGraph> out = new ArrayList<>();
       try (ResultSet rs = s.executeQuery()) {
@@ -275,7 +382,8 @@ public final class PostgresGraphStore implements GraphStore {
           try {
             graph = PipelineGraph.parseFrom(rs.getBytes(1));
           } catch (InvalidProtocolBufferException e) {
-            throw new SQLException("pipeline_graphs.graph_proto does not parse as PipelineGraph", e);
+            throw new SQLException(
+                "pipeline_graphs.graph_proto does not parse as PipelineGraph", e);
           }
           out.add(new StoredGraph(graph, rs.getBoolean(2), rs.getString(3)));
         }
@@ -320,6 +428,7 @@ public final class PostgresGraphStore implements GraphStore {
 
   /** Database trouble is never reported as "not found" or "empty": callers must see it failed. */
   private static GraphAdminException unavailable(SQLException e) {
-    return new GraphAdminException(Reason.UNAVAILABLE, "graph store unavailable: " + e.getMessage(), e);
+    return new GraphAdminException(
+        Reason.UNAVAILABLE, "graph store unavailable: " + e.getMessage(), e);
   }
 }

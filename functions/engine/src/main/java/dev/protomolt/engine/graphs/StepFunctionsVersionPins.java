@@ -25,7 +25,8 @@ public final class StepFunctionsVersionPins implements VersionPins {
 
   @Override
   public long pinnedDocuments(String graphId, long version) {
-    String arn = store.get(graphId, version).map(GraphStore.StoredGraph::stateMachineVersionArn).orElse("");
+    String arn =
+        store.get(graphId, version).map(GraphStore.StoredGraph::stateMachineVersionArn).orElse("");
     if (arn.isEmpty()) {
       // Never compiled and published: no execution can have started on it.
       return 0;
@@ -35,8 +36,13 @@ public final class StepFunctionsVersionPins implements VersionPins {
     try {
       do {
         String page = token;
-        ListExecutionsResponse response = sfn.listExecutions(b -> b.stateMachineArn(arn)
-            .statusFilter(ExecutionStatus.RUNNING).maxResults(1000).nextToken(page));
+        ListExecutionsResponse response =
+            sfn.listExecutions(
+                b ->
+                    b.stateMachineArn(arn)
+                        .statusFilter(ExecutionStatus.RUNNING)
+                        .maxResults(1000)
+                        .nextToken(page));
         running += response.executions().size();
         token = response.nextToken();
       } while (token != null);

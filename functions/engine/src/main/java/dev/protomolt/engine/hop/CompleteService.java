@@ -39,6 +39,7 @@ public final class CompleteService {
 
   /** Context parameter recording why a MEMORY edge ducked to CACHE, keyed by target node. */
   public static final String MEMORY_DUCK_PREFIX = "protomolt.memoryDucked.";
+
   /** The topic the reclaim consumer reads CACHE copies to delete from. */
   public static final String RECLAIM_REQUESTS = "reclaim-requests";
 
@@ -54,37 +55,55 @@ public final class CompleteService {
     String outcome = HopJson.text(payload, "outcome");
     PipeStream input = HopJson.stream(payload, "stream");
     PinnedNode pinned = hop.pinned(id);
-    String workUnitId = "INTAKE".equals(outcome)
-        ? HopContext.workUnitId(id, input)
-        : HopJson.text(payload, "workUnitId");
+    String workUnitId =
+        "INTAKE".equals(outcome)
+            ? HopContext.workUnitId(id, input)
+            : HopJson.text(payload, "workUnitId");
 
-    StepStatus status = switch (outcome) {
-      case "CONTINUE", "INTAKE" -> StepStatus.STEP_STATUS_SUCCESS;
-      case "NO_OP" -> StepStatus.STEP_STATUS_NO_OP;
-      case "SKIPPED" -> StepStatus.STEP_STATUS_SKIPPED;
-      case "REJECTED" -> StepStatus.STEP_STATUS_REJECTED;
-      default -> throw new BadPayloadFailure("payload field 'outcome' must be one of CONTINUE,"
-          + " NO_OP, SKIPPED, INTAKE, REJECTED; was '" + outcome + "'");
-    };
+    StepStatus status =
+        switch (outcome) {
+          case "CONTINUE", "INTAKE" -> StepStatus.STEP_STATUS_SUCCESS;
+          case "NO_OP" -> StepStatus.STEP_STATUS_NO_OP;
+          case "SKIPPED" -> StepStatus.STEP_STATUS_SKIPPED;
+          case "REJECTED" -> StepStatus.STEP_STATUS_REJECTED;
+          default ->
+              throw new BadPayloadFailure(
+                  "payload field 'outcome' must be one of CONTINUE,"
+                      + " NO_OP, SKIPPED, INTAKE, REJECTED; was '"
+                      + outcome
+                      + "'");
+        };
     if (status == StepStatus.STEP_STATUS_REJECTED) {
       JsonNode error = payload.path("error");
-      hop.recordStep(id, input, pinned.node(), status, workUnitId, List.of(), ErrorInfo.newBuilder()
-          .setCode(error.path("Error").asText("Module.Reject"))
-          .setDetail(error.path("Cause").asText(""))
-          .build());
+      hop.recordStep(
+          id,
+          input,
+          pinned.node(),
+          status,
+          workUnitId,
+          List.of(),
+          ErrorInfo.newBuilder()
+              .setCode(error.path("Error").asText("Module.Reject"))
+              .setDetail(error.path("Cause").asText(""))
+              .build());
       ObjectNode out = HopJson.object();
       out.put("workUnitId", workUnitId);
       return HopJson.print(out);
     }
 
-    String preMapped = input.getMetadata().getContextParamsOrDefault(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId(), "");
+    String preMapped =
+        input
+            .getMetadata()
+            .getContextParamsOrDefault(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId(), "");
     // Read before the body, so the requests name the copies as this hop found them (decision 0817).
     List<SettledReclaims.Keyed> reclaims = reclaimsOnSettle(input, id, preMapped, workUnitId);
     PipeDoc document = hop.fullBody(input, id.nodeId());
     if (status == StepStatus.STEP_STATUS_SUCCESS && !"INTAKE".equals(outcome)
         || status == StepStatus.STEP_STATUS_NO_OP) {
       try {
-        document = FieldMappings.apply(pinned.topology(), pinned.node(), MappingPhase.POST, document, input);
+        document =
+            FieldMappings.apply(
+                pinned.topology(), pinned.node(), MappingPhase.POST, document, input);
       } catch (FieldMappings.MappingFailure e) {
         throw new MappingFailure(e.getMessage(), e);
       }
@@ -92,24 +111,36 @@ public final class CompleteService {
     PipeStream stamped = stamp(input, id);
     if (!preMapped.isEmpty()) {
       // The staged pre-mapped body was this hop's alone; its markers do not travel on.
-      stamped = stamped.toBuilder().setMetadata(stamped.getMetadata().toBuilder()
-          .removeContextParams(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId())
-          .removeContextParams(PrepareService.PRE_MAPPED_KEEP_PARAM_PREFIX + id.nodeId())).build();
+      stamped =
+          stamped.toBuilder()
+              .setMetadata(
+                  stamped.getMetadata().toBuilder()
+                      .removeContextParams(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId())
+                      .removeContextParams(
+                          PrepareService.PRE_MAPPED_KEEP_PARAM_PREFIX + id.nodeId()))
+              .build();
     }
 
     RoutingDecision decision;
     try {
       decision = EdgeRouter.route(pinned.topology(), id.nodeId(), new CelInput(document, stamped));
     } catch (CelEvaluationFailure e) {
-      throw new RoutingFailure("routing out of node '" + id.nodeId() + "' failed: "
-          + e.getMessage(), e);
+      throw new RoutingFailure(
+          "routing out of node '" + id.nodeId() + "' failed: " + e.getMessage(), e);
     }
-    List<Destination> destinations = switch (decision) {
-      case RoutingDecision.Routed routed -> routed.destinations();
-      case RoutingDecision.Terminal terminal -> List.of();
-      case RoutingDecision.Failed failed -> throw new RoutingFailure("edge '"
-          + failed.edgeId() + "' out of node '" + id.nodeId() + "' failed: " + failed.reason());
-    };
+    List<Destination> destinations =
+        switch (decision) {
+          case RoutingDecision.Routed routed -> routed.destinations();
+          case RoutingDecision.Terminal terminal -> List.of();
+          case RoutingDecision.Failed failed ->
+              throw new RoutingFailure(
+                  "edge '"
+                      + failed.edgeId()
+                      + "' out of node '"
+                      + id.nodeId()
+                      + "' failed: "
+                      + failed.reason());
+        };
 
     if (!destinations.isEmpty() && !reclaims.isEmpty()) {
       // Produced by the next Lambda of the execution, which runs only after this result is
@@ -122,20 +153,36 @@ public final class CompleteService {
     List<PipeStream> staged = new ArrayList<>();
     int inlineBudget = hop.inlineLimitBytes;
     for (Destination destination : destinations) {
-      PipeStream s = stage(id, input, stamped, document, destination, workUnitId, destinations.size() > 1,
-          inlineBudget);
+      PipeStream s =
+          stage(
+              id,
+              input,
+              stamped,
+              document,
+              destination,
+              workUnitId,
+              destinations.size() > 1,
+              inlineBudget);
       if (s.hasDocument()) {
         // Every inline sibling rides in the same state: they share one budget, not one each.
         inlineBudget -= jsonSize(s);
       }
       staged.add(s);
     }
-    StepExecutionRecord record = hop.recordStep(id, input, pinned.node(), status, workUnitId,
-        destinations.stream().map(Destination::toNodeId).toList(), null);
+    StepExecutionRecord record =
+        hop.recordStep(
+            id,
+            input,
+            pinned.node(),
+            status,
+            workUnitId,
+            destinations.stream().map(Destination::toNodeId).toList(),
+            null);
     // Each destination's stream carries this hop in its history.
     for (int i = 0; i < staged.size(); i++) {
       PipeStream s = staged.get(i);
-      staged.set(i, s.toBuilder().setMetadata(s.getMetadata().toBuilder().addHistory(record)).build());
+      staged.set(
+          i, s.toBuilder().setMetadata(s.getMetadata().toBuilder().addHistory(record)).build());
     }
     if (destinations.isEmpty()) {
       // A terminal hop has no successor to hand its requests to: they are its last act.
@@ -146,11 +193,13 @@ public final class CompleteService {
 
   private PipeStream stamp(PipeStream input, HopIdentity id) {
     Instant now = hop.clock.instant();
-    StreamMetadata metadata = input.getMetadata().toBuilder()
-        .setHopCount(input.getMetadata().getHopCount() + 1)
-        .addProcessingPath(id.nodeId())
-        .setLastProcessedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-        .build();
+    StreamMetadata metadata =
+        input.getMetadata().toBuilder()
+            .setHopCount(input.getMetadata().getHopCount() + 1)
+            .addProcessingPath(id.nodeId())
+            .setLastProcessedAt(
+                Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+            .build();
     return input.toBuilder().setMetadata(metadata).build();
   }
 
@@ -159,8 +208,15 @@ public final class CompleteService {
    * stream would pass the inline limit, where it ducks to CACHE with the reason recorded, except for a
    * right-to-be-forgotten document, which is refused rather than written down.
    */
-  private PipeStream stage(HopIdentity id, PipeStream input, PipeStream stamped, PipeDoc document,
-      Destination destination, String workUnitId, boolean child, int inlineBudget) {
+  private PipeStream stage(
+      HopIdentity id,
+      PipeStream input,
+      PipeStream stamped,
+      PipeDoc document,
+      Destination destination,
+      String workUnitId,
+      boolean child,
+      int inlineBudget) {
     StreamMetadata.Builder metadata = stamped.getMetadata().toBuilder();
     if (child) {
       metadata.setParentWorkUnitId(workUnitId);
@@ -174,13 +230,27 @@ public final class CompleteService {
       if (size <= inlineBudget) {
         return inline;
       }
-      String over = "its stream is " + size + " bytes and " + Math.max(0, inlineBudget) + " of the inline limit of "
-          + hop.inlineLimitBytes + " are left on MEMORY edge '" + destination.edge().getEdgeId() + "'";
+      String over =
+          "its stream is "
+              + size
+              + " bytes and "
+              + Math.max(0, inlineBudget)
+              + " of the inline limit of "
+              + hop.inlineLimitBytes
+              + " are left on MEMORY edge '"
+              + destination.edge().getEdgeId()
+              + "'";
       if (forgettable) {
-        throw new RtbfTooLargeFailure("doc '" + document.getDocId() + "' is right-to-be-forgotten"
-            + " and " + over + "; it is refused and never stored");
+        throw new RtbfTooLargeFailure(
+            "doc '"
+                + document.getDocId()
+                + "' is right-to-be-forgotten"
+                + " and "
+                + over
+                + "; it is refused and never stored");
       }
-      metadata.putContextParams(MEMORY_DUCK_PREFIX + destination.toNodeId(), over + "; staged as CACHE");
+      metadata.putContextParams(
+          MEMORY_DUCK_PREFIX + destination.toNodeId(), over + "; staged as CACHE");
       behavior = EdgeBehavior.CACHE;
     }
     try {
@@ -189,13 +259,26 @@ public final class CompleteService {
       // A body read from a stored state is saved as a partial save over it: the written parts are
       // whatever the per-part diff observes changed (post-mappings included), never what the
       // module claims; the rest is carried forward by server-side copy (decision 0813).
-      DocumentReference ref = input.hasDocumentRef()
-          ? hop.staging.stageFrom(input.getDocumentRef(), document, account, id.graphId(), destination.toNodeId(), keep)
-          : hop.staging.stage(document, account, id.graphId(), destination.toNodeId(), keep);
+      DocumentReference ref =
+          input.hasDocumentRef()
+              ? hop.staging.stageFrom(
+                  input.getDocumentRef(),
+                  document,
+                  account,
+                  id.graphId(),
+                  destination.toNodeId(),
+                  keep)
+              : hop.staging.stage(document, account, id.graphId(), destination.toNodeId(), keep);
       return out.setMetadata(metadata).setDocumentRef(ref).build();
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new TransientHopFailure("staging doc '" + document.getDocId() + "' for node '"
-          + destination.toNodeId() + "' failed: " + e.getMessage(), e);
+      throw new TransientHopFailure(
+          "staging doc '"
+              + document.getDocId()
+              + "' for node '"
+              + destination.toNodeId()
+              + "' failed: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -209,18 +292,20 @@ public final class CompleteService {
    * manifest checksum and save time, so a late request never takes a newer copy at the same
    * address (decision 0817). A copy already gone needs no request.
    */
-  private List<SettledReclaims.Keyed> reclaimsOnSettle(PipeStream input, HopIdentity id, String preMapped,
-      String workUnitId) {
+  private List<SettledReclaims.Keyed> reclaimsOnSettle(
+      PipeStream input, HopIdentity id, String preMapped, String workUnitId) {
     List<SettledReclaims.Keyed> requests = new ArrayList<>();
-    boolean inputIsPreMapped = input.hasDocumentRef() && input.getDocumentRef().getGraphAddressId().equals(preMapped);
+    boolean inputIsPreMapped =
+        input.hasDocumentRef() && input.getDocumentRef().getGraphAddressId().equals(preMapped);
     if (!preMapped.isEmpty() && !inputIsPreMapped) {
-      DocumentReference pre = DocumentReference.newBuilder()
-          .setDocId(HopContext.docId(input))
-          .setAccountId(input.getMetadata().getAccountId())
-          .setGraphId(id.graphId())
-          .setGraphAddressId(preMapped)
-          .setKeep(false)
-          .build();
+      DocumentReference pre =
+          DocumentReference.newBuilder()
+              .setDocId(HopContext.docId(input))
+              .setAccountId(input.getMetadata().getAccountId())
+              .setGraphId(id.graphId())
+              .setGraphAddressId(preMapped)
+              .setKeep(false)
+              .build();
       request(pre, "pre-mapped body of work unit " + workUnitId, workUnitId)
           .ifPresent(r -> requests.add(new SettledReclaims.Keyed(workUnitId + ":pre", r)));
     }
@@ -231,26 +316,37 @@ public final class CompleteService {
     return requests;
   }
 
-  private java.util.Optional<ReclaimRequest> request(DocumentReference ref, String reason, String workUnitId) {
+  private java.util.Optional<ReclaimRequest> request(
+      DocumentReference ref, String reason, String workUnitId) {
     java.util.Optional<dev.protomolt.proto.repository.v1.PipeDocManifest> manifest;
     try {
       manifest = hop.staging.activeManifest(ref);
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new TransientHopFailure("reading the manifest of the " + reason + " (doc '" + ref.getDocId()
-          + "') failed: " + e.getMessage(), e);
+      throw new TransientHopFailure(
+          "reading the manifest of the "
+              + reason
+              + " (doc '"
+              + ref.getDocId()
+              + "') failed: "
+              + e.getMessage(),
+          e);
     }
     Instant now = hop.clock.instant();
-    return manifest.map(m -> ReclaimRequest.newBuilder()
-        .setDocumentRef(ref)
-        .setReason(reason)
-        .setWorkUnitId(workUnitId)
-        .setRequestedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-        .setExpectedChecksum(m.getChecksum())
-        .setExpectedUpdatedAt(m.getUpdatedAt())
-        .build());
+    return manifest.map(
+        m ->
+            ReclaimRequest.newBuilder()
+                .setDocumentRef(ref)
+                .setReason(reason)
+                .setWorkUnitId(workUnitId)
+                .setRequestedAt(
+                    Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+                .setExpectedChecksum(m.getChecksum())
+                .setExpectedUpdatedAt(m.getUpdatedAt())
+                .build());
   }
 
-  private static String answer(String workUnitId, List<Destination> destinations, List<PipeStream> staged) {
+  private static String answer(
+      String workUnitId, List<Destination> destinations, List<PipeStream> staged) {
     ObjectNode out = HopJson.object();
     boolean single = destinations.size() == 1;
     out.put("node", single ? destinations.getFirst().toNodeId() : "");

@@ -33,28 +33,38 @@ public final class DispatchService {
     PipeStream stream = HopJson.stream(payload, "stream");
     PinnedNode pinned = hop.pinned(id);
     if (!pinned.node().getModuleId().equals(moduleId)) {
-      throw new BadPayloadFailure("payload field 'moduleId' is '" + moduleId + "' but node '"
-          + id.nodeId() + "' of graph '" + id.graphId() + "' version " + id.graphVersion() + " runs '"
-          + pinned.node().getModuleId() + "'");
+      throw new BadPayloadFailure(
+          "payload field 'moduleId' is '"
+              + moduleId
+              + "' but node '"
+              + id.nodeId()
+              + "' of graph '"
+              + id.graphId()
+              + "' version "
+              + id.graphVersion()
+              + " runs '"
+              + pinned.node().getModuleId()
+              + "'");
     }
     Instant now = hop.clock.instant();
     int timeoutSeconds = payload.path("timeoutSeconds").asInt(0);
-    WorkDispatch.Builder dispatch = WorkDispatch.newBuilder()
-        .setWorkUnitId(workUnitId)
-        .setTaskToken(taskToken)
-        .setStream(stream)
-        .setModuleId(moduleId)
-        .setNodeId(id.nodeId())
-        .setGraphId(id.graphId())
-        .setGraphVersion(id.graphVersion())
-        .setClusterId(id.clusterId())
-        .addAllRequiredParts(pinned.node().getCapabilities().getRequiredPartsList())
-        .addAllRequiredChunkSets(pinned.node().getCapabilities().getRequiredChunkSetsList())
-        .setNeedsBlobContent(pinned.node().getCapabilities().getNeedsBlobContent())
-        .setDispatchedAt(timestamp(now))
-        .setAttempt(payload.path("attempt").asInt(0))
-        .setExecutionArn(id.executionId())
-        .setHeartbeatSeconds(payload.path("heartbeatSeconds").asInt(0));
+    WorkDispatch.Builder dispatch =
+        WorkDispatch.newBuilder()
+            .setWorkUnitId(workUnitId)
+            .setTaskToken(taskToken)
+            .setStream(stream)
+            .setModuleId(moduleId)
+            .setNodeId(id.nodeId())
+            .setGraphId(id.graphId())
+            .setGraphVersion(id.graphVersion())
+            .setClusterId(id.clusterId())
+            .addAllRequiredParts(pinned.node().getCapabilities().getRequiredPartsList())
+            .addAllRequiredChunkSets(pinned.node().getCapabilities().getRequiredChunkSetsList())
+            .setNeedsBlobContent(pinned.node().getCapabilities().getNeedsBlobContent())
+            .setDispatchedAt(timestamp(now))
+            .setAttempt(payload.path("attempt").asInt(0))
+            .setExecutionArn(id.executionId())
+            .setHeartbeatSeconds(payload.path("heartbeatSeconds").asInt(0));
     resultKeep(stream, id).ifPresent(dispatch::setResultKeep);
     if (timeoutSeconds > 0) {
       dispatch.setDeadline(timestamp(now.plusSeconds(timeoutSeconds)));
@@ -63,10 +73,17 @@ public final class DispatchService {
       dispatch.setCustomConfig(pinned.node().getCustomConfig());
     }
     try {
-      hop.events.publish(EventBus.moduleTopic(moduleId), workUnitId, dispatch.build().toByteArray());
+      hop.events.publish(
+          EventBus.moduleTopic(moduleId), workUnitId, dispatch.build().toByteArray());
     } catch (RuntimeException e) {
-      throw new TransientHopFailure("producing the dispatch of work unit " + workUnitId + " on "
-          + EventBus.moduleTopic(moduleId) + " failed: " + e.getMessage(), e);
+      throw new TransientHopFailure(
+          "producing the dispatch of work unit "
+              + workUnitId
+              + " on "
+              + EventBus.moduleTopic(moduleId)
+              + " failed: "
+              + e.getMessage(),
+          e);
     }
     return "{}";
   }
@@ -84,8 +101,11 @@ public final class DispatchService {
     if (ref.getGraphAddressId().equals(id.nodeId()) && ref.getGraphId().equals(id.graphId())) {
       return Optional.of(ref.getKeep());
     }
-    String recorded = stream.getMetadata().getContextParamsOrDefault(
-        PrepareService.PRE_MAPPED_KEEP_PARAM_PREFIX + id.nodeId(), "");
+    String recorded =
+        stream
+            .getMetadata()
+            .getContextParamsOrDefault(
+                PrepareService.PRE_MAPPED_KEEP_PARAM_PREFIX + id.nodeId(), "");
     return switch (recorded) {
       case "true" -> Optional.of(true);
       case "false" -> Optional.of(false);

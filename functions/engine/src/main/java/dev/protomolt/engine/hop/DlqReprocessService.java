@@ -21,7 +21,8 @@ import java.util.Objects;
 public final class DlqReprocessService {
 
   static final int DEFAULT_MAX_REPROCESS = 3;
-  private static final JsonFormat.Printer JSON = JsonFormat.printer().omittingInsignificantWhitespace();
+  private static final JsonFormat.Printer JSON =
+      JsonFormat.printer().omittingInsignificantWhitespace();
 
   private final GraphStore graphs;
   private final StateMachines machines;
@@ -33,43 +34,89 @@ public final class DlqReprocessService {
 
   /** Starts the reprocess execution and returns its name. */
   public String reprocess(DlqMessage message) {
-    StoredGraph pinned = graphs.get(message.getGraphId(), message.getGraphVersion())
-        .orElseThrow(() -> new IllegalStateException("dead letter " + message.getDlqId() + " is pinned to graph '"
-            + message.getGraphId() + "' version " + message.getGraphVersion() + ", which no longer exists"));
+    StoredGraph pinned =
+        graphs
+            .get(message.getGraphId(), message.getGraphVersion())
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "dead letter "
+                            + message.getDlqId()
+                            + " is pinned to graph '"
+                            + message.getGraphId()
+                            + "' version "
+                            + message.getGraphVersion()
+                            + ", which no longer exists"));
     if (pinned.stateMachineVersionArn().isEmpty()) {
-      throw new IllegalStateException("graph '" + message.getGraphId() + "' version " + message.getGraphVersion()
-          + " has no published state machine version to reprocess on");
+      throw new IllegalStateException(
+          "graph '"
+              + message.getGraphId()
+              + "' version "
+              + message.getGraphVersion()
+              + " has no published state machine version to reprocess on");
     }
-    GraphNode node = pinned.graph().getNodesList().stream()
-        .filter(n -> n.getNodeId().equals(message.getNodeId())).findFirst()
-        .orElseThrow(() -> new IllegalStateException("dead letter " + message.getDlqId() + " names node '"
-            + message.getNodeId() + "', which graph '" + message.getGraphId() + "' version "
-            + message.getGraphVersion() + " does not have"));
-    int cap = node.getDlqConfig().getMaxReprocessCount() > 0
-        ? node.getDlqConfig().getMaxReprocessCount() : DEFAULT_MAX_REPROCESS;
+    GraphNode node =
+        pinned.graph().getNodesList().stream()
+            .filter(n -> n.getNodeId().equals(message.getNodeId()))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "dead letter "
+                            + message.getDlqId()
+                            + " names node '"
+                            + message.getNodeId()
+                            + "', which graph '"
+                            + message.getGraphId()
+                            + "' version "
+                            + message.getGraphVersion()
+                            + " does not have"));
+    int cap =
+        node.getDlqConfig().getMaxReprocessCount() > 0
+            ? node.getDlqConfig().getMaxReprocessCount()
+            : DEFAULT_MAX_REPROCESS;
     if (message.getReprocessCount() >= cap) {
-      throw new IllegalStateException("dead letter " + message.getDlqId() + " was reprocessed "
-          + message.getReprocessCount() + " times, the cap of node '" + node.getNodeId() + "' is " + cap
-          + "; fix the cause and replay the document instead");
+      throw new IllegalStateException(
+          "dead letter "
+              + message.getDlqId()
+              + " was reprocessed "
+              + message.getReprocessCount()
+              + " times, the cap of node '"
+              + node.getNodeId()
+              + "' is "
+              + cap
+              + "; fix the cause and replay the document instead");
     }
     int attempt = message.getReprocessCount() + 1;
-    PipeStream stream = message.getStream().toBuilder()
-        .setMetadata(message.getStream().getMetadata().toBuilder()
-            .putContextParams(DlqService.REPROCESS_COUNT, Integer.toString(attempt)))
-        .setCurrentNodeId(node.getNodeId())
-        .build();
+    PipeStream stream =
+        message.getStream().toBuilder()
+            .setMetadata(
+                message.getStream().getMetadata().toBuilder()
+                    .putContextParams(DlqService.REPROCESS_COUNT, Integer.toString(attempt)))
+            .setCurrentNodeId(node.getNodeId())
+            .build();
     if (!stream.hasDocument() && !stream.hasDocumentRef() && message.hasSavedBodyRef()) {
       // The failing state carried no body of its own; the one saved on error stands in for it.
       stream = stream.toBuilder().setDocumentRef(message.getSavedBodyRef()).build();
     }
-    String name = StateMachineNames.hashOf("dlq-reprocess", message.getDlqId(), Integer.toString(attempt));
+    String name =
+        StateMachineNames.hashOf("dlq-reprocess", message.getDlqId(), Integer.toString(attempt));
     String input;
     try {
-      input = "{\"node\":" + HopJson.print(HopJson.MAPPER.getNodeFactory().textNode(node.getNodeId()))
-          + ",\"stream\":" + JSON.print(stream) + "}";
+      input =
+          "{\"node\":"
+              + HopJson.print(HopJson.MAPPER.getNodeFactory().textNode(node.getNodeId()))
+              + ",\"stream\":"
+              + JSON.print(stream)
+              + "}";
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalArgumentException("dead letter " + message.getDlqId() + " carries a stream that cannot "
-          + "be printed as JSON: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "dead letter "
+              + message.getDlqId()
+              + " carries a stream that cannot "
+              + "be printed as JSON: "
+              + e.getMessage(),
+          e);
     }
     machines.start(pinned.stateMachineVersionArn(), name, input);
     return name;

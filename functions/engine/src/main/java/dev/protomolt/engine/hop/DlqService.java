@@ -50,37 +50,47 @@ public final class DlqService {
     }
     String workUnitId = HopJson.optionalText(failed, "workUnitId");
     JsonNode error = failed.path("error");
-    ErrorInfo errorInfo = ErrorInfo.newBuilder()
-        .setCode(error.path("Error").asText("Unknown"))
-        .setMessage(error.path("Cause").asText(""))
-        .build();
+    ErrorInfo errorInfo =
+        ErrorInfo.newBuilder()
+            .setCode(error.path("Error").asText("Unknown"))
+            .setMessage(error.path("Cause").asText(""))
+            .build();
     String dlqId = StateMachineNames.hashOf("dlq", id.executionId(), id.nodeId(), workUnitId);
-    int reprocessed = parseCount(stream.getMetadata().getContextParamsOrDefault(REPROCESS_COUNT, "0"));
+    int reprocessed =
+        parseCount(stream.getMetadata().getContextParamsOrDefault(REPROCESS_COUNT, "0"));
 
     // A right-to-be-forgotten body is never written down, and a DLQ topic is a write: the message
     // keeps the coordinates and the error, not the document.
-    boolean forgettable = stream.hasDocument() && stream.getDocument().getOwnership().getRightToBeForgotten();
-    DlqMessage.Builder message = DlqMessage.newBuilder()
-        .setDlqId(dlqId)
-        .setOriginalTopic(id.executionId())
-        .setWorkUnitId(workUnitId)
-        .setStream(forgettable ? stream.toBuilder().clearDocument().build() : stream)
-        .setError(errorInfo)
-        .setFailedAt(now())
-        .setReprocessCount(reprocessed)
-        .setClusterId(id.clusterId())
-        .setGraphId(id.graphId())
-        .setGraphVersion(id.graphVersion())
-        .setNodeId(id.nodeId())
-        .setExecutionArn(id.executionId());
+    boolean forgettable =
+        stream.hasDocument() && stream.getDocument().getOwnership().getRightToBeForgotten();
+    DlqMessage.Builder message =
+        DlqMessage.newBuilder()
+            .setDlqId(dlqId)
+            .setOriginalTopic(id.executionId())
+            .setWorkUnitId(workUnitId)
+            .setStream(forgettable ? stream.toBuilder().clearDocument().build() : stream)
+            .setError(errorInfo)
+            .setFailedAt(now())
+            .setReprocessCount(reprocessed)
+            .setClusterId(id.clusterId())
+            .setGraphId(id.graphId())
+            .setGraphVersion(id.graphVersion())
+            .setNodeId(id.nodeId())
+            .setExecutionArn(id.executionId());
     if (payload.path("saveOnError").asBoolean(false)) {
       message.setSavedBodyRef(saveBody(id, stream));
     }
     if (payload.path("publish").asBoolean(true)) {
       hop.events.publish(topic, dlqId, message.build().toByteArray());
     }
-    hop.recordStep(id, stream, hop.pinned(id).node(), StepStatus.STEP_STATUS_DEAD_LETTERED, workUnitId,
-        List.of(), errorInfo);
+    hop.recordStep(
+        id,
+        stream,
+        hop.pinned(id).node(),
+        StepStatus.STEP_STATUS_DEAD_LETTERED,
+        workUnitId,
+        List.of(),
+        errorInfo);
     ObjectNode out = HopJson.object();
     out.put("dlqId", dlqId);
     return HopJson.print(out);
@@ -95,11 +105,19 @@ public final class DlqService {
       return DocumentReference.getDefaultInstance();
     }
     try {
-      return hop.staging.stage(stream.getDocument(), stream.getMetadata().getAccountId(), id.graphId(),
-          id.nodeId(), true);
+      return hop.staging.stage(
+          stream.getDocument(),
+          stream.getMetadata().getAccountId(),
+          id.graphId(),
+          id.nodeId(),
+          true);
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new TransientHopFailure("saving the failing body of doc '" + stream.getDocument().getDocId()
-          + "' before dead-lettering failed: " + e.getMessage(), e);
+      throw new TransientHopFailure(
+          "saving the failing body of doc '"
+              + stream.getDocument().getDocId()
+              + "' before dead-lettering failed: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -112,8 +130,8 @@ public final class DlqService {
     try {
       return Math.max(0, Integer.parseInt(value));
     } catch (NumberFormatException e) {
-      throw new BadPayloadFailure("context param '" + REPROCESS_COUNT + "' must be an integer, was '"
-          + value + "'");
+      throw new BadPayloadFailure(
+          "context param '" + REPROCESS_COUNT + "' must be an integer, was '" + value + "'");
     }
   }
 }

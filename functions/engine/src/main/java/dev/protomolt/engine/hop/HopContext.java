@@ -37,14 +37,19 @@ public final class HopContext {
   final InstantSource clock;
   final int inlineLimitBytes;
 
-  public HopContext(GraphCache graphs, DocumentStaging staging, EventBus events, InstantSource clock,
+  public HopContext(
+      GraphCache graphs,
+      DocumentStaging staging,
+      EventBus events,
+      InstantSource clock,
       int inlineLimitBytes) {
     this.graphs = Objects.requireNonNull(graphs, "graphs");
     this.staging = Objects.requireNonNull(staging, "staging");
     this.events = Objects.requireNonNull(events, "events");
     this.clock = Objects.requireNonNull(clock, "clock");
     if (inlineLimitBytes <= 0) {
-      throw new IllegalArgumentException("inlineLimitBytes must be positive, was " + inlineLimitBytes);
+      throw new IllegalArgumentException(
+          "inlineLimitBytes must be positive, was " + inlineLimitBytes);
     }
     this.inlineLimitBytes = inlineLimitBytes;
   }
@@ -63,17 +68,26 @@ public final class HopContext {
       case DOCUMENT -> stream.getDocument();
       case DOCUMENT_REF -> {
         var caps = node.getCapabilities();
-        var parts = caps.getRequiredPartsList().isEmpty()
-            ? EnumSet.noneOf(dev.protomolt.proto.data.v1.PipeDocPart.class)
-            : EnumSet.copyOf(caps.getRequiredPartsList());
+        var parts =
+            caps.getRequiredPartsList().isEmpty()
+                ? EnumSet.noneOf(dev.protomolt.proto.data.v1.PipeDocPart.class)
+                : EnumSet.copyOf(caps.getRequiredPartsList());
         try {
           yield staging.hydrate(stream.getDocumentRef(), parts, caps.getNeedsBlobContent());
         } catch (DocumentStaging.TransientStoreFailure e) {
-          throw new TransientHopFailure("hydrating doc '" + stream.getDocumentRef().getDocId()
-              + "' for node '" + node.getNodeId() + "' failed: " + e.getMessage(), e);
+          throw new TransientHopFailure(
+              "hydrating doc '"
+                  + stream.getDocumentRef().getDocId()
+                  + "' for node '"
+                  + node.getNodeId()
+                  + "' failed: "
+                  + e.getMessage(),
+              e);
         }
       }
-      case PAYLOAD_NOT_SET -> throw new BadPayloadFailure("stream '" + stream.getStreamId() + "' carries neither document nor documentRef");
+      case PAYLOAD_NOT_SET ->
+          throw new BadPayloadFailure(
+              "stream '" + stream.getStreamId() + "' carries neither document nor documentRef");
     };
   }
 
@@ -87,11 +101,19 @@ public final class HopContext {
       return body(stream, GraphNode.newBuilder().setNodeId(nodeId).build());
     }
     try {
-      return staging.hydrate(stream.getDocumentRef(), EnumSet.noneOf(dev.protomolt.proto.data.v1.PipeDocPart.class),
+      return staging.hydrate(
+          stream.getDocumentRef(),
+          EnumSet.noneOf(dev.protomolt.proto.data.v1.PipeDocPart.class),
           true);
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new TransientHopFailure("hydrating doc '" + stream.getDocumentRef().getDocId()
-          + "' at node '" + nodeId + "' failed: " + e.getMessage(), e);
+      throw new TransientHopFailure(
+          "hydrating doc '"
+              + stream.getDocumentRef().getDocId()
+              + "' at node '"
+              + nodeId
+              + "' failed: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -100,26 +122,40 @@ public final class HopContext {
    * retried Lambda computes the same one), distinct for a later visit of the same node in a cycle.
    */
   static String workUnitId(HopIdentity id, PipeStream stream) {
-    return StateMachineNames.hashOf("work-unit", id.clusterId(), id.graphId(), Long.toString(id.graphVersion()),
-        id.nodeId(), id.executionId(), Integer.toString(stream.getMetadata().getHopCount()));
+    return StateMachineNames.hashOf(
+        "work-unit",
+        id.clusterId(),
+        id.graphId(),
+        Long.toString(id.graphVersion()),
+        id.nodeId(),
+        id.executionId(),
+        Integer.toString(stream.getMetadata().getHopCount()));
   }
 
   /** Builds a step record, produces it on pipeline-events (keyed by work unit id) and returns it. */
-  StepExecutionRecord recordStep(HopIdentity id, PipeStream stream, GraphNode node, StepStatus status,
-      String workUnitId, List<String> destinations, ErrorInfo error) {
+  StepExecutionRecord recordStep(
+      HopIdentity id,
+      PipeStream stream,
+      GraphNode node,
+      StepStatus status,
+      String workUnitId,
+      List<String> destinations,
+      ErrorInfo error) {
     Instant now = clock.instant();
-    StepExecutionRecord.Builder record = StepExecutionRecord.newBuilder()
-        .setStreamId(stream.getStreamId())
-        .setDocId(docId(stream))
-        .setGraphId(id.graphId())
-        .setGraphVersion(id.graphVersion())
-        .setNodeId(id.nodeId())
-        .setModuleId(node.getModuleId())
-        .setHopNumber(stream.getMetadata().getHopCount() + 1)
-        .setFinishedAt(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-        .setStatus(status)
-        .setWorkUnitId(workUnitId)
-        .addAllDestinations(destinations);
+    StepExecutionRecord.Builder record =
+        StepExecutionRecord.newBuilder()
+            .setStreamId(stream.getStreamId())
+            .setDocId(docId(stream))
+            .setGraphId(id.graphId())
+            .setGraphVersion(id.graphVersion())
+            .setNodeId(id.nodeId())
+            .setModuleId(node.getModuleId())
+            .setHopNumber(stream.getMetadata().getHopCount() + 1)
+            .setFinishedAt(
+                Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+            .setStatus(status)
+            .setWorkUnitId(workUnitId)
+            .addAllDestinations(destinations);
     if (error != null) {
       record.setError(error);
     }
@@ -129,6 +165,8 @@ public final class HopContext {
   }
 
   static String docId(PipeStream stream) {
-    return stream.hasDocumentRef() ? stream.getDocumentRef().getDocId() : stream.getDocument().getDocId();
+    return stream.hasDocumentRef()
+        ? stream.getDocumentRef().getDocId()
+        : stream.getDocument().getDocId();
   }
 }

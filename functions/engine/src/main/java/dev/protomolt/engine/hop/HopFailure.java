@@ -10,8 +10,13 @@ import dev.protomolt.statemachines.ErrorNames;
  * {@link ErrorNames}' constants (decision 0810).
  */
 public abstract sealed class HopFailure extends RuntimeException
-    permits TransientHopFailure, BadPayloadFailure, RoutingFailure, MappingFailure, FilterFailure,
-        OrphanedPinFailure, RtbfTooLargeFailure {
+    permits TransientHopFailure,
+        BadPayloadFailure,
+        RoutingFailure,
+        MappingFailure,
+        FilterFailure,
+        OrphanedPinFailure,
+        RtbfTooLargeFailure {
 
   public static final String TRANSIENT = ErrorNames.ENGINE_TRANSIENT;
   public static final String BAD_PAYLOAD = ErrorNames.BAD_PAYLOAD;
@@ -19,6 +24,7 @@ public abstract sealed class HopFailure extends RuntimeException
   public static final String MAPPING_FAILED = ErrorNames.MAPPING_FAILED;
   public static final String FILTER_FAILED = ErrorNames.FILTER_FAILED;
   public static final String ORPHANED_PIN = ErrorNames.ORPHANED_PIN;
+
   /** A right-to-be-forgotten body too large to travel inline: refused, never written down. */
   public static final String RTBF_TOO_LARGE = ErrorNames.RTBF_TOO_LARGE;
 

@@ -17,7 +17,8 @@ final class HopJson {
 
   static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonFormat.Parser PARSER = JsonFormat.parser();
-  private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
+  private static final JsonFormat.Printer PRINTER =
+      JsonFormat.printer().omittingInsignificantWhitespace();
 
   private HopJson() {}
 
@@ -63,8 +64,8 @@ final class HopJson {
     try {
       PARSER.merge(value.toString(), stream);
     } catch (InvalidProtocolBufferException e) {
-      throw new BadPayloadFailure("payload field '" + field + "' is not a valid PipeStream: "
-          + e.getMessage(), e);
+      throw new BadPayloadFailure(
+          "payload field '" + field + "' is not a valid PipeStream: " + e.getMessage(), e);
     }
     return stream.build();
   }

@@ -39,7 +39,8 @@ public final class KafkaEventBus implements EventBus, AutoCloseable {
    * The engine's one producer shape: idempotent, acknowledged by all in-sync replicas, no linger,
    * and every wait bounded by {@code timeout} so a missing broker fails a call instead of hanging it.
    */
-  public static Producer<String, byte[]> durableProducer(String bootstrapServers, Duration timeout) {
+  public static Producer<String, byte[]> durableProducer(
+      String bootstrapServers, Duration timeout) {
     return durableProducer(bootstrapServers, timeout, Map.of());
   }
 
@@ -47,21 +48,31 @@ public final class KafkaEventBus implements EventBus, AutoCloseable {
    * The same producer with {@code connection} settings added (how to reach and authenticate to the
    * brokers, e.g. MSK IAM's SASL settings); they may not change the durability settings.
    */
-  public static Producer<String, byte[]> durableProducer(String bootstrapServers, Duration timeout,
-      Map<String, Object> connection) {
-    Map<String, Object> durable = Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-        ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) timeout.toMillis(),
-        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis(),
-        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000),
-        ProducerConfig.LINGER_MS_CONFIG, 0);
+  public static Producer<String, byte[]> durableProducer(
+      String bootstrapServers, Duration timeout, Map<String, Object> connection) {
+    Map<String, Object> durable =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers,
+            ProducerConfig.ACKS_CONFIG,
+            "all",
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            true,
+            ProducerConfig.MAX_BLOCK_MS_CONFIG,
+            (int) timeout.toMillis(),
+            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+            (int) timeout.toMillis(),
+            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+            (int) Math.min(timeout.toMillis(), 30_000),
+            ProducerConfig.LINGER_MS_CONFIG,
+            0);
     Map<String, Object> config = new java.util.HashMap<>(connection);
     for (String key : durable.keySet()) {
       if (config.containsKey(key)) {
-        throw new IllegalArgumentException("connection settings may not set " + key
-            + ": the engine's producer durability is fixed");
+        throw new IllegalArgumentException(
+            "connection settings may not set "
+                + key
+                + ": the engine's producer durability is fixed");
       }
     }
     config.putAll(durable);
@@ -72,15 +83,18 @@ public final class KafkaEventBus implements EventBus, AutoCloseable {
   public void publish(String topic, String key, byte[] value) {
     String what = "record " + key + " on " + topic;
     try {
-      producer.send(new ProducerRecord<>(topic, key, value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      producer
+          .send(new ProducerRecord<>(topic, key, value))
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new TransientHopFailure("interrupted while producing " + what, e);
     } catch (ExecutionException e) {
-      throw new TransientHopFailure("producing " + what + " failed: " + e.getCause().getMessage(),
-          e.getCause());
+      throw new TransientHopFailure(
+          "producing " + what + " failed: " + e.getCause().getMessage(), e.getCause());
     } catch (TimeoutException | org.apache.kafka.common.errors.TimeoutException e) {
-      throw new TransientHopFailure("producing " + what + " was not acknowledged within " + timeout, e);
+      throw new TransientHopFailure(
+          "producing " + what + " was not acknowledged within " + timeout, e);
     }
   }
 

@@ -7,18 +7,18 @@ import dev.protomolt.core.parts.ObjectKeys;
 import dev.protomolt.core.parts.PartChanges;
 import dev.protomolt.core.parts.PartMask;
 import dev.protomolt.core.parts.PipeDocPartCodec;
-import dev.protomolt.proto.repository.v1.DocumentStatus;
-import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
-import dev.protomolt.proto.repository.v1.GetPipeDocManifestResponse;
-import dev.protomolt.proto.repository.v1.PipeDocManifest;
-import dev.protomolt.repository.DocumentReferences;
-import dev.protomolt.repository.PipeDocStoreException;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
+import dev.protomolt.proto.repository.v1.DocumentStatus;
+import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
+import dev.protomolt.proto.repository.v1.GetPipeDocManifestResponse;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
+import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
+import dev.protomolt.repository.DocumentReferences;
 import dev.protomolt.repository.PipeDocStore;
+import dev.protomolt.repository.PipeDocStoreException;
 import java.io.UncheckedIOException;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -34,8 +34,12 @@ import software.amazon.awssdk.core.exception.SdkException;
  */
 public final class PipeDocStoreStaging implements DocumentStaging {
 
-  private static final Set<PipeDocPart> ALL = EnumSet.of(PipeDocPart.PIPE_DOC_PART_CORE,
-      PipeDocPart.PIPE_DOC_PART_BLOBS, PipeDocPart.PIPE_DOC_PART_CHUNKS, PipeDocPart.PIPE_DOC_PART_PARSED);
+  private static final Set<PipeDocPart> ALL =
+      EnumSet.of(
+          PipeDocPart.PIPE_DOC_PART_CORE,
+          PipeDocPart.PIPE_DOC_PART_BLOBS,
+          PipeDocPart.PIPE_DOC_PART_CHUNKS,
+          PipeDocPart.PIPE_DOC_PART_PARSED);
 
   private final PipeDocStore store;
   private final PipeDocPartCodec codec = new PipeDocPartCodec();
@@ -45,26 +49,31 @@ public final class PipeDocStoreStaging implements DocumentStaging {
   }
 
   @Override
-  public PipeDoc hydrate(DocumentReference reference, Set<PipeDocPart> parts, boolean withBlobBytes) {
+  public PipeDoc hydrate(
+      DocumentReference reference, Set<PipeDocPart> parts, boolean withBlobBytes) {
     Set<PipeDocPart> mask = EnumSet.copyOf(parts.isEmpty() ? ALL : parts);
     if (withBlobBytes) {
       mask.add(PipeDocPart.PIPE_DOC_PART_BLOBS);
     } else {
       mask.remove(PipeDocPart.PIPE_DOC_PART_BLOBS);
     }
-    GetPipeDocRequest request = GetPipeDocRequest.newBuilder().setDocumentRef(reference).addAllParts(mask).build();
-    return translated("reading doc '" + reference.getDocId() + "'", () -> store.get(request).getPipedoc());
+    GetPipeDocRequest request =
+        GetPipeDocRequest.newBuilder().setDocumentRef(reference).addAllParts(mask).build();
+    return translated(
+        "reading doc '" + reference.getDocId() + "'", () -> store.get(request).getPipedoc());
   }
 
   @Override
-  public DocumentReference stage(PipeDoc document, String accountId, String graphId, String nodeId, boolean keep) {
+  public DocumentReference stage(
+      PipeDoc document, String accountId, String graphId, String nodeId, boolean keep) {
     SavePipeDocRequest request = request(document, accountId, graphId, nodeId, keep).build();
-    return translated("staging doc '" + document.getDocId() + "' at node '" + nodeId + "'",
+    return translated(
+        "staging doc '" + document.getDocId() + "' at node '" + nodeId + "'",
         () -> store.save(request).getDocumentRef());
   }
 
-  private static SavePipeDocRequest.Builder request(PipeDoc document, String accountId, String graphId, String nodeId,
-      boolean keep) {
+  private static SavePipeDocRequest.Builder request(
+      PipeDoc document, String accountId, String graphId, String nodeId, boolean keep) {
     return SavePipeDocRequest.newBuilder()
         .setPipedoc(document)
         .setAccountId(accountId)
@@ -74,72 +83,99 @@ public final class PipeDocStoreStaging implements DocumentStaging {
   }
 
   @Override
-  public DocumentReference stageFrom(DocumentReference source, PipeDoc document, String accountId, String graphId,
-      String nodeId, boolean keep) {
-    String what = "staging doc '" + document.getDocId() + "' at node '" + nodeId + "' from " + source.getGraphAddressId();
-    if (!source.getDocId().equals(document.getDocId()) || !source.getAccountId().equals(accountId)) {
+  public DocumentReference stageFrom(
+      DocumentReference source,
+      PipeDoc document,
+      String accountId,
+      String graphId,
+      String nodeId,
+      boolean keep) {
+    String what =
+        "staging doc '"
+            + document.getDocId()
+            + "' at node '"
+            + nodeId
+            + "' from "
+            + source.getGraphAddressId();
+    if (!source.getDocId().equals(document.getDocId())
+        || !source.getAccountId().equals(accountId)) {
       // Parts are only ever carried within one document of one account.
       return stage(document, accountId, graphId, nodeId, keep);
     }
-    return translated(what, () -> {
-      PipeDocManifest stored;
-      try {
-        GetPipeDocManifestResponse found = store.getManifest(
-            GetPipeDocManifestRequest.newBuilder().setDocumentRef(source).build());
-        if (found.getStatus() != DocumentStatus.DOCUMENT_STATUS_ACTIVE) {
-          return stage(document, accountId, graphId, nodeId, keep);
-        }
-        stored = found.getManifest();
-      } catch (PipeDocStoreException.DocumentNotFound gone) {
-        return stage(document, accountId, graphId, nodeId, keep);
-      }
-      ObjectKeys keys = ObjectKeys.forNode(NodeIds.nodeId(
-          new NodeCoordinates(document.getDocId(), nodeId, accountId, graphId)));
-      PartChanges changes = codec.observe(stored, document, keys, PartMask.ALL).changes();
-      SavePipeDocRequest.Builder save = request(document, accountId, graphId, nodeId, keep)
-          .setCopyUnwrittenPartsFrom(source);
-      Set<PipeDocPart> written = EnumSet.noneOf(PipeDocPart.class);
-      written.addAll(changes.partsWritten());
-      if (written.contains(PipeDocPart.PIPE_DOC_PART_CHUNKS) && changes.chunkSetsRemoved().isEmpty()
-          && !changes.chunkOrderChanged() && !changes.chunkSetsWritten().isEmpty()) {
-        // Only some chunk sets changed: write those and carry their siblings.
-        written.remove(PipeDocPart.PIPE_DOC_PART_CHUNKS);
-        save.addAllChunkSetsWritten(changes.chunkSetsWritten());
-      }
-      if (written.isEmpty() && save.getChunkSetsWrittenCount() == 0) {
-        // Nothing changed, but every destination needs its own copy at its own address: the small
-        // CORE part is written and everything else is copied server-side.
-        written.add(PipeDocPart.PIPE_DOC_PART_CORE);
-      }
-      save.addAllPartsWritten(written);
-      try {
-        return store.save(save.build()).getDocumentRef();
-      } catch (PipeDocStoreException.CopySourceGone gone) {
-        // The source was reclaimed between the manifest read and the copy: the body is in hand.
-        return stage(document, accountId, graphId, nodeId, keep);
-      }
-    });
+    return translated(
+        what,
+        () -> {
+          PipeDocManifest stored;
+          try {
+            GetPipeDocManifestResponse found =
+                store.getManifest(
+                    GetPipeDocManifestRequest.newBuilder().setDocumentRef(source).build());
+            if (found.getStatus() != DocumentStatus.DOCUMENT_STATUS_ACTIVE) {
+              return stage(document, accountId, graphId, nodeId, keep);
+            }
+            stored = found.getManifest();
+          } catch (PipeDocStoreException.DocumentNotFound gone) {
+            return stage(document, accountId, graphId, nodeId, keep);
+          }
+          ObjectKeys keys =
+              ObjectKeys.forNode(
+                  NodeIds.nodeId(
+                      new NodeCoordinates(document.getDocId(), nodeId, accountId, graphId)));
+          PartChanges changes = codec.observe(stored, document, keys, PartMask.ALL).changes();
+          SavePipeDocRequest.Builder save =
+              request(document, accountId, graphId, nodeId, keep).setCopyUnwrittenPartsFrom(source);
+          Set<PipeDocPart> written = EnumSet.noneOf(PipeDocPart.class);
+          written.addAll(changes.partsWritten());
+          if (written.contains(PipeDocPart.PIPE_DOC_PART_CHUNKS)
+              && changes.chunkSetsRemoved().isEmpty()
+              && !changes.chunkOrderChanged()
+              && !changes.chunkSetsWritten().isEmpty()) {
+            // Only some chunk sets changed: write those and carry their siblings.
+            written.remove(PipeDocPart.PIPE_DOC_PART_CHUNKS);
+            save.addAllChunkSetsWritten(changes.chunkSetsWritten());
+          }
+          if (written.isEmpty() && save.getChunkSetsWrittenCount() == 0) {
+            // Nothing changed, but every destination needs its own copy at its own address: the
+            // small
+            // CORE part is written and everything else is copied server-side.
+            written.add(PipeDocPart.PIPE_DOC_PART_CORE);
+          }
+          save.addAllPartsWritten(written);
+          try {
+            return store.save(save.build()).getDocumentRef();
+          } catch (PipeDocStoreException.CopySourceGone gone) {
+            // The source was reclaimed between the manifest read and the copy: the body is in hand.
+            return stage(document, accountId, graphId, nodeId, keep);
+          }
+        });
   }
 
   @Override
   public java.util.Optional<PipeDocManifest> activeManifest(DocumentReference reference) {
-    return translated("reading the manifest of doc '" + reference.getDocId() + "'", () -> {
-      try {
-        GetPipeDocManifestResponse found = store.getManifest(
-            GetPipeDocManifestRequest.newBuilder().setDocumentRef(reference).build());
-        return found.getStatus() == DocumentStatus.DOCUMENT_STATUS_ACTIVE
-            ? java.util.Optional.of(found.getManifest()) : java.util.Optional.<PipeDocManifest>empty();
-      } catch (PipeDocStoreException.DocumentNotFound gone) {
-        return java.util.Optional.<PipeDocManifest>empty();
-      }
-    });
+    return translated(
+        "reading the manifest of doc '" + reference.getDocId() + "'",
+        () -> {
+          try {
+            GetPipeDocManifestResponse found =
+                store.getManifest(
+                    GetPipeDocManifestRequest.newBuilder().setDocumentRef(reference).build());
+            return found.getStatus() == DocumentStatus.DOCUMENT_STATUS_ACTIVE
+                ? java.util.Optional.of(found.getManifest())
+                : java.util.Optional.<PipeDocManifest>empty();
+          } catch (PipeDocStoreException.DocumentNotFound gone) {
+            return java.util.Optional.<PipeDocManifest>empty();
+          }
+        });
   }
 
   @Override
   public void reclaim(DocumentReference reference) {
     // Cache-only: a PERSIST copy is never reclaimed, whatever the reference claims.
-    translated("reclaiming doc '" + reference.getDocId() + "'",
-        () -> store.tombstone(DocumentReferences.coordinates(reference, "document_ref"), "RECLAIMED", true));
+    translated(
+        "reclaiming doc '" + reference.getDocId() + "'",
+        () ->
+            store.tombstone(
+                DocumentReferences.coordinates(reference, "document_ref"), "RECLAIMED", true));
   }
 
   private static <T> T translated(String what, java.util.function.Supplier<T> call) {

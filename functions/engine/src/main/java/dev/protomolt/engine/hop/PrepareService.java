@@ -28,8 +28,10 @@ public final class PrepareService {
 
   /** The address suffix of a pre-mapped body staged beside its node's input copy. */
   public static final String PRE_MAPPED_SUFFIX = ".pre";
+
   /** Context parameter naming the CACHE address of a node's staged pre-mapped body, keyed by node. */
   public static final String PRE_MAPPED_PARAM_PREFIX = "protomolt.preMapped.";
+
   /**
    * Context parameter recording, beside a staged pre-mapped body, the keep flag of the node's own
    * input copy, so Dispatch can tell the gateway the staging of the address it saves the result at
@@ -55,26 +57,35 @@ public final class PrepareService {
 
     FilterOutcome filter;
     try {
-      filter = NodeFilter.evaluate(pinned.topology(), pinned.node(), new CelInput(document, stream));
+      filter =
+          NodeFilter.evaluate(pinned.topology(), pinned.node(), new CelInput(document, stream));
     } catch (CelEvaluationFailure e) {
-      throw new FilterFailure("filter of node '" + id.nodeId() + "' failed: "
-          + e.getMessage(), e);
+      throw new FilterFailure("filter of node '" + id.nodeId() + "' failed: " + e.getMessage(), e);
     }
     return switch (filter) {
       case FilterOutcome.Drop drop -> {
-        hop.recordStep(id, stream, pinned.node(), StepStatus.STEP_STATUS_DROPPED, workUnitId, List.of(),
+        hop.recordStep(
+            id,
+            stream,
+            pinned.node(),
+            StepStatus.STEP_STATUS_DROPPED,
+            workUnitId,
+            List.of(),
             ErrorInfo.newBuilder().setCode("Filter.Drop").setMessage(drop.description()).build());
         yield answer("DROP", workUnitId, stream);
       }
       case FilterOutcome.Skip skip -> answer("SKIP", workUnitId, stream);
-      case FilterOutcome.Run run -> answer("RUN", workUnitId, withPreMappings(id, pinned, stream, document));
+      case FilterOutcome.Run run ->
+          answer("RUN", workUnitId, withPreMappings(id, pinned, stream, document));
     };
   }
 
-  private PipeStream withPreMappings(HopIdentity id, PinnedNode pinned, PipeStream stream, PipeDoc document) {
+  private PipeStream withPreMappings(
+      HopIdentity id, PinnedNode pinned, PipeStream stream, PipeDoc document) {
     PipeDoc mapped;
     try {
-      mapped = FieldMappings.apply(pinned.topology(), pinned.node(), MappingPhase.PRE, document, stream);
+      mapped =
+          FieldMappings.apply(pinned.topology(), pinned.node(), MappingPhase.PRE, document, stream);
     } catch (FieldMappings.MappingFailure e) {
       throw new MappingFailure(e.getMessage(), e);
     }
@@ -84,29 +95,40 @@ public final class PrepareService {
     }
     PipeStream inline = stream.toBuilder().setDocument(mapped).build();
     if (stream.hasDocument()
-        || HopJson.print(HopJson.tree(inline)).getBytes(StandardCharsets.UTF_8).length <= hop.inlineLimitBytes) {
+        || HopJson.print(HopJson.tree(inline)).getBytes(StandardCharsets.UTF_8).length
+            <= hop.inlineLimitBytes) {
       return inline;
     }
     // A changed referenced body too large to ride inline is staged for this hop only (CACHE) at
     // its own address beside the node's, never over the node's input copy.
     try {
       // A partial save over the input copy: only what the pre-mappings changed is written.
-      var ref = hop.staging.stageFrom(stream.getDocumentRef(), mapped, stream.getMetadata().getAccountId(),
-          id.graphId(), id.nodeId() + PRE_MAPPED_SUFFIX, false);
+      var ref =
+          hop.staging.stageFrom(
+              stream.getDocumentRef(),
+              mapped,
+              stream.getMetadata().getAccountId(),
+              id.graphId(),
+              id.nodeId() + PRE_MAPPED_SUFFIX,
+              false);
       // Complete asks for this copy's reclaim once the hop settles: the stream no longer names it
       // after the module's result replaces the reference.
-      var metadata = stream.getMetadata().toBuilder()
-          .putContextParams(PRE_MAPPED_PARAM_PREFIX + id.nodeId(), ref.getGraphAddressId());
+      var metadata =
+          stream.getMetadata().toBuilder()
+              .putContextParams(PRE_MAPPED_PARAM_PREFIX + id.nodeId(), ref.getGraphAddressId());
       DocumentReference input = stream.getDocumentRef();
-      if (input.getGraphAddressId().equals(id.nodeId()) && input.getGraphId().equals(id.graphId())) {
+      if (input.getGraphAddressId().equals(id.nodeId())
+          && input.getGraphId().equals(id.graphId())) {
         // The input is the node's own copy: its flag is the edge behaviour of the address the
-        // gateway will save the module's result at, which the CACHE pre-mapped copy must not replace.
-        metadata.putContextParams(PRE_MAPPED_KEEP_PARAM_PREFIX + id.nodeId(), Boolean.toString(input.getKeep()));
+        // gateway will save the module's result at, which the CACHE pre-mapped copy must not
+        // replace.
+        metadata.putContextParams(
+            PRE_MAPPED_KEEP_PARAM_PREFIX + id.nodeId(), Boolean.toString(input.getKeep()));
       }
       return stream.toBuilder().setDocumentRef(ref).setMetadata(metadata).build();
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new TransientHopFailure("staging the pre-mapped body of node '" + id.nodeId()
-          + "' failed: " + e.getMessage(), e);
+      throw new TransientHopFailure(
+          "staging the pre-mapped body of node '" + id.nodeId() + "' failed: " + e.getMessage(), e);
     }
   }
 

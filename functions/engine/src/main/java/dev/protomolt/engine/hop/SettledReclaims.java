@@ -29,14 +29,13 @@ final class SettledReclaims {
   /** One request and the key it is produced under on {@code reclaim-requests}. */
   record Keyed(String key, ReclaimRequest request) {}
 
-  private SettledReclaims() {
-  }
+  private SettledReclaims() {}
 
   /** Adds each request to the stream's context parameters, to be produced by the next Lambda. */
   static void carry(StreamMetadata.Builder metadata, List<Keyed> requests) {
     for (Keyed k : requests) {
-      metadata.putContextParams(PARAM_PREFIX + k.key(),
-          Base64.getEncoder().encodeToString(k.request().toByteArray()));
+      metadata.putContextParams(
+          PARAM_PREFIX + k.key(), Base64.getEncoder().encodeToString(k.request().toByteArray()));
     }
   }
 
@@ -46,8 +45,14 @@ final class SettledReclaims {
       try {
         hop.events.publish(CompleteService.RECLAIM_REQUESTS, k.key(), k.request().toByteArray());
       } catch (RuntimeException e) {
-        throw new TransientHopFailure("requesting the reclaim of " + k.request().getReason() + " (doc '"
-            + k.request().getDocumentRef().getDocId() + "') failed: " + e.getMessage(), e);
+        throw new TransientHopFailure(
+            "requesting the reclaim of "
+                + k.request().getReason()
+                + " (doc '"
+                + k.request().getDocumentRef().getDocId()
+                + "') failed: "
+                + e.getMessage(),
+            e);
       }
     }
   }
@@ -70,7 +75,8 @@ final class SettledReclaims {
       try {
         request = ReclaimRequest.parseFrom(Base64.getDecoder().decode(e.getValue()));
       } catch (IllegalArgumentException | InvalidProtocolBufferException bad) {
-        throw new BadPayloadFailure(field + " must be a base64 ReclaimRequest: " + bad.getMessage());
+        throw new BadPayloadFailure(
+            field + " must be a base64 ReclaimRequest: " + bad.getMessage());
       }
       if (!request.hasDocumentRef()) {
         throw new BadPayloadFailure(field + " must name document_ref");

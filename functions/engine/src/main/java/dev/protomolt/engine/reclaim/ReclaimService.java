@@ -72,12 +72,27 @@ public final class ReclaimService {
         case RECLAIMED -> reclaimed++;
         case ALREADY_GONE -> gone++;
         case SUPERSEDED -> superseded++;
-        case UNIDENTIFIED -> refused.add(where + " (work unit '" + request.getWorkUnitId() + "'): "
-            + (request.getExpectedChecksum().isBlank() ? "expected_checksum" : "expected_updated_at")
-            + " is required: without it the copy cannot be told from a newer one at the same address");
-        case PERSISTENT -> refused.add(where + " (work unit '" + request.getWorkUnitId() + "'): doc '"
-            + request.getDocumentRef().getDocId() + "' at '" + request.getDocumentRef().getGraphAddressId()
-            + "' is stored as PERSIST (keep=true); only CACHE copies are reclaimed");
+        case UNIDENTIFIED ->
+            refused.add(
+                where
+                    + " (work unit '"
+                    + request.getWorkUnitId()
+                    + "'): "
+                    + (request.getExpectedChecksum().isBlank()
+                        ? "expected_checksum"
+                        : "expected_updated_at")
+                    + " is required: without it the copy cannot be told from a newer one at the"
+                    + " same address");
+        case PERSISTENT ->
+            refused.add(
+                where
+                    + " (work unit '"
+                    + request.getWorkUnitId()
+                    + "'): doc '"
+                    + request.getDocumentRef().getDocId()
+                    + "' at '"
+                    + request.getDocumentRef().getGraphAddressId()
+                    + "' is stored as PERSIST (keep=true); only CACHE copies are reclaimed");
       }
     }
     return new Report(reclaimed, gone, superseded, refused);
@@ -103,7 +118,13 @@ public final class ReclaimService {
    * {@code UNIDENTIFIED}: a copy is there but the request does not say which copy it means, so it
    * is left for retention (a request for a copy already gone needs no identity to be harmless).
    */
-  private enum Outcome { RECLAIMED, ALREADY_GONE, PERSISTENT, SUPERSEDED, UNIDENTIFIED }
+  private enum Outcome {
+    RECLAIMED,
+    ALREADY_GONE,
+    PERSISTENT,
+    SUPERSEDED,
+    UNIDENTIFIED
+  }
 
   private Outcome reclaim(ReclaimRequest request) {
     DocumentReference ref = request.getDocumentRef();
@@ -128,14 +149,29 @@ public final class ReclaimService {
         return Outcome.SUPERSEDED;
       }
       NodeCoordinates coordinates = DocumentReferences.coordinates(ref, "document_ref");
-      String reason = "RECLAIMED: " + (request.getReason().isBlank() ? "CACHE input consumed" : request.getReason());
+      String reason =
+          "RECLAIMED: "
+              + (request.getReason().isBlank() ? "CACHE input consumed" : request.getReason());
       // The store re-checks keep, checksum and save time in the statement that tombstones, so a
       // save landing after the read above is never taken; that race counts as superseded.
-      return store.reclaimCacheCopy(coordinates, reason, request.getExpectedChecksum(),
-          request.getExpectedUpdatedAt()).isPresent() ? Outcome.RECLAIMED : Outcome.SUPERSEDED;
+      return store
+              .reclaimCacheCopy(
+                  coordinates,
+                  reason,
+                  request.getExpectedChecksum(),
+                  request.getExpectedUpdatedAt())
+              .isPresent()
+          ? Outcome.RECLAIMED
+          : Outcome.SUPERSEDED;
     } catch (SdkException | UncheckedIOException e) {
-      throw new ReclaimUnavailable("reclaiming doc '" + ref.getDocId() + "' at '" + ref.getGraphAddressId()
-          + "' failed: " + e.getMessage(), e);
+      throw new ReclaimUnavailable(
+          "reclaiming doc '"
+              + ref.getDocId()
+              + "' at '"
+              + ref.getGraphAddressId()
+              + "' failed: "
+              + e.getMessage(),
+          e);
     }
   }
 }

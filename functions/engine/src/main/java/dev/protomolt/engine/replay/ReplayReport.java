@@ -9,8 +9,15 @@ import java.util.TreeMap;
  * Skips are keyed by the candidate's {@code ReplayEligibility} name, or {@link #NOT_READ} when
  * the target version has no node reading the candidate's datasource.
  */
-public record ReplayReport(String replayId, String graphId, long graphVersion, String versionArn,
-    long candidates, long started, long alreadyStarted, Map<String, Long> skipped) {
+public record ReplayReport(
+    String replayId,
+    String graphId,
+    long graphVersion,
+    String versionArn,
+    long candidates,
+    long started,
+    long alreadyStarted,
+    Map<String, Long> skipped) {
 
   /** The skip key of a candidate whose datasource the target version does not read. */
   public static final String NOT_READ = "DATASOURCE_NOT_READ";

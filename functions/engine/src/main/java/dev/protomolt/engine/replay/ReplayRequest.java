@@ -11,13 +11,17 @@ import java.util.OptionalLong;
  * {@code replayId} names the replay in every execution name, so running the same replay again
  * converges on the executions it already started; blank derives it from the request itself.
  */
-public record ReplayRequest(String replayId, StreamDocumentsForReplayRequest selectors, String graphId,
+public record ReplayRequest(
+    String replayId,
+    StreamDocumentsForReplayRequest selectors,
+    String graphId,
     OptionalLong version) {
 
   public ReplayRequest {
     replayId = replayId == null ? "" : replayId;
     graphId = graphId == null ? "" : graphId;
-    selectors = Objects.requireNonNullElse(selectors, StreamDocumentsForReplayRequest.getDefaultInstance());
+    selectors =
+        Objects.requireNonNullElse(selectors, StreamDocumentsForReplayRequest.getDefaultInstance());
     version = Objects.requireNonNullElse(version, OptionalLong.empty());
   }
 }

@@ -37,14 +37,16 @@ public final class ReplayService {
     void stream(StreamDocumentsForReplayRequest request, Consumer<ReplayCandidate> sink);
   }
 
-  private static final JsonFormat.Printer JSON = JsonFormat.printer().omittingInsignificantWhitespace();
+  private static final JsonFormat.Printer JSON =
+      JsonFormat.printer().omittingInsignificantWhitespace();
 
   private final Candidates candidates;
   private final GraphStore graphs;
   private final StateMachines machines;
   private final InstantSource clock;
 
-  public ReplayService(Candidates candidates, GraphStore graphs, StateMachines machines, InstantSource clock) {
+  public ReplayService(
+      Candidates candidates, GraphStore graphs, StateMachines machines, InstantSource clock) {
     this.candidates = Objects.requireNonNull(candidates, "candidates");
     this.graphs = Objects.requireNonNull(graphs, "graphs");
     this.machines = Objects.requireNonNull(machines, "machines");
@@ -53,7 +55,7 @@ public final class ReplayService {
 
   /** Runs the replay to its end and returns the counts. */
   public ReplayReport replay(ReplayRequest request) {
-    return replay(request, report -> { });
+    return replay(request, report -> {});
   }
 
   /**
@@ -66,16 +68,20 @@ public final class ReplayService {
     StoredGraph target = target(request);
     long version = target.graph().getVersion();
     String versionArn = target.stateMachineVersionArn();
-    String replayId = request.replayId().isBlank() ? derivedId(request, version) : request.replayId();
+    String replayId =
+        request.replayId().isBlank() ? derivedId(request, version) : request.replayId();
     Tally tally = new Tally(replayId, request.graphId(), version, versionArn);
     try {
-      candidates.stream(request.selectors(), candidate -> {
-        tally.candidates++;
-        start(tally, target, candidate);
-        progress.accept(tally.report());
-      });
+      candidates.stream(
+          request.selectors(),
+          candidate -> {
+            tally.candidates++;
+            start(tally, target, candidate);
+            progress.accept(tally.report());
+          });
     } catch (PipeDocStoreException.InvalidRequest e) {
-      throw new ReplayRefused("selectors." + e.field(), e.getMessage().substring(e.field().length() + 2));
+      throw new ReplayRefused(
+          "selectors." + e.field(), e.getMessage().substring(e.field().length() + 2));
     }
     return tally.report();
   }
@@ -87,17 +93,29 @@ public final class ReplayService {
       return;
     }
     String accountId = candidate.getDocumentRef().getAccountId();
-    String datasourceId = candidate.getDatasourceId().isEmpty()
-        ? candidate.getDocumentRef().getGraphAddressId() : candidate.getDatasourceId();
+    String datasourceId =
+        candidate.getDatasourceId().isEmpty()
+            ? candidate.getDocumentRef().getGraphAddressId()
+            : candidate.getDatasourceId();
     String intakeNode = AdmissionService.intakeNodeOf(target, datasourceId);
     if (intakeNode.isEmpty()) {
       tally.skip(ReplayReport.NOT_READ);
       return;
     }
-    Intake intake = IntakeService.intakeOf(accountId, datasourceId, candidate.getDocumentRef(), clock.instant());
-    String name = StateMachineNames.hashOf("replay", tally.replayId, accountId, datasourceId, intake.docId(),
-        tally.graphId, Long.toString(tally.version));
-    switch (machines.start(tally.versionArn, name, AdmissionService.executionInput(intake, target, intakeNode))) {
+    Intake intake =
+        IntakeService.intakeOf(
+            accountId, datasourceId, candidate.getDocumentRef(), clock.instant());
+    String name =
+        StateMachineNames.hashOf(
+            "replay",
+            tally.replayId,
+            accountId,
+            datasourceId,
+            intake.docId(),
+            tally.graphId,
+            Long.toString(tally.version));
+    switch (machines.start(
+        tally.versionArn, name, AdmissionService.executionInput(intake, target, intakeNode))) {
       case StartOutcome.Started started -> tally.started++;
       case StartOutcome.AlreadyExists exists -> tally.alreadyStarted++;
     }
@@ -108,40 +126,72 @@ public final class ReplayService {
     if (request.graphId().isBlank()) {
       throw new ReplayRefused("graph_id", "required: the graph whose version the documents run");
     }
-    if (!request.selectors().getGraphId().isBlank() || !request.selectors().getGraphAddressId().isBlank()) {
-      // Entering at an interior node's copy needs a start at that node; only intake copies replay now.
-      throw new ReplayRefused(request.selectors().getGraphId().isBlank() ? "selectors.graph_address_id"
-          : "selectors.graph_id", "replay starts from the intake copies; an interior node's copy cannot be replayed yet");
+    if (!request.selectors().getGraphId().isBlank()
+        || !request.selectors().getGraphAddressId().isBlank()) {
+      // Entering at an interior node's copy needs a start at that node; only intake copies replay
+      // now.
+      throw new ReplayRefused(
+          request.selectors().getGraphId().isBlank()
+              ? "selectors.graph_address_id"
+              : "selectors.graph_id",
+          "replay starts from the intake copies; an interior node's copy cannot be replayed yet");
     }
     if (request.version().isPresent()) {
       long v = request.version().getAsLong();
       if (v <= 0) {
         throw new ReplayRefused("version", "must be a positive graph version, was " + v);
       }
-      StoredGraph stored = graphs.get(request.graphId(), v).orElseThrow(() -> new ReplayRefused("version",
-          "graph '" + request.graphId() + "' has no version " + v));
+      StoredGraph stored =
+          graphs
+              .get(request.graphId(), v)
+              .orElseThrow(
+                  () ->
+                      new ReplayRefused(
+                          "version", "graph '" + request.graphId() + "' has no version " + v));
       if (stored.stateMachineVersionArn().isEmpty()) {
-        throw new ReplayRefused("version", "version " + v + " of graph '" + request.graphId()
-            + "' was never activated, so it has no state machine version to run");
+        throw new ReplayRefused(
+            "version",
+            "version "
+                + v
+                + " of graph '"
+                + request.graphId()
+                + "' was never activated, so it has no state machine version to run");
       }
       return stored;
     }
-    String anyArn = graphs.versions(request.graphId()).stream().map(StoredGraph::stateMachineVersionArn)
-        .filter(arn -> !arn.isEmpty()).findFirst()
-        .orElseThrow(() -> new ReplayRefused("graph_id", "graph '" + request.graphId()
-            + "' has no deployed version; activate one or name a version"));
+    String anyArn =
+        graphs.versions(request.graphId()).stream()
+            .map(StoredGraph::stateMachineVersionArn)
+            .filter(arn -> !arn.isEmpty())
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new ReplayRefused(
+                        "graph_id",
+                        "graph '"
+                            + request.graphId()
+                            + "' has no deployed version; activate one or name a version"));
     String machineArn = anyArn.substring(0, anyArn.lastIndexOf(':'));
     String pinnedArn = machines.aliasTarget(machineArn, StateMachineNames.ACTIVE_ALIAS).orElse("");
-    return AdmissionService.storedAt(graphs, request.graphId(), pinnedArn).orElseThrow(() -> new ReplayRefused(
-        "graph_id", pinnedArn.isEmpty() ? "graph '" + request.graphId() + "' has no 'active' alias; name a version"
-            : "the 'active' alias of graph '" + request.graphId() + "' points at " + pinnedArn
-                + ", which no stored version recorded"));
+    return AdmissionService.storedAt(graphs, request.graphId(), pinnedArn)
+        .orElseThrow(
+            () ->
+                new ReplayRefused(
+                    "graph_id",
+                    pinnedArn.isEmpty()
+                        ? "graph '" + request.graphId() + "' has no 'active' alias; name a version"
+                        : "the 'active' alias of graph '"
+                            + request.graphId()
+                            + "' points at "
+                            + pinnedArn
+                            + ", which no stored version recorded"));
   }
 
   /** A replay without an id is named by what it asks, so the same command converges. */
   private static String derivedId(ReplayRequest request, long version) {
     try {
-      return StateMachineNames.hashOf(JSON.print(request.selectors()), request.graphId(), Long.toString(version));
+      return StateMachineNames.hashOf(
+          JSON.print(request.selectors()), request.graphId(), Long.toString(version));
     } catch (InvalidProtocolBufferException e) {
       throw new ReplayRefused("selectors", "cannot be printed as JSON: " + e.getMessage());
     }
@@ -170,7 +220,8 @@ public final class ReplayService {
     }
 
     ReplayReport report() {
-      return new ReplayReport(replayId, graphId, version, versionArn, candidates, started, alreadyStarted, skipped);
+      return new ReplayReport(
+          replayId, graphId, version, versionArn, candidates, started, alreadyStarted, skipped);
     }
   }
 }

@@ -22,9 +22,13 @@ import javax.sql.DataSource;
 public final class EngineDatabase {
 
   public static final PipelineCelEnvironment CEL = PipelineCelEnvironment.create();
+
   /** The test datasources (the sample graphs' and the golden graphs') belong to account "acme". */
   public static final TenancyDirectory TENANCY =
-      id -> Optional.ofNullable(Map.of("ds-1", "acme", "ds-2", "acme", "acme-crawl", "acme", "acme-uploads", "acme").get(id));
+      id ->
+          Optional.ofNullable(
+              Map.of("ds-1", "acme", "ds-2", "acme", "acme-crawl", "acme", "acme-uploads", "acme")
+                  .get(id));
 
   private static EmbeddedPostgres postgres;
   private static final AtomicInteger DATABASES = new AtomicInteger();
@@ -36,16 +40,20 @@ public final class EngineDatabase {
       if (postgres == null) {
         postgres = EmbeddedPostgres.builder().start();
         EmbeddedPostgres started = postgres;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-          try {
-            started.close();
-          } catch (IOException ignored) {
-            // The JVM is exiting; the data directory is temporary either way.
-          }
-        }));
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(
+                    () -> {
+                      try {
+                        started.close();
+                      } catch (IOException ignored) {
+                        // The JVM is exiting; the data directory is temporary either way.
+                      }
+                    }));
       }
       String name = "engine_" + DATABASES.incrementAndGet();
-      try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+      try (Connection c = postgres.getPostgresDatabase().getConnection();
+          Statement s = c.createStatement()) {
         s.execute("CREATE DATABASE " + name);
       }
       DataSource ds = postgres.getDatabase("postgres", name);

@@ -17,18 +17,24 @@ import software.amazon.awssdk.services.sfn.model.StateMachineListItem;
 public final class EngineTestClients {
 
   public static final String ROLE = "arn:aws:iam::000000000000:role/protomolt-test";
-  public static final EngineFunctions FUNCTIONS = new EngineFunctions("test",
-      "arn:aws:lambda:us-east-1:000000000000:function:prepare",
-      "arn:aws:lambda:us-east-1:000000000000:function:dispatch",
-      "arn:aws:lambda:us-east-1:000000000000:function:complete",
-      "arn:aws:lambda:us-east-1:000000000000:function:dlq");
+  public static final EngineFunctions FUNCTIONS =
+      new EngineFunctions(
+          "test",
+          "arn:aws:lambda:us-east-1:000000000000:function:prepare",
+          "arn:aws:lambda:us-east-1:000000000000:function:dispatch",
+          "arn:aws:lambda:us-east-1:000000000000:function:complete",
+          "arn:aws:lambda:us-east-1:000000000000:function:dlq");
 
   private EngineTestClients() {}
 
   public static SfnClient sfn(URI endpoint) {
-    return SfnClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    return SfnClient.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClient(UrlConnectionHttpClient.create())
+        .build();
   }
 
   /**
@@ -44,27 +50,35 @@ public final class EngineTestClients {
       return sfn(localRuntime);
     }
     LocalStackLease lease = LocalStackPool.acquire();
-    SfnClient client = SfnClient.builder().endpointOverride(lease.endpoint())
-        .region(Region.of(lease.region()))
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(lease.accessKey(), lease.secretKey())))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    SfnClient client =
+        SfnClient.builder()
+            .endpointOverride(lease.endpoint())
+            .region(Region.of(lease.region()))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(lease.accessKey(), lease.secretKey())))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
     // A pooled container may hold the previous test's machines; tests reuse names.
-    for (StateMachineListItem machine : client.listStateMachinesPaginator(b -> { }).stateMachines()) {
+    for (StateMachineListItem machine :
+        client.listStateMachinesPaginator(b -> {}).stateMachines()) {
       client.deleteStateMachine(b -> b.stateMachineArn(machine.stateMachineArn()));
     }
     // SfnClient is an interface: closing this view closes the client and returns the container.
-    return (SfnClient) Proxy.newProxyInstance(SfnClient.class.getClassLoader(),
-        new Class<?>[] {SfnClient.class}, (proxy, method, args) -> {
-          try {
-            return method.invoke(client, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          } finally {
-            if (method.getName().equals("close") && method.getParameterCount() == 0) {
-              lease.close();
-            }
-          }
-        });
+    return (SfnClient)
+        Proxy.newProxyInstance(
+            SfnClient.class.getClassLoader(),
+            new Class<?>[] {SfnClient.class},
+            (proxy, method, args) -> {
+              try {
+                return method.invoke(client, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              } finally {
+                if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                  lease.close();
+                }
+              }
+            });
   }
 }

@@ -42,6 +42,7 @@ import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 class AdmissionServiceTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** The intake node's Complete ends routing, so admitted executions finish on their own. */
   private static final String NO_DESTINATIONS =
       "{\"node\":\"\",\"workUnitId\":\"wu\",\"destinationCount\":0,\"stream\":null,\"destinations\":[]}";
@@ -58,17 +59,31 @@ class AdmissionServiceTest {
   @BeforeEach
   void start() {
     DataSource ds = EngineDatabase.fresh();
-    runtime = LocalStepFunctions.start(0, ds, (fn, payload) -> NO_DESTINATIONS,
-        new dev.protomolt.localstack.sfn.FakeClock(Instant.parse("2026-03-01T12:00:00Z")));
+    runtime =
+        LocalStepFunctions.start(
+            0,
+            ds,
+            (fn, payload) -> NO_DESTINATIONS,
+            new dev.protomolt.localstack.sfn.FakeClock(Instant.parse("2026-03-01T12:00:00Z")));
     sfn = EngineTestClients.sfn(runtime.endpoint());
     store = new PostgresGraphStore(ds);
-    admin = new GraphAdminService(store, new StepFunctionsVersionPins(sfn, store), event -> { },
-        GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY), clock);
+    admin =
+        new GraphAdminService(
+            store,
+            new StepFunctionsVersionPins(sfn, store),
+            event -> {},
+            GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY),
+            clock);
     SfnStateMachines machines = new SfnStateMachines(sfn, EngineTestClients.ROLE);
     activation = new GraphActivationService(admin, machines, EngineTestClients.FUNCTIONS);
     log = new PostgresAdmissionLog(ds);
-    admission = new AdmissionService(new SubscriptionLookup(store::subscriptions, clock, Duration.ZERO), store,
-        machines, log, clock);
+    admission =
+        new AdmissionService(
+            new SubscriptionLookup(store::subscriptions, clock, Duration.ZERO),
+            store,
+            machines,
+            log,
+            clock);
   }
 
   @AfterEach
@@ -84,14 +99,19 @@ class AdmissionServiceTest {
 
     List<AdmissionRecord> recorded = admission.admit(byReference("doc-1"));
 
-    assertThat(recorded).singleElement().satisfies(r -> {
-      assertThat(r.outcome()).isEqualTo(Outcome.STARTED);
-      assertThat(r.graphVersion()).isEqualTo(1);
-      assertThat(r.executionName())
-          .isEqualTo(StateMachineNames.admissionExecutionName("acme", "ds-1", "doc-1", "g1", 1))
-          .hasSize(64);
-    });
-    DescribeExecutionResponse execution = sfn.describeExecution(b -> b.executionArn(recorded.getFirst().executionArn()));
+    assertThat(recorded)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.outcome()).isEqualTo(Outcome.STARTED);
+              assertThat(r.graphVersion()).isEqualTo(1);
+              assertThat(r.executionName())
+                  .isEqualTo(
+                      StateMachineNames.admissionExecutionName("acme", "ds-1", "doc-1", "g1", 1))
+                  .hasSize(64);
+            });
+    DescribeExecutionResponse execution =
+        sfn.describeExecution(b -> b.executionArn(recorded.getFirst().executionArn()));
     assertThat(execution.stateMachineVersionArn()).isEqualTo(v1);
     JsonNode input = JSON.readTree(execution.input());
     assertThat(input.get("node").asText()).isEqualTo("in");
@@ -116,10 +136,15 @@ class AdmissionServiceTest {
     assertThat(again.outcome()).isEqualTo(Outcome.CONVERGED);
     assertThat(again.executionName()).isEqualTo(first.executionName());
     assertThat(sfn.listExecutions(b -> b.stateMachineArn(machine)).executions()).hasSize(1);
-    assertThat(log.forDocument("acme", "ds-1", "doc-1")).singleElement().satisfies(r -> {
-      assertThat(r.outcome()).isEqualTo(Outcome.CONVERGED);
-      assertThat(r.executionArn()).as("the started execution stays on record").isEqualTo(first.executionArn());
-    });
+    assertThat(log.forDocument("acme", "ds-1", "doc-1"))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.outcome()).isEqualTo(Outcome.CONVERGED);
+              assertThat(r.executionArn())
+                  .as("the started execution stays on record")
+                  .isEqualTo(first.executionArn());
+            });
   }
 
   @Test
@@ -133,19 +158,29 @@ class AdmissionServiceTest {
     AdmissionRecord late = admission.admit(inline("doc-late")).getFirst();
 
     assertThat(late.graphVersion()).isEqualTo(2);
-    assertThat(sfn.describeExecution(b -> b.executionArn(late.executionArn())).stateMachineVersionArn()).isEqualTo(v2);
-    assertThat(sfn.describeExecution(b -> b.executionArn(early.executionArn())).stateMachineVersionArn()).isEqualTo(v1);
+    assertThat(
+            sfn.describeExecution(b -> b.executionArn(late.executionArn()))
+                .stateMachineVersionArn())
+        .isEqualTo(v2);
+    assertThat(
+            sfn.describeExecution(b -> b.executionArn(early.executionArn()))
+                .stateMachineVersionArn())
+        .isEqualTo(v1);
   }
 
   @Test
   void anUnboundDatasourceIsRecordedNotSilentlyAcknowledged() {
-    List<AdmissionRecord> recorded = admission.admit(new Intake("acme", "ds-2", "doc-9", inline("doc-9").stream()));
+    List<AdmissionRecord> recorded =
+        admission.admit(new Intake("acme", "ds-2", "doc-9", inline("doc-9").stream()));
 
-    assertThat(recorded).singleElement().satisfies(r -> {
-      assertThat(r.outcome()).isEqualTo(Outcome.UNBOUND);
-      assertThat(r.graphId()).isEmpty();
-      assertThat(r.detail()).contains("datasource 'ds-2' feeds no active graph");
-    });
+    assertThat(recorded)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.outcome()).isEqualTo(Outcome.UNBOUND);
+              assertThat(r.graphId()).isEmpty();
+              assertThat(r.detail()).contains("datasource 'ds-2' feeds no active graph");
+            });
     assertThat(log.forDocument("acme", "ds-2", "doc-9")).containsExactlyElementsOf(recorded);
   }
 
@@ -158,7 +193,8 @@ class AdmissionServiceTest {
     assertThatThrownBy(() -> admission.admit(inline("doc-1")))
         .isInstanceOf(AdmissionService.NotYetDeployedException.class)
         .hasMessageContaining("graph(s) [g1]");
-    assertThat(log.forDocument("acme", "ds-1", "doc-1")).singleElement()
+    assertThat(log.forDocument("acme", "ds-1", "doc-1"))
+        .singleElement()
         .satisfies(r -> assertThat(r.outcome()).isEqualTo(Outcome.UNDEPLOYED));
   }
 
@@ -168,16 +204,20 @@ class AdmissionServiceTest {
     activation.activate("g1", "c1", 1);
     admin.deactivate("g1", "c1");
 
-    assertThat(admission.admit(inline("doc-late"))).singleElement()
+    assertThat(admission.admit(inline("doc-late")))
+        .singleElement()
         .satisfies(r -> assertThat(r.outcome()).isEqualTo(Outcome.UNBOUND));
   }
 
   @Test
   void badIntakesAreRefusedNamingTheField() {
     PipeStream body = inline("d").stream();
-    assertThatThrownBy(() -> new Intake(" ", "ds-1", "d", body)).hasMessage("accountId must not be blank");
-    assertThatThrownBy(() -> new Intake("acme", "", "d", body)).hasMessage("datasourceId must not be blank");
-    assertThatThrownBy(() -> new Intake("acme", "ds-1", null, body)).hasMessage("docId must not be blank");
+    assertThatThrownBy(() -> new Intake(" ", "ds-1", "d", body))
+        .hasMessage("accountId must not be blank");
+    assertThatThrownBy(() -> new Intake("acme", "", "d", body))
+        .hasMessage("datasourceId must not be blank");
+    assertThatThrownBy(() -> new Intake("acme", "ds-1", null, body))
+        .hasMessage("docId must not be blank");
     assertThatThrownBy(() -> new Intake("acme", "ds-1", "d", PipeStream.getDefaultInstance()))
         .hasMessageContaining("stream must carry the body inline (document) or by reference");
   }
@@ -195,12 +235,24 @@ class AdmissionServiceTest {
   }
 
   private static Intake byReference(String docId) {
-    return new Intake("acme", "ds-1", docId, PipeStream.newBuilder().setStreamId("s-" + docId)
-        .setDocumentRef(DocumentReference.newBuilder().setDocId(docId).setAccountId("acme")).build());
+    return new Intake(
+        "acme",
+        "ds-1",
+        docId,
+        PipeStream.newBuilder()
+            .setStreamId("s-" + docId)
+            .setDocumentRef(DocumentReference.newBuilder().setDocId(docId).setAccountId("acme"))
+            .build());
   }
 
   private static Intake inline(String docId) {
-    return new Intake("acme", "ds-1", docId, PipeStream.newBuilder().setStreamId("s-" + docId)
-        .setDocument(PipeDoc.newBuilder().setDocId(docId)).build());
+    return new Intake(
+        "acme",
+        "ds-1",
+        docId,
+        PipeStream.newBuilder()
+            .setStreamId("s-" + docId)
+            .setDocument(PipeDoc.newBuilder().setDocId(docId))
+            .build());
   }
 }

@@ -17,17 +17,22 @@ import org.junit.jupiter.api.Test;
 class DraftServiceTest {
 
   private final FakeClock clock = new FakeClock(Instant.parse("2026-03-01T12:00:00Z"));
-  private final DraftService drafts = new DraftService(new InMemoryDraftStore(),
-      GraphValidator.standard(GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY), clock);
+  private final DraftService drafts =
+      new DraftService(
+          new InMemoryDraftStore(),
+          GraphValidator.standard(GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY),
+          clock);
 
   @Test
   void saveKeysTheDraftAndSnapshotsDraftValidationWithAContentHash() {
     GraphDraft saved = drafts.save("c1", "g", "ann", linear("g", 0), OptionalLong.of(3));
     assertThat(saved.getDraftId()).isEqualTo("draft:c1:g:ann");
     assertThat(saved.getBaseVersion()).isEqualTo(3);
-    assertThat(saved.getValidation().getResult().getMode()).isEqualTo(ValidationMode.VALIDATION_MODE_DRAFT);
+    assertThat(saved.getValidation().getResult().getMode())
+        .isEqualTo(ValidationMode.VALIDATION_MODE_DRAFT);
     assertThat(saved.getValidation().getResult().getValid()).isTrue();
-    assertThat(saved.getValidation().getContentHash()).hasSize(64)
+    assertThat(saved.getValidation().getContentHash())
+        .hasSize(64)
         .isEqualTo(DraftService.contentHash(linear("g", 0)))
         .isNotEqualTo(DraftService.contentHash(linear("g", 1)));
     assertThat(saved.getExpiresAt().getSeconds())
@@ -36,12 +41,18 @@ class DraftServiceTest {
 
   @Test
   void anInvalidDraftIsStillSavedWithItsViolations() {
-    GraphDraft saved = drafts.save("c1", "g", "ann", linear("g", 0).toBuilder().removeNodes(0).build(),
-        OptionalLong.empty());
+    GraphDraft saved =
+        drafts.save(
+            "c1",
+            "g",
+            "ann",
+            linear("g", 0).toBuilder().removeNodes(0).build(),
+            OptionalLong.empty());
     assertThat(saved.hasBaseVersion()).as("forked from nothing").isFalse();
     assertThat(saved.getValidation().getResult().getValid()).isFalse();
     assertThat(saved.getValidation().getResult().getViolationsList())
-        .extracting(v -> v.getRule()).contains("IntakePresence");
+        .extracting(v -> v.getRule())
+        .contains("IntakePresence");
   }
 
   @Test
@@ -63,6 +74,7 @@ class DraftServiceTest {
     assertThatThrownBy(() -> drafts.save("c1", "g", "", linear("g", 0), OptionalLong.empty()))
         .hasMessage("user_id must not be blank");
     assertThatThrownBy(() -> drafts.get("c:1", "g", "ann"))
-        .hasMessage("cluster_id 'c:1' must not contain ':' (it separates the parts of the draft key)");
+        .hasMessage(
+            "cluster_id 'c:1' must not contain ':' (it separates the parts of the draft key)");
   }
 }

@@ -44,12 +44,14 @@ class DynamoDbDraftStoreTest extends DraftStoreContract {
       dynalite = LocalDynamoDb.start(Files.createTempDirectory("dynalite"), 0);
       endpoint = dynalite.endpoint();
     }
-    client = DynamoDbClient.builder()
-        .endpointOverride(endpoint)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .build();
+    client =
+        DynamoDbClient.builder()
+            .endpointOverride(endpoint)
+            .region(Region.US_EAST_1)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
   }
 
   @AfterAll
@@ -72,10 +74,16 @@ class DynamoDbDraftStoreTest extends DraftStoreContract {
 
   @Test
   void expiresAtIsStoredAsTheTtlAttributeInEpochSeconds() {
-    store.put(dev.protomolt.proto.config.v1.GraphDraft.newBuilder().setDraftId("draft:c1:g:ann")
-        .setExpiresAt(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_900_000_000L)).build());
-    Map<String, AttributeValue> item = client.getItem(b -> b.tableName(table)
-        .key(Map.of("pk", AttributeValue.fromS("draft:c1:g:ann")))).item();
+    store.put(
+        dev.protomolt.proto.config.v1.GraphDraft.newBuilder()
+            .setDraftId("draft:c1:g:ann")
+            .setExpiresAt(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_900_000_000L))
+            .build());
+    Map<String, AttributeValue> item =
+        client
+            .getItem(
+                b -> b.tableName(table).key(Map.of("pk", AttributeValue.fromS("draft:c1:g:ann"))))
+            .item();
     assertThat(item.get("expiresAt").n()).isEqualTo("1900000000");
   }
 }

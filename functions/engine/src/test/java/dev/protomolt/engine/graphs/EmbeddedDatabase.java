@@ -23,20 +23,24 @@ final class EmbeddedDatabase {
       postgres = EmbeddedPostgres.builder().start();
       Migrations.apply(postgres.getPostgresDatabase());
       EmbeddedPostgres started = postgres;
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          started.close();
-        } catch (IOException ignored) {
-          // The JVM is exiting; the data directory is temporary either way.
-        }
-      }));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      started.close();
+                    } catch (IOException ignored) {
+                      // The JVM is exiting; the data directory is temporary either way.
+                    }
+                  }));
     }
     return postgres.getPostgresDatabase();
   }
 
   static DataSource emptied() throws IOException, SQLException {
     DataSource ds = migrated();
-    try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
       s.execute("TRUNCATE datasource_subscriptions, pipeline_graphs, pipeline_graph_epochs");
     }
     return ds;

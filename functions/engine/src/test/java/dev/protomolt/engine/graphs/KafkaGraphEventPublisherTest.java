@@ -39,19 +39,33 @@ class KafkaGraphEventPublisherTest {
 
   @Test
   void eventsLandOnGraphUpdatesKeyedByGraphInOrder() throws Exception {
-    try (KafkaGraphEventPublisher publisher = KafkaGraphEventPublisher.connect(kafka.bootstrapServers(), Duration.ofSeconds(30))) {
-      for (GraphUpdateType type : List.of(GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED,
-          GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED, GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED)) {
-        publisher.publish(GraphUpdateEvent.newBuilder().setEventId("ev-" + type.getNumber()).setType(type)
-            .setGraphId("g").setClusterId("c1").setVersion(1)
-            .setGraph(dev.protomolt.core.graph.SampleGraphs.linear("g", 1)).build());
+    try (KafkaGraphEventPublisher publisher =
+        KafkaGraphEventPublisher.connect(kafka.bootstrapServers(), Duration.ofSeconds(30))) {
+      for (GraphUpdateType type :
+          List.of(
+              GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED,
+              GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED,
+              GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED)) {
+        publisher.publish(
+            GraphUpdateEvent.newBuilder()
+                .setEventId("ev-" + type.getNumber())
+                .setType(type)
+                .setGraphId("g")
+                .setClusterId("c1")
+                .setVersion(1)
+                .setGraph(dev.protomolt.core.graph.SampleGraphs.linear("g", 1))
+                .build());
       }
     }
     List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ConsumerConfig.GROUP_ID_CONFIG, "engine-test-host",
-        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "engine-test-host",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(KafkaGraphEventPublisher.TOPIC));
       for (int i = 0; i < 60 && records.size() < 3; i++) {
         consumer.poll(Duration.ofMillis(500)).forEach(records::add);
@@ -62,32 +76,57 @@ class KafkaGraphEventPublisherTest {
     List<GraphUpdateEvent> events = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> r : records) {
       events.add(GraphUpdateEvent.parseFrom(r.value()));
-      assertThat(new String(r.headers().lastHeader(KafkaGraphEventPublisher.TYPE_HEADER).value(), StandardCharsets.UTF_8))
+      assertThat(
+              new String(
+                  r.headers().lastHeader(KafkaGraphEventPublisher.TYPE_HEADER).value(),
+                  StandardCharsets.UTF_8))
           .isEqualTo(events.getLast().getType().name());
     }
-    assertThat(events).extracting(GraphUpdateEvent::getType).containsExactly(
-        GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED, GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED,
-        GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED);
+    assertThat(events)
+        .extracting(GraphUpdateEvent::getType)
+        .containsExactly(
+            GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED,
+            GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED,
+            GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED);
     assertThat(events.getFirst().getGraph().getNodesCount()).isEqualTo(4);
   }
 
   @Test
   void anActivationReachesAnotherInstancesCacheThroughGraphUpdates() throws Exception {
     dev.protomolt.core.graph.GraphStore store = new PostgresGraphStore(EmbeddedDatabase.emptied());
-    dev.protomolt.core.graph.FakeClock clock = new dev.protomolt.core.graph.FakeClock(java.time.Instant.EPOCH);
-    dev.protomolt.core.graph.GraphCache remote = new dev.protomolt.core.graph.GraphCache(
-        new StoredVersionSource(store), GraphAdminServiceTest.CEL, clock, Duration.ofMinutes(30));
-    dev.protomolt.core.graph.GraphUpdateApplier applier = new dev.protomolt.core.graph.GraphUpdateApplier(remote);
-    try (KafkaGraphEventPublisher publisher = KafkaGraphEventPublisher.connect(kafka.bootstrapServers(), Duration.ofSeconds(30));
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-            // Per-host group: every instance gets its own copy of every event.
-            ConsumerConfig.GROUP_ID_CONFIG, "pipestream-engine-host-b",
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
-      GraphAdminService admin = new GraphAdminService(store, new dev.protomolt.core.graph.InMemoryVersionPins(),
-          publisher, dev.protomolt.core.graph.validation.GraphValidator.standard(GraphAdminServiceTest.CEL,
-              GraphAdminServiceTest.TENANCY), clock);
-      admin.createAndActivate(dev.protomolt.core.graph.SampleGraphs.linear("wire", 0), java.util.OptionalLong.empty(), "ann");
+    dev.protomolt.core.graph.FakeClock clock =
+        new dev.protomolt.core.graph.FakeClock(java.time.Instant.EPOCH);
+    dev.protomolt.core.graph.GraphCache remote =
+        new dev.protomolt.core.graph.GraphCache(
+            new StoredVersionSource(store),
+            GraphAdminServiceTest.CEL,
+            clock,
+            Duration.ofMinutes(30));
+    dev.protomolt.core.graph.GraphUpdateApplier applier =
+        new dev.protomolt.core.graph.GraphUpdateApplier(remote);
+    try (KafkaGraphEventPublisher publisher =
+            KafkaGraphEventPublisher.connect(kafka.bootstrapServers(), Duration.ofSeconds(30));
+        KafkaConsumer<String, byte[]> consumer =
+            new KafkaConsumer<>(
+                Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                    // Per-host group: every instance gets its own copy of every event.
+                    ConsumerConfig.GROUP_ID_CONFIG, "pipestream-engine-host-b",
+                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
+      GraphAdminService admin =
+          new GraphAdminService(
+              store,
+              new dev.protomolt.core.graph.InMemoryVersionPins(),
+              publisher,
+              dev.protomolt.core.graph.validation.GraphValidator.standard(
+                  GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY),
+              clock);
+      admin.createAndActivate(
+          dev.protomolt.core.graph.SampleGraphs.linear("wire", 0),
+          java.util.OptionalLong.empty(),
+          "ann");
       admin.deactivate("wire", "c1");
       admin.activate("wire", "c1", 1);
 
@@ -100,26 +139,41 @@ class KafkaGraphEventPublisherTest {
           }
         }
       }
-      assertThat(forWire).extracting(GraphUpdateEvent::getType).containsExactly(
-          GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED, GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED,
-          GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED, GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED);
+      assertThat(forWire)
+          .extracting(GraphUpdateEvent::getType)
+          .containsExactly(
+              GraphUpdateType.GRAPH_UPDATE_TYPE_CREATED,
+                  GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED,
+              GraphUpdateType.GRAPH_UPDATE_TYPE_DEACTIVATED,
+                  GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED);
       forWire.forEach(applier::apply);
       assertThat(remote.activeVersion("wire")).contains(1L);
       assertThat(remote.deactivationEpoch("wire")).isEqualTo(1);
-      assertThat(remote.reloads()).as("the broadcast carried the snapshot; no reload needed").isZero();
+      assertThat(remote.reloads())
+          .as("the broadcast carried the snapshot; no reload needed")
+          .isZero();
       // Replaying the first activation (read before the deactivation) cannot switch anything back.
-      assertThat(applier.apply(forWire.get(1))).isEqualTo(dev.protomolt.core.graph.GraphUpdateApplier.Outcome.STALE_IGNORED);
+      assertThat(applier.apply(forWire.get(1)))
+          .isEqualTo(dev.protomolt.core.graph.GraphUpdateApplier.Outcome.STALE_IGNORED);
     }
   }
 
   @Test
   void anUnreachableBrokerIsALoudFailure() throws Exception {
     String nowhere = "127.0.0.1:" + LoopbackPort.claim(0, "unused port", "none");
-    try (KafkaGraphEventPublisher publisher = KafkaGraphEventPublisher.connect(nowhere, Duration.ofMillis(1500))) {
-      assertThatThrownBy(() -> publisher.publish(GraphUpdateEvent.newBuilder()
-          .setType(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED).setGraphId("g").setVersion(2).build()))
+    try (KafkaGraphEventPublisher publisher =
+        KafkaGraphEventPublisher.connect(nowhere, Duration.ofMillis(1500))) {
+      assertThatThrownBy(
+              () ->
+                  publisher.publish(
+                      GraphUpdateEvent.newBuilder()
+                          .setType(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED)
+                          .setGraphId("g")
+                          .setVersion(2)
+                          .build()))
           .isInstanceOf(IllegalStateException.class)
-          .hasMessageStartingWith("publishing GRAPH_UPDATE_TYPE_ACTIVATED of graph 'g' version 2 to graph-updates");
+          .hasMessageStartingWith(
+              "publishing GRAPH_UPDATE_TYPE_ACTIVATED of graph 'g' version 2 to graph-updates");
     }
   }
 }

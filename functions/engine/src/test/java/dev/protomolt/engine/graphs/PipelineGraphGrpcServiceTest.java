@@ -52,14 +52,20 @@ class PipelineGraphGrpcServiceTest {
   @BeforeEach
   void start() throws Exception {
     FakeClock clock = new FakeClock(Instant.parse("2026-03-01T12:00:00Z"));
-    GraphValidator validator = GraphValidator.standard(GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY);
+    GraphValidator validator =
+        GraphValidator.standard(GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY);
     feed = new GraphUpdateFeed(kafka);
-    admin = new GraphAdminService(new PostgresGraphStore(EmbeddedDatabase.emptied()),
-        pins, feed, validator, clock);
+    admin =
+        new GraphAdminService(
+            new PostgresGraphStore(EmbeddedDatabase.emptied()), pins, feed, validator, clock);
     drafts = new DraftService(new InMemoryDraftStore(), validator, clock);
     String name = InProcessServerBuilder.generateName();
-    server = InProcessServerBuilder.forName(name).directExecutor()
-        .addService(new PipelineGraphGrpcService(admin, drafts, feed)).build().start();
+    server =
+        InProcessServerBuilder.forName(name)
+            .directExecutor()
+            .addService(new PipelineGraphGrpcService(admin, drafts, feed))
+            .build()
+            .start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     stub = PipelineGraphServiceGrpc.newBlockingStub(channel);
   }
@@ -81,52 +87,90 @@ class PipelineGraphGrpcServiceTest {
 
   @Test
   void lifecycleOverTheWire() {
-    var v1 = stub.createGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).setCreatedBy("ann").build());
+    var v1 =
+        stub.createGraph(
+            CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).setCreatedBy("ann").build());
     assertThat(v1.getActive()).isFalse();
-    var v2 = stub.createAndActivateGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).setExpectedVersion(2).build());
+    var v2 =
+        stub.createAndActivateGraph(
+            CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).setExpectedVersion(2).build());
     assertThat(v2.getActive()).isTrue();
-    assertThat(stub.getGraph(GetGraphRequest.newBuilder().setGraphId("g").build()).getGraph().getVersion()).isEqualTo(2);
+    assertThat(
+            stub.getGraph(GetGraphRequest.newBuilder().setGraphId("g").build())
+                .getGraph()
+                .getVersion())
+        .isEqualTo(2);
 
-    stub.activateGraph(GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1").setVersion(1).build());
-    assertThat(stub.listGraphVersions(ListGraphVersionsRequest.newBuilder().setGraphId("g").build()).getVersionsList())
+    stub.activateGraph(
+        GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1").setVersion(1).build());
+    assertThat(
+            stub.listGraphVersions(ListGraphVersionsRequest.newBuilder().setGraphId("g").build())
+                .getVersionsList())
         .extracting(s -> s.getVersion() + ":" + s.getActive() + ":" + s.getNodeCount())
         .containsExactly("1:true:4", "2:false:4");
-    assertThat(stub.listGraphs(ListGraphsRequest.newBuilder().setClusterId("c1").build()).getGraphsList())
-        .singleElement().extracting(s -> s.getVersion()).isEqualTo(1L);
+    assertThat(
+            stub.listGraphs(ListGraphsRequest.newBuilder().setClusterId("c1").build())
+                .getGraphsList())
+        .singleElement()
+        .extracting(s -> s.getVersion())
+        .isEqualTo(1L);
 
-    var off = stub.deactivateGraph(DeactivateGraphRequest.newBuilder().setGraphId("g").setClusterId("c1").build());
+    var off =
+        stub.deactivateGraph(
+            DeactivateGraphRequest.newBuilder().setGraphId("g").setClusterId("c1").build());
     assertThat(off.getDeactivatedVersion()).isEqualTo(1);
     assertThat(off.getDeactivationEpoch()).isEqualTo(1);
-    assertThat(stub.deleteGraphVersion(GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1").setVersion(2).build())
-        .getDeleted()).isTrue();
+    assertThat(
+            stub.deleteGraphVersion(
+                    GraphVersionRef.newBuilder()
+                        .setGraphId("g")
+                        .setClusterId("c1")
+                        .setVersion(2)
+                        .build())
+                .getDeleted())
+        .isTrue();
   }
 
   @Test
   void activationThroughTheDoorDeploysThroughTheAttachedDeployment() {
     java.util.List<String> deployed = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.List<String> pointed = new java.util.concurrent.CopyOnWriteArrayList<>();
-    admin.deployThrough(new GraphAdminService.Deployment() {
-      @Override
-      public String deploy(dev.protomolt.proto.config.v1.PipelineGraph graph) {
-        deployed.add(graph.getGraphId() + ":" + graph.getClusterId() + ":" + graph.getVersion());
-        return "arn:aws:states:us-east-1:000000000000:stateMachine:g:" + graph.getVersion();
-      }
+    admin.deployThrough(
+        new GraphAdminService.Deployment() {
+          @Override
+          public String deploy(dev.protomolt.proto.config.v1.PipelineGraph graph) {
+            deployed.add(
+                graph.getGraphId() + ":" + graph.getClusterId() + ":" + graph.getVersion());
+            return "arn:aws:states:us-east-1:000000000000:stateMachine:g:" + graph.getVersion();
+          }
 
-      @Override
-      public void pointActive(String versionArn) {
-        pointed.add(versionArn);
-      }
-    });
-    var v1 = stub.createAndActivateGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).build());
+          @Override
+          public void pointActive(String versionArn) {
+            pointed.add(versionArn);
+          }
+        });
+    var v1 =
+        stub.createAndActivateGraph(
+            CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).build());
     assertThat(v1.getActive()).isTrue();
     stub.createGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).build());
-    stub.activateGraph(GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1").setVersion(2).build());
+    stub.activateGraph(
+        GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1").setVersion(2).build());
     assertThat(deployed).containsExactly("g:c1:1", "g:c1:2");
     // The real deployment records the ARN beside the version before the alias moves; this one
     // records nothing, so only the number of alias moves is meaningful here.
     assertThat(pointed).as("the alias moved once per activation").hasSize(2);
-    assertThat(code(() -> stub.activateGraph(GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1")
-        .setVersion(7).build()))).as("an unknown version keeps its status").isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(
+            code(
+                () ->
+                    stub.activateGraph(
+                        GraphVersionRef.newBuilder()
+                            .setGraphId("g")
+                            .setClusterId("c1")
+                            .setVersion(7)
+                            .build())))
+        .as("an unknown version keeps its status")
+        .isEqualTo(Status.Code.NOT_FOUND);
   }
 
   @Test
@@ -134,18 +178,54 @@ class PipelineGraphGrpcServiceTest {
     stub.createAndActivateGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).build());
     stub.createGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).build());
     pins.pin("g", 2);
-    assertThat(code(() -> stub.deleteGraphVersion(GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1").setVersion(2).build())))
+    assertThat(
+            code(
+                () ->
+                    stub.deleteGraphVersion(
+                        GraphVersionRef.newBuilder()
+                            .setGraphId("g")
+                            .setClusterId("c1")
+                            .setVersion(2)
+                            .build())))
         .isEqualTo(Status.Code.FAILED_PRECONDITION);
-    assertThat(code(() -> stub.deleteGraphVersion(GraphVersionRef.newBuilder().setGraphId("g").setClusterId("c1").setVersion(1).build())))
-        .as("active").isEqualTo(Status.Code.FAILED_PRECONDITION);
-    assertThat(code(() -> stub.createGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).setExpectedVersion(2).build())))
+    assertThat(
+            code(
+                () ->
+                    stub.deleteGraphVersion(
+                        GraphVersionRef.newBuilder()
+                            .setGraphId("g")
+                            .setClusterId("c1")
+                            .setVersion(1)
+                            .build())))
+        .as("active")
+        .isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(
+            code(
+                () ->
+                    stub.createGraph(
+                        CreateGraphRequest.newBuilder()
+                            .setGraph(linear("g", 0))
+                            .setExpectedVersion(2)
+                            .build())))
         .isEqualTo(Status.Code.ABORTED);
-    assertThat(code(() -> stub.getGraph(GetGraphRequest.newBuilder().setGraphId("g").setVersion(9).build())))
+    assertThat(
+            code(
+                () ->
+                    stub.getGraph(
+                        GetGraphRequest.newBuilder().setGraphId("g").setVersion(9).build())))
         .isEqualTo(Status.Code.NOT_FOUND);
-    assertThat(code(() -> stub.activateGraph(GraphVersionRef.newBuilder().setClusterId("c1").setVersion(1).build())))
+    assertThat(
+            code(
+                () ->
+                    stub.activateGraph(
+                        GraphVersionRef.newBuilder().setClusterId("c1").setVersion(1).build())))
         .isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThatThrownBy(() -> stub.createGraph(CreateGraphRequest.newBuilder()
-        .setGraph(linear("g", 0).toBuilder().removeNodes(0)).build()))
+    assertThatThrownBy(
+            () ->
+                stub.createGraph(
+                    CreateGraphRequest.newBuilder()
+                        .setGraph(linear("g", 0).toBuilder().removeNodes(0))
+                        .build()))
         .isInstanceOf(StatusRuntimeException.class)
         .hasMessageStartingWith("FAILED_PRECONDITION: graph 'g' fails DESIGN validation")
         .hasMessageContaining("[IntakePresence]");
@@ -153,18 +233,37 @@ class PipelineGraphGrpcServiceTest {
 
   @Test
   void validateAndDraftsOverTheWire() {
-    var result = stub.validateGraph(ValidateGraphRequest.newBuilder()
-        .setGraph(linear("g", 0).toBuilder().setNodes(3, dev.protomolt.core.graph.SampleGraphs.sink("index")))
-        .setMode(ValidationMode.VALIDATION_MODE_PRODUCTION).build());
+    var result =
+        stub.validateGraph(
+            ValidateGraphRequest.newBuilder()
+                .setGraph(
+                    linear("g", 0).toBuilder()
+                        .setNodes(3, dev.protomolt.core.graph.SampleGraphs.sink("index")))
+                .setMode(ValidationMode.VALIDATION_MODE_PRODUCTION)
+                .build());
     assertThat(result.getValid()).isFalse();
-    assertThat(result.getViolationsList()).extracting(v -> v.getRule()).containsExactly("SinkRequiresPlans");
-    assertThat(code(() -> stub.validateGraph(ValidateGraphRequest.newBuilder().setGraph(linear("g", 0)).build())))
+    assertThat(result.getViolationsList())
+        .extracting(v -> v.getRule())
+        .containsExactly("SinkRequiresPlans");
+    assertThat(
+            code(
+                () ->
+                    stub.validateGraph(
+                        ValidateGraphRequest.newBuilder().setGraph(linear("g", 0)).build())))
         .isEqualTo(Status.Code.INVALID_ARGUMENT);
 
-    var draft = stub.saveDraft(SaveDraftRequest.newBuilder().setClusterId("c1").setGraphId("g").setUserId("ann")
-        .setGraph(linear("g", 0)).setBaseVersion(0).build());
+    var draft =
+        stub.saveDraft(
+            SaveDraftRequest.newBuilder()
+                .setClusterId("c1")
+                .setGraphId("g")
+                .setUserId("ann")
+                .setGraph(linear("g", 0))
+                .setBaseVersion(0)
+                .build());
     assertThat(draft.hasBaseVersion()).isTrue();
-    DraftRef ref = DraftRef.newBuilder().setClusterId("c1").setGraphId("g").setUserId("ann").build();
+    DraftRef ref =
+        DraftRef.newBuilder().setClusterId("c1").setGraphId("g").setUserId("ann").build();
     assertThat(stub.getDraft(ref).getDraftId()).isEqualTo("draft:c1:g:ann");
     assertThat(stub.deleteDraft(ref).getDeleted()).isTrue();
     assertThat(code(() -> stub.getDraft(ref))).isEqualTo(Status.Code.NOT_FOUND);
@@ -173,32 +272,42 @@ class PipelineGraphGrpcServiceTest {
   @Test
   void subscribersGetOnlyTheEventsTheirFilterAsksFor() {
     List<GraphUpdateEvent> seen = new CopyOnWriteArrayList<>();
-    StreamObserver<GraphUpdateEvent> observer = new StreamObserver<>() {
-      @Override
-      public void onNext(GraphUpdateEvent value) {
-        seen.add(value);
-      }
+    StreamObserver<GraphUpdateEvent> observer =
+        new StreamObserver<>() {
+          @Override
+          public void onNext(GraphUpdateEvent value) {
+            seen.add(value);
+          }
 
-      @Override
-      public void onError(Throwable t) {}
+          @Override
+          public void onError(Throwable t) {}
 
-      @Override
-      public void onCompleted() {}
-    };
+          @Override
+          public void onCompleted() {}
+        };
     var async = PipelineGraphServiceGrpc.newStub(channel);
-    async.subscribeToGraphUpdates(SubscribeToGraphUpdatesRequest.newBuilder().setGraphId("g")
-        .addTypes(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED).build(), observer);
+    async.subscribeToGraphUpdates(
+        SubscribeToGraphUpdatesRequest.newBuilder()
+            .setGraphId("g")
+            .addTypes(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED)
+            .build(),
+        observer);
     assertThat(feed.subscriberCount()).isEqualTo(1);
 
     stub.createAndActivateGraph(CreateGraphRequest.newBuilder().setGraph(linear("g", 0)).build());
-    stub.createAndActivateGraph(CreateGraphRequest.newBuilder().setGraph(linear("other", 0)).build());
-    stub.deactivateGraph(DeactivateGraphRequest.newBuilder().setGraphId("g").setClusterId("c1").build());
+    stub.createAndActivateGraph(
+        CreateGraphRequest.newBuilder().setGraph(linear("other", 0)).build());
+    stub.deactivateGraph(
+        DeactivateGraphRequest.newBuilder().setGraphId("g").setClusterId("c1").build());
 
-    assertThat(seen).singleElement().satisfies(e -> {
-      assertThat(e.getGraphId()).isEqualTo("g");
-      assertThat(e.getType()).isEqualTo(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED);
-      assertThat(e.getGraph().getNodesCount()).isEqualTo(4);
-    });
+    assertThat(seen)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getGraphId()).isEqualTo("g");
+              assertThat(e.getType()).isEqualTo(GraphUpdateType.GRAPH_UPDATE_TYPE_ACTIVATED);
+              assertThat(e.getGraph().getNodesCount()).isEqualTo(4);
+            });
     assertThat(kafka.events).as("every event still went to graph-updates").hasSize(5);
   }
 }

@@ -18,7 +18,8 @@ class PostgresDatasourceBindingsTest {
   @BeforeEach
   void empty() throws Exception {
     db = EmbeddedDatabase.migrated();
-    try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
       s.execute("TRUNCATE datasource_bindings");
     }
     bindings = new PostgresDatasourceBindings(db);
@@ -37,23 +38,28 @@ class PostgresDatasourceBindingsTest {
     bindings.bind("uploads", "acme");
     assertThatThrownBy(() -> bindings.bind("uploads", "globex"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("datasourceId: 'uploads' already belongs to account 'acme', not 'globex'; a datasource"
-            + " never changes owner");
+        .hasMessage(
+            "datasourceId: 'uploads' already belongs to account 'acme', not 'globex'; a datasource"
+                + " never changes owner");
     assertThat(bindings.datasourceAccount("uploads")).contains("acme");
   }
 
   @Test
   void blankIdsAreRefusedNamingTheField() {
-    assertThatThrownBy(() -> bindings.bind(" ", "acme")).hasMessage("datasourceId: must be non-blank, got ' '");
-    assertThatThrownBy(() -> bindings.bind("uploads", "")).hasMessage("accountId: must be non-blank, got ''");
+    assertThatThrownBy(() -> bindings.bind(" ", "acme"))
+        .hasMessage("datasourceId: must be non-blank, got ' '");
+    assertThatThrownBy(() -> bindings.bind("uploads", ""))
+        .hasMessage("accountId: must be non-blank, got ''");
     assertThat(bindings.datasourceAccount("uploads")).isEmpty();
   }
 
   @Test
   void rowsWrittenByTheLocalPlatformAreReadAsIs() throws Exception {
     // The local platform binds through this same class; AWS reads the same table.
-    try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
-      s.execute("INSERT INTO datasource_bindings (datasource_id, account_id) VALUES ('drop', 'initech')");
+    try (Connection c = db.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "INSERT INTO datasource_bindings (datasource_id, account_id) VALUES ('drop', 'initech')");
     }
     assertThat(bindings.datasourceAccount("drop")).contains("initech");
   }

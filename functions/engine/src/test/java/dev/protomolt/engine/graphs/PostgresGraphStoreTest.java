@@ -10,13 +10,13 @@ import dev.protomolt.core.graph.GraphStoreContract;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.ArrayList;
-import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 
@@ -34,9 +34,13 @@ class PostgresGraphStoreTest extends GraphStoreContract {
   @Test
   void storesTheGraphAsJsonbAndAsProto() throws Exception {
     store.create(linear("g", 0), OptionalLong.empty(), "ann", NOW);
-    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT graph_json->>'graphId', graph_json->'nodes'->1->>'moduleId',"
-            + " jsonb_array_length(graph_json->'edges'), octet_length(graph_proto) FROM pipeline_graphs")) {
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT graph_json->>'graphId', graph_json->'nodes'->1->>'moduleId',"
+                    + " jsonb_array_length(graph_json->'edges'), octet_length(graph_proto) FROM"
+                    + " pipeline_graphs")) {
       rs.next();
       assertThat(rs.getString(1)).isEqualTo("g");
       assertThat(rs.getString(2)).isEqualTo("parser");
@@ -50,11 +54,16 @@ class PostgresGraphStoreTest extends GraphStoreContract {
     store.create(linear("g", 0), OptionalLong.empty(), "ann", NOW);
     store.create(linear("g", 0), OptionalLong.empty(), "ann", NOW);
     store.activate("g", "c1", 1, 0);
-    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
-      assertThatThrownBy(() -> s.execute("UPDATE pipeline_graphs SET is_active = TRUE WHERE version = 2"))
+    try (Connection c = dataSource.getConnection();
+        Statement s = c.createStatement()) {
+      assertThatThrownBy(
+              () -> s.execute("UPDATE pipeline_graphs SET is_active = TRUE WHERE version = 2"))
           .hasMessageContaining("uq_pipeline_graphs_one_active");
-      assertThatThrownBy(() -> s.execute("INSERT INTO datasource_subscriptions VALUES"
-          + " ('g:1:wrong', 'g', 1, 'ds-1', 'c1', 'acme', 'in')"))
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      "INSERT INTO datasource_subscriptions VALUES"
+                          + " ('g:1:wrong', 'g', 1, 'ds-1', 'c1', 'acme', 'in')"))
           .hasMessageContaining("chk_subscription_id");
     }
   }
@@ -65,7 +74,9 @@ class PostgresGraphStoreTest extends GraphStoreContract {
     try {
       List<Future<Long>> futures = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
-        Callable<Long> create = () -> store.create(linear("g", 0), OptionalLong.empty(), "ann", NOW).graph().getVersion();
+        Callable<Long> create =
+            () ->
+                store.create(linear("g", 0), OptionalLong.empty(), "ann", NOW).graph().getVersion();
         futures.add(pool.submit(create));
       }
       List<Long> versions = new ArrayList<>();
@@ -82,7 +93,8 @@ class PostgresGraphStoreTest extends GraphStoreContract {
   void aDatabaseFailureIsUnavailableNeverAnEmptyAnswer() {
     GraphStore broken = new PostgresGraphStore(FlakyDataSource.alwaysDown());
     assertThatThrownBy(() -> broken.subscriptions("ds-1"))
-        .isInstanceOfSatisfying(GraphAdminException.class,
+        .isInstanceOfSatisfying(
+            GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(GraphAdminException.Reason.UNAVAILABLE))
         .hasMessageContaining("graph store unavailable");
     assertThatThrownBy(() -> broken.get("g", 1)).isInstanceOf(GraphAdminException.class);

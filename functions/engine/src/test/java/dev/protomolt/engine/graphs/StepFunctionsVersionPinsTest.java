@@ -29,11 +29,13 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 class StepFunctionsVersionPinsTest {
 
   /** A Work-style task: the execution stays RUNNING until someone completes its task token. */
-  private static final String WAIT_FOR_MODULE = """
+  private static final String WAIT_FOR_MODULE =
+      """
       {"StartAt":"Work","States":{"Work":{"Type":"Task",
         "Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
         "Parameters":{"FunctionName":"dispatch","Payload":{"token.$":"$$.Task.Token"}},
-        "End":true}}}""";
+        "End":true}}}\
+      """;
 
   private LocalStepFunctions runtime;
   private SfnClient sfn;
@@ -43,16 +45,28 @@ class StepFunctionsVersionPinsTest {
   @BeforeEach
   void start() throws Exception {
     DataSource ds = EmbeddedDatabase.emptied();
-    runtime = LocalStepFunctions.start(0, ds, (fn, payload) -> "{}",
-        new dev.protomolt.localstack.sfn.FakeClock(Instant.parse("2026-03-01T12:00:00Z")));
-    sfn = SfnClient.builder().endpointOverride(URI.create(runtime.endpoint().toString()))
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
+    runtime =
+        LocalStepFunctions.start(
+            0,
+            ds,
+            (fn, payload) -> "{}",
+            new dev.protomolt.localstack.sfn.FakeClock(Instant.parse("2026-03-01T12:00:00Z")));
+    sfn =
+        SfnClient.builder()
+            .endpointOverride(URI.create(runtime.endpoint().toString()))
+            .region(Region.US_EAST_1)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
     store = new PostgresGraphStore(ds);
-    admin = new GraphAdminService(store, new StepFunctionsVersionPins(sfn, store), new RecordingPublisher(),
-        GraphValidator.standard(GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY),
-        new FakeClock(Instant.parse("2026-03-01T12:00:00Z")));
+    admin =
+        new GraphAdminService(
+            store,
+            new StepFunctionsVersionPins(sfn, store),
+            new RecordingPublisher(),
+            GraphValidator.standard(GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY),
+            new FakeClock(Instant.parse("2026-03-01T12:00:00Z")));
   }
 
   @AfterEach
@@ -65,20 +79,32 @@ class StepFunctionsVersionPinsTest {
   void aRunningExecutionOnTheVersionPinsIt() {
     admin.create(linear("g", 0), OptionalLong.empty(), "ann");
     admin.create(linear("g", 0), OptionalLong.empty(), "ann");
-    String versionArn = sfn.createStateMachine(b -> b.name("g-" + java.util.UUID.randomUUID().toString().substring(0, 8)).definition(WAIT_FOR_MODULE)
-        .roleArn("arn:aws:iam::000000000000:role/protomolt").publish(true)).stateMachineVersionArn();
+    String versionArn =
+        sfn.createStateMachine(
+                b ->
+                    b.name("g-" + java.util.UUID.randomUUID().toString().substring(0, 8))
+                        .definition(WAIT_FOR_MODULE)
+                        .roleArn("arn:aws:iam::000000000000:role/protomolt")
+                        .publish(true))
+            .stateMachineVersionArn();
     admin.recordStateMachineVersion("g", 1, versionArn);
     admin.activate("g", "c1", 2);
     StepFunctionsVersionPins pins = new StepFunctionsVersionPins(sfn, store);
     assertThat(pins.pinnedDocuments("g", 1)).isZero();
     assertThat(pins.pinnedDocuments("g", 2)).as("never published: nothing can run on it").isZero();
 
-    String execution = sfn.startExecution(b -> b.stateMachineArn(versionArn).name("doc-1").input("{}")).executionArn();
+    String execution =
+        sfn.startExecution(b -> b.stateMachineArn(versionArn).name("doc-1").input("{}"))
+            .executionArn();
     assertThat(pins.pinnedDocuments("g", 1)).isEqualTo(1);
     assertThatThrownBy(() -> admin.delete("g", "c1", 1))
-        .isInstanceOfSatisfying(GraphAdminException.class,
+        .isInstanceOfSatisfying(
+            GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(GraphAdminException.Reason.FAILED_PRECONDITION))
-        .hasMessageContaining("version 1 (state machine version " + versionArn + ") has 1 running execution(s) pinned to it");
+        .hasMessageContaining(
+            "version 1 (state machine version "
+                + versionArn
+                + ") has 1 running execution(s) pinned to it");
 
     sfn.stopExecution(b -> b.executionArn(execution).error("Drained").cause("test"));
     assertThat(pins.pinnedDocuments("g", 1)).isZero();

@@ -22,15 +22,17 @@ class SubscriptionLookupOnPostgresTest {
     PostgresGraphStore store = new PostgresGraphStore(ds);
     store.create(linear("g", 0), OptionalLong.empty(), "ann", Instant.EPOCH);
     store.activate("g", "c1", 1, 0);
-    SubscriptionLookup lookup = new SubscriptionLookup(store::subscriptions,
-        new FakeClock(Instant.EPOCH), Duration.ofMinutes(1));
+    SubscriptionLookup lookup =
+        new SubscriptionLookup(
+            store::subscriptions, new FakeClock(Instant.EPOCH), Duration.ofMinutes(1));
 
     ds.down = true;
     assertThatThrownBy(() -> lookup.forDatasource("ds-1"))
         .isInstanceOf(GraphAdminException.class)
         .hasMessageContaining("graph store unavailable");
     ds.down = false;
-    assertThat(lookup.forDatasource("ds-1")).extracting(DatasourceSubscription::getSubscriptionId)
+    assertThat(lookup.forDatasource("ds-1"))
+        .extracting(DatasourceSubscription::getSubscriptionId)
         .containsExactly("g:1:ds-1");
   }
 }

@@ -22,13 +22,10 @@ import dev.protomolt.repository.PipeDocStoreException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
@@ -54,7 +51,8 @@ class GoldenGraphEndToEndTest {
   }
 
   @Test
-  void conditionalRoutingTakesTheFirstTrueEdgeByPriorityAndReclaimsOnlyCacheInputs() throws Exception {
+  void conditionalRoutingTakesTheFirstTrueEdgeByPriorityAndReclaimsOnlyCacheInputs()
+      throws Exception {
     h = new HopHarness();
     activate("conditional-routes");
 
@@ -76,25 +74,33 @@ class GoldenGraphEndToEndTest {
     String other = admit("acme-crawl", doc("fr-html", "fr", "text/html"));
     assertThat(runModules(other, "parser", "chunker-default", "index")).isEqualTo("SINK_REACHED");
 
-    // The reclaim consumer, fed the requests Complete produced, deletes the consumed CACHE input only.
-    List<byte[]> requests = h.events.on(CompleteService.RECLAIM_REQUESTS).stream()
-        .map(RecordingEventBus.Produced::value).toList();
+    // The reclaim consumer, fed the requests Complete produced, deletes the consumed CACHE input
+    // only.
+    List<byte[]> requests =
+        h.events.on(CompleteService.RECLAIM_REQUESTS).stream()
+            .map(RecordingEventBus.Produced::value)
+            .toList();
     ReclaimService.Report report = new ReclaimService(RecordingStaging.store()).handle(requests);
     assertThat(report).isEqualTo(new ReclaimService.Report(1, 0, 0, List.of()));
     assertThatThrownBy(() -> h.staging.hydrate(cacheInput, Set.of(), false))
         .isInstanceOf(PipeDocStoreException.DocumentNotFound.class);
     assertThat(parser.getStream().getDocumentRef().getKeep()).isTrue();
     assertThat(h.staging.hydrate(parser.getStream().getDocumentRef(), Set.of(), false).getDocId())
-        .as("PERSIST copies are kept").isEqualTo("fr-pdf");
-    assertThat(h.staging.hydrate(index.getStream().getDocumentRef(), Set.of(), false).getDocId()).isEqualTo("fr-pdf");
+        .as("PERSIST copies are kept")
+        .isEqualTo("fr-pdf");
+    assertThat(h.staging.hydrate(index.getStream().getDocumentRef(), Set.of(), false).getDocId())
+        .isEqualTo("fr-pdf");
   }
 
   @Test
   void aMemoryBodyOverTheLimitDucksToCacheWithTheReasonRecorded() throws Exception {
     h = new HopHarness(2048);
     activate("fan-out-mixed-edges");
-    PipeDoc big = doc("big", "en", "text/plain").toBuilder()
-        .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en").setBody("x".repeat(5000))).build();
+    PipeDoc big =
+        doc("big", "en", "text/plain").toBuilder()
+            .setSearchMetadata(
+                SearchMetadata.newBuilder().setLanguage("en").setBody("x".repeat(5000)))
+            .build();
     String execution = admit("acme-uploads", big);
     WorkDispatch parser = next("parser");
     h.succeed(parser, parser.getStream());
@@ -110,12 +116,15 @@ class GoldenGraphEndToEndTest {
     assertThat(summarizer.hasDocumentRef()).as("the MEMORY edge ducked to a stored copy").isTrue();
     assertThat(summarizer.getDocumentRef().getKeep()).as("CACHE, never PERSIST").isFalse();
     assertThat(summarizer.getMetadata().getContextParamsMap())
-        .hasEntrySatisfying(CompleteService.MEMORY_DUCK_PREFIX + "summarizer",
-            reason -> assertThat(reason).contains("MEMORY edge 'summarize'").contains("staged as CACHE"));
+        .hasEntrySatisfying(
+            CompleteService.MEMORY_DUCK_PREFIX + "summarizer",
+            reason ->
+                assertThat(reason).contains("MEMORY edge 'summarize'").contains("staged as CACHE"));
     assertThat(children.get("archive").getStream().getDocumentRef().getKeep()).isTrue();
     assertThat(children.get("chunker-small").getStream().getDocumentRef().getKeep()).isFalse();
     // Siblings never share a body: three copies at three addresses.
-    assertThat(children.values().stream().map(c -> c.getStream().getDocumentRef().getGraphAddressId()))
+    assertThat(
+            children.values().stream().map(c -> c.getStream().getDocumentRef().getGraphAddressId()))
         .containsExactlyInAnyOrder("archive", "chunker-small", "summarizer");
   }
 
@@ -123,13 +132,21 @@ class GoldenGraphEndToEndTest {
   void aRightToBeForgottenBodyThatOutgrowsTheLimitIsRejectedAndNeverStored() throws Exception {
     h = new HopHarness(2048);
     activate("linear");
-    PipeDoc forgettable = doc("rtbf", "en", "text/plain").toBuilder()
-        .setOwnership(OwnershipContext.newBuilder().setAccountId("acme").setRightToBeForgotten(true)).build();
+    PipeDoc forgettable =
+        doc("rtbf", "en", "text/plain").toBuilder()
+            .setOwnership(
+                OwnershipContext.newBuilder().setAccountId("acme").setRightToBeForgotten(true))
+            .build();
     String execution = admit("acme-uploads", forgettable);
     WorkDispatch parser = next("parser");
-    assertThat(parser.getStream().hasDocument()).as("RTBF forces MEMORY even on a PERSIST edge").isTrue();
-    PipeDoc grown = forgettable.toBuilder()
-        .setSearchMetadata(forgettable.getSearchMetadata().toBuilder().setBody("x".repeat(5000))).build();
+    assertThat(parser.getStream().hasDocument())
+        .as("RTBF forces MEMORY even on a PERSIST edge")
+        .isTrue();
+    PipeDoc grown =
+        forgettable.toBuilder()
+            .setSearchMetadata(
+                forgettable.getSearchMetadata().toBuilder().setBody("x".repeat(5000)))
+            .build();
     h.succeed(parser, parser.getStream().toBuilder().setDocument(grown).build());
 
     assertThat(disposition(execution)).isEqualTo("REJECTED");
@@ -155,9 +172,11 @@ class GoldenGraphEndToEndTest {
     // Rollback: the alias moves back, so the next document runs version 1.
     h.activation.activate(graph.getGraphId(), "prod", 1);
     assertThatThrownBy(() -> h.admin.delete(graph.getGraphId(), "prod", 2))
-        .isInstanceOfSatisfying(GraphAdminException.class,
+        .isInstanceOfSatisfying(
+            GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(GraphAdminException.Reason.FAILED_PRECONDITION))
-        .hasMessageContaining("version 2 (state machine version " + v2 + ") has 1 running execution(s)");
+        .hasMessageContaining(
+            "version 2 (state machine version " + v2 + ") has 1 running execution(s)");
     h.succeed(parser, parser.getStream());
     for (String node : List.of("chunker", "embedder", "opensearch-sink")) {
       WorkDispatch work = next(node);
@@ -166,7 +185,8 @@ class GoldenGraphEndToEndTest {
     }
     assertThat(h.awaitClosed(onTwo).stateMachineVersionArn()).isEqualTo(v2);
     String onOne = admit("acme-uploads", doc("d-1", "en", "text/plain"));
-    assertThat(h.sfn.describeExecution(b -> b.executionArn(onOne)).stateMachineVersionArn()).isEqualTo(v1);
+    assertThat(h.sfn.describeExecution(b -> b.executionArn(onOne)).stateMachineVersionArn())
+        .isEqualTo(v1);
 
     h.admin.delete(graph.getGraphId(), "prod", 2);
     assertThat(h.store.get(graph.getGraphId(), 2)).as("drained, then deleted").isEmpty();
@@ -188,8 +208,16 @@ class GoldenGraphEndToEndTest {
   }
 
   private String admit(String datasource, PipeDoc doc) {
-    List<AdmissionRecord> admitted = h.admission.admit(new Intake("acme", datasource, doc.getDocId(),
-        PipeStream.newBuilder().setStreamId("s-" + doc.getDocId()).setDocument(doc).build()));
+    List<AdmissionRecord> admitted =
+        h.admission.admit(
+            new Intake(
+                "acme",
+                datasource,
+                doc.getDocId(),
+                PipeStream.newBuilder()
+                    .setStreamId("s-" + doc.getDocId())
+                    .setDocument(doc)
+                    .build()));
     assertThat(admitted).singleElement().satisfies(r -> assertThat(r.executionArn()).isNotEmpty());
     return admitted.getFirst().executionArn();
   }
@@ -216,17 +244,23 @@ class GoldenGraphEndToEndTest {
   }
 
   private List<StepExecutionRecord> steps() {
-    return h.events.on(EventBus.PIPELINE_EVENTS).stream().map(p -> {
-      try {
-        return StepExecutionRecord.parseFrom(p.value());
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-        throw new IllegalStateException(e);
-      }
-    }).toList();
+    return h.events.on(EventBus.PIPELINE_EVENTS).stream()
+        .map(
+            p -> {
+              try {
+                return StepExecutionRecord.parseFrom(p.value());
+              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                throw new IllegalStateException(e);
+              }
+            })
+        .toList();
   }
 
   private static PipeDoc doc(String id, String language, String mimeType) {
-    return PipeDoc.newBuilder().setDocId(id)
-        .setSearchMetadata(SearchMetadata.newBuilder().setLanguage(language).setSourceMimeType(mimeType)).build();
+    return PipeDoc.newBuilder()
+        .setDocId(id)
+        .setSearchMetadata(
+            SearchMetadata.newBuilder().setLanguage(language).setSourceMimeType(mimeType))
+        .build();
   }
 }

@@ -61,15 +61,21 @@ class HopEndToEndTest {
     assertThat(parse.getStream().hasDocumentRef()).as("PERSIST edge: by reference").isTrue();
     assertThat(parse.getStream().getDocumentRef().getKeep()).isTrue();
     // The module parses: it writes a title, which must travel on.
-    PipeDoc parsed = document("doc-1", "en").toBuilder()
-        .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en").setTitle("Parsed")).build();
+    PipeDoc parsed =
+        document("doc-1", "en").toBuilder()
+            .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en").setTitle("Parsed"))
+            .build();
     h.succeed(parse, parse.getStream().toBuilder().setDocument(parsed).build());
 
     WorkDispatch chunk = h.nextDispatch();
     assertThat(chunk.getModuleId()).isEqualTo("chunker");
     assertThat(chunk.getWorkUnitId()).isNotEqualTo(parse.getWorkUnitId());
-    assertThat(h.staging.hydrate(chunk.getStream().getDocumentRef(), java.util.Set.of(), false)
-        .getSearchMetadata().getTitle()).isEqualTo("Parsed");
+    assertThat(
+            h.staging
+                .hydrate(chunk.getStream().getDocumentRef(), java.util.Set.of(), false)
+                .getSearchMetadata()
+                .getTitle())
+        .isEqualTo("Parsed");
     h.succeed(chunk, chunk.getStream());
     WorkDispatch index = h.nextDispatch();
     assertThat(index.getModuleId()).isEqualTo("opensearch-sink");
@@ -79,17 +85,27 @@ class HopEndToEndTest {
     assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
     JsonNode output = HopHarness.parse(done.output());
     assertThat(output.get("disposition").asText()).isEqualTo("SINK_REACHED");
-    assertThat(steps()).extracting(StepExecutionRecord::getNodeId, StepExecutionRecord::getHopNumber,
-        StepExecutionRecord::getStatus).containsExactly(
+    assertThat(steps())
+        .extracting(
+            StepExecutionRecord::getNodeId,
+            StepExecutionRecord::getHopNumber,
+            StepExecutionRecord::getStatus)
+        .containsExactly(
             org.assertj.core.groups.Tuple.tuple("in", 1, StepStatus.STEP_STATUS_SUCCESS),
             org.assertj.core.groups.Tuple.tuple("parse", 2, StepStatus.STEP_STATUS_SUCCESS),
             org.assertj.core.groups.Tuple.tuple("chunk", 3, StepStatus.STEP_STATUS_SUCCESS),
             org.assertj.core.groups.Tuple.tuple("index", 4, StepStatus.STEP_STATUS_SUCCESS));
-    assertThat(h.staging.staged).extracting(RecordingStaging.Staged::nodeId, RecordingStaging.Staged::keep)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("parse", true),
-            org.assertj.core.groups.Tuple.tuple("chunk", true), org.assertj.core.groups.Tuple.tuple("index", true));
-    assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS)).as("PERSIST copies are kept").isEmpty();
-    assertThat(index.getStream().getMetadata().getProcessingPathList()).containsExactly("in", "parse", "chunk");
+    assertThat(h.staging.staged)
+        .extracting(RecordingStaging.Staged::nodeId, RecordingStaging.Staged::keep)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("parse", true),
+            org.assertj.core.groups.Tuple.tuple("chunk", true),
+            org.assertj.core.groups.Tuple.tuple("index", true));
+    assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS))
+        .as("PERSIST copies are kept")
+        .isEmpty();
+    assertThat(index.getStream().getMetadata().getProcessingPathList())
+        .containsExactly("in", "parse", "chunk");
   }
 
   @Test
@@ -99,7 +115,8 @@ class HopEndToEndTest {
     h.succeed(parse, parse.getStream());
 
     DescribeExecutionResponse done = h.awaitClosed(execution);
-    assertThat(HopHarness.parse(done.output()).get("disposition").asText()).isEqualTo("ROUTING_ENDED");
+    assertThat(HopHarness.parse(done.output()).get("disposition").asText())
+        .isEqualTo("ROUTING_ENDED");
     assertThat(steps()).extracting(StepExecutionRecord::getNodeId).containsExactly("in", "parse");
     assertThat(steps().getLast().getDestinationsList()).isEmpty();
   }
@@ -121,7 +138,9 @@ class HopEndToEndTest {
 
   @Test
   void aDropFilterEndsTheDocumentWithARecordedDisposition() throws Exception {
-    PipelineGraph graph = withParseFilter(FilterAction.FILTER_ACTION_DROP, "document.search_metadata.language == 'en'");
+    PipelineGraph graph =
+        withParseFilter(
+            FilterAction.FILTER_ACTION_DROP, "document.search_metadata.language == 'en'");
     String execution = admitAndGetExecution(graph, document("doc-fr", "fr"));
 
     DescribeExecutionResponse done = h.awaitClosed(execution);
@@ -133,7 +152,9 @@ class HopEndToEndTest {
 
   @Test
   void aSkipFilterBypassesTheModuleAndRoutesOn() throws Exception {
-    PipelineGraph graph = withParseFilter(FilterAction.FILTER_ACTION_SKIP, "document.search_metadata.language == 'de'");
+    PipelineGraph graph =
+        withParseFilter(
+            FilterAction.FILTER_ACTION_SKIP, "document.search_metadata.language == 'de'");
     String execution = admitAndGetExecution(graph, document("doc-en", "en"));
 
     WorkDispatch first = h.nextDispatch();
@@ -143,7 +164,9 @@ class HopEndToEndTest {
     h.succeed(index, index.getStream());
 
     assertThat(h.awaitClosed(execution).status()).isEqualTo(ExecutionStatus.SUCCEEDED);
-    assertThat(steps()).filteredOn(s -> s.getNodeId().equals("parse")).singleElement()
+    assertThat(steps())
+        .filteredOn(s -> s.getNodeId().equals("parse"))
+        .singleElement()
         .satisfies(s -> assertThat(s.getStatus()).isEqualTo(StepStatus.STEP_STATUS_SKIPPED));
   }
 
@@ -158,31 +181,47 @@ class HopEndToEndTest {
     assertThat(output.get("disposition").asText()).isEqualTo("FANNED_OUT");
     for (int i = 0; i < 2; i++) {
       WorkDispatch child = h.nextDispatch();
-      assertThat(child.getStream().getMetadata().getParentWorkUnitId()).isEqualTo(parse.getWorkUnitId());
+      assertThat(child.getStream().getMetadata().getParentWorkUnitId())
+          .isEqualTo(parse.getWorkUnitId());
       h.succeed(child, child.getStream());
     }
-    String machine = parent.stateMachineVersionArn().substring(0, parent.stateMachineVersionArn().lastIndexOf(':'));
-    List<String> expected = List.of(StateMachineNames.childExecutionName(parse.getWorkUnitId(), 0),
-        StateMachineNames.childExecutionName(parse.getWorkUnitId(), 1));
-    List<ExecutionListItem> children = h.sfn.listExecutions(b -> b.stateMachineArn(machine)).executions().stream()
-        .filter(e -> expected.contains(e.name())).toList();
+    String machine =
+        parent
+            .stateMachineVersionArn()
+            .substring(0, parent.stateMachineVersionArn().lastIndexOf(':'));
+    List<String> expected =
+        List.of(
+            StateMachineNames.childExecutionName(parse.getWorkUnitId(), 0),
+            StateMachineNames.childExecutionName(parse.getWorkUnitId(), 1));
+    List<ExecutionListItem> children =
+        h.sfn.listExecutions(b -> b.stateMachineArn(machine)).executions().stream()
+            .filter(e -> expected.contains(e.name()))
+            .toList();
     assertThat(children).hasSize(2);
     for (ExecutionListItem child : children) {
       DescribeExecutionResponse closed = h.awaitClosed(child.executionArn());
       assertThat(closed.stateMachineVersionArn()).isEqualTo(parent.stateMachineVersionArn());
-      assertThat(HopHarness.parse(closed.output()).get("disposition").asText()).isEqualTo("SINK_REACHED");
+      assertThat(HopHarness.parse(closed.output()).get("disposition").asText())
+          .isEqualTo("SINK_REACHED");
     }
-    // Each sibling got its own body at its own address; the consumed CACHE copy gets a reclaim request.
-    assertThat(h.staging.staged).filteredOn(s -> !s.nodeId().equals("parse"))
+    // Each sibling got its own body at its own address; the consumed CACHE copy gets a reclaim
+    // request.
+    assertThat(h.staging.staged)
+        .filteredOn(s -> !s.nodeId().equals("parse"))
         .extracting(RecordingStaging.Staged::nodeId, RecordingStaging.Staged::keep)
-        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("archive", true),
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("archive", true),
             org.assertj.core.groups.Tuple.tuple("side", false));
-    assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS)).singleElement().satisfies(p -> {
-      dev.protomolt.proto.events.v1.ReclaimRequest r = dev.protomolt.proto.events.v1.ReclaimRequest.parseFrom(p.value());
-      assertThat(r.getDocumentRef().getGraphAddressId()).isEqualTo("side");
-      assertThat(r.getDocumentRef().getKeep()).isFalse();
-      assertThat(r.getWorkUnitId()).isEqualTo(p.key());
-    });
+    assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS))
+        .singleElement()
+        .satisfies(
+            p -> {
+              dev.protomolt.proto.events.v1.ReclaimRequest r =
+                  dev.protomolt.proto.events.v1.ReclaimRequest.parseFrom(p.value());
+              assertThat(r.getDocumentRef().getGraphAddressId()).isEqualTo("side");
+              assertThat(r.getDocumentRef().getKeep()).isFalse();
+              assertThat(r.getWorkUnitId()).isEqualTo(p.key());
+            });
   }
 
   @Test
@@ -192,37 +231,57 @@ class HopEndToEndTest {
     WorkDispatch parse = h.nextDispatch();
     // As if an earlier attempt of this fan-out had already started child 0 before failing.
     String child0 = StateMachineNames.childExecutionName(parse.getWorkUnitId(), 0);
-    String versionArn = h.sfn.describeExecution(b -> b.executionArn(execution)).stateMachineVersionArn();
-    String childInput = "{\"node\":\"archive\",\"stream\":" + HopHarness.tree(parse.getStream()) + "}";
+    String versionArn =
+        h.sfn.describeExecution(b -> b.executionArn(execution)).stateMachineVersionArn();
+    String childInput =
+        "{\"node\":\"archive\",\"stream\":" + HopHarness.tree(parse.getStream()) + "}";
     h.sfn.startExecution(b -> b.stateMachineArn(versionArn).name(child0).input(childInput));
     h.succeed(parse, parse.getStream());
 
     DescribeExecutionResponse parent = h.awaitClosed(execution);
-    assertThat(HopHarness.parse(parent.output()).get("disposition").asText()).isEqualTo("FANNED_OUT");
+    assertThat(HopHarness.parse(parent.output()).get("disposition").asText())
+        .isEqualTo("FANNED_OUT");
     String machine = versionArn.substring(0, versionArn.lastIndexOf(':'));
-    List<String> names = h.sfn.listExecutions(b -> b.stateMachineArn(machine)).executions().stream()
-        .map(ExecutionListItem::name).toList();
+    List<String> names =
+        h.sfn.listExecutions(b -> b.stateMachineArn(machine)).executions().stream()
+            .map(ExecutionListItem::name)
+            .toList();
     assertThat(names).filteredOn(child0::equals).as("no duplicate child").hasSize(1);
     assertThat(names).contains(StateMachineNames.childExecutionName(parse.getWorkUnitId(), 1));
   }
 
   private static PipelineGraph fanOutGraph() {
-    return PipelineGraph.newBuilder().setGraphId("g2").setClusterId("c1").setAccountId("acme")
+    return PipelineGraph.newBuilder()
+        .setGraphId("g2")
+        .setClusterId("c1")
+        .setAccountId("acme")
         .setName("fan-out")
-        .addNodes(intake("in", "ds-1")).addNodes(processor("parse", "parser"))
-        .addNodes(sink("archive", "plan-1")).addNodes(sink("side", "plan-2"))
+        .addNodes(intake("in", "ds-1"))
+        .addNodes(processor("parse", "parser"))
+        .addNodes(sink("archive", "plan-1"))
+        .addNodes(sink("side", "plan-2"))
         .addEdges(edge("e1", "in", "parse"))
         .addEdges(edge("e2", "parse", "archive"))
-        .addEdges(edge("e3", "parse", "side").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_CACHE)
-            .setPriority(1))
+        .addEdges(
+            edge("e3", "parse", "side").toBuilder()
+                .setTransportType(TransportType.TRANSPORT_TYPE_CACHE)
+                .setPriority(1))
         .build();
   }
 
   private String admitAndGetExecution(PipelineGraph graph, PipeDoc doc) {
     h.admin.create(graph, OptionalLong.empty(), "ann");
     h.activation.activate(graph.getGraphId(), "c1", 1);
-    List<AdmissionRecord> admitted = h.admission.admit(new Intake("acme", "ds-1", doc.getDocId(),
-        PipeStream.newBuilder().setStreamId("s-" + doc.getDocId()).setDocument(doc).build()));
+    List<AdmissionRecord> admitted =
+        h.admission.admit(
+            new Intake(
+                "acme",
+                "ds-1",
+                doc.getDocId(),
+                PipeStream.newBuilder()
+                    .setStreamId("s-" + doc.getDocId())
+                    .setDocument(doc)
+                    .build()));
     assertThat(admitted).singleElement().satisfies(r -> assertThat(r.executionArn()).isNotEmpty());
     return admitted.getFirst().executionArn();
   }
@@ -232,11 +291,18 @@ class HopEndToEndTest {
     PipelineGraph.Builder b = graph.toBuilder();
     for (int i = 0; i < b.getNodesCount(); i++) {
       if (b.getNodes(i).getNodeId().equals("parse")) {
-        b.setNodes(i, b.getNodes(i).toBuilder().addFilterConditions(FilterCondition.newBuilder()
-            .setCondition(condition).setAction(action).setDescription("language gate")));
+        b.setNodes(
+            i,
+            b.getNodes(i).toBuilder()
+                .addFilterConditions(
+                    FilterCondition.newBuilder()
+                        .setCondition(condition)
+                        .setAction(action)
+                        .setDescription("language gate")));
       }
     }
-    // The sample's conditional edge would end routing for non-English documents; keep it unconditional.
+    // The sample's conditional edge would end routing for non-English documents; keep it
+    // unconditional.
     for (int i = 0; i < b.getEdgesCount(); i++) {
       b.setEdges(i, b.getEdges(i).toBuilder().clearCondition());
     }
@@ -244,17 +310,22 @@ class HopEndToEndTest {
   }
 
   private List<StepExecutionRecord> steps() {
-    return h.events.on(EventBus.PIPELINE_EVENTS).stream().map(p -> {
-      try {
-        return StepExecutionRecord.parseFrom(p.value());
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-        throw new IllegalStateException(e);
-      }
-    }).toList();
+    return h.events.on(EventBus.PIPELINE_EVENTS).stream()
+        .map(
+            p -> {
+              try {
+                return StepExecutionRecord.parseFrom(p.value());
+              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                throw new IllegalStateException(e);
+              }
+            })
+        .toList();
   }
 
   private static PipeDoc document(String docId, String language) {
-    return PipeDoc.newBuilder().setDocId(docId)
-        .setSearchMetadata(SearchMetadata.newBuilder().setLanguage(language)).build();
+    return PipeDoc.newBuilder()
+        .setDocId(docId)
+        .setSearchMetadata(SearchMetadata.newBuilder().setLanguage(language))
+        .build();
   }
 }

@@ -27,10 +27,17 @@ class HopErrorNamesTest {
 
   @Test
   void everyHopFailureClassHasAnErrorName() {
-    List<String> permitted = Arrays.stream(HopFailure.class.getPermittedSubclasses()).map(Class::getName).toList();
-    assertThat(permitted).containsExactlyInAnyOrder(ErrorNames.ENGINE_TRANSIENT, ErrorNames.BAD_PAYLOAD,
-        ErrorNames.ROUTING_FAILED, ErrorNames.MAPPING_FAILED, ErrorNames.FILTER_FAILED, ErrorNames.ORPHANED_PIN,
-        ErrorNames.RTBF_TOO_LARGE);
+    List<String> permitted =
+        Arrays.stream(HopFailure.class.getPermittedSubclasses()).map(Class::getName).toList();
+    assertThat(permitted)
+        .containsExactlyInAnyOrder(
+            ErrorNames.ENGINE_TRANSIENT,
+            ErrorNames.BAD_PAYLOAD,
+            ErrorNames.ROUTING_FAILED,
+            ErrorNames.MAPPING_FAILED,
+            ErrorNames.FILTER_FAILED,
+            ErrorNames.ORPHANED_PIN,
+            ErrorNames.RTBF_TOO_LARGE);
   }
 
   @Test

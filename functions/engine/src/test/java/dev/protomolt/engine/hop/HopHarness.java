@@ -72,21 +72,39 @@ final class HopHarness implements AutoCloseable {
   HopHarness(int inlineLimitBytes) {
     DataSource ds = EngineDatabase.fresh();
     store = new PostgresGraphStore(ds);
-    context = new HopContext(new GraphCache(new StoredVersionSource(store), EngineDatabase.CEL, clock,
-        Duration.ofMinutes(30)), staging, events, clock, inlineLimitBytes);
+    context =
+        new HopContext(
+            new GraphCache(
+                new StoredVersionSource(store), EngineDatabase.CEL, clock, Duration.ofMinutes(30)),
+            staging,
+            events,
+            clock,
+            inlineLimitBytes);
     prepare = new PrepareService(context);
     dispatch = new DispatchService(context);
     complete = new CompleteService(context);
     dlq = new DlqService(context);
     runtime = LocalStepFunctions.start(0, ds, lambdas(), sfnClock);
     sfn = EngineTestClients.sfn(runtime.endpoint());
-    admin = new GraphAdminService(store, new StepFunctionsVersionPins(sfn, store), event -> { },
-        GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY), clock);
+    admin =
+        new GraphAdminService(
+            store,
+            new StepFunctionsVersionPins(sfn, store),
+            event -> {},
+            GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY),
+            clock);
     SfnStateMachines machines = new SfnStateMachines(sfn, EngineTestClients.ROLE);
     activation = new GraphActivationService(admin, machines, EngineTestClients.FUNCTIONS);
-    admission = new AdmissionService(new SubscriptionLookup(store::subscriptions, clock, Duration.ZERO), store,
-        machines, new PostgresAdmissionLog(ds), clock);
-    intake = new dev.protomolt.engine.admission.IntakeService(RecordingStaging.store(), admission, clock);
+    admission =
+        new AdmissionService(
+            new SubscriptionLookup(store::subscriptions, clock, Duration.ZERO),
+            store,
+            machines,
+            new PostgresAdmissionLog(ds),
+            clock);
+    intake =
+        new dev.protomolt.engine.admission.IntakeService(
+            RecordingStaging.store(), admission, clock);
   }
 
   /**
@@ -106,13 +124,15 @@ final class HopHarness implements AutoCloseable {
 
   /** The next work dispatch the engine produced, as a module worker would receive it. */
   WorkDispatch nextDispatch() throws Exception {
-    RecordingEventBus.Produced record = events.dispatches.poll(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    RecordingEventBus.Produced record =
+        events.dispatches.poll(PATIENCE.toSeconds(), TimeUnit.SECONDS);
     if (record == null) {
       throw new AssertionError("no work dispatched within " + PATIENCE);
     }
     WorkDispatch work = WorkDispatch.parseFrom(record.value());
     if (!record.key().equals(work.getWorkUnitId())) {
-      throw new AssertionError("dispatch keyed " + record.key() + " but carries " + work.getWorkUnitId());
+      throw new AssertionError(
+          "dispatch keyed " + record.key() + " but carries " + work.getWorkUnitId());
     }
     return work;
   }
@@ -127,13 +147,17 @@ final class HopHarness implements AutoCloseable {
   }
 
   void reject(WorkDispatch work, String reason, String detail) {
-    sfn.sendTaskFailure(b -> b.taskToken(work.getTaskToken()).error("Module.Reject")
-        .cause("{\"reason\":\"" + reason + "\",\"detail\":\"" + detail + "\"}"));
+    sfn.sendTaskFailure(
+        b ->
+            b.taskToken(work.getTaskToken())
+                .error("Module.Reject")
+                .cause("{\"reason\":\"" + reason + "\",\"detail\":\"" + detail + "\"}"));
   }
 
   DescribeExecutionResponse awaitClosed(String executionArn) throws InterruptedException {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
-    while (sfn.describeExecution(b -> b.executionArn(executionArn)).status() == ExecutionStatus.RUNNING) {
+    while (sfn.describeExecution(b -> b.executionArn(executionArn)).status()
+        == ExecutionStatus.RUNNING) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("execution " + executionArn + " did not close within " + PATIENCE);
       }

@@ -52,9 +52,11 @@ class HopRecoveryTest {
     assertThat(v2).isNotEqualTo(v1);
     assertThatThrownBy(() -> h.admin.delete("g1", "c1", 1))
         .as("version 1 is inactive but a document is still pinned to it")
-        .isInstanceOfSatisfying(GraphAdminException.class,
+        .isInstanceOfSatisfying(
+            GraphAdminException.class,
             e -> assertThat(e.reason()).isEqualTo(GraphAdminException.Reason.FAILED_PRECONDITION))
-        .hasMessageContaining("graph 'g1' version 1 (state machine version " + v1 + ") has 1 running execution(s)");
+        .hasMessageContaining(
+            "graph 'g1' version 1 (state machine version " + v1 + ") has 1 running execution(s)");
     h.succeed(parse, parse.getStream());
     WorkDispatch chunk = h.nextDispatch();
     assertThat(chunk.getGraphVersion()).as("still pinned").isEqualTo(1);
@@ -68,7 +70,8 @@ class HopRecoveryTest {
     assertThat(done.stateMachineVersionArn()).isEqualTo(v1);
     // A document arriving now runs version 2.
     String later = admit("doc-2");
-    assertThat(h.sfn.describeExecution(b -> b.executionArn(later)).stateMachineVersionArn()).isEqualTo(v2);
+    assertThat(h.sfn.describeExecution(b -> b.executionArn(later)).stateMachineVersionArn())
+        .isEqualTo(v2);
     // Drained: version 1 can go now.
     h.admin.delete("g1", "c1", 1);
     assertThat(h.store.get("g1", 1)).isEmpty();
@@ -97,7 +100,8 @@ class HopRecoveryTest {
     h.succeed(again, again.getStream());
     WorkDispatch chunk = h.nextDispatch();
     assertThat(chunk.getNodeId()).isEqualTo("chunk");
-    assertThat(h.sfn.describeExecution(b -> b.executionArn(execution)).status()).isEqualTo(ExecutionStatus.RUNNING);
+    assertThat(h.sfn.describeExecution(b -> b.executionArn(execution)).status())
+        .isEqualTo(ExecutionStatus.RUNNING);
   }
 
   @Test
@@ -120,15 +124,21 @@ class HopRecoveryTest {
     assertThat(message.getWorkUnitId()).isEqualTo(parse.getWorkUnitId());
     assertThat(message.getGraphVersion()).isEqualTo(1);
     assertThat(message.getError().getCode()).isEqualTo(HopFailure.BAD_PAYLOAD);
-    assertThat(message.getError().getMessage()).contains("carries neither document nor documentRef");
+    assertThat(message.getError().getMessage())
+        .contains("carries neither document nor documentRef");
     assertThat(dead.getFirst().key()).isEqualTo(message.getDlqId());
-    StepExecutionRecord last = h.events.on(EventBus.PIPELINE_EVENTS).stream().map(p -> {
-      try {
-        return StepExecutionRecord.parseFrom(p.value());
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-        throw new IllegalStateException(e);
-      }
-    }).toList().getLast();
+    StepExecutionRecord last =
+        h.events.on(EventBus.PIPELINE_EVENTS).stream()
+            .map(
+                p -> {
+                  try {
+                    return StepExecutionRecord.parseFrom(p.value());
+                  } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                    throw new IllegalStateException(e);
+                  }
+                })
+            .toList()
+            .getLast();
     assertThat(last.getStatus()).isEqualTo(StepStatus.STEP_STATUS_DEAD_LETTERED);
   }
 
@@ -138,20 +148,29 @@ class HopRecoveryTest {
     String v1 = h.activation.activate("g1", "c1", 1).versionArn();
     String execution = admit("doc-1");
     WorkDispatch parse = h.nextDispatch();
-    // The module answers without a body: the hop dead-letters, and every reprocess fails the same way.
+    // The module answers without a body: the hop dead-letters, and every reprocess fails the same
+    // way.
     h.succeed(parse, parse.getStream().toBuilder().clearDocumentRef().build());
     h.awaitClosed(execution);
-    DlqReprocessService reprocess = new DlqReprocessService(h.store,
-        new dev.protomolt.engine.activation.SfnStateMachines(h.sfn, dev.protomolt.engine.activation.EngineTestClients.ROLE));
+    DlqReprocessService reprocess =
+        new DlqReprocessService(
+            h.store,
+            new dev.protomolt.engine.activation.SfnStateMachines(
+                h.sfn, dev.protomolt.engine.activation.EngineTestClients.ROLE));
     String topic = EventBus.dlqTopic("c1", "g1", "parse");
 
     for (int attempt = 1; attempt <= 3; attempt++) {
       DlqMessage latest = DlqMessage.parseFrom(h.events.on(topic).getLast().value());
       assertThat(latest.getReprocessCount()).isEqualTo(attempt - 1);
       String name = reprocess.reprocess(latest);
-      String arn = v1.substring(0, v1.lastIndexOf(':')).replace(":stateMachine:", ":execution:") + ":" + name;
+      String arn =
+          v1.substring(0, v1.lastIndexOf(':')).replace(":stateMachine:", ":execution:")
+              + ":"
+              + name;
       DescribeExecutionResponse rerun = h.awaitClosed(arn);
-      assertThat(rerun.stateMachineVersionArn()).as("reprocessed on the pinned version").isEqualTo(v1);
+      assertThat(rerun.stateMachineVersionArn())
+          .as("reprocessed on the pinned version")
+          .isEqualTo(v1);
       assertThat(rerun.error()).isEqualTo("ProtoMolt.DeadLettered");
       assertThat(h.events.on(topic)).hasSize(attempt + 1);
     }
@@ -162,10 +181,18 @@ class HopRecoveryTest {
   }
 
   private String admit(String docId) {
-    PipeDoc doc = PipeDoc.newBuilder().setDocId(docId).setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en"))
-        .build();
-    List<AdmissionRecord> admitted = h.admission.admit(new Intake("acme", "ds-1", docId,
-        PipeStream.newBuilder().setStreamId("s-" + docId).setDocument(doc).build()));
+    PipeDoc doc =
+        PipeDoc.newBuilder()
+            .setDocId(docId)
+            .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en"))
+            .build();
+    List<AdmissionRecord> admitted =
+        h.admission.admit(
+            new Intake(
+                "acme",
+                "ds-1",
+                docId,
+                PipeStream.newBuilder().setStreamId("s-" + docId).setDocument(doc).build()));
     return admitted.getFirst().executionArn();
   }
 }

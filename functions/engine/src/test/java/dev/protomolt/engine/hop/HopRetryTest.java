@@ -48,9 +48,11 @@ class HopRetryTest {
     WorkDispatch parse = awaitDispatchAdvancingRetryWaits();
     assertThat(parse.getNodeId()).isEqualTo("parse");
     assertThat(h.staging.failingHydrations.get()).as("both injected failures were hit").isZero();
-    assertThat(lambdaFailures(execution)).as("each attempt failed with the class name as the error")
+    assertThat(lambdaFailures(execution))
+        .as("each attempt failed with the class name as the error")
         .containsExactly(ErrorNames.ENGINE_TRANSIENT, ErrorNames.ENGINE_TRANSIENT);
-    assertThat(h.events.produced).as("nothing dead-lettered")
+    assertThat(h.events.produced)
+        .as("nothing dead-lettered")
         .noneMatch(p -> p.topic().endsWith(".dlq"));
   }
 
@@ -64,16 +66,24 @@ class HopRetryTest {
     WorkDispatch chunk = awaitDispatchAdvancingRetryWaits();
     assertThat(chunk.getNodeId()).isEqualTo("chunk");
     assertThat(lambdaFailures(execution)).containsExactly(ErrorNames.ENGINE_TRANSIENT);
-    assertThat(h.staging.staged).extracting(RecordingStaging.Staged::nodeId).containsExactly("parse", "chunk");
+    assertThat(h.staging.staged)
+        .extracting(RecordingStaging.Staged::nodeId)
+        .containsExactly("parse", "chunk");
   }
 
   @Test
-  void anIntakeFirstHopFailingFiveTimesBacksOffFromTwoToThirtyTwoSecondsAndThenRuns() throws Exception {
+  void anIntakeFirstHopFailingFiveTimesBacksOffFromTwoToThirtyTwoSecondsAndThenRuns()
+      throws Exception {
     h.staging.failingStages.set(5);
     String execution = admit("doc-3");
 
-    assertThat(retryWaits(5)).as("the first-hop backoff, read off the runtime's clock")
-        .containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(4), Duration.ofSeconds(8), Duration.ofSeconds(16),
+    assertThat(retryWaits(5))
+        .as("the first-hop backoff, read off the runtime's clock")
+        .containsExactly(
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(4),
+            Duration.ofSeconds(8),
+            Duration.ofSeconds(16),
             Duration.ofSeconds(32));
     WorkDispatch parse = h.nextDispatch();
     assertThat(parse.getNodeId()).isEqualTo("parse");
@@ -89,9 +99,15 @@ class HopRetryTest {
     var done = h.awaitClosed(execution);
     assertThat(done.error()).isEqualTo(ErrorNames.DEAD_LETTERED);
     var dead = h.events.on(dev.protomolt.core.orchestration.EventBus.dlqTopic("c1", "g1", "in"));
-    assertThat(dead).singleElement().satisfies(p -> assertThat(
-        dev.protomolt.proto.events.v1.DlqMessage.parseFrom(p.value()).getError().getCode())
-        .isEqualTo(ErrorNames.ENGINE_TRANSIENT));
+    assertThat(dead)
+        .singleElement()
+        .satisfies(
+            p ->
+                assertThat(
+                        dev.protomolt.proto.events.v1.DlqMessage.parseFrom(p.value())
+                            .getError()
+                            .getCode())
+                    .isEqualTo(ErrorNames.ENGINE_TRANSIENT));
   }
 
   /**
@@ -132,10 +148,18 @@ class HopRetryTest {
   private String admit(String docId) {
     h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
     h.activation.activate("g1", "c1", 1);
-    PipeDoc doc = PipeDoc.newBuilder().setDocId(docId).setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en"))
-        .build();
-    List<AdmissionRecord> admitted = h.admission.admit(new Intake("acme", "ds-1", docId,
-        PipeStream.newBuilder().setStreamId("s-" + docId).setDocument(doc).build()));
+    PipeDoc doc =
+        PipeDoc.newBuilder()
+            .setDocId(docId)
+            .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en"))
+            .build();
+    List<AdmissionRecord> admitted =
+        h.admission.admit(
+            new Intake(
+                "acme",
+                "ds-1",
+                docId,
+                PipeStream.newBuilder().setStreamId("s-" + docId).setDocument(doc).build()));
     return admitted.getFirst().executionArn();
   }
 }

@@ -11,8 +11,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.proto.config.v1.MappingType;
 import dev.protomolt.proto.config.v1.ModuleCapabilities;
-import dev.protomolt.proto.config.v1.ProcessingMapping;
 import dev.protomolt.proto.config.v1.PipelineGraph;
+import dev.protomolt.proto.config.v1.ProcessingMapping;
 import dev.protomolt.proto.config.v1.TransportType;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.OwnershipContext;
@@ -38,37 +38,63 @@ class HopServicesTest {
   @BeforeEach
   void start() {
     h = new HopHarness(LIMIT);
-    PipelineGraph graph = PipelineGraph.newBuilder().setGraphId("g3").setClusterId("c1").setAccountId("acme")
-        .setName("memory")
-        .addNodes(intake("in", "ds-1"))
-        .addNodes(processor("parse", "parser").toBuilder()
-            .setCapabilities(ModuleCapabilities.newBuilder().setNeedsBlobContent(true)))
-        .addNodes(sink("index", "plan-1"))
-        .addEdges(edge("e1", "in", "parse"))
-        .addEdges(edge("e2", "parse", "index").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
-        .build();
+    PipelineGraph graph =
+        PipelineGraph.newBuilder()
+            .setGraphId("g3")
+            .setClusterId("c1")
+            .setAccountId("acme")
+            .setName("memory")
+            .addNodes(intake("in", "ds-1"))
+            .addNodes(
+                processor("parse", "parser").toBuilder()
+                    .setCapabilities(ModuleCapabilities.newBuilder().setNeedsBlobContent(true)))
+            .addNodes(sink("index", "plan-1"))
+            .addEdges(edge("e1", "in", "parse"))
+            .addEdges(
+                edge("e2", "parse", "index").toBuilder()
+                    .setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
+            .build();
     h.admin.create(graph, OptionalLong.empty(), "ann");
-    h.admin.create(PipelineGraph.newBuilder().setGraphId("g4").setClusterId("c1").setAccountId("acme")
-        .setName("memory fan-out")
-        .addNodes(intake("in", "ds-2")).addNodes(processor("parse", "parser").toBuilder()
-            .addPreMappings(ProcessingMapping.newBuilder().setMappingId("title-to-body")
-                .setMappingType(MappingType.MAPPING_TYPE_DIRECT).addSourceFieldPaths("search_metadata.title")
-                .setTargetFieldPath("search_metadata.body")))
-        .addNodes(sink("a", "plan-1")).addNodes(sink("b", "plan-2"))
-        .addEdges(edge("e1", "in", "parse"))
-        .addEdges(edge("e2", "parse", "a").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
-        .addEdges(edge("e3", "parse", "b").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_MEMORY)
-            .setPriority(1))
-        .build(), OptionalLong.empty(), "ann");
+    h.admin.create(
+        PipelineGraph.newBuilder()
+            .setGraphId("g4")
+            .setClusterId("c1")
+            .setAccountId("acme")
+            .setName("memory fan-out")
+            .addNodes(intake("in", "ds-2"))
+            .addNodes(
+                processor("parse", "parser").toBuilder()
+                    .addPreMappings(
+                        ProcessingMapping.newBuilder()
+                            .setMappingId("title-to-body")
+                            .setMappingType(MappingType.MAPPING_TYPE_DIRECT)
+                            .addSourceFieldPaths("search_metadata.title")
+                            .setTargetFieldPath("search_metadata.body")))
+            .addNodes(sink("a", "plan-1"))
+            .addNodes(sink("b", "plan-2"))
+            .addEdges(edge("e1", "in", "parse"))
+            .addEdges(
+                edge("e2", "parse", "a").toBuilder()
+                    .setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
+            .addEdges(
+                edge("e3", "parse", "b").toBuilder()
+                    .setTransportType(TransportType.TRANSPORT_TYPE_MEMORY)
+                    .setPriority(1))
+            .build(),
+        OptionalLong.empty(),
+        "ann");
   }
 
   @Test
   void preMappingsChangeAReferencedBodyWhichThenRidesInline() {
-    PipeDoc stored = doc("m", 10, false).toBuilder()
-        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("Quarterly").setBody("old")).build();
+    PipeDoc stored =
+        doc("m", 10, false).toBuilder()
+            .setSearchMetadata(SearchMetadata.newBuilder().setTitle("Quarterly").setBody("old"))
+            .build();
     DocumentReference ref = h.staging.stage(stored, "acme", "g4", "parse", true);
     ObjectNode payload = payload("parse").put("graphId", "g4");
-    payload.set("stream", tree(PipeStream.newBuilder().setStreamId("s").setDocumentRef(ref).build()));
+    payload.set(
+        "stream", tree(PipeStream.newBuilder().setStreamId("s").setDocumentRef(ref).build()));
 
     JsonNode out = HopHarness.parse(h.prepare.handle(payload.toString()));
 
@@ -78,23 +104,44 @@ class HopServicesTest {
   }
 
   @Test
-  void aPreMappedBodyTooLargeToRideInlineIsStagedAsCacheAndReclaimedOnceTheHopCompletes() throws Exception {
-    PipeDoc stored = doc("p", 10, false).toBuilder()
-        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("t".repeat(3000)).setBody("old")).build();
+  void aPreMappedBodyTooLargeToRideInlineIsStagedAsCacheAndReclaimedOnceTheHopCompletes()
+      throws Exception {
+    PipeDoc stored =
+        doc("p", 10, false).toBuilder()
+            .setSearchMetadata(
+                SearchMetadata.newBuilder().setTitle("t".repeat(3000)).setBody("old"))
+            .build();
     DocumentReference input = h.staging.stage(stored, "acme", "g4", "parse", true);
     ObjectNode prepare = payload("parse").put("graphId", "g4");
-    prepare.set("stream", tree(PipeStream.newBuilder().setStreamId("s").setDocumentRef(input)
-        .setMetadata(StreamMetadata.newBuilder().setAccountId("acme")).build()));
+    prepare.set(
+        "stream",
+        tree(
+            PipeStream.newBuilder()
+                .setStreamId("s")
+                .setDocumentRef(input)
+                .setMetadata(StreamMetadata.newBuilder().setAccountId("acme"))
+                .build()));
 
     JsonNode prepared = HopHarness.parse(h.prepare.handle(prepare.toString()));
 
-    assertThat(prepared.at("/stream/documentRef/graphAddressId").asText()).isEqualTo("parse" + PrepareService.PRE_MAPPED_SUFFIX);
+    assertThat(prepared.at("/stream/documentRef/graphAddressId").asText())
+        .isEqualTo("parse" + PrepareService.PRE_MAPPED_SUFFIX);
     assertThat(prepared.at("/stream/documentRef").has("keep")).as("CACHE: keep=false").isFalse();
-    assertThat(prepared.at("/stream/metadata/contextParams/" + PrepareService.PRE_MAPPED_PARAM_PREFIX + "parse").asText())
+    assertThat(
+            prepared
+                .at(
+                    "/stream/metadata/contextParams/"
+                        + PrepareService.PRE_MAPPED_PARAM_PREFIX
+                        + "parse")
+                .asText())
         .isEqualTo("parse.pre");
     // Dispatch tells the gateway the staging of the node's own address, not of the CACHE copy read.
-    ObjectNode dispatch = payload("parse").put("graphId", "g4").put("moduleId", "parser").put("taskToken", "tok")
-        .put("workUnitId", "wu-1");
+    ObjectNode dispatch =
+        payload("parse")
+            .put("graphId", "g4")
+            .put("moduleId", "parser")
+            .put("taskToken", "tok")
+            .put("workUnitId", "wu-1");
     dispatch.set("stream", prepared.get("stream"));
     h.dispatch.handle(dispatch.toString());
     var work = h.nextDispatch();
@@ -108,29 +155,50 @@ class HopServicesTest {
 
     JsonNode done = HopHarness.parse(h.complete.handle(complete.toString()));
 
-    assertThat(done.get("destinations").toString()).as("the markers do not travel on").doesNotContain("preMapped");
-    assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS)).as("not before the hop settled").isEmpty();
+    assertThat(done.get("destinations").toString())
+        .as("the markers do not travel on")
+        .doesNotContain("preMapped");
+    assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS))
+        .as("not before the hop settled")
+        .isEmpty();
     // The next hop's Prepare runs once Complete's result is recorded: it produces the request.
     ObjectNode next = payload("a").put("graphId", "g4");
     next.set("stream", done.get("destinations").get(0).get("stream"));
     h.prepare.handle(next.toString());
     var requests = h.events.on(CompleteService.RECLAIM_REQUESTS);
-    assertThat(requests).singleElement().satisfies(r -> {
-      assertThat(r.key()).isEqualTo("wu-1:pre");
-      assertThat(dev.protomolt.proto.events.v1.ReclaimRequest.parseFrom(r.value()).getDocumentRef().getGraphAddressId())
-          .isEqualTo("parse.pre");
-    });
-    var report = new dev.protomolt.engine.reclaim.ReclaimService(RecordingStaging.store())
-        .handle(requests.stream().map(RecordingEventBus.Produced::value).toList());
+    assertThat(requests)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.key()).isEqualTo("wu-1:pre");
+              assertThat(
+                      dev.protomolt.proto.events.v1.ReclaimRequest.parseFrom(r.value())
+                          .getDocumentRef()
+                          .getGraphAddressId())
+                  .isEqualTo("parse.pre");
+            });
+    var report =
+        new dev.protomolt.engine.reclaim.ReclaimService(RecordingStaging.store())
+            .handle(requests.stream().map(RecordingEventBus.Produced::value).toList());
     assertThat(report.reclaimed()).isEqualTo(1);
-    assertThat(RecordingStaging.store().getManifest(dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest
-        .newBuilder().setDocumentRef(result).build()).getKeep()).as("the node's copy is still PERSIST").isTrue();
-    assertThat(h.staging.hydrate(result, java.util.Set.of(), false).getDocId()).as("the PERSIST copy stays").isEqualTo("p");
+    assertThat(
+            RecordingStaging.store()
+                .getManifest(
+                    dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest.newBuilder()
+                        .setDocumentRef(result)
+                        .build())
+                .getKeep())
+        .as("the node's copy is still PERSIST")
+        .isTrue();
+    assertThat(h.staging.hydrate(result, java.util.Set.of(), false).getDocId())
+        .as("the PERSIST copy stays")
+        .isEqualTo("p");
   }
 
   @Test
   void inlineSiblingsShareOneBudgetSoTheSecondDucksToCache() {
-    ObjectNode payload = (ObjectNode) HopHarness.parse(completePayload("parse", stream(doc("twins", 1100, false))));
+    ObjectNode payload =
+        (ObjectNode) HopHarness.parse(completePayload("parse", stream(doc("twins", 1100, false))));
     payload.put("graphId", "g4");
 
     JsonNode out = HopHarness.parse(h.complete.handle(payload.toString()));
@@ -142,7 +210,9 @@ class HopServicesTest {
     assertThat(first.at("/stream/document/docId").asText()).as("fits alone").isEqualTo("twins");
     assertThat(second.at("/stream/documentRef/graphAddressId").asText()).isEqualTo("b");
     assertThat(second.at("/stream/metadata/contextParams").toString()).contains("staged as CACHE");
-    assertThat(first.get("executionName").asText()).hasSize(64).isNotEqualTo(second.get("executionName").asText());
+    assertThat(first.get("executionName").asText())
+        .hasSize(64)
+        .isNotEqualTo(second.get("executionName").asText());
   }
 
   @AfterEach
@@ -152,7 +222,9 @@ class HopServicesTest {
 
   @Test
   void aSmallMemoryBodyTravelsInlineAndIsNeverStaged() {
-    JsonNode out = HopHarness.parse(h.complete.handle(completePayload("parse", stream(doc("small", 10, false)))));
+    JsonNode out =
+        HopHarness.parse(
+            h.complete.handle(completePayload("parse", stream(doc("small", 10, false)))));
 
     assertThat(out.get("destinationCount").asInt()).isEqualTo(1);
     assertThat(out.get("node").asText()).isEqualTo("index");
@@ -165,32 +237,47 @@ class HopServicesTest {
 
   @Test
   void aMemoryBodyOverTheLimitDucksToCacheWithTheReasonRecorded() {
-    JsonNode out = HopHarness.parse(h.complete.handle(completePayload("parse", stream(doc("big", 5000, false)))));
+    JsonNode out =
+        HopHarness.parse(
+            h.complete.handle(completePayload("parse", stream(doc("big", 5000, false)))));
 
     assertThat(out.at("/stream/documentRef/docId").asText()).isEqualTo("big");
     // keep=false is the proto default, which protobuf JSON leaves out.
     assertThat(out.at("/stream/documentRef").has("keep")).isFalse();
     assertThat(out.at("/stream").has("document")).isFalse();
     assertThat(out.at("/stream/documentRef/graphAddressId").asText()).isEqualTo("index");
-    assertThat(out.at("/stream/metadata/contextParams/" + CompleteService.MEMORY_DUCK_PREFIX.replace("/", "~1") + "index")
-        .asText()).contains("of the inline limit of 2048 are left").contains("staged as CACHE");
-    assertThat(h.staging.staged).singleElement().satisfies(s -> {
-      assertThat(s.nodeId()).isEqualTo("index");
-      assertThat(s.keep()).isFalse();
-    });
+    assertThat(
+            out.at(
+                    "/stream/metadata/contextParams/"
+                        + CompleteService.MEMORY_DUCK_PREFIX.replace("/", "~1")
+                        + "index")
+                .asText())
+        .contains("of the inline limit of 2048 are left")
+        .contains("staged as CACHE");
+    assertThat(h.staging.staged)
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.nodeId()).isEqualTo("index");
+              assertThat(s.keep()).isFalse();
+            });
   }
 
   @Test
   void aRightToBeForgottenBodyOverTheLimitIsRefusedAndNeverStored() {
-    assertThatThrownBy(() -> h.complete.handle(completePayload("parse", stream(doc("rtbf", 5000, true)))))
-        .isInstanceOfSatisfying(HopFailure.class, e -> assertThat(e.errorType()).isEqualTo(HopFailure.RTBF_TOO_LARGE))
-        .hasMessageContaining("right-to-be-forgotten").hasMessageContaining("never stored");
+    assertThatThrownBy(
+            () -> h.complete.handle(completePayload("parse", stream(doc("rtbf", 5000, true)))))
+        .isInstanceOfSatisfying(
+            HopFailure.class, e -> assertThat(e.errorType()).isEqualTo(HopFailure.RTBF_TOO_LARGE))
+        .hasMessageContaining("right-to-be-forgotten")
+        .hasMessageContaining("never stored");
     assertThat(h.staging.staged).isEmpty();
   }
 
   @Test
   void aRightToBeForgottenDocumentTakesAPersistEdgeInline() {
-    ObjectNode payload = (ObjectNode) HopHarness.parse(completePayload("in", stream(doc("rtbf", 10, true))));
+    ObjectNode payload =
+        (ObjectNode) HopHarness.parse(completePayload("in", stream(doc("rtbf", 10, true))));
     payload.put("outcome", "INTAKE");
     payload.remove("workUnitId");
 
@@ -210,29 +297,43 @@ class HopServicesTest {
     JsonNode again = HopHarness.parse(h.prepare.handle(payload));
 
     assertThat(first.get("action").asText()).isEqualTo("RUN");
-    assertThat(first.at("/stream/documentRef/docId").asText()).as("unchanged body stays a reference").isEqualTo("d");
+    assertThat(first.at("/stream/documentRef/docId").asText())
+        .as("unchanged body stays a reference")
+        .isEqualTo("d");
     assertThat(h.staging.blobRequests).containsExactly(true, true);
     assertThat(again.get("workUnitId").asText()).isEqualTo(first.get("workUnitId").asText());
-    PipeStream nextHop = byRef.toBuilder().setMetadata(StreamMetadata.newBuilder().setHopCount(5)).build();
-    JsonNode later = HopHarness.parse(h.prepare.handle(payload("parse").set("stream", tree(nextHop)).toString()));
+    PipeStream nextHop =
+        byRef.toBuilder().setMetadata(StreamMetadata.newBuilder().setHopCount(5)).build();
+    JsonNode later =
+        HopHarness.parse(
+            h.prepare.handle(payload("parse").set("stream", tree(nextHop)).toString()));
     assertThat(later.get("workUnitId").asText()).isNotEqualTo(first.get("workUnitId").asText());
   }
 
   @Test
-  void aDeadLetterWithSaveOnErrorPersistsTheFailingBodyFirstButNeverAForgettableOne() throws Exception {
-    JsonNode out = HopHarness.parse(h.dlq.handle(dlqPayload(doc("failing", 10, false), true, true).toString()));
+  void aDeadLetterWithSaveOnErrorPersistsTheFailingBodyFirstButNeverAForgettableOne()
+      throws Exception {
+    JsonNode out =
+        HopHarness.parse(
+            h.dlq.handle(dlqPayload(doc("failing", 10, false), true, true).toString()));
     String topic = "pipestream.c1.g3.parse.dlq";
-    assertThat(h.events.on(topic)).singleElement().satisfies(p -> {
-      dev.protomolt.proto.events.v1.DlqMessage m = dev.protomolt.proto.events.v1.DlqMessage.parseFrom(p.value());
-      assertThat(m.getDlqId()).isEqualTo(out.get("dlqId").asText());
-      assertThat(m.getSavedBodyRef().getKeep()).isTrue();
-      assertThat(m.getSavedBodyRef().getDocId()).isEqualTo("failing");
-      assertThat(m.getError().getCode()).isEqualTo("States.TaskFailed");
-      assertThat(m.getWorkUnitId()).isEqualTo("wu-9");
-    });
+    assertThat(h.events.on(topic))
+        .singleElement()
+        .satisfies(
+            p -> {
+              dev.protomolt.proto.events.v1.DlqMessage m =
+                  dev.protomolt.proto.events.v1.DlqMessage.parseFrom(p.value());
+              assertThat(m.getDlqId()).isEqualTo(out.get("dlqId").asText());
+              assertThat(m.getSavedBodyRef().getKeep()).isTrue();
+              assertThat(m.getSavedBodyRef().getDocId()).isEqualTo("failing");
+              assertThat(m.getError().getCode()).isEqualTo("States.TaskFailed");
+              assertThat(m.getWorkUnitId()).isEqualTo("wu-9");
+            });
     assertThat(h.staging.staged).extracting(RecordingStaging.Staged::keep).containsExactly(true);
     // Again for the same hop: the same dlq id, so a retried DLQ write converges.
-    JsonNode again = HopHarness.parse(h.dlq.handle(dlqPayload(doc("failing", 10, false), true, true).toString()));
+    JsonNode again =
+        HopHarness.parse(
+            h.dlq.handle(dlqPayload(doc("failing", 10, false), true, true).toString()));
     assertThat(again.get("dlqId").asText()).isEqualTo(out.get("dlqId").asText());
 
     h.dlq.handle(dlqPayload(doc("forgettable", 10, true), true, false).toString());
@@ -243,7 +344,8 @@ class HopServicesTest {
   @Test
   void badPayloadsAreRefusedNamingTheField() {
     assertThatThrownBy(() -> h.prepare.handle("[]")).hasMessage("payload must be a JSON object");
-    assertThatThrownBy(() -> h.prepare.handle("{not json")).hasMessageStartingWith("payload is not JSON");
+    assertThatThrownBy(() -> h.prepare.handle("{not json"))
+        .hasMessageStartingWith("payload is not JSON");
     ObjectNode noGraph = payload("parse");
     noGraph.remove("graphId");
     assertThatThrownBy(() -> h.prepare.handle(noGraph.toString()))
@@ -256,16 +358,24 @@ class HopServicesTest {
     unknownField.putObject("stream").put("noSuchField", 1);
     assertThatThrownBy(() -> h.prepare.handle(unknownField.toString()))
         .hasMessageStartingWith("payload field 'stream' is not a valid PipeStream");
-    ObjectNode badOutcome = (ObjectNode) HopHarness.parse(completePayload("parse", stream(doc("d", 1, false))));
+    ObjectNode badOutcome =
+        (ObjectNode) HopHarness.parse(completePayload("parse", stream(doc("d", 1, false))));
     badOutcome.put("outcome", "MAYBE");
     assertThatThrownBy(() -> h.complete.handle(badOutcome.toString()))
-        .hasMessageContaining("payload field 'outcome' must be one of").hasMessageContaining("'MAYBE'");
-    ObjectNode wrongModule = payload("parse").put("moduleId", "chunker").put("taskToken", "t").put("workUnitId", "w");
+        .hasMessageContaining("payload field 'outcome' must be one of")
+        .hasMessageContaining("'MAYBE'");
+    ObjectNode wrongModule =
+        payload("parse").put("moduleId", "chunker").put("taskToken", "t").put("workUnitId", "w");
     wrongModule.set("stream", tree(stream(doc("d", 1, false))));
     assertThatThrownBy(() -> h.dispatch.handle(wrongModule.toString()))
         .hasMessageContaining("payload field 'moduleId' is 'chunker' but node 'parse'");
-    assertThatThrownBy(() -> h.prepare.handle(payload("ghost").set("stream", tree(stream(doc("d", 1, false)))).toString()))
-        .isInstanceOfSatisfying(HopFailure.class, e -> assertThat(e.errorType()).isEqualTo(OrphanedPinFailure.class.getName()));
+    assertThatThrownBy(
+            () ->
+                h.prepare.handle(
+                    payload("ghost").set("stream", tree(stream(doc("d", 1, false)))).toString()))
+        .isInstanceOfSatisfying(
+            HopFailure.class,
+            e -> assertThat(e.errorType()).isEqualTo(OrphanedPinFailure.class.getName()));
     assertThat(h.events.produced).as("nothing produced for refused payloads").isEmpty();
   }
 
@@ -310,13 +420,19 @@ class HopServicesTest {
   }
 
   private static PipeStream stream(PipeDoc doc) {
-    return PipeStream.newBuilder().setStreamId("s-" + doc.getDocId()).setDocument(doc)
-        .setMetadata(StreamMetadata.newBuilder().setAccountId("acme")).build();
+    return PipeStream.newBuilder()
+        .setStreamId("s-" + doc.getDocId())
+        .setDocument(doc)
+        .setMetadata(StreamMetadata.newBuilder().setAccountId("acme"))
+        .build();
   }
 
   private static PipeDoc doc(String id, int bodyChars, boolean rightToBeForgotten) {
-    return PipeDoc.newBuilder().setDocId(id)
-        .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en").setBody("x".repeat(bodyChars)))
-        .setOwnership(OwnershipContext.newBuilder().setRightToBeForgotten(rightToBeForgotten)).build();
+    return PipeDoc.newBuilder()
+        .setDocId(id)
+        .setSearchMetadata(
+            SearchMetadata.newBuilder().setLanguage("en").setBody("x".repeat(bodyChars)))
+        .setOwnership(OwnershipContext.newBuilder().setRightToBeForgotten(rightToBeForgotten))
+        .build();
   }
 }

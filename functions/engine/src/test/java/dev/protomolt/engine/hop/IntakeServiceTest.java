@@ -45,29 +45,48 @@ class IntakeServiceTest {
 
     List<AdmissionRecord> admitted = h.intake.handle(fixture("events/s3-object-created.json"));
 
-    assertThat(admitted).singleElement().satisfies(r -> {
-      assertThat(r.outcome()).isEqualTo(Outcome.STARTED);
-      assertThat(r.accountId()).isEqualTo("acme");
-      assertThat(r.datasourceId()).isEqualTo("ds-1");
-    });
-    JsonNode input = HopHarness.parse(h.sfn.describeExecution(b -> b.executionArn(admitted.getFirst().executionArn()))
-        .input());
+    assertThat(admitted)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.outcome()).isEqualTo(Outcome.STARTED);
+              assertThat(r.accountId()).isEqualTo("acme");
+              assertThat(r.datasourceId()).isEqualTo("ds-1");
+            });
+    JsonNode input =
+        HopHarness.parse(
+            h.sfn
+                .describeExecution(b -> b.executionArn(admitted.getFirst().executionArn()))
+                .input());
     assertThat(input.at("/stream/documentRef/graphId").asText()).isEqualTo("intake:acme");
     assertThat(input.at("/stream/documentRef/graphAddressId").asText()).isEqualTo("ds-1");
-    PipeDoc intakeCopy = h.staging.hydrate(
-        dev.protomolt.proto.data.v1.DocumentReference.newBuilder()
-            .setDocId(admitted.getFirst().docId()).setAccountId("acme").setGraphId("intake:acme")
-            .setGraphAddressId("ds-1").build(), Set.of(), true);
+    PipeDoc intakeCopy =
+        h.staging.hydrate(
+            dev.protomolt.proto.data.v1.DocumentReference.newBuilder()
+                .setDocId(admitted.getFirst().docId())
+                .setAccountId("acme")
+                .setGraphId("intake:acme")
+                .setGraphAddressId("ds-1")
+                .build(),
+            Set.of(),
+            true);
     assertThat(intakeCopy.getBlobBag().getBlob().getStorageRef().getObjectKey())
-        .as("the key is URL-decoded").isEqualTo("acme/ds-1/reports/q3 report(2).pdf");
+        .as("the key is URL-decoded")
+        .isEqualTo("acme/ds-1/reports/q3 report(2).pdf");
     assertThat(intakeCopy.getBlobBag().getBlob().getFilename()).isEqualTo("q3 report(2).pdf");
 
     WorkDispatch parse = h.nextDispatch();
     assertThat(parse.getStream().getDocumentRef().getGraphId()).isEqualTo("g1");
     assertThat(parse.getStream().getDocumentRef().getGraphAddressId()).isEqualTo("parse");
     // The intake node's module-free hop carries the blob reference forward to the parser's copy.
-    assertThat(h.staging.hydrate(parse.getStream().getDocumentRef(), Set.of(), true).getBlobBag().getBlob()
-        .getStorageRef().getObjectKey()).isEqualTo("acme/ds-1/reports/q3 report(2).pdf");
+    assertThat(
+            h.staging
+                .hydrate(parse.getStream().getDocumentRef(), Set.of(), true)
+                .getBlobBag()
+                .getBlob()
+                .getStorageRef()
+                .getObjectKey())
+        .isEqualTo("acme/ds-1/reports/q3 report(2).pdf");
 
     // The same notification again names the same document and the same execution.
     List<AdmissionRecord> again = h.intake.handle(fixture("events/s3-object-created.json"));
@@ -78,16 +97,25 @@ class IntakeServiceTest {
   @Test
   void anUploadOnAnUnboundDatasourceIsRecorded() throws Exception {
     List<AdmissionRecord> admitted = h.intake.handle(fixture("events/s3-object-created.json"));
-    assertThat(admitted).singleElement().satisfies(r -> assertThat(r.outcome()).isEqualTo(Outcome.UNBOUND));
+    assertThat(admitted)
+        .singleElement()
+        .satisfies(r -> assertThat(r.outcome()).isEqualTo(Outcome.UNBOUND));
   }
 
   @Test
   void keysWithoutAccountAndDatasourceAreRefusedNamingTheRule() {
-    assertThatThrownBy(() -> h.intake.admit(new IntakeService.IntakeObject("protomolt-intake", "acme/file.pdf", 1,
-        "e", "")))
-        .hasMessage("intake object key 'acme/file.pdf' must be <accountId>/<datasourceId>/<path> with no empty segment");
+    assertThatThrownBy(
+            () ->
+                h.intake.admit(
+                    new IntakeService.IntakeObject(
+                        "protomolt-intake", "acme/file.pdf", 1, "e", "")))
+        .hasMessage(
+            "intake object key 'acme/file.pdf' must be <accountId>/<datasourceId>/<path> with no"
+                + " empty segment");
     assertThat(h.intake.handle("{\"Service\":\"Amazon S3\",\"Event\":\"s3:TestEvent\"}")).isEmpty();
-    assertThatThrownBy(() -> h.intake.handle("{\"Records\":[{\"eventName\":\"ObjectCreated:Put\",\"s3\":{}}]}"))
+    assertThatThrownBy(
+            () ->
+                h.intake.handle("{\"Records\":[{\"eventName\":\"ObjectCreated:Put\",\"s3\":{}}]}"))
         .hasMessage("Records[0].s3 must name bucket.name and object.key");
   }
 

@@ -38,15 +38,20 @@ class KafkaEventBusTest {
   @Test
   void aDispatchIsOnTheModuleTopicKeyedByItsWorkUnitWhenPublishReturns() {
     String topic = EventBus.moduleTopic("parser");
-    try (KafkaEventBus bus = KafkaEventBus.connect(kafka.bootstrapServers(), Duration.ofSeconds(30))) {
+    try (KafkaEventBus bus =
+        KafkaEventBus.connect(kafka.bootstrapServers(), Duration.ofSeconds(30))) {
       bus.publish(topic, "wu-1", new byte[] {1, 2, 3});
       bus.publish(topic, "wu-2", new byte[] {4});
     }
     List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ConsumerConfig.GROUP_ID_CONFIG, "engine-hop-test",
-        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "engine-hop-test",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
       consumer.subscribe(List.of(topic));
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (records.size() < 2 && System.nanoTime() < deadline) {
@@ -60,9 +65,11 @@ class KafkaEventBusTest {
   @Test
   void anUnreachableBrokerIsATransientHopFailure() throws Exception {
     int closedPort = LoopbackPort.claim(0, "unused port", "none");
-    try (KafkaEventBus bus = KafkaEventBus.connect("127.0.0.1:" + closedPort, Duration.ofSeconds(2))) {
+    try (KafkaEventBus bus =
+        KafkaEventBus.connect("127.0.0.1:" + closedPort, Duration.ofSeconds(2))) {
       assertThatThrownBy(() -> bus.publish("pipeline-events", "k", new byte[] {1}))
-          .isInstanceOfSatisfying(HopFailure.class, e -> assertThat(e.errorType()).isEqualTo(HopFailure.TRANSIENT))
+          .isInstanceOfSatisfying(
+              HopFailure.class, e -> assertThat(e.errorType()).isEqualTo(HopFailure.TRANSIENT))
           .hasMessageContaining("record k on pipeline-events");
     }
   }

@@ -67,30 +67,39 @@ class PipeDocStoreStagingTest {
   @Test
   void aChangedBodyWritesOnlyTheChangedPartsAndCarriesTheRest() {
     DocumentReference source = staging.stage(doc("d-4"), "acme", "g1", "parse", true);
-    PipeDoc retitled = doc("d-4").toBuilder()
-        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("parsed").setLanguage("en")).build();
+    PipeDoc retitled =
+        doc("d-4").toBuilder()
+            .setSearchMetadata(SearchMetadata.newBuilder().setTitle("parsed").setLanguage("en"))
+            .build();
 
     DocumentReference next = staging.stageFrom(source, retitled, "acme", "g1", "chunk", true);
 
     assertThat(next.getGraphAddressId()).isEqualTo("chunk");
     assertThat(carried(next, PipeDocPart.PIPE_DOC_PART_CORE)).as("CORE changed: written").isFalse();
-    assertThat(carried(next, PipeDocPart.PIPE_DOC_PART_BLOBS)).as("BLOBS unchanged: copied").isTrue();
+    assertThat(carried(next, PipeDocPart.PIPE_DOC_PART_BLOBS))
+        .as("BLOBS unchanged: copied")
+        .isTrue();
     assertThat(staging.hydrate(next, Set.of(), true)).isEqualTo(retitled);
-    assertThat(staging.hydrate(source, Set.of(), true)).as("the source is untouched").isEqualTo(doc("d-4"));
+    assertThat(staging.hydrate(source, Set.of(), true))
+        .as("the source is untouched")
+        .isEqualTo(doc("d-4"));
   }
 
   @Test
   void anUnchangedBodyStillGetsItsOwnCopyPerDestination() {
     DocumentReference source = staging.stage(doc("d-5"), "acme", "g1", "parse", true);
 
-    DocumentReference archive = staging.stageFrom(source, doc("d-5"), "acme", "g1", "archive", true);
+    DocumentReference archive =
+        staging.stageFrom(source, doc("d-5"), "acme", "g1", "archive", true);
     DocumentReference side = staging.stageFrom(source, doc("d-5"), "acme", "g1", "side", false);
 
     assertThat(archive).isNotEqualTo(side);
     assertThat(carried(archive, PipeDocPart.PIPE_DOC_PART_BLOBS)).isTrue();
     assertThat(carried(side, PipeDocPart.PIPE_DOC_PART_BLOBS)).isTrue();
     staging.reclaim(side);
-    assertThat(staging.hydrate(archive, Set.of(), true)).as("siblings share no body").isEqualTo(doc("d-5"));
+    assertThat(staging.hydrate(archive, Set.of(), true))
+        .as("siblings share no body")
+        .isEqualTo(doc("d-5"));
   }
 
   @Test
@@ -105,25 +114,41 @@ class PipeDocStoreStagingTest {
   }
 
   private static boolean carried(DocumentReference ref, PipeDocPart part) {
-    return harness.store.getManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build())
-        .getManifest().getEntriesList().stream().filter(e -> e.getPart() == part).findFirst().orElseThrow()
-        .getWrittenBy().getCarriedForward();
+    return harness
+        .store
+        .getManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build())
+        .getManifest()
+        .getEntriesList()
+        .stream()
+        .filter(e -> e.getPart() == part)
+        .findFirst()
+        .orElseThrow()
+        .getWrittenBy()
+        .getCarriedForward();
   }
 
   @Test
   void theStoreRefusesARightToBeForgottenDocumentNamingTheField() {
-    PipeDoc forgettable = doc("d-3").toBuilder()
-        .setOwnership(OwnershipContext.newBuilder().setRightToBeForgotten(true)).build();
+    PipeDoc forgettable =
+        doc("d-3").toBuilder()
+            .setOwnership(OwnershipContext.newBuilder().setRightToBeForgotten(true))
+            .build();
     assertThatThrownBy(() -> staging.stage(forgettable, "acme", "g1", "parse", true))
         .isInstanceOf(PipeDocStoreException.InvalidRequest.class)
         .hasMessageContaining("right_to_be_forgotten");
   }
 
   private static PipeDoc doc(String id) {
-    return PipeDoc.newBuilder().setDocId(id)
+    return PipeDoc.newBuilder()
+        .setDocId(id)
         .setSearchMetadata(SearchMetadata.newBuilder().setTitle("t").setLanguage("en"))
-        .setBlobBag(BlobBag.newBuilder().setBlob(Blob.newBuilder().setBlobId("b")
-            .setData(ByteString.copyFromUtf8("raw bytes")).setMimeType("text/plain")))
+        .setBlobBag(
+            BlobBag.newBuilder()
+                .setBlob(
+                    Blob.newBuilder()
+                        .setBlobId("b")
+                        .setData(ByteString.copyFromUtf8("raw bytes"))
+                        .setMimeType("text/plain")))
         .build();
   }
 }

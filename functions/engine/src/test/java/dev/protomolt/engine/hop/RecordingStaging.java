@@ -23,10 +23,13 @@ final class RecordingStaging implements DocumentStaging {
 
   final List<Staged> staged = new CopyOnWriteArrayList<>();
   final List<Boolean> blobRequests = new CopyOnWriteArrayList<>();
+
   /** The next this many hydrations fail as the store failing transiently would. */
   final AtomicInteger failingHydrations = new AtomicInteger();
+
   /** The next this many stages fail as the store failing transiently would. */
   final AtomicInteger failingStages = new AtomicInteger();
+
   private final DocumentStaging store = new PipeDocStoreStaging(harness().store);
 
   /** The shared real store, for tests that save intake copies directly. */
@@ -39,30 +42,37 @@ final class RecordingStaging implements DocumentStaging {
       shared = StoreHarness.start();
       shared.store.onAccountEvent(StoreHarness.platformAccount("acme"));
       StoreHarness started = shared;
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          started.close();
-        } catch (Exception ignored) {
-          // The JVM is exiting; the fixtures hold only temporary data.
-        }
-      }));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      started.close();
+                    } catch (Exception ignored) {
+                      // The JVM is exiting; the fixtures hold only temporary data.
+                    }
+                  }));
     }
     return shared;
   }
 
   @Override
-  public PipeDoc hydrate(DocumentReference reference, Set<PipeDocPart> parts, boolean withBlobBytes) {
+  public PipeDoc hydrate(
+      DocumentReference reference, Set<PipeDocPart> parts, boolean withBlobBytes) {
     if (failingHydrations.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreFailure("reading doc '" + reference.getDocId() + "' failed: S3 timed out (injected)", null);
+      throw new TransientStoreFailure(
+          "reading doc '" + reference.getDocId() + "' failed: S3 timed out (injected)", null);
     }
     blobRequests.add(withBlobBytes);
     return store.hydrate(reference, parts, withBlobBytes);
   }
 
   @Override
-  public DocumentReference stage(PipeDoc document, String accountId, String graphId, String nodeId, boolean keep) {
+  public DocumentReference stage(
+      PipeDoc document, String accountId, String graphId, String nodeId, boolean keep) {
     if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreFailure("staging doc '" + document.getDocId() + "' failed: S3 timed out (injected)", null);
+      throw new TransientStoreFailure(
+          "staging doc '" + document.getDocId() + "' failed: S3 timed out (injected)", null);
     }
     DocumentReference ref = store.stage(document, accountId, graphId, nodeId, keep);
     staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));
@@ -70,10 +80,16 @@ final class RecordingStaging implements DocumentStaging {
   }
 
   @Override
-  public DocumentReference stageFrom(DocumentReference source, PipeDoc document, String accountId, String graphId,
-      String nodeId, boolean keep) {
+  public DocumentReference stageFrom(
+      DocumentReference source,
+      PipeDoc document,
+      String accountId,
+      String graphId,
+      String nodeId,
+      boolean keep) {
     if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreFailure("staging doc '" + document.getDocId() + "' failed: S3 timed out (injected)", null);
+      throw new TransientStoreFailure(
+          "staging doc '" + document.getDocId() + "' failed: S3 timed out (injected)", null);
     }
     DocumentReference ref = store.stageFrom(source, document, accountId, graphId, nodeId, keep);
     staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));

@@ -49,8 +49,12 @@ class ReplayServiceTest {
   void start() {
     h = new HopHarness();
     StoreHarness store = RecordingStaging.harness();
-    replay = new ReplayService(new ReplayQuery(store.postgres.dataSource())::stream, h.store,
-        new SfnStateMachines(h.sfn, EngineTestClients.ROLE), h.clock);
+    replay =
+        new ReplayService(
+            new ReplayQuery(store.postgres.dataSource())::stream,
+            h.store,
+            new SfnStateMachines(h.sfn, EngineTestClients.ROLE),
+            h.clock);
   }
 
   @AfterEach
@@ -70,20 +74,30 @@ class ReplayServiceTest {
     List<dev.protomolt.proto.repository.v1.ReplayCandidate> found = new ArrayList<>();
     new ReplayQuery(store.postgres.dataSource()).stream(selectors(settled), found::add);
     var row = found.getFirst().getDocumentRef();
-    assertThat(new SourceSettlement(store.postgres.dataSource(), store.ledger, new S3BlobStore(store.clients),
-        store.drives, fixed).settle(UUID.fromString(row.getNodeId()), "acme", settled).settled()).isTrue();
+    assertThat(
+            new SourceSettlement(
+                    store.postgres.dataSource(),
+                    store.ledger,
+                    new S3BlobStore(store.clients),
+                    store.drives,
+                    fixed)
+                .settle(UUID.fromString(row.getNodeId()), "acme", settled)
+                .settled())
+        .isTrue();
 
     h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
     h.activation.activate("g1", "c1", 1);
     h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
     h.activation.activate("g1", "c1", 2);
 
-    ReplayRequest request = new ReplayRequest("r-1", selectors(a, b, settled, elsewhere), "g1", OptionalLong.of(1));
+    ReplayRequest request =
+        new ReplayRequest("r-1", selectors(a, b, settled, elsewhere), "g1", OptionalLong.of(1));
     List<ReplayReport> progress = new ArrayList<>();
     ReplayReport report = replay.replay(request, progress::add);
 
     assertThat(report.graphVersion()).isEqualTo(1);
-    assertThat(report.versionArn()).isEqualTo(h.store.get("g1", 1).orElseThrow().stateMachineVersionArn());
+    assertThat(report.versionArn())
+        .isEqualTo(h.store.get("g1", 1).orElseThrow().stateMachineVersionArn());
     assertThat(report.candidates()).isEqualTo(4);
     assertThat(report.started()).isEqualTo(2);
     assertThat(report.alreadyStarted()).isZero();
@@ -99,8 +113,14 @@ class ReplayServiceTest {
       if (work.getNodeId().equals("parse")) {
         String docId = work.getStream().getDocumentRef().getDocId();
         parsedDocs.add(docId);
-        h.succeed(work, work.getStream().toBuilder().setDocument(PipeDoc.newBuilder().setDocId(docId)
-            .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en"))).build());
+        h.succeed(
+            work,
+            work.getStream().toBuilder()
+                .setDocument(
+                    PipeDoc.newBuilder()
+                        .setDocId(docId)
+                        .setSearchMetadata(SearchMetadata.newBuilder().setLanguage("en")))
+                .build());
       } else {
         h.succeed(work, work.getStream());
       }
@@ -111,8 +131,10 @@ class ReplayServiceTest {
     for (ExecutionListItem e : executions) {
       var done = h.awaitClosed(e.executionArn());
       assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
-      assertThat(HopHarness.parse(done.output()).get("disposition").asText()).isEqualTo("SINK_REACHED");
-      assertThat(HopHarness.parse(done.input()).at("/stream/metadata/graphVersion").asText()).isEqualTo("1");
+      assertThat(HopHarness.parse(done.output()).get("disposition").asText())
+          .isEqualTo("SINK_REACHED");
+      assertThat(HopHarness.parse(done.input()).at("/stream/metadata/graphVersion").asText())
+          .isEqualTo("1");
     }
 
     ReplayReport rerun = replay.replay(request);
@@ -123,7 +145,8 @@ class ReplayServiceTest {
     assertThat(h.events.dispatches).as("nothing new was dispatched").isEmpty();
 
     // Without a version, the version the active alias names when the replay starts.
-    ReplayReport latest = replay.replay(new ReplayRequest("", selectors(a), "g1", OptionalLong.empty()));
+    ReplayReport latest =
+        replay.replay(new ReplayRequest("", selectors(a), "g1", OptionalLong.empty()));
     assertThat(latest.graphVersion()).isEqualTo(2);
     assertThat(latest.started()).isEqualTo(1);
     assertThat(latest.replayId()).as("derived from the request").hasSize(64);
@@ -131,43 +154,83 @@ class ReplayServiceTest {
     // Later, while that execution still runs: Step Functions answers a same-name start with other
     // input (a later created_at) as ExecutionAlreadyExists, so the rerun converges.
     h.clock.advance(java.time.Duration.ofMinutes(1));
-    assertThat(replay.replay(new ReplayRequest("", selectors(a), "g1", OptionalLong.empty())).alreadyStarted())
-        .as("the same request derives the same id and converges").isEqualTo(1);
+    assertThat(
+            replay
+                .replay(new ReplayRequest("", selectors(a), "g1", OptionalLong.empty()))
+                .alreadyStarted())
+        .as("the same request derives the same id and converges")
+        .isEqualTo(1);
   }
 
   @Test
   void badRequestsAreRefusedNamingTheFieldBeforeAnythingStarts() {
     String a = upload("ds-1", "a.pdf");
     h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
-    assertRefused(new ReplayRequest("r", selectors(a), "g1", OptionalLong.empty()), "graph_id", "no deployed version");
-    assertRefused(new ReplayRequest("r", selectors(a), "g1", OptionalLong.of(1)), "version", "never activated");
+    assertRefused(
+        new ReplayRequest("r", selectors(a), "g1", OptionalLong.empty()),
+        "graph_id",
+        "no deployed version");
+    assertRefused(
+        new ReplayRequest("r", selectors(a), "g1", OptionalLong.of(1)),
+        "version",
+        "never activated");
     h.activation.activate("g1", "c1", 1);
-    assertRefused(new ReplayRequest("r", selectors(a), " ", OptionalLong.empty()), "graph_id", "required");
-    assertRefused(new ReplayRequest("r", selectors(a), "g1", OptionalLong.of(0)), "version", "positive");
-    assertRefused(new ReplayRequest("r", selectors(a), "g1", OptionalLong.of(9)), "version", "no version 9");
-    assertRefused(new ReplayRequest("r", StreamDocumentsForReplayRequest.newBuilder().setAccountId("acme").build(),
-        "g1", OptionalLong.empty()), "selectors.account_id", "bare account_id");
-    assertRefused(new ReplayRequest("r", selectors(a).toBuilder().setGraphId("g1").setGraphAddressId("parse")
-        .build(), "g1", OptionalLong.empty()), "selectors.graph_id", "intake copies");
+    assertRefused(
+        new ReplayRequest("r", selectors(a), " ", OptionalLong.empty()), "graph_id", "required");
+    assertRefused(
+        new ReplayRequest("r", selectors(a), "g1", OptionalLong.of(0)), "version", "positive");
+    assertRefused(
+        new ReplayRequest("r", selectors(a), "g1", OptionalLong.of(9)), "version", "no version 9");
+    assertRefused(
+        new ReplayRequest(
+            "r",
+            StreamDocumentsForReplayRequest.newBuilder().setAccountId("acme").build(),
+            "g1",
+            OptionalLong.empty()),
+        "selectors.account_id",
+        "bare account_id");
+    assertRefused(
+        new ReplayRequest(
+            "r",
+            selectors(a).toBuilder().setGraphId("g1").setGraphAddressId("parse").build(),
+            "g1",
+            OptionalLong.empty()),
+        "selectors.graph_id",
+        "intake copies");
     assertThat(executionsOn(h.store.get("g1", 1).orElseThrow().stateMachineVersionArn())).isEmpty();
   }
 
   private void assertRefused(ReplayRequest request, String field, String rule) {
-    assertThatThrownBy(() -> replay.replay(request)).isInstanceOfSatisfying(ReplayRefused.class, e -> {
-      assertThat(e.field()).isEqualTo(field);
-      assertThat(e.getMessage()).startsWith(field + ": ").contains(rule);
-    });
+    assertThatThrownBy(() -> replay.replay(request))
+        .isInstanceOfSatisfying(
+            ReplayRefused.class,
+            e -> {
+              assertThat(e.field()).isEqualTo(field);
+              assertThat(e.getMessage()).startsWith(field + ": ").contains(rule);
+            });
   }
 
   private String upload(String datasource, String file) {
-    List<AdmissionRecord> admitted = h.intake.admit(new IntakeObject("protomolt-intake",
-        "acme/" + datasource + "/" + prefix + "/" + file, 10, "etag-" + file, ""));
-    assertThat(admitted).singleElement().extracting(AdmissionRecord::outcome).isEqualTo(Outcome.UNBOUND);
+    List<AdmissionRecord> admitted =
+        h.intake.admit(
+            new IntakeObject(
+                "protomolt-intake",
+                "acme/" + datasource + "/" + prefix + "/" + file,
+                10,
+                "etag-" + file,
+                ""));
+    assertThat(admitted)
+        .singleElement()
+        .extracting(AdmissionRecord::outcome)
+        .isEqualTo(Outcome.UNBOUND);
     return admitted.getFirst().docId();
   }
 
   private static StreamDocumentsForReplayRequest selectors(String... docIds) {
-    return StreamDocumentsForReplayRequest.newBuilder().setAccountId("acme").addAllDocIds(List.of(docIds)).build();
+    return StreamDocumentsForReplayRequest.newBuilder()
+        .setAccountId("acme")
+        .addAllDocIds(List.of(docIds))
+        .build();
   }
 
   private List<ExecutionListItem> executionsOn(String versionArn) {

@@ -41,14 +41,22 @@ class SettledReclaimTest {
   @BeforeEach
   void start() {
     h = new HopHarness();
-    h.admin.create(PipelineGraph.newBuilder().setGraphId("g-rs").setClusterId("c1").setAccountId("acme")
-        .setName("cache then persist")
-        .addNodes(intake("in", "ds-1"))
-        .addNodes(processor("parse", "parser"))
-        .addNodes(sink("index", "plan-1"))
-        .addEdges(edge("e1", "in", "parse").toBuilder().setTransportType(TransportType.TRANSPORT_TYPE_CACHE))
-        .addEdges(edge("e2", "parse", "index"))
-        .build(), OptionalLong.empty(), "ann");
+    h.admin.create(
+        PipelineGraph.newBuilder()
+            .setGraphId("g-rs")
+            .setClusterId("c1")
+            .setAccountId("acme")
+            .setName("cache then persist")
+            .addNodes(intake("in", "ds-1"))
+            .addNodes(processor("parse", "parser"))
+            .addNodes(sink("index", "plan-1"))
+            .addEdges(
+                edge("e1", "in", "parse").toBuilder()
+                    .setTransportType(TransportType.TRANSPORT_TYPE_CACHE))
+            .addEdges(edge("e2", "parse", "index"))
+            .build(),
+        OptionalLong.empty(),
+        "ann");
   }
 
   @AfterEach
@@ -58,7 +66,8 @@ class SettledReclaimTest {
 
   @Test
   void aCompleteRetriedAfterTheReclaimConsumerRanStillReadsItsInputAndConverges() {
-    DocumentReference input = h.staging.stage(doc("rs-1", "cached"), "acme", "g-rs", "parse", false);
+    DocumentReference input =
+        h.staging.stage(doc("rs-1", "cached"), "acme", "g-rs", "parse", false);
     String payload = completePayload(input);
 
     JsonNode first = HopHarness.parse(h.complete.handle(payload));
@@ -67,13 +76,19 @@ class SettledReclaimTest {
 
     assertThat(retried.get("node").asText()).isEqualTo("index");
     assertThat(retried.at("/stream/documentRef")).isEqualTo(first.at("/stream/documentRef"));
-    assertThat(retried.at("/stream/metadata/contextParams")).isEqualTo(first.at("/stream/metadata/contextParams"));
-    assertThat(h.staging.hydrate(input, Set.of(), false).getDocId()).as("not reclaimed before the hop settled")
+    assertThat(retried.at("/stream/metadata/contextParams"))
+        .isEqualTo(first.at("/stream/metadata/contextParams"));
+    assertThat(h.staging.hydrate(input, Set.of(), false).getDocId())
+        .as("not reclaimed before the hop settled")
         .isEqualTo("rs-1");
 
-    // The next hop's Prepare runs only once Complete's result is in the execution: it asks for the reclaim.
-    JsonNode prepared = HopHarness.parse(h.prepare.handle(preparePayload("index", retried.get("stream")).toString()));
-    assertThat(prepared.at("/stream/metadata/contextParams").toString()).as("the request does not travel on")
+    // The next hop's Prepare runs only once Complete's result is in the execution: it asks for the
+    // reclaim.
+    JsonNode prepared =
+        HopHarness.parse(
+            h.prepare.handle(preparePayload("index", retried.get("stream")).toString()));
+    assertThat(prepared.at("/stream/metadata/contextParams").toString())
+        .as("the request does not travel on")
         .doesNotContain(SettledReclaims.PARAM_PREFIX);
     ReclaimService.Report report = consumeReclaims();
 
@@ -82,30 +97,38 @@ class SettledReclaimTest {
         .isInstanceOf(PipeDocStoreException.DocumentNotFound.class);
     DocumentReference persisted = HopJson.stream(retried, "stream").getDocumentRef();
     assertThat(persisted.getKeep()).isTrue();
-    assertThat(h.staging.hydrate(persisted, Set.of(), false).getDocId()).as("PERSIST kept").isEqualTo("rs-1");
+    assertThat(h.staging.hydrate(persisted, Set.of(), false).getDocId())
+        .as("PERSIST kept")
+        .isEqualTo("rs-1");
   }
 
   @Test
   void aLateRedeliveredReclaimLeavesANewerCopyAtTheSameAddressAlone() {
-    DocumentReference input = h.staging.stage(doc("rs-2", "first visit"), "acme", "g-rs", "parse", false);
+    DocumentReference input =
+        h.staging.stage(doc("rs-2", "first visit"), "acme", "g-rs", "parse", false);
     JsonNode done = HopHarness.parse(h.complete.handle(completePayload(input)));
     h.prepare.handle(preparePayload("index", done.get("stream")).toString());
     List<byte[]> late = reclaimValues();
-    assertThat(late).singleElement().satisfies(v -> {
-      ReclaimRequest r = ReclaimRequest.parseFrom(v);
-      assertThat(r.getExpectedChecksum()).hasSize(64);
-      assertThat(r.hasExpectedUpdatedAt()).isTrue();
-    });
+    assertThat(late)
+        .singleElement()
+        .satisfies(
+            v -> {
+              ReclaimRequest r = ReclaimRequest.parseFrom(v);
+              assertThat(r.getExpectedChecksum()).hasSize(64);
+              assertThat(r.hasExpectedUpdatedAt()).isTrue();
+            });
     assertThat(reclaimer.handle(late).reclaimed()).isEqualTo(1);
 
     // A second visit of the same document stages a newer CACHE copy at the same address ...
-    DocumentReference newer = h.staging.stage(doc("rs-2", "second visit"), "acme", "g-rs", "parse", false);
+    DocumentReference newer =
+        h.staging.stage(doc("rs-2", "second visit"), "acme", "g-rs", "parse", false);
     // ... and the first visit's request is redelivered very late.
     ReclaimService.Report report = reclaimer.handle(late);
 
     assertThat(report.reclaimed()).isZero();
     assertThat(report.superseded()).isEqualTo(1);
-    assertThat(h.staging.hydrate(newer, Set.of(), false).getSearchMetadata().getBody()).isEqualTo("second visit");
+    assertThat(h.staging.hydrate(newer, Set.of(), false).getSearchMetadata().getBody())
+        .isEqualTo("second visit");
   }
 
   @Test
@@ -129,7 +152,9 @@ class SettledReclaimTest {
   }
 
   private List<byte[]> reclaimValues() {
-    return h.events.on(CompleteService.RECLAIM_REQUESTS).stream().map(RecordingEventBus.Produced::value).toList();
+    return h.events.on(CompleteService.RECLAIM_REQUESTS).stream()
+        .map(RecordingEventBus.Produced::value)
+        .toList();
   }
 
   private static String completePayload(DocumentReference input) {
@@ -151,8 +176,11 @@ class SettledReclaimTest {
   }
 
   private static PipeStream streamOf(DocumentReference ref) {
-    return PipeStream.newBuilder().setStreamId("s-" + ref.getDocId()).setDocumentRef(ref)
-        .setMetadata(StreamMetadata.newBuilder().setAccountId("acme")).build();
+    return PipeStream.newBuilder()
+        .setStreamId("s-" + ref.getDocId())
+        .setDocumentRef(ref)
+        .setMetadata(StreamMetadata.newBuilder().setAccountId("acme"))
+        .build();
   }
 
   private static JsonNode tree(PipeStream stream) {
@@ -164,7 +192,9 @@ class SettledReclaimTest {
   }
 
   private static PipeDoc doc(String id, String body) {
-    return PipeDoc.newBuilder().setDocId(id)
-        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("t").setBody(body)).build();
+    return PipeDoc.newBuilder()
+        .setDocId(id)
+        .setSearchMetadata(SearchMetadata.newBuilder().setTitle("t").setBody(body))
+        .build();
   }
 }

@@ -8,9 +8,9 @@ import dev.protomolt.proto.events.v1.DriveProvider;
 import dev.protomolt.repository.PipeDocStore;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
-import java.util.Optional;
 
 /**
  * What an account event does in AWS: the store records the account's drives and status, then an
@@ -30,8 +30,11 @@ public final class AccountProvisioning {
    * @param datasources binds a datasource id to its owning account (graph admin's tenancy
    *     directory reads these bindings, decision 0672); refuses a second owner
    */
-  public AccountProvisioning(PipeDocStore store, BiFunction<String, DriveKind, Optional<Drive>> drives,
-      IntakeNotificationRules rules, BiConsumer<String, String> datasources) {
+  public AccountProvisioning(
+      PipeDocStore store,
+      BiFunction<String, DriveKind, Optional<Drive>> drives,
+      IntakeNotificationRules rules,
+      BiConsumer<String, String> datasources) {
     this.store = Objects.requireNonNull(store, "store");
     this.drives = Objects.requireNonNull(drives, "drives");
     this.rules = Objects.requireNonNull(rules, "rules");
@@ -45,8 +48,8 @@ public final class AccountProvisioning {
       List<String> ids = batch.get(i).getDatasourceIdsList();
       for (int j = 0; j < ids.size(); j++) {
         if (ids.get(j).isBlank()) {
-          throw new IllegalArgumentException("account event [" + i + "] datasource_ids[" + j
-              + "] must be non-blank");
+          throw new IllegalArgumentException(
+              "account event [" + i + "] datasource_ids[" + j + "] must be non-blank");
         }
       }
     }
@@ -60,9 +63,16 @@ public final class AccountProvisioning {
       if (event.getType() != AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED
           && event.hasIntakeDrive()
           && event.getIntakeDrive().getProvider() == DriveProvider.DRIVE_PROVIDER_PROTOMOLT) {
-        Drive intake = drives.apply(event.getAccountId(), DriveKind.INTAKE).orElseThrow(() ->
-            new IllegalStateException("account '" + event.getAccountId() + "': the store recorded no"
-                + " intake drive for an event that names one"));
+        Drive intake =
+            drives
+                .apply(event.getAccountId(), DriveKind.INTAKE)
+                .orElseThrow(
+                    () ->
+                        new IllegalStateException(
+                            "account '"
+                                + event.getAccountId()
+                                + "': the store recorded no"
+                                + " intake drive for an event that names one"));
         rules.ensure(intake, event.getAccountId());
         rulesEnsured++;
       }
@@ -76,9 +86,13 @@ public final class AccountProvisioning {
    */
   static void requireAccountId(int index, String accountId) {
     if (accountId.isBlank() || accountId.contains("/") || accountId.startsWith("_")) {
-      throw new IllegalArgumentException("account event [" + index + "] account_id must be non-blank,"
-          + " contain no '/' and not start with '_' (intake copies live under _intake-copies/), got '"
-          + accountId + "'");
+      throw new IllegalArgumentException(
+          "account event ["
+              + index
+              + "] account_id must be non-blank, contain no '/' and not start with '_' (intake"
+              + " copies live under _intake-copies/), got '"
+              + accountId
+              + "'");
     }
   }
 }

@@ -45,29 +45,47 @@ public final class S3IntakeNotificationRules implements IntakeNotificationRules 
       if (has(current, accountId)) {
         return;
       }
-      List<LambdaFunctionConfiguration> lambdas = new ArrayList<>(current.lambdaFunctionConfigurations());
+      List<LambdaFunctionConfiguration> lambdas =
+          new ArrayList<>(current.lambdaFunctionConfigurations());
       // A rule of this id naming another function (an alias that moved) is replaced, not doubled.
       lambdas.removeIf(c -> ruleId(accountId).equals(c.id()));
-      lambdas.add(LambdaFunctionConfiguration.builder()
-          .id(ruleId(accountId))
-          .lambdaFunctionArn(intakeFunctionArn)
-          .events(Event.S3_OBJECT_CREATED)
-          .filter(f -> f.key(k -> k.filterRules(FilterRule.builder().name(FilterRuleName.PREFIX)
-              .value(accountId + "/").build())))
-          .build());
-      NotificationConfiguration updated = current.toBuilder().lambdaFunctionConfigurations(lambdas).build();
-      s3.putBucketNotificationConfiguration(b -> b.bucket(bucket).notificationConfiguration(updated));
+      lambdas.add(
+          LambdaFunctionConfiguration.builder()
+              .id(ruleId(accountId))
+              .lambdaFunctionArn(intakeFunctionArn)
+              .events(Event.S3_OBJECT_CREATED)
+              .filter(
+                  f ->
+                      f.key(
+                          k ->
+                              k.filterRules(
+                                  FilterRule.builder()
+                                      .name(FilterRuleName.PREFIX)
+                                      .value(accountId + "/")
+                                      .build())))
+              .build());
+      NotificationConfiguration updated =
+          current.toBuilder().lambdaFunctionConfigurations(lambdas).build();
+      s3.putBucketNotificationConfiguration(
+          b -> b.bucket(bucket).notificationConfiguration(updated));
     }
     if (!has(read(s3, bucket), accountId)) {
-      throw new IllegalStateException("intake bucket " + bucket + ": notification rule " + ruleId(accountId)
-          + " was written " + ATTEMPTS + " times and is still missing; another writer keeps replacing"
-          + " the bucket's notification configuration");
+      throw new IllegalStateException(
+          "intake bucket "
+              + bucket
+              + ": notification rule "
+              + ruleId(accountId)
+              + " was written "
+              + ATTEMPTS
+              + " times and is still missing; another writer keeps replacing"
+              + " the bucket's notification configuration");
     }
   }
 
   /** The bucket's whole configuration: topic, queue and EventBridge settings are written back as read. */
   private static NotificationConfiguration read(S3Client s3, String bucket) {
-    GetBucketNotificationConfigurationResponse r = s3.getBucketNotificationConfiguration(b -> b.bucket(bucket));
+    GetBucketNotificationConfigurationResponse r =
+        s3.getBucketNotificationConfiguration(b -> b.bucket(bucket));
     return NotificationConfiguration.builder()
         .lambdaFunctionConfigurations(r.lambdaFunctionConfigurations())
         .topicConfigurations(r.topicConfigurations())
@@ -78,7 +96,10 @@ public final class S3IntakeNotificationRules implements IntakeNotificationRules 
 
   private boolean has(NotificationConfiguration config, String accountId) {
     return config.lambdaFunctionConfigurations().stream()
-        .anyMatch(c -> c.id() != null && c.id().equals(ruleId(accountId))
-            && intakeFunctionArn.equals(c.lambdaFunctionArn()));
+        .anyMatch(
+            c ->
+                c.id() != null
+                    && c.id().equals(ruleId(accountId))
+                    && intakeFunctionArn.equals(c.lambdaFunctionArn()));
   }
 }

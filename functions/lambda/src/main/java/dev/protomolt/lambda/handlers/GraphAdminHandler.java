@@ -40,7 +40,8 @@ public final class GraphAdminHandler implements EventHandler {
   public static final String NAME = "graph-admin";
 
   private static final JsonFormat.Parser GRAPH = JsonFormat.parser();
-  private static final JsonFormat.Printer PRINTER = JsonFormat.printer().omittingInsignificantWhitespace();
+  private static final JsonFormat.Printer PRINTER =
+      JsonFormat.printer().omittingInsignificantWhitespace();
 
   private final EventJson json = new EventJson(NAME);
   private final GraphAdminService admin;
@@ -62,8 +63,11 @@ public final class GraphAdminHandler implements EventHandler {
         PipelineGraph graph = graph(request);
         long expected = json.optionalInteger(request, "", "expectedVersion", 0, -1);
         String createdBy = json.optionalText(request, "", "createdBy");
-        StoredGraph stored = admin.create(graph, expected < 0 ? OptionalLong.empty() : OptionalLong.of(expected),
-            createdBy.isBlank() ? NAME : createdBy);
+        StoredGraph stored =
+            admin.create(
+                graph,
+                expected < 0 ? OptionalLong.empty() : OptionalLong.of(expected),
+                createdBy.isBlank() ? NAME : createdBy);
         stored(out, stored);
       }
       case "validate" -> {
@@ -73,23 +77,32 @@ public final class GraphAdminHandler implements EventHandler {
         try {
           parsed = ValidationMode.valueOf(mode);
         } catch (IllegalArgumentException e) {
-          throw json.refuse("mode", "must be one of VALIDATION_MODE_DRAFT, VALIDATION_MODE_DESIGN,"
-              + " VALIDATION_MODE_PRODUCTION, was '" + mode + "'", e);
+          throw json.refuse(
+              "mode",
+              "must be one of VALIDATION_MODE_DRAFT, VALIDATION_MODE_DESIGN,"
+                  + " VALIDATION_MODE_PRODUCTION, was '"
+                  + mode
+                  + "'",
+              e);
         }
         ValidationResult result = admin.validate(graph, parsed);
         out.set("result", EventJson.MAPPER.readTree(PRINTER.print(result)));
       }
       case "activate" -> {
-        Activation done = activation.activate(json.text(request, "", "graphId"),
-            json.text(request, "", "clusterId"), json.integer(request, "", "version", 1));
+        Activation done =
+            activation.activate(
+                json.text(request, "", "graphId"),
+                json.text(request, "", "clusterId"),
+                json.integer(request, "", "version", 1));
         out.put("graphId", done.graphId());
         out.put("version", done.version());
         out.put("machineArn", done.machineArn());
         out.put("versionArn", done.versionArn());
       }
       case "deactivate" -> {
-        Deactivation done = admin.deactivate(json.text(request, "", "graphId"),
-            json.text(request, "", "clusterId"));
+        Deactivation done =
+            admin.deactivate(
+                json.text(request, "", "graphId"), json.text(request, "", "clusterId"));
         out.put("deactivatedVersion", done.deactivatedVersion());
         out.put("epoch", done.epoch());
       }
@@ -100,8 +113,13 @@ public final class GraphAdminHandler implements EventHandler {
         out.put("graphId", graphId);
         out.put("version", version);
       }
-      default -> throw json.refuse("operation", "must be create, validate, activate, deactivate or"
-          + " delete, was '" + operation + "'");
+      default ->
+          throw json.refuse(
+              "operation",
+              "must be create, validate, activate, deactivate or"
+                  + " delete, was '"
+                  + operation
+                  + "'");
     }
     EventJson.write(reply, out);
   }

@@ -83,10 +83,16 @@ public final class IntakeHandler implements EventHandler {
         // S3 URL-encodes keys in notifications, a space as '+'.
         key = URLDecoder.decode(json.text(object, objectPath, "key"), StandardCharsets.UTF_8);
       } catch (IllegalArgumentException e) {
-        throw json.refuse(objectPath + ".key", "must be URL-encoded as S3 sends it: " + e.getMessage(), e);
+        throw json.refuse(
+            objectPath + ".key", "must be URL-encoded as S3 sends it: " + e.getMessage(), e);
       }
-      objects.add(new IntakeObject(bucket, key, json.optionalInteger(object, objectPath, "size", 0, 0),
-          json.optionalText(object, objectPath, "eTag"), json.optionalText(object, objectPath, "versionId")));
+      objects.add(
+          new IntakeObject(
+              bucket,
+              key,
+              json.optionalInteger(object, objectPath, "size", 0, 0),
+              json.optionalText(object, objectPath, "eTag"),
+              json.optionalText(object, objectPath, "versionId")));
     }
     return objects;
   }

@@ -16,8 +16,8 @@ import java.util.Map;
 public final class KafkaBatch {
 
   /** One record, decoded; {@code key} is null when the record had none. */
-  public record KafkaRecord(String topic, int partition, long offset, byte[] key, byte[] value,
-      String path) {}
+  public record KafkaRecord(
+      String topic, int partition, long offset, byte[] key, byte[] value, String path) {}
 
   private KafkaBatch() {}
 
@@ -25,7 +25,8 @@ public final class KafkaBatch {
   public static List<KafkaRecord> records(EventJson json, JsonNode event) {
     String source = json.text(event, "", "eventSource");
     if (!source.equals("aws:kafka") && !source.equals("SelfManagedKafka")) {
-      throw json.refuse("eventSource", "must be aws:kafka (an MSK event-source mapping), was '" + source + "'");
+      throw json.refuse(
+          "eventSource", "must be aws:kafka (an MSK event-source mapping), was '" + source + "'");
     }
     JsonNode groups = json.objectField(event, "", "records");
     List<KafkaRecord> records = new ArrayList<>();
@@ -44,16 +45,27 @@ public final class KafkaBatch {
         String topic = json.text(r, path, "topic");
         int partition = Math.toIntExact(json.integer(r, path, "partition", 0));
         if (!group.getKey().equals(topic + "-" + partition)) {
-          throw json.refuse(path, "is listed under '" + group.getKey() + "' but names topic '" + topic
-              + "' partition " + partition);
+          throw json.refuse(
+              path,
+              "is listed under '"
+                  + group.getKey()
+                  + "' but names topic '"
+                  + topic
+                  + "' partition "
+                  + partition);
         }
         long offset = json.integer(r, path, "offset", 0);
         byte[] key = r.hasNonNull("key") ? base64(json, r, path, "key") : null;
         if (!r.hasNonNull("value")) {
-          throw json.refuse(path + ".value", "is missing: every record on this topic carries a protobuf"
-              + " value (offset " + offset + ")");
+          throw json.refuse(
+              path + ".value",
+              "is missing: every record on this topic carries a protobuf"
+                  + " value (offset "
+                  + offset
+                  + ")");
         }
-        records.add(new KafkaRecord(topic, partition, offset, key, base64(json, r, path, "value"), path));
+        records.add(
+            new KafkaRecord(topic, partition, offset, key, base64(json, r, path, "value"), path));
       }
     }
     return records;

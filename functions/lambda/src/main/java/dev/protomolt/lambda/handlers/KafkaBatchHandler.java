@@ -35,8 +35,8 @@ public final class KafkaBatchHandler<T extends MessageLite> implements EventHand
    * @param parser the message's protobuf parser
    * @param service one application service call over the whole batch, returning its report
    */
-  public KafkaBatchHandler(String function, String messageType, Parser<T> parser,
-      Function<List<T>, JsonNode> service) {
+  public KafkaBatchHandler(
+      String function, String messageType, Parser<T> parser, Function<List<T>, JsonNode> service) {
     this.json = new EventJson(Objects.requireNonNull(function, "function"));
     this.messageType = Objects.requireNonNull(messageType, "messageType");
     this.parser = Objects.requireNonNull(parser, "parser");
@@ -51,9 +51,19 @@ public final class KafkaBatchHandler<T extends MessageLite> implements EventHand
       try {
         batch.add(parser.parseFrom(r.value()));
       } catch (InvalidProtocolBufferException e) {
-        throw json.refuse(r.path() + ".value", "must be a " + messageType + " (protobuf); topic "
-            + r.topic() + " partition " + r.partition() + " offset " + r.offset() + " is not: "
-            + e.getMessage(), e);
+        throw json.refuse(
+            r.path() + ".value",
+            "must be a "
+                + messageType
+                + " (protobuf); topic "
+                + r.topic()
+                + " partition "
+                + r.partition()
+                + " offset "
+                + r.offset()
+                + " is not: "
+                + e.getMessage(),
+            e);
       }
     }
     JsonNode report = service.apply(batch);

@@ -36,7 +36,8 @@ public final class MigrateHandler implements EventHandler {
    * @param schema applies the migrations (only called for {@code migrate-schema})
    * @param topics creates the missing topics and returns the names it created
    */
-  public MigrateHandler(Supplier<MigrationReport> schema, Function<List<TopicSpec>, List<String>> topics) {
+  public MigrateHandler(
+      Supplier<MigrationReport> schema, Function<List<TopicSpec>, List<String>> topics) {
     this.schema = Objects.requireNonNull(schema, "schema");
     this.topics = Objects.requireNonNull(topics, "topics");
   }
@@ -46,16 +47,20 @@ public final class MigrateHandler implements EventHandler {
     JsonNode request = json.object(event);
     String requestType = json.text(request, "", "RequestType");
     if (!List.of("Create", "Update", "Delete").contains(requestType)) {
-      throw json.refuse("RequestType", "must be Create, Update or Delete, was '" + requestType + "'");
+      throw json.refuse(
+          "RequestType", "must be Create, Update or Delete, was '" + requestType + "'");
     }
     JsonNode properties = json.objectField(request, "", "ResourceProperties");
     String operation = json.text(properties, "ResourceProperties", "operation");
-    List<TopicSpec> wanted = switch (operation) {
-      case "migrate-schema" -> List.of();
-      case "ensure-topics" -> topicSpecs(properties);
-      default -> throw json.refuse("ResourceProperties.operation", "must be migrate-schema or"
-          + " ensure-topics, was '" + operation + "'");
-    };
+    List<TopicSpec> wanted =
+        switch (operation) {
+          case "migrate-schema" -> List.of();
+          case "ensure-topics" -> topicSpecs(properties);
+          default ->
+              throw json.refuse(
+                  "ResourceProperties.operation",
+                  "must be migrate-schema or" + " ensure-topics, was '" + operation + "'");
+        };
     ObjectNode out = EventJson.reply();
     out.put("PhysicalResourceId", "protomolt-" + operation);
     ObjectNode data = out.putObject("Data");

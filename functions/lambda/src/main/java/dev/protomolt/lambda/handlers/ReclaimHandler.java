@@ -46,8 +46,16 @@ public final class ReclaimHandler implements EventHandler {
       switch (r.topic()) {
         case RECLAIM_REQUESTS -> reclaimValues.add(r.value());
         case DOCUMENT_DELETED -> deleted.add(documentDeleted(r));
-        default -> throw json.refuse(r.path() + ".topic", "must be " + RECLAIM_REQUESTS + " or "
-            + DOCUMENT_DELETED + ", was '" + r.topic() + "'");
+        default ->
+            throw json.refuse(
+                r.path() + ".topic",
+                "must be "
+                    + RECLAIM_REQUESTS
+                    + " or "
+                    + DOCUMENT_DELETED
+                    + ", was '"
+                    + r.topic()
+                    + "'");
       }
     }
     var out = EventJson.reply();
@@ -65,8 +73,17 @@ public final class ReclaimHandler implements EventHandler {
     try {
       return DocumentDeleted.parseFrom(r.value());
     } catch (InvalidProtocolBufferException e) {
-      throw json.refuse(r.path() + ".value", "must be a DocumentDeleted (protobuf); topic " + r.topic()
-          + " partition " + r.partition() + " offset " + r.offset() + " is not: " + e.getMessage(), e);
+      throw json.refuse(
+          r.path() + ".value",
+          "must be a DocumentDeleted (protobuf); topic "
+              + r.topic()
+              + " partition "
+              + r.partition()
+              + " offset "
+              + r.offset()
+              + " is not: "
+              + e.getMessage(),
+          e);
     }
   }
 

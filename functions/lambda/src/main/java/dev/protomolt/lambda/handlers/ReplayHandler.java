@@ -39,18 +39,25 @@ public final class ReplayHandler implements EventHandler {
   public void handle(InputStream event, OutputStream reply) throws IOException {
     JsonNode request = json.object(event);
     String graphId = json.text(request, "", "graphId");
-    OptionalLong version = request.hasNonNull("version")
-        ? OptionalLong.of(json.integer(request, "", "version", 1)) : OptionalLong.empty();
+    OptionalLong version =
+        request.hasNonNull("version")
+            ? OptionalLong.of(json.integer(request, "", "version", 1))
+            : OptionalLong.empty();
     JsonNode selectorsJson = json.objectField(request, "", "selectors");
-    StreamDocumentsForReplayRequest.Builder selectors = StreamDocumentsForReplayRequest.newBuilder();
+    StreamDocumentsForReplayRequest.Builder selectors =
+        StreamDocumentsForReplayRequest.newBuilder();
     try {
       JsonFormat.parser().merge(selectorsJson.toString(), selectors);
     } catch (InvalidProtocolBufferException e) {
-      throw json.refuse("selectors", "must be a StreamDocumentsForReplayRequest in proto JSON: "
-          + e.getMessage(), e);
+      throw json.refuse(
+          "selectors",
+          "must be a StreamDocumentsForReplayRequest in proto JSON: " + e.getMessage(),
+          e);
     }
-    ReplayReport report = replay.replay(new ReplayRequest(json.optionalText(request, "", "replayId"),
-        selectors.build(), graphId, version));
+    ReplayReport report =
+        replay.replay(
+            new ReplayRequest(
+                json.optionalText(request, "", "replayId"), selectors.build(), graphId, version));
     ObjectNode out = EventJson.reply();
     out.put("replayId", report.replayId());
     out.put("graphId", report.graphId());

@@ -35,8 +35,12 @@ public final class ScheduledHandler implements EventHandler {
     if (!tick.isEmpty()) {
       String detailType = json.text(tick, "", "detail-type");
       if (!detailType.equals("Scheduled Event")) {
-        throw json.refuse("detail-type", "must be 'Scheduled Event' (this function runs on a schedule),"
-            + " was '" + detailType + "'");
+        throw json.refuse(
+            "detail-type",
+            "must be 'Scheduled Event' (this function runs on a schedule),"
+                + " was '"
+                + detailType
+                + "'");
       }
       String source = json.text(tick, "", "source");
       if (!source.equals("aws.events") && !source.equals("aws.scheduler")) {

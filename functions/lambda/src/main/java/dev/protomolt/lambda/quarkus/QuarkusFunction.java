@@ -26,7 +26,8 @@ abstract class QuarkusFunction {
     this.name = name;
   }
 
-  public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
+  public void handleRequest(InputStream input, OutputStream output, Context context)
+      throws IOException {
     handler().handle(input, output);
   }
 
@@ -40,8 +41,10 @@ abstract class QuarkusFunction {
       synchronized (this) {
         h = handler;
         if (h == null) {
-          h = new FunctionWiring(new ContainerClients(FunctionEnvironment.fromSystem(), Clock.systemUTC()))
-              .handler(name);
+          h =
+              new FunctionWiring(
+                      new ContainerClients(FunctionEnvironment.fromSystem(), Clock.systemUTC()))
+                  .handler(name);
           handler = h;
         }
       }

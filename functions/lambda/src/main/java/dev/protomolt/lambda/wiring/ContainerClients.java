@@ -37,6 +37,7 @@ public final class ContainerClients implements AutoCloseable {
 
   /** Every produce waits at most this long for the brokers' acknowledgement. */
   static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
+
   /** The topic tombstones are announced on (the purge function consumes it). */
   static final String STORAGE_PURGE = "storage-purge";
 
@@ -58,25 +59,44 @@ public final class ContainerClients implements AutoCloseable {
     this.dataSource = new Once<>(this::pool);
     this.s3 = new Once<>(() -> new S3Clients(env.objectStores(), List.of()));
     this.brokers = new Once<>(env::brokers);
-    this.bootstrap = new Once<>(() -> MskBootstrap.servers(brokers.get(), new MskBootstrap(
-        UrlConnectionHttpClient.create(), DefaultCredentialsProvider.builder().build(), env.region(),
-        MskBootstrap.awsEndpoint(env.region()))));
-    this.producer = new Once<>(() -> KafkaEventBus.durableProducer(bootstrap.get(), KAFKA_TIMEOUT,
-        brokers.get().connection()));
+    this.bootstrap =
+        new Once<>(
+            () ->
+                MskBootstrap.servers(
+                    brokers.get(),
+                    new MskBootstrap(
+                        UrlConnectionHttpClient.create(),
+                        DefaultCredentialsProvider.builder().build(),
+                        env.region(),
+                        MskBootstrap.awsEndpoint(env.region()))));
+    this.producer =
+        new Once<>(
+            () ->
+                KafkaEventBus.durableProducer(
+                    bootstrap.get(), KAFKA_TIMEOUT, brokers.get().connection()));
     this.events = new Once<>(() -> new KafkaEventBus(producer.get(), KAFKA_TIMEOUT));
     this.sfn = new Once<>(this::stepFunctions);
-    this.kafkaAdmin = new Once<>(() -> {
-      Map<String, Object> config = new HashMap<>(brokers.get().connection());
-      config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get());
-      return Admin.create(config);
-    });
-    this.store = new Once<>(() -> {
-      DataSource ds = dataSource();
-      return new PipeDocStore(new PostgresLedgerStore(ds), new S3BlobStore(s3.get()),
-          new PostgresDriveDirectory(ds), new CachedAccountStatus(new PostgresAccountStatus(ds)),
-          // The engine's durable producer announces tombstones too: one producer per container.
-          event -> events().publish(STORAGE_PURGE, event.getNodeId(), event.toByteArray()), clock);
-    });
+    this.kafkaAdmin =
+        new Once<>(
+            () -> {
+              Map<String, Object> config = new HashMap<>(brokers.get().connection());
+              config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get());
+              return Admin.create(config);
+            });
+    this.store =
+        new Once<>(
+            () -> {
+              DataSource ds = dataSource();
+              return new PipeDocStore(
+                  new PostgresLedgerStore(ds),
+                  new S3BlobStore(s3.get()),
+                  new PostgresDriveDirectory(ds),
+                  new CachedAccountStatus(new PostgresAccountStatus(ds)),
+                  // The engine's durable producer announces tombstones too: one producer per
+                  // container.
+                  event -> events().publish(STORAGE_PURGE, event.getNodeId(), event.toByteArray()),
+                  clock);
+            });
   }
 
   public FunctionEnvironment environment() {
@@ -140,13 +160,15 @@ public final class ContainerClients implements AutoCloseable {
   private HikariDataSource pool() {
     // A container runs one invocation at a time; two connections cover a service that reads on
     // one while a nested call writes on another, without holding proxy slots nobody uses.
-    return LedgerPool.open(env.database(), DefaultCredentialsProvider.builder().build(),
-        "protomolt-lambda", 2);
+    return LedgerPool.open(
+        env.database(), DefaultCredentialsProvider.builder().build(), "protomolt-lambda", 2);
   }
 
   private SfnClient stepFunctions() {
-    var builder = SfnClient.builder().region(Region.of(env.region()))
-        .httpClient(UrlConnectionHttpClient.create());
+    var builder =
+        SfnClient.builder()
+            .region(Region.of(env.region()))
+            .httpClient(UrlConnectionHttpClient.create());
     env.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
     return builder.build();
   }

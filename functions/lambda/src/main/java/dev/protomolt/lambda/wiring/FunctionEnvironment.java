@@ -67,14 +67,21 @@ public final class FunctionEnvironment {
     for (String r : refs.split(",")) {
       String ref = r.strip();
       if (ref.isEmpty()) {
-        throw new IllegalStateException("PROTOMOLT_S3_CREDENTIALS_REFS: must list non-blank credentials"
-            + " references, got \"" + refs + "\"");
+        throw new IllegalStateException(
+            "PROTOMOLT_S3_CREDENTIALS_REFS: must list non-blank credentials"
+                + " references, got \""
+                + refs
+                + "\"");
       }
       String prefix = "PROTOMOLT_S3_" + ref.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
       try {
-        stores.put(ref, ObjectStoreSettings.fromValues(values.get(prefix + "ENDPOINT"),
-            values.get(prefix + "PATH_STYLE"), values.get(prefix + "ACCESS_KEY_ID"),
-            values.get(prefix + "SECRET_ACCESS_KEY")));
+        stores.put(
+            ref,
+            ObjectStoreSettings.fromValues(
+                values.get(prefix + "ENDPOINT"),
+                values.get(prefix + "PATH_STYLE"),
+                values.get(prefix + "ACCESS_KEY_ID"),
+                values.get(prefix + "SECRET_ACCESS_KEY")));
       } catch (IllegalArgumentException e) {
         throw new IllegalStateException(prefix + "*: " + e.getMessage(), e);
       }
@@ -106,8 +113,12 @@ public final class FunctionEnvironment {
     try {
       return Optional.of(Duration.parse(v.get()));
     } catch (DateTimeParseException e) {
-      throw new IllegalStateException("PROTOMOLT_RETENTION_WINDOW: must be an ISO-8601 duration such as"
-          + " P30D, got \"" + v.get() + "\"", e);
+      throw new IllegalStateException(
+          "PROTOMOLT_RETENTION_WINDOW: must be an ISO-8601 duration such as"
+              + " P30D, got \""
+              + v.get()
+              + "\"",
+          e);
     }
   }
 
@@ -120,14 +131,16 @@ public final class FunctionEnvironment {
   public boolean reconcilerDeletes() {
     String v = optional("PROTOMOLT_RECONCILER_DELETE").orElse("false");
     if (!v.equals("true") && !v.equals("false")) {
-      throw new IllegalStateException("PROTOMOLT_RECONCILER_DELETE: must be true or false, got \"" + v + "\"");
+      throw new IllegalStateException(
+          "PROTOMOLT_RECONCILER_DELETE: must be true or false, got \"" + v + "\"");
     }
     return v.equals("true");
   }
 
   String required(String key) {
-    return optional(key).orElseThrow(() -> new IllegalStateException(key + ": required by this function"
-        + " but not set"));
+    return optional(key)
+        .orElseThrow(
+            () -> new IllegalStateException(key + ": required by this function" + " but not set"));
   }
 
   Optional<String> optional(String key) {
@@ -151,7 +164,8 @@ public final class FunctionEnvironment {
     try {
       int n = Integer.parseInt(v.get());
       if (n < min || n > max) {
-        throw new IllegalStateException(key + ": must be between " + min + " and " + max + ", got " + n);
+        throw new IllegalStateException(
+            key + ": must be between " + min + " and " + max + ", got " + n);
       }
       return n;
     } catch (NumberFormatException e) {
@@ -163,8 +177,12 @@ public final class FunctionEnvironment {
     try {
       URI u = URI.create(value);
       if (u.getScheme() == null || u.getHost() == null) {
-        throw new IllegalStateException(key + ": must be an absolute URL such as http://127.0.0.1:18150,"
-            + " got \"" + value + "\"");
+        throw new IllegalStateException(
+            key
+                + ": must be an absolute URL such as http://127.0.0.1:18150,"
+                + " got \""
+                + value
+                + "\"");
       }
       return u;
     } catch (IllegalArgumentException e) {

@@ -26,7 +26,6 @@ import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.engine.replay.ReplayService;
-import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
@@ -41,6 +40,7 @@ import dev.protomolt.repository.purge.DeletionRequests;
 import dev.protomolt.repository.purge.StoragePurger;
 import dev.protomolt.repository.reconcile.ReconcilerSettings;
 import dev.protomolt.repository.reconcile.StorageReconciler;
+import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.retention.RetentionSweeper;
 import dev.protomolt.repository.s3.S3BlobStore;
 import java.time.Duration;
@@ -55,11 +55,13 @@ public final class FunctionWiring {
 
   /** How long a compiled graph version stays cached in a container before it is re-read. */
   static final Duration GRAPH_CACHE_TTL = Duration.ofMinutes(30);
+
   /**
    * Admission only resolves aliases and starts executions; it never creates a state machine, so
    * the role a created machine would run as is never sent. The adapter still insists on an ARN.
    */
-  static final String INTAKE_ROLE = "arn:aws:iam::aws:role/protomolt-intake-creates-no-state-machines";
+  static final String INTAKE_ROLE =
+      "arn:aws:iam::aws:role/protomolt-intake-creates-no-state-machines";
 
   private final ContainerClients clients;
   private final TenancyDirectory tenancy;
@@ -71,8 +73,11 @@ public final class FunctionWiring {
    * only built when a check first asks.
    */
   public FunctionWiring(ContainerClients clients) {
-    this(clients, datasourceId -> new PostgresDatasourceBindings(clients.dataSource())
-        .datasourceAccount(datasourceId), null);
+    this(
+        clients,
+        datasourceId ->
+            new PostgresDatasourceBindings(clients.dataSource()).datasourceAccount(datasourceId),
+        null);
   }
 
   /**
@@ -80,8 +85,8 @@ public final class FunctionWiring {
    * @param intakeRules how account provisioning adds intake notification rules; null for S3's own
    *     bucket notifications (the local cloud's S3 has none, decision 0400)
    */
-  public FunctionWiring(ContainerClients clients, TenancyDirectory tenancy,
-      IntakeNotificationRules intakeRules) {
+  public FunctionWiring(
+      ContainerClients clients, TenancyDirectory tenancy, IntakeNotificationRules intakeRules) {
     this.clients = Objects.requireNonNull(clients, "clients");
     this.tenancy = Objects.requireNonNull(tenancy, "tenancy");
     this.intakeRules = intakeRules;
@@ -101,69 +106,122 @@ public final class FunctionWiring {
       case "dispatch" -> NamedHandlers.dispatch(new DispatchService(hops()));
       case "complete" -> NamedHandlers.complete(new CompleteService(hops()));
       case "dlq" -> NamedHandlers.dlq(new DlqService(hops()));
-      case "purge" -> NamedHandlers.purge(new StoragePurger(clients.dataSource(),
-          new S3BlobStore(clients.s3()), new PostgresDriveDirectory(clients.dataSource()), clients.clock()));
-      case "reclaim" -> NamedHandlers.reclaim(new ReclaimService(clients.store()),
-          new DeletionRequests(clients.store()));
+      case "purge" ->
+          NamedHandlers.purge(
+              new StoragePurger(
+                  clients.dataSource(),
+                  new S3BlobStore(clients.s3()),
+                  new PostgresDriveDirectory(clients.dataSource()),
+                  clients.clock()));
+      case "reclaim" ->
+          NamedHandlers.reclaim(
+              new ReclaimService(clients.store()), new DeletionRequests(clients.store()));
       case "indexing-ledger" -> NamedHandlers.indexingLedger(indexingLedger());
-      case "settlement" -> NamedHandlers.settlement(new IndexingReceipts(indexingLedger(),
-          new SourceSettlement(clients.dataSource(), new PostgresLedgerStore(clients.dataSource()),
-              new S3BlobStore(clients.s3()), new PostgresDriveDirectory(clients.dataSource()),
-              clients.clock())));
-      case "account-events" -> NamedHandlers.accountEvents(new AccountProvisioning(clients.store(),
-          new PostgresDriveDirectory(clients.dataSource())::find, intakeRules != null ? intakeRules
-              : new S3IntakeNotificationRules(clients.s3()::forDrive,
-                  clients.environment().intakeFunctionArn()),
-          new PostgresDatasourceBindings(clients.dataSource())::bind));
-      case "reconciler" -> NamedHandlers.reconciler(reconciler(),
-          () -> new LedgerDrives(clients.dataSource()).all());
-      case "retention" -> NamedHandlers.retention(new RetentionSweeper(clients.dataSource(),
-          clients.store(), clients.environment().retentionWindow(), RetentionSweeper.DEFAULT_MINIMUM,
-          clients.clock()), clients.environment().retentionBatch());
+      case "settlement" ->
+          NamedHandlers.settlement(
+              new IndexingReceipts(
+                  indexingLedger(),
+                  new SourceSettlement(
+                      clients.dataSource(),
+                      new PostgresLedgerStore(clients.dataSource()),
+                      new S3BlobStore(clients.s3()),
+                      new PostgresDriveDirectory(clients.dataSource()),
+                      clients.clock())));
+      case "account-events" ->
+          NamedHandlers.accountEvents(
+              new AccountProvisioning(
+                  clients.store(),
+                  new PostgresDriveDirectory(clients.dataSource())::find,
+                  intakeRules != null
+                      ? intakeRules
+                      : new S3IntakeNotificationRules(
+                          clients.s3()::forDrive, clients.environment().intakeFunctionArn()),
+                  new PostgresDatasourceBindings(clients.dataSource())::bind));
+      case "reconciler" ->
+          NamedHandlers.reconciler(
+              reconciler(), () -> new LedgerDrives(clients.dataSource()).all());
+      case "retention" ->
+          NamedHandlers.retention(
+              new RetentionSweeper(
+                  clients.dataSource(),
+                  clients.store(),
+                  clients.environment().retentionWindow(),
+                  RetentionSweeper.DEFAULT_MINIMUM,
+                  clients.clock()),
+              clients.environment().retentionBatch());
       // Lazy on purpose: a Delete event touches neither the database nor Kafka.
-      case "migrate" -> NamedHandlers.migrate(() -> Migrations.apply(clients.dataSource()),
-          topics -> new KafkaTopics(clients.kafkaAdmin()).ensure(topics));
-      default -> throw new IllegalArgumentException("handler name '" + name + "' is unknown; the zip"
-          + " serves " + String.join(", ", NamedHandlers.NAMES));
+      case "migrate" ->
+          NamedHandlers.migrate(
+              () -> Migrations.apply(clients.dataSource()),
+              topics -> new KafkaTopics(clients.kafkaAdmin()).ensure(topics));
+      default ->
+          throw new IllegalArgumentException(
+              "handler name '"
+                  + name
+                  + "' is unknown; the zip"
+                  + " serves "
+                  + String.join(", ", NamedHandlers.NAMES));
     };
   }
 
   private HopContext hops() {
     PipelineCelEnvironment cel = PipelineCelEnvironment.create();
-    return new HopContext(new GraphCache(new StoredVersionSource(new PostgresGraphStore(clients.dataSource())),
-        cel, clients.clock(), GRAPH_CACHE_TTL), new PipeDocStoreStaging(clients.store()), clients.events(),
-        clients.clock(), HopContext.DEFAULT_INLINE_LIMIT);
+    return new HopContext(
+        new GraphCache(
+            new StoredVersionSource(new PostgresGraphStore(clients.dataSource())),
+            cel,
+            clients.clock(),
+            GRAPH_CACHE_TTL),
+        new PipeDocStoreStaging(clients.store()),
+        clients.events(),
+        clients.clock(),
+        HopContext.DEFAULT_INLINE_LIMIT);
   }
 
   private ReplayService replay() {
     PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
     // Replay, like intake, only starts executions: the role is never used to create a machine.
-    return new ReplayService(new ReplayQuery(clients.dataSource())::stream, graphs,
-        new SfnStateMachines(clients.sfn(), INTAKE_ROLE), clients.clock());
+    return new ReplayService(
+        new ReplayQuery(clients.dataSource())::stream,
+        graphs,
+        new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
+        clients.clock());
   }
 
   private IntakeService intake() {
     PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
     SfnStateMachines machines = new SfnStateMachines(clients.sfn(), INTAKE_ROLE);
-    AdmissionService admission = new AdmissionService(
-        new SubscriptionLookup(graphs::subscriptions, clients.clock(), Duration.ZERO), graphs, machines,
-        new PostgresAdmissionLog(clients.dataSource()), clients.clock());
+    AdmissionService admission =
+        new AdmissionService(
+            new SubscriptionLookup(graphs::subscriptions, clients.clock(), Duration.ZERO),
+            graphs,
+            machines,
+            new PostgresAdmissionLog(clients.dataSource()),
+            clients.clock());
     return new IntakeService(clients.store(), admission, clients.clock());
   }
 
   private GraphAdminService graphAdmin() {
     PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
-    return new GraphAdminService(graphs, new StepFunctionsVersionPins(clients.sfn(), graphs),
+    return new GraphAdminService(
+        graphs,
+        new StepFunctionsVersionPins(clients.sfn(), graphs),
         new KafkaGraphEventPublisher(clients.producer(), ContainerClients.KAFKA_TIMEOUT),
-        GraphValidator.standard(PipelineCelEnvironment.create(), tenancy), clients.clock());
+        GraphValidator.standard(PipelineCelEnvironment.create(), tenancy),
+        clients.clock());
   }
 
   private GraphActivationService activation() {
     FunctionEnvironment env = clients.environment();
-    return new GraphActivationService(graphAdmin(),
+    return new GraphActivationService(
+        graphAdmin(),
         new SfnStateMachines(clients.sfn(), env.executionRoleArn()),
-        new EngineFunctions(env.environmentName(), env.hopFunctionArn("PREPARE"),
-            env.hopFunctionArn("DISPATCH"), env.hopFunctionArn("COMPLETE"), env.hopFunctionArn("DLQ")));
+        new EngineFunctions(
+            env.environmentName(),
+            env.hopFunctionArn("PREPARE"),
+            env.hopFunctionArn("DISPATCH"),
+            env.hopFunctionArn("COMPLETE"),
+            env.hopFunctionArn("DLQ")));
   }
 
   private IndexingLedger indexingLedger() {
@@ -172,7 +230,10 @@ public final class FunctionWiring {
 
   private StorageReconciler reconciler() {
     ReconcilerSettings settings = ReconcilerSettings.dryRun();
-    return new StorageReconciler(clients.dataSource(), new S3BlobStore(clients.s3()),
-        clients.environment().reconcilerDeletes() ? settings.deleting() : settings, clients.clock());
+    return new StorageReconciler(
+        clients.dataSource(),
+        new S3BlobStore(clients.s3()),
+        clients.environment().reconcilerDeletes() ? settings.deleting() : settings,
+        clients.clock());
   }
 }

@@ -36,14 +36,23 @@ final class KafkaTopics {
           continue;
         }
         try {
-          // Replication is the cluster's default (-1): MSK Serverless chooses it, a local broker has one.
-          admin.createTopics(List.of(new NewTopic(topic.name(), java.util.Optional.of(topic.partitions()),
-              java.util.Optional.empty()))).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+          // Replication is the cluster's default (-1): MSK Serverless chooses it, a local broker
+          // has one.
+          admin
+              .createTopics(
+                  List.of(
+                      new NewTopic(
+                          topic.name(),
+                          java.util.Optional.of(topic.partitions()),
+                          java.util.Optional.empty())))
+              .all()
+              .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
           created.add(topic.name());
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof TopicExistsException)) {
-            throw new IllegalStateException("creating topic " + topic.name() + " failed: "
-                + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException(
+                "creating topic " + topic.name() + " failed: " + e.getCause().getMessage(),
+                e.getCause());
           }
         }
       }
@@ -52,7 +61,8 @@ final class KafkaTopics {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);
     } catch (ExecutionException e) {
-      throw new IllegalStateException("listing topics failed: " + e.getCause().getMessage(), e.getCause());
+      throw new IllegalStateException(
+          "listing topics failed: " + e.getCause().getMessage(), e.getCause());
     } catch (TimeoutException e) {
       throw new IllegalStateException("Kafka did not answer within " + TIMEOUT_SECONDS + " s", e);
     }

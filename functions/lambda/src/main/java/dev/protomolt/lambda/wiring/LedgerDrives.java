@@ -28,7 +28,8 @@ final class LedgerDrives {
   List<Drive> all() {
     PostgresDriveDirectory directory = new PostgresDriveDirectory(dataSource);
     List<Drive> drives = new ArrayList<>();
-    try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(NAMES);
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement(NAMES);
         ResultSet r = s.executeQuery()) {
       while (r.next()) {
         directory.findByName(r.getString(1)).ifPresent(drives::add);

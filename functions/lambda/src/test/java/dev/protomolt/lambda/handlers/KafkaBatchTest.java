@@ -21,13 +21,19 @@ class KafkaBatchTest {
 
   @Test
   void recordsComeOutGroupByGroupInOffsetOrderWithTheirKeysAndValuesDecoded() throws Exception {
-    List<KafkaRecord> records = KafkaBatch.records(json, event("{"
-        + "\"storage-purge-1\":[{\"topic\":\"storage-purge\",\"partition\":1,\"offset\":7,\"key\":\"YQ==\",\"value\":\"AQI=\"},"
-        + "{\"topic\":\"storage-purge\",\"partition\":1,\"offset\":8,\"value\":\"Aw==\"}],"
-        + "\"storage-purge-0\":[{\"topic\":\"storage-purge\",\"partition\":0,\"offset\":3,\"value\":\"\"}]}"));
+    List<KafkaRecord> records =
+        KafkaBatch.records(
+            json,
+            event(
+                "{\"storage-purge-1\":[{\"topic\":\"storage-purge\",\"partition\":1,\"offset\":7,\"key\":\"YQ==\",\"value\":\"AQI=\"},"
+                    + "{\"topic\":\"storage-purge\",\"partition\":1,\"offset\":8,\"value\":\"Aw==\"}],"
+                    + "\"storage-purge-0\":[{\"topic\":\"storage-purge\",\"partition\":0,\"offset\":3,\"value\":\"\"}]}"));
 
-    assertThat(records).extracting(KafkaRecord::partition, KafkaRecord::offset)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(1, 7L), org.assertj.core.groups.Tuple.tuple(1, 8L),
+    assertThat(records)
+        .extracting(KafkaRecord::partition, KafkaRecord::offset)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1, 7L),
+            org.assertj.core.groups.Tuple.tuple(1, 8L),
             org.assertj.core.groups.Tuple.tuple(0, 3L));
     assertThat(new String(records.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("a");
     assertThat(records.get(0).value()).containsExactly(1, 2);
@@ -40,32 +46,46 @@ class KafkaBatchTest {
     JsonNode sqs = EventJson.MAPPER.readTree("{\"eventSource\":\"aws:sqs\",\"records\":{}}");
     assertThatThrownBy(() -> KafkaBatch.records(json, sqs))
         .isInstanceOf(InvalidEventException.class)
-        .hasMessage("purge: eventSource must be aws:kafka (an MSK event-source mapping), was 'aws:sqs'");
+        .hasMessage(
+            "purge: eventSource must be aws:kafka (an MSK event-source mapping), was 'aws:sqs'");
   }
 
   @Test
   void aRecordListedUnderAnotherPartitionIsRefused() throws Exception {
-    JsonNode misfiled = event("{\"storage-purge-0\":[{\"topic\":\"storage-purge\",\"partition\":2,"
-        + "\"offset\":1,\"value\":\"AQ==\"}]}");
+    JsonNode misfiled =
+        event(
+            "{\"storage-purge-0\":[{\"topic\":\"storage-purge\",\"partition\":2,"
+                + "\"offset\":1,\"value\":\"AQ==\"}]}");
     assertThatThrownBy(() -> KafkaBatch.records(json, misfiled))
-        .hasMessage("purge: records[\"storage-purge-0\"][0] is listed under 'storage-purge-0' but names"
-            + " topic 'storage-purge' partition 2");
+        .hasMessage(
+            "purge: records[\"storage-purge-0\"][0] is listed under 'storage-purge-0' but names"
+                + " topic 'storage-purge' partition 2");
   }
 
   @Test
   void aRecordWithoutAValueIsRefusedRatherThanSkipped() throws Exception {
-    JsonNode tombstone = event("{\"storage-purge-0\":[{\"topic\":\"storage-purge\",\"partition\":0,\"offset\":4}]}");
+    JsonNode tombstone =
+        event("{\"storage-purge-0\":[{\"topic\":\"storage-purge\",\"partition\":0,\"offset\":4}]}");
     assertThatThrownBy(() -> KafkaBatch.records(json, tombstone))
         .hasMessageStartingWith("purge: records[\"storage-purge-0\"][0].value is missing");
   }
 
   @Test
   void aNegativeOffsetOrMissingTopicIsNamed() throws Exception {
-    assertThatThrownBy(() -> KafkaBatch.records(json, event(
-        "{\"storage-purge-0\":[{\"topic\":\"storage-purge\",\"partition\":0,\"offset\":-1,\"value\":\"AQ==\"}]}")))
-        .hasMessage("purge: records[\"storage-purge-0\"][0].offset must be a whole number of at least 0");
-    assertThatThrownBy(() -> KafkaBatch.records(json, event(
-        "{\"storage-purge-0\":[{\"partition\":0,\"offset\":1,\"value\":\"AQ==\"}]}")))
+    assertThatThrownBy(
+            () ->
+                KafkaBatch.records(
+                    json,
+                    event(
+                        "{\"storage-purge-0\":[{\"topic\":\"storage-purge\",\"partition\":0,\"offset\":-1,\"value\":\"AQ==\"}]}")))
+        .hasMessage(
+            "purge: records[\"storage-purge-0\"][0].offset must be a whole number of at least 0");
+    assertThatThrownBy(
+            () ->
+                KafkaBatch.records(
+                    json,
+                    event(
+                        "{\"storage-purge-0\":[{\"partition\":0,\"offset\":1,\"value\":\"AQ==\"}]}")))
         .hasMessage("purge: records[\"storage-purge-0\"][0].topic must be a non-blank string");
     assertThatThrownBy(() -> KafkaBatch.records(json, event("[]")))
         .hasMessage("purge: records must be a JSON object");

@@ -10,11 +10,14 @@ import org.junit.jupiter.api.Test;
 class ScheduledHandlerTest {
 
   private final AtomicInteger runs = new AtomicInteger();
-  private final ScheduledHandler handler = new ScheduledHandler("retention", () -> {
-    var out = EventJson.reply();
-    out.put("run", runs.incrementAndGet());
-    return out;
-  });
+  private final ScheduledHandler handler =
+      new ScheduledHandler(
+          "retention",
+          () -> {
+            var out = EventJson.reply();
+            out.put("run", runs.incrementAndGet());
+            return out;
+          });
 
   @Test
   void anEmptyObjectFromEventBridgeSchedulerRunsTheServiceOnce() {
@@ -24,13 +27,15 @@ class ScheduledHandlerTest {
 
   @Test
   void aSchedulerSourcedScheduledEventRunsTheService() {
-    handler.handleText("{\"detail-type\":\"Scheduled Event\",\"source\":\"aws.scheduler\",\"detail\":{}}");
+    handler.handleText(
+        "{\"detail-type\":\"Scheduled Event\",\"source\":\"aws.scheduler\",\"detail\":{}}");
     assertThat(runs).hasValue(1);
   }
 
   @Test
   void anyOtherEventIsRefusedBeforeTheServiceRuns() {
-    assertThatThrownBy(() -> handler.handleText("{\"detail-type\":\"Scheduled Event\",\"source\":\"aws.s3\"}"))
+    assertThatThrownBy(
+            () -> handler.handleText("{\"detail-type\":\"Scheduled Event\",\"source\":\"aws.s3\"}"))
         .hasMessage("retention: source must be aws.events or aws.scheduler, was 'aws.s3'");
     assertThatThrownBy(() -> handler.handleText("{\"Records\":[]}"))
         .hasMessage("retention: detail-type must be a non-blank string");

@@ -24,8 +24,9 @@ import javax.sql.DataSource;
  */
 public final class PostgresDocumentLogStore implements DocumentLogStore {
 
-  private static final String STATE_COLUMNS = "collection, path, window_size, window_overlap,"
-      + " version, next_part_index, tail_start, tail_utf16, sealed_length, sealed_sha256";
+  private static final String STATE_COLUMNS =
+      "collection, path, window_size, window_overlap,"
+          + " version, next_part_index, tail_start, tail_utf16, sealed_length, sealed_sha256";
 
   private final DataSource dataSource;
 
@@ -36,8 +37,11 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
   @Override
   public Optional<DocumentLogState> load(LogKey key) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT " + STATE_COLUMNS
-            + " FROM document_logs WHERE collection = ? AND path = ?")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT "
+                    + STATE_COLUMNS
+                    + " FROM document_logs WHERE collection = ? AND path = ?")) {
       s.setString(1, key.collection());
       s.setString(2, key.path());
       try (ResultSet r = s.executeQuery()) {
@@ -51,24 +55,33 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
   @Override
   public DocumentLogState createIfAbsent(DocumentLogState initial) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("INSERT INTO document_logs (" + STATE_COLUMNS
-            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (collection, path) DO NOTHING")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "INSERT INTO document_logs ("
+                    + STATE_COLUMNS
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (collection, path) DO"
+                    + " NOTHING")) {
       bindState(s, initial);
       s.executeUpdate();
     } catch (SQLException e) {
       throw new DocumentLogStorageException("opening log " + initial.key(), e);
     }
-    return load(initial.key()).orElseThrow(() -> new IllegalStateException(
-        "log " + initial.key() + " vanished right after it was created"));
+    return load(initial.key())
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "log " + initial.key() + " vanished right after it was created"));
   }
 
   @Override
   public boolean replace(DocumentLogState next, long expectedVersion) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("UPDATE document_logs SET window_size = ?,"
-            + " window_overlap = ?, version = ?, next_part_index = ?, tail_start = ?,"
-            + " tail_utf16 = ?, sealed_length = ?, sealed_sha256 = ?, updated_at = now()"
-            + " WHERE collection = ? AND path = ? AND version = ?")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "UPDATE document_logs SET window_size = ?,"
+                    + " window_overlap = ?, version = ?, next_part_index = ?, tail_start = ?,"
+                    + " tail_utf16 = ?, sealed_length = ?, sealed_sha256 = ?, updated_at = now()"
+                    + " WHERE collection = ? AND path = ? AND version = ?")) {
       s.setInt(1, next.windows().size());
       s.setInt(2, next.windows().overlap());
       s.setLong(3, next.version());
@@ -88,11 +101,12 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
   @Override
   public void putPart(LogKey key, DocumentPart part) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("INSERT INTO document_log_parts (collection,"
-            + " path, part_index, start_offset, text_utf16, sha256) VALUES (?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (collection, path, part_index) DO UPDATE SET"
-            + " start_offset = EXCLUDED.start_offset, text_utf16 = EXCLUDED.text_utf16,"
-            + " sha256 = EXCLUDED.sha256")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "INSERT INTO document_log_parts (collection, path, part_index, start_offset,"
+                    + " text_utf16, sha256) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (collection,"
+                    + " path, part_index) DO UPDATE SET start_offset = EXCLUDED.start_offset,"
+                    + " text_utf16 = EXCLUDED.text_utf16, sha256 = EXCLUDED.sha256")) {
       s.setString(1, key.collection());
       s.setString(2, key.path());
       s.setInt(3, part.index());
@@ -108,16 +122,19 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
   @Override
   public List<DocumentPart> parts(LogKey key) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT part_index, start_offset, text_utf16,"
-            + " sha256 FROM document_log_parts WHERE collection = ? AND path = ?"
-            + " ORDER BY part_index")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT part_index, start_offset, text_utf16,"
+                    + " sha256 FROM document_log_parts WHERE collection = ? AND path = ?"
+                    + " ORDER BY part_index")) {
       s.setString(1, key.collection());
       s.setString(2, key.path());
       List<DocumentPart> parts = new ArrayList<>();
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
-          parts.add(new DocumentPart(r.getInt(1), r.getLong(2), Utf16Bytes.decode(r.getBytes(3)),
-              r.getString(4)));
+          parts.add(
+              new DocumentPart(
+                  r.getInt(1), r.getLong(2), Utf16Bytes.decode(r.getBytes(3)), r.getString(4)));
         }
       }
       return parts;
@@ -151,10 +168,15 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
 
   private static DocumentLogState state(ResultSet r) throws SQLException {
     long sealedLength = r.getLong(9);
-    DocumentLogState.Seal seal = r.wasNull() ? null
-        : new DocumentLogState.Seal(sealedLength, r.getString(10));
-    return new DocumentLogState(new LogKey(r.getString(1), r.getString(2)),
-        new WindowSpec(r.getInt(3), r.getInt(4)), r.getLong(5), r.getInt(6), r.getLong(7),
-        Utf16Bytes.decode(r.getBytes(8)), seal);
+    DocumentLogState.Seal seal =
+        r.wasNull() ? null : new DocumentLogState.Seal(sealedLength, r.getString(10));
+    return new DocumentLogState(
+        new LogKey(r.getString(1), r.getString(2)),
+        new WindowSpec(r.getInt(3), r.getInt(4)),
+        r.getLong(5),
+        r.getInt(6),
+        r.getLong(7),
+        Utf16Bytes.decode(r.getBytes(8)),
+        seal);
   }
 }

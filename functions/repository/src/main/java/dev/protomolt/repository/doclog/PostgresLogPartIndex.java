@@ -31,11 +31,12 @@ public final class PostgresLogPartIndex implements LogPartIndex {
   @Override
   public void upsert(LogKey key, DocumentPart part) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("INSERT INTO document_log_index (collection,"
-            + " path, part_index, start_offset, text_utf16, words) VALUES (?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (collection, path, part_index) DO UPDATE SET"
-            + " start_offset = EXCLUDED.start_offset, text_utf16 = EXCLUDED.text_utf16,"
-            + " words = EXCLUDED.words")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "INSERT INTO document_log_index (collection, path, part_index, start_offset,"
+                    + " text_utf16, words) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (collection, path,"
+                    + " part_index) DO UPDATE SET start_offset = EXCLUDED.start_offset, text_utf16"
+                    + " = EXCLUDED.text_utf16, words = EXCLUDED.words")) {
       s.setString(1, key.collection());
       s.setString(2, key.path());
       s.setInt(3, part.index());
@@ -52,17 +53,23 @@ public final class PostgresLogPartIndex implements LogPartIndex {
   public List<Hit> query(String terms, int limit) {
     Set<String> wanted = LogWords.ofQuery(terms, limit);
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT collection, path, part_index,"
-            + " start_offset, text_utf16 FROM document_log_index WHERE words @> ?"
-            + " ORDER BY collection, path, part_index LIMIT ?")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT collection, path, part_index,"
+                    + " start_offset, text_utf16 FROM document_log_index WHERE words @> ?"
+                    + " ORDER BY collection, path, part_index LIMIT ?")) {
       Array words = c.createArrayOf("text", wanted.toArray());
       s.setArray(1, words);
       s.setInt(2, limit);
       List<Hit> hits = new ArrayList<>();
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
-          hits.add(new Hit(new LogKey(r.getString(1), r.getString(2)), r.getInt(3), r.getLong(4),
-              Utf16Bytes.decode(r.getBytes(5))));
+          hits.add(
+              new Hit(
+                  new LogKey(r.getString(1), r.getString(2)),
+                  r.getInt(3),
+                  r.getLong(4),
+                  Utf16Bytes.decode(r.getBytes(5))));
         }
       }
       return hits;

@@ -19,8 +19,11 @@ final class Utf16Bytes {
 
   static String decode(byte[] bytes) {
     if (bytes.length % 2 != 0) {
-      throw new IllegalStateException("stored text has " + bytes.length
-          + " bytes, not a whole number of UTF-16 code units; the row was not written by this store");
+      throw new IllegalStateException(
+          "stored text has "
+              + bytes.length
+              + " bytes, not a whole number of UTF-16 code units; the row was not written by this"
+              + " store");
     }
     return ByteBuffer.wrap(bytes).asCharBuffer().toString();
   }

@@ -7,13 +7,13 @@ import dev.protomolt.proto.repository.v1.GetPipeDocManifestResponse;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import dev.protomolt.proto.repository.v1.GetPipeDocResponse;
 import dev.protomolt.proto.repository.v1.PipeDocServiceGrpc;
+import dev.protomolt.proto.repository.v1.ReplayCandidate;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
+import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.PipeDocStoreException;
 import dev.protomolt.repository.replay.ReplayQuery;
-import dev.protomolt.proto.repository.v1.ReplayCandidate;
-import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -35,8 +35,8 @@ public final class PipeDocGrpcService extends PipeDocServiceGrpc.PipeDocServiceI
   }
 
   @Override
-  public void savePipeDoc(SavePipeDocRequest request,
-      StreamObserver<SavePipeDocResponse> responses) {
+  public void savePipeDoc(
+      SavePipeDocRequest request, StreamObserver<SavePipeDocResponse> responses) {
     answer(request, store::save, responses);
   }
 
@@ -46,20 +46,20 @@ public final class PipeDocGrpcService extends PipeDocServiceGrpc.PipeDocServiceI
   }
 
   @Override
-  public void getPipeDocManifest(GetPipeDocManifestRequest request,
-      StreamObserver<GetPipeDocManifestResponse> responses) {
+  public void getPipeDocManifest(
+      GetPipeDocManifestRequest request, StreamObserver<GetPipeDocManifestResponse> responses) {
     answer(request, store::getManifest, responses);
   }
 
   @Override
-  public void deletePipeDoc(DeletePipeDocRequest request,
-      StreamObserver<DeletePipeDocResponse> responses) {
+  public void deletePipeDoc(
+      DeletePipeDocRequest request, StreamObserver<DeletePipeDocResponse> responses) {
     answer(request, store::delete, responses);
   }
 
   @Override
-  public void streamDocumentsForReplay(StreamDocumentsForReplayRequest request,
-      StreamObserver<ReplayCandidate> responses) {
+  public void streamDocumentsForReplay(
+      StreamDocumentsForReplayRequest request, StreamObserver<ReplayCandidate> responses) {
     try {
       replay.stream(request, responses::onNext);
     } catch (RuntimeException e) {
@@ -83,17 +83,18 @@ public final class PipeDocGrpcService extends PipeDocServiceGrpc.PipeDocServiceI
 
   /** The status a caller sees for each refusal; the message always comes along. */
   static StatusRuntimeException toStatus(RuntimeException e) {
-    Status status = switch (e) {
-      case PipeDocStoreException.InvalidRequest ignored -> Status.INVALID_ARGUMENT;
-      // The caller's remedy is to retry as a full save: FAILED_PRECONDITION says exactly that.
-      case PipeDocStoreException.CopySourceGone ignored -> Status.FAILED_PRECONDITION;
-      case PipeDocStoreException.AccountNotProvisioned ignored -> Status.FAILED_PRECONDITION;
-      case PipeDocStoreException.AccountInactive ignored -> Status.PERMISSION_DENIED;
-      case PipeDocStoreException.DocumentNotFound ignored -> Status.NOT_FOUND;
-      // The ledger promises bytes the object store does not have (or has corrupted).
-      case PipeDocStoreException.PartUnreadable ignored -> Status.DATA_LOSS;
-      default -> Status.INTERNAL;
-    };
+    Status status =
+        switch (e) {
+          case PipeDocStoreException.InvalidRequest ignored -> Status.INVALID_ARGUMENT;
+          // The caller's remedy is to retry as a full save: FAILED_PRECONDITION says exactly that.
+          case PipeDocStoreException.CopySourceGone ignored -> Status.FAILED_PRECONDITION;
+          case PipeDocStoreException.AccountNotProvisioned ignored -> Status.FAILED_PRECONDITION;
+          case PipeDocStoreException.AccountInactive ignored -> Status.PERMISSION_DENIED;
+          case PipeDocStoreException.DocumentNotFound ignored -> Status.NOT_FOUND;
+          // The ledger promises bytes the object store does not have (or has corrupted).
+          case PipeDocStoreException.PartUnreadable ignored -> Status.DATA_LOSS;
+          default -> Status.INTERNAL;
+        };
     return status.withDescription(e.getMessage()).withCause(e).asRuntimeException();
   }
 }

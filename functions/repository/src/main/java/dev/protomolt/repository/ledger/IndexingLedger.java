@@ -33,21 +33,22 @@ import javax.sql.DataSource;
  */
 public final class IndexingLedger {
 
-  private static final String KEY = "account_id = ? AND doc_id = ? AND plan_id = ?"
-      + " AND index_name = ?";
+  private static final String KEY =
+      "account_id = ? AND doc_id = ? AND plan_id = ?" + " AND index_name = ?";
 
   // The WHERE clause is the load-bearing line: an update happens only for a newer attempt, and
   // RETURNING reports nothing when it did not, which is how a stale receipt is recognized.
-  private static final String UPSERT = "INSERT INTO document_index_state (account_id, doc_id,"
-      + " plan_id, index_name, outcome, last_attempt_id, graph_id, graph_version, node_id,"
-      + " indexed_at, error_message, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-      + " ON CONFLICT (account_id, doc_id, plan_id, index_name) DO UPDATE SET"
-      + " outcome = EXCLUDED.outcome, last_attempt_id = EXCLUDED.last_attempt_id,"
-      + " graph_id = EXCLUDED.graph_id, graph_version = EXCLUDED.graph_version,"
-      + " node_id = EXCLUDED.node_id, indexed_at = EXCLUDED.indexed_at,"
-      + " error_message = EXCLUDED.error_message, updated_at = EXCLUDED.updated_at"
-      + " WHERE EXCLUDED.last_attempt_id > document_index_state.last_attempt_id"
-      + " RETURNING last_attempt_id";
+  private static final String UPSERT =
+      "INSERT INTO document_index_state (account_id, doc_id,"
+          + " plan_id, index_name, outcome, last_attempt_id, graph_id, graph_version, node_id,"
+          + " indexed_at, error_message, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (account_id, doc_id, plan_id, index_name) DO UPDATE SET"
+          + " outcome = EXCLUDED.outcome, last_attempt_id = EXCLUDED.last_attempt_id,"
+          + " graph_id = EXCLUDED.graph_id, graph_version = EXCLUDED.graph_version,"
+          + " node_id = EXCLUDED.node_id, indexed_at = EXCLUDED.indexed_at,"
+          + " error_message = EXCLUDED.error_message, updated_at = EXCLUDED.updated_at"
+          + " WHERE EXCLUDED.last_attempt_id > document_index_state.last_attempt_id"
+          + " RETURNING last_attempt_id";
 
   private final DataSource dataSource;
   private final Clock clock;
@@ -70,28 +71,38 @@ public final class IndexingLedger {
         continue;
       }
       boolean applied = upsert(receipt, attemptId);
-      outcomes.add(new ReceiptOutcome(i, applied ? ReceiptOutcome.Kind.APPLIED
-          : ReceiptOutcome.Kind.STALE, applied ? "attempt " + attemptId
-          : "attempt " + attemptId + " is not newer than the last applied"));
+      outcomes.add(
+          new ReceiptOutcome(
+              i,
+              applied ? ReceiptOutcome.Kind.APPLIED : ReceiptOutcome.Kind.STALE,
+              applied
+                  ? "attempt " + attemptId
+                  : "attempt " + attemptId + " is not newer than the last applied"));
     }
     return outcomes;
   }
 
   /** The current row for one (account, document, plan, index), if any receipt was applied. */
-  public Optional<IndexState> find(String accountId, String docId, String planId,
-      String indexName) {
+  public Optional<IndexState> find(
+      String accountId, String docId, String planId, String indexName) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT outcome, last_attempt_id, node_id"
-            + " FROM document_index_state WHERE " + KEY)) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT outcome, last_attempt_id, node_id"
+                    + " FROM document_index_state WHERE "
+                    + KEY)) {
       bindKey(s, 1, accountId, docId, planId, indexName);
       try (ResultSet rs = s.executeQuery()) {
         if (!rs.next()) {
           return Optional.empty();
         }
-        return Optional.of(new IndexState(IndexOutcome.valueOf("INDEX_OUTCOME_"
-            + rs.getString(1)), rs.getString(2), rs.getObject(3, UUID.class),
-            parsers(c, accountId, docId, planId, indexName),
-            vectorSets(c, accountId, docId, planId, indexName)));
+        return Optional.of(
+            new IndexState(
+                IndexOutcome.valueOf("INDEX_OUTCOME_" + rs.getString(1)),
+                rs.getString(2),
+                rs.getObject(3, UUID.class),
+                parsers(c, accountId, docId, planId, indexName),
+                vectorSets(c, accountId, docId, planId, indexName)));
       }
     } catch (SQLException e) {
       throw new LedgerException("reading document_index_state of " + docId, e);
@@ -102,8 +113,10 @@ public final class IndexingLedger {
   public Set<IndexOutcome> outcomes(String accountId, String docId) {
     Set<IndexOutcome> outcomes = new HashSet<>();
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT DISTINCT outcome FROM"
-            + " document_index_state WHERE account_id = ? AND doc_id = ?")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT DISTINCT outcome FROM"
+                    + " document_index_state WHERE account_id = ? AND doc_id = ?")) {
       s.setString(1, accountId);
       s.setString(2, docId);
       try (ResultSet rs = s.executeQuery()) {
@@ -122,8 +135,12 @@ public final class IndexingLedger {
    *
    * @param nodeId the stored state that was indexed, when the receipt named one
    */
-  public record IndexState(IndexOutcome outcome, String lastAttemptId, UUID nodeId,
-      List<ParserProvenance> parserChain, List<VectorSetProvenance> vectorSets) {}
+  public record IndexState(
+      IndexOutcome outcome,
+      String lastAttemptId,
+      UUID nodeId,
+      List<ParserProvenance> parserChain,
+      List<VectorSetProvenance> vectorSets) {}
 
   private static String validate(DocumentIndexedEvent r) {
     String attemptId = AttemptIds.canonical(r.getAttemptId());
@@ -133,15 +150,15 @@ public final class IndexingLedger {
     requireNotBlank(r.getIndexName(), "index_name");
     if (r.getOutcome() == IndexOutcome.INDEX_OUTCOME_UNSPECIFIED
         || r.getOutcome() == IndexOutcome.UNRECOGNIZED) {
-      throw new IllegalArgumentException("outcome must be INDEXED, FAILED_RETRYABLE,"
-          + " FAILED_TERMINAL or SKIPPED");
+      throw new IllegalArgumentException(
+          "outcome must be INDEXED, FAILED_RETRYABLE," + " FAILED_TERMINAL or SKIPPED");
     }
     if (!r.getNodeId().isEmpty()) {
       try {
         UUID.fromString(r.getNodeId());
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("node_id must be a UUID but was '" + r.getNodeId()
-            + "'");
+        throw new IllegalArgumentException(
+            "node_id must be a UUID but was '" + r.getNodeId() + "'");
       }
     }
     Set<String> resultIds = new HashSet<>();
@@ -149,12 +166,16 @@ public final class IndexingLedger {
       VectorSetProvenance v = r.getVectorSets(i);
       requireNotBlank(v.getResultId(), "vector_sets[" + i + "].result_id");
       if (!resultIds.add(v.getResultId())) {
-        throw new IllegalArgumentException("vector_sets[" + i + "].result_id '"
-            + v.getResultId() + "' appears twice; each vector set is listed once");
+        throw new IllegalArgumentException(
+            "vector_sets["
+                + i
+                + "].result_id '"
+                + v.getResultId()
+                + "' appears twice; each vector set is listed once");
       }
       if (v.getDimensions() < 0 || v.getVectorCount() < 0) {
-        throw new IllegalArgumentException("vector_sets[" + i + "] dimensions and vector_count"
-            + " must not be negative");
+        throw new IllegalArgumentException(
+            "vector_sets[" + i + "] dimensions and vector_count" + " must not be negative");
       }
     }
     return attemptId;
@@ -168,39 +189,41 @@ public final class IndexingLedger {
 
   private boolean upsert(DocumentIndexedEvent r, String attemptId) {
     try {
-      return Transactions.inTransaction(dataSource, c -> {
-        boolean applied;
-        try (PreparedStatement s = c.prepareStatement(UPSERT)) {
-          int i = bindKey(s, 1, r.getAccountId(), r.getDocId(), r.getPlanId(),
-              r.getIndexName());
-          s.setString(i++, r.getOutcome().name().replace("INDEX_OUTCOME_", ""));
-          s.setString(i++, attemptId);
-          nullable(s, i++, r.getGraphId());
-          s.setLong(i++, r.getGraphVersion());
-          if (r.getNodeId().isEmpty()) {
-            s.setNull(i++, Types.OTHER);
-          } else {
-            s.setObject(i++, UUID.fromString(r.getNodeId()));
-          }
-          if (r.hasIndexedAt()) {
-            s.setTimestamp(i++, java.sql.Timestamp.from(instant(r.getIndexedAt())));
-          } else {
-            s.setNull(i++, Types.TIMESTAMP_WITH_TIMEZONE);
-          }
-          nullable(s, i++, r.getErrorMessage());
-          s.setTimestamp(i, java.sql.Timestamp.from(clock.instant()));
-          try (ResultSet rs = s.executeQuery()) {
-            applied = rs.next();
-          }
-        }
-        if (applied) {
-          replaceChildren(c, r);
-        }
-        return applied;
-      });
+      return Transactions.inTransaction(
+          dataSource,
+          c -> {
+            boolean applied;
+            try (PreparedStatement s = c.prepareStatement(UPSERT)) {
+              int i =
+                  bindKey(s, 1, r.getAccountId(), r.getDocId(), r.getPlanId(), r.getIndexName());
+              s.setString(i++, r.getOutcome().name().replace("INDEX_OUTCOME_", ""));
+              s.setString(i++, attemptId);
+              nullable(s, i++, r.getGraphId());
+              s.setLong(i++, r.getGraphVersion());
+              if (r.getNodeId().isEmpty()) {
+                s.setNull(i++, Types.OTHER);
+              } else {
+                s.setObject(i++, UUID.fromString(r.getNodeId()));
+              }
+              if (r.hasIndexedAt()) {
+                s.setTimestamp(i++, java.sql.Timestamp.from(instant(r.getIndexedAt())));
+              } else {
+                s.setNull(i++, Types.TIMESTAMP_WITH_TIMEZONE);
+              }
+              nullable(s, i++, r.getErrorMessage());
+              s.setTimestamp(i, java.sql.Timestamp.from(clock.instant()));
+              try (ResultSet rs = s.executeQuery()) {
+                applied = rs.next();
+              }
+            }
+            if (applied) {
+              replaceChildren(c, r);
+            }
+            return applied;
+          });
     } catch (SQLException e) {
-      throw new LedgerException("applying indexing receipt " + r.getAttemptId() + " for "
-          + r.getDocId(), e);
+      throw new LedgerException(
+          "applying indexing receipt " + r.getAttemptId() + " for " + r.getDocId(), e);
     }
   }
 
@@ -212,9 +235,10 @@ public final class IndexingLedger {
         s.executeUpdate();
       }
     }
-    try (PreparedStatement s = c.prepareStatement("INSERT INTO document_index_parsers"
-        + " (account_id, doc_id, plan_id, index_name, position, parser_name, parser_version,"
-        + " node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "INSERT INTO document_index_parsers (account_id, doc_id, plan_id, index_name, position,"
+                + " parser_name, parser_version, node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (int p = 0; p < r.getParserChainCount(); p++) {
         ParserProvenance parser = r.getParserChain(p);
         int i = bindKey(s, 1, r.getAccountId(), r.getDocId(), r.getPlanId(), r.getIndexName());
@@ -226,9 +250,11 @@ public final class IndexingLedger {
       }
       s.executeBatch();
     }
-    try (PreparedStatement s = c.prepareStatement("INSERT INTO document_index_vector_sets"
-        + " (account_id, doc_id, plan_id, index_name, result_id, chunk_config_id,"
-        + " embedding_config_id, dimensions, vector_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "INSERT INTO document_index_vector_sets (account_id, doc_id, plan_id, index_name,"
+                + " result_id, chunk_config_id, embedding_config_id, dimensions, vector_count)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
       for (VectorSetProvenance v : r.getVectorSetsList()) {
         int i = bindKey(s, 1, r.getAccountId(), r.getDocId(), r.getPlanId(), r.getIndexName());
         s.setString(i++, v.getResultId());
@@ -242,42 +268,67 @@ public final class IndexingLedger {
     }
   }
 
-  private static List<ParserProvenance> parsers(Connection c, String accountId, String docId,
-      String planId, String indexName) throws SQLException {
+  private static List<ParserProvenance> parsers(
+      Connection c, String accountId, String docId, String planId, String indexName)
+      throws SQLException {
     List<ParserProvenance> chain = new ArrayList<>();
-    try (PreparedStatement s = c.prepareStatement("SELECT parser_name, parser_version, node_id"
-        + " FROM document_index_parsers WHERE " + KEY + " ORDER BY position")) {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT parser_name, parser_version, node_id"
+                + " FROM document_index_parsers WHERE "
+                + KEY
+                + " ORDER BY position")) {
       bindKey(s, 1, accountId, docId, planId, indexName);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          chain.add(ParserProvenance.newBuilder().setParserName(rs.getString(1))
-              .setParserVersion(rs.getString(2)).setNodeId(rs.getString(3)).build());
+          chain.add(
+              ParserProvenance.newBuilder()
+                  .setParserName(rs.getString(1))
+                  .setParserVersion(rs.getString(2))
+                  .setNodeId(rs.getString(3))
+                  .build());
         }
       }
     }
     return chain;
   }
 
-  private static List<VectorSetProvenance> vectorSets(Connection c, String accountId,
-      String docId, String planId, String indexName) throws SQLException {
+  private static List<VectorSetProvenance> vectorSets(
+      Connection c, String accountId, String docId, String planId, String indexName)
+      throws SQLException {
     List<VectorSetProvenance> sets = new ArrayList<>();
-    try (PreparedStatement s = c.prepareStatement("SELECT result_id, chunk_config_id,"
-        + " embedding_config_id, dimensions, vector_count FROM document_index_vector_sets"
-        + " WHERE " + KEY + " ORDER BY result_id")) {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT result_id, chunk_config_id,"
+                + " embedding_config_id, dimensions, vector_count FROM document_index_vector_sets"
+                + " WHERE "
+                + KEY
+                + " ORDER BY result_id")) {
       bindKey(s, 1, accountId, docId, planId, indexName);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          sets.add(VectorSetProvenance.newBuilder().setResultId(rs.getString(1))
-              .setChunkConfigId(rs.getString(2)).setEmbeddingConfigId(rs.getString(3))
-              .setDimensions(rs.getInt(4)).setVectorCount(rs.getInt(5)).build());
+          sets.add(
+              VectorSetProvenance.newBuilder()
+                  .setResultId(rs.getString(1))
+                  .setChunkConfigId(rs.getString(2))
+                  .setEmbeddingConfigId(rs.getString(3))
+                  .setDimensions(rs.getInt(4))
+                  .setVectorCount(rs.getInt(5))
+                  .build());
         }
       }
     }
     return sets;
   }
 
-  private static int bindKey(PreparedStatement s, int from, String accountId, String docId,
-      String planId, String indexName) throws SQLException {
+  private static int bindKey(
+      PreparedStatement s,
+      int from,
+      String accountId,
+      String docId,
+      String planId,
+      String indexName)
+      throws SQLException {
     s.setString(from, accountId);
     s.setString(from + 1, docId);
     s.setString(from + 2, planId);
@@ -285,8 +336,7 @@ public final class IndexingLedger {
     return from + 4;
   }
 
-  private static void nullable(PreparedStatement s, int index, String value)
-      throws SQLException {
+  private static void nullable(PreparedStatement s, int index, String value) throws SQLException {
     if (value.isEmpty()) {
       s.setNull(index, Types.VARCHAR);
     } else {

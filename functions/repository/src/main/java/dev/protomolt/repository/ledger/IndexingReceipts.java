@@ -1,10 +1,10 @@
 package dev.protomolt.repository.ledger;
 
+import dev.protomolt.core.identity.NodeIds;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.events.v1.IndexOutcome;
 import dev.protomolt.repository.DocumentReferences;
 import dev.protomolt.repository.PipeDocStoreException;
-import dev.protomolt.core.identity.NodeIds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -45,8 +45,8 @@ public final class IndexingReceipts {
       return new SourceSettlement.Settled(false, "receipt rejected");
     }
     if (receipt.getOutcome() != IndexOutcome.INDEX_OUTCOME_INDEXED) {
-      return new SourceSettlement.Settled(false, "outcome " + receipt.getOutcome()
-          + " never settles");
+      return new SourceSettlement.Settled(
+          false, "outcome " + receipt.getOutcome() + " never settles");
     }
     // Decided from the ledger, not the receipt: a stale INDEXED receipt behind a newer failure,
     // or another index's failure, keeps the source. A redelivered receipt settles again, which
@@ -54,22 +54,23 @@ public final class IndexingReceipts {
     Set<IndexOutcome> recorded = ledger.outcomes(receipt.getAccountId(), receipt.getDocId());
     if (recorded.contains(IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL)
         || recorded.contains(IndexOutcome.INDEX_OUTCOME_FAILED_RETRYABLE)) {
-      return new SourceSettlement.Settled(false, "an index reports the document failed; the"
-          + " source is kept for re-parse");
+      return new SourceSettlement.Settled(
+          false, "an index reports the document failed; the" + " source is kept for re-parse");
     }
     UUID nodeId;
     if (!receipt.getNodeId().isEmpty()) {
       nodeId = UUID.fromString(receipt.getNodeId());
     } else if (receipt.hasDocumentRef()) {
       try {
-        nodeId = NodeIds.nodeId(DocumentReferences.coordinates(receipt.getDocumentRef(),
-            "document_ref"));
+        nodeId =
+            NodeIds.nodeId(
+                DocumentReferences.coordinates(receipt.getDocumentRef(), "document_ref"));
       } catch (PipeDocStoreException.InvalidRequest e) {
         return new SourceSettlement.Settled(false, e.getMessage());
       }
     } else {
-      return new SourceSettlement.Settled(false, "the receipt names no stored state (node_id or"
-          + " document_ref)");
+      return new SourceSettlement.Settled(
+          false, "the receipt names no stored state (node_id or" + " document_ref)");
     }
     return settlement.settle(nodeId, receipt.getAccountId(), receipt.getDocId());
   }

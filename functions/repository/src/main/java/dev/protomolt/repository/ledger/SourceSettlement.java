@@ -51,8 +51,12 @@ public final class SourceSettlement {
   private final DriveDirectory drives;
   private final Clock clock;
 
-  public SourceSettlement(DataSource dataSource, LedgerStore ledger, BlobStore blobs,
-      DriveDirectory drives, Clock clock) {
+  public SourceSettlement(
+      DataSource dataSource,
+      LedgerStore ledger,
+      BlobStore blobs,
+      DriveDirectory drives,
+      Clock clock) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.blobs = Objects.requireNonNull(blobs, "blobs");
@@ -68,32 +72,54 @@ public final class SourceSettlement {
    * {@code docId}. Settling an already settled row finishes whatever a previous run left undone.
    */
   public Settled settle(UUID nodeId, String accountId, String docId) {
-    Optional<PipeDocRecord> found = ledger.find(nodeId)
-        .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE);
+    Optional<PipeDocRecord> found =
+        ledger.find(nodeId).filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE);
     if (found.isEmpty()) {
       return new Settled(false, "no live stored state " + nodeId);
     }
     PipeDocRecord row = found.get();
     if (!row.accountId().equals(accountId) || !row.docId().equals(docId)) {
       // A receipt must never settle another account's or document's bytes.
-      return new Settled(false, "stored state " + nodeId + " belongs to " + row.accountId()
-          + "/" + row.docId() + ", not to the receipt's " + accountId + "/" + docId);
+      return new Settled(
+          false,
+          "stored state "
+              + nodeId
+              + " belongs to "
+              + row.accountId()
+              + "/"
+              + row.docId()
+              + ", not to the receipt's "
+              + accountId
+              + "/"
+              + docId);
     }
-    Optional<PartManifestEntry> entry = row.manifest().getEntriesList().stream()
-        .filter(e -> e.getPart() == PipeDocPart.PIPE_DOC_PART_BLOBS).findFirst();
+    Optional<PartManifestEntry> entry =
+        row.manifest().getEntriesList().stream()
+            .filter(e -> e.getPart() == PipeDocPart.PIPE_DOC_PART_BLOBS)
+            .findFirst();
     if (entry.isEmpty() || entry.get().getObjectKey().isBlank()) {
       return new Settled(false, "no BLOBS object to settle");
     }
     PartManifestEntry blobsEntry = entry.get();
     boolean present = blobsEntry.getState() == PartState.PART_STATE_PRESENT;
-    boolean alreadySettled = blobsEntry.getState() == PartState.PART_STATE_DELETED
-        && DeletedReason.POST_PARSE_POLICY.wireValue().equals(blobsEntry.getDeletedReason());
+    boolean alreadySettled =
+        blobsEntry.getState() == PartState.PART_STATE_DELETED
+            && DeletedReason.POST_PARSE_POLICY.wireValue().equals(blobsEntry.getDeletedReason());
     if (!present && !alreadySettled) {
-      return new Settled(false, "BLOBS is " + blobsEntry.getState() + " ("
-          + blobsEntry.getDeletedReason() + ")");
+      return new Settled(
+          false, "BLOBS is " + blobsEntry.getState() + " (" + blobsEntry.getDeletedReason() + ")");
     }
-    Drive drive = drives.findByName(row.driveName()).orElseThrow(() -> new IllegalStateException(
-        "pipedocs row " + nodeId + " names drive " + row.driveName() + " which does not exist"));
+    Drive drive =
+        drives
+            .findByName(row.driveName())
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "pipedocs row "
+                            + nodeId
+                            + " names drive "
+                            + row.driveName()
+                            + " which does not exist"));
     ObjectAddress at = new ObjectAddress(drive, blobsEntry.getObjectKey());
     byte[] stored;
     try {
@@ -108,8 +134,9 @@ public final class SourceSettlement {
       return new Settled(false, "the BLOBS object " + at + " is not a PipeDoc: " + e.getMessage());
     }
     if (present && !flip(row, blobsEntry)) {
-      return new Settled(false, "stored state " + nodeId + " changed while settling; a later"
-          + " receipt settles it");
+      return new Settled(
+          false,
+          "stored state " + nodeId + " changed while settling; a later" + " receipt settles it");
     }
     byte[] huskBytes = husk.husk().toByteArray();
     if (!Arrays.equals(huskBytes, stored)) {
@@ -117,8 +144,8 @@ public final class SourceSettlement {
     }
     List<ObjectAddress> raw = new ArrayList<>();
     for (FileStorageReference ref : husk.rawObjects()) {
-      Optional<Drive> rawDrive = drives.findByName(ref.getDriveName())
-          .filter(d -> d.accountId().equals(row.accountId()));
+      Optional<Drive> rawDrive =
+          drives.findByName(ref.getDriveName()).filter(d -> d.accountId().equals(row.accountId()));
       if (rawDrive.isPresent() && !ref.getObjectKey().isBlank()) {
         raw.add(new ObjectAddress(rawDrive.get(), ref.getObjectKey()));
       }
@@ -133,10 +160,15 @@ public final class SourceSettlement {
   /** Marks BLOBS DELETED in the row, only if the row still has the manifest that was read. */
   private boolean flip(PipeDocRecord row, PartManifestEntry blobsEntry) {
     Instant now = clock.instant();
-    Timestamp at = Timestamp.newBuilder().setSeconds(now.getEpochSecond())
-        .setNanos(now.getNano()).build();
-    PipeDocManifest edited = ManifestEdits.deleted(row.manifest(),
-        PipeDocPart.PIPE_DOC_PART_BLOBS, "", DeletedReason.POST_PARSE_POLICY, at);
+    Timestamp at =
+        Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()).build();
+    PipeDocManifest edited =
+        ManifestEdits.deleted(
+            row.manifest(),
+            PipeDocPart.PIPE_DOC_PART_BLOBS,
+            "",
+            DeletedReason.POST_PARSE_POLICY,
+            at);
     // The husk stays at the BLOBS key, so the entry keeps naming it: it is this row's object, and
     // the purger and reconciler must see it as owned.
     PipeDocManifest.Builder b = edited.toBuilder();
@@ -146,13 +178,17 @@ public final class SourceSettlement {
       }
     }
     PipeDocManifest manifest = b.build();
-    long size = manifest.getEntriesList().stream()
-        .filter(e -> e.getState() == PartState.PART_STATE_PRESENT)
-        .mapToLong(PartManifestEntry::getSizeBytes).sum();
+    long size =
+        manifest.getEntriesList().stream()
+            .filter(e -> e.getState() == PartState.PART_STATE_PRESENT)
+            .mapToLong(PartManifestEntry::getSizeBytes)
+            .sum();
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("UPDATE pipedocs SET manifest = ?::jsonb,"
-            + " checksum = ?, size_bytes = ?, updated_at = ? WHERE node_id = ?"
-            + " AND status = 'ACTIVE' AND checksum = ?")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "UPDATE pipedocs SET manifest = ?::jsonb,"
+                    + " checksum = ?, size_bytes = ?, updated_at = ? WHERE node_id = ?"
+                    + " AND status = 'ACTIVE' AND checksum = ?")) {
       s.setString(1, ManifestJson.toJson(manifest));
       s.setString(2, manifest.getChecksum());
       s.setLong(3, size);

@@ -23,8 +23,8 @@ public final class PostgresAccountStatus implements AccountStatus {
   @Override
   public boolean isActive(String accountId) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement(
-            "SELECT active FROM accounts WHERE account_id = ?")) {
+        PreparedStatement s =
+            c.prepareStatement("SELECT active FROM accounts WHERE account_id = ?")) {
       s.setString(1, accountId);
       try (ResultSet rs = s.executeQuery()) {
         return rs.next() && rs.getBoolean(1);

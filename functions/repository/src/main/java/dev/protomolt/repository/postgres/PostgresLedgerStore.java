@@ -1,9 +1,9 @@
 package dev.protomolt.repository.postgres;
 
-import dev.protomolt.core.store.LedgerStore;
-import dev.protomolt.core.store.PipeDocRecord;
 import dev.protomolt.core.identity.RowKind;
 import dev.protomolt.core.parts.ManifestJson;
+import dev.protomolt.core.store.LedgerStore;
+import dev.protomolt.core.store.PipeDocRecord;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import java.sql.Connection;
@@ -24,21 +24,25 @@ import javax.sql.DataSource;
  */
 public final class PostgresLedgerStore implements LedgerStore {
 
-  private static final String COLUMNS = "node_id, row_kind, account_id, doc_id, graph_id,"
-      + " graph_address_id, cluster_id, drive_name, status, manifest, checksum, size_bytes, keep,"
-      + " crawl_id, datasource_id, graph_version, created_at, updated_at";
+  private static final String COLUMNS =
+      "node_id, row_kind, account_id, doc_id, graph_id, graph_address_id, cluster_id, drive_name,"
+          + " status, manifest, checksum, size_bytes, keep, crawl_id, datasource_id, graph_version,"
+          + " created_at, updated_at";
 
-  private static final String UPSERT = "INSERT INTO pipedocs (" + COLUMNS + ")"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)"
-      + " ON CONFLICT (node_id) DO UPDATE SET"
-      + " row_kind = EXCLUDED.row_kind, account_id = EXCLUDED.account_id,"
-      + " doc_id = EXCLUDED.doc_id, graph_id = EXCLUDED.graph_id,"
-      + " graph_address_id = EXCLUDED.graph_address_id, cluster_id = EXCLUDED.cluster_id,"
-      + " drive_name = EXCLUDED.drive_name, status = EXCLUDED.status,"
-      + " manifest = EXCLUDED.manifest, checksum = EXCLUDED.checksum,"
-      + " size_bytes = EXCLUDED.size_bytes, keep = EXCLUDED.keep, crawl_id = EXCLUDED.crawl_id,"
-      + " datasource_id = EXCLUDED.datasource_id, graph_version = EXCLUDED.graph_version,"
-      + " updated_at = EXCLUDED.updated_at";
+  private static final String UPSERT =
+      "INSERT INTO pipedocs ("
+          + COLUMNS
+          + ")"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (node_id) DO UPDATE SET"
+          + " row_kind = EXCLUDED.row_kind, account_id = EXCLUDED.account_id,"
+          + " doc_id = EXCLUDED.doc_id, graph_id = EXCLUDED.graph_id,"
+          + " graph_address_id = EXCLUDED.graph_address_id, cluster_id = EXCLUDED.cluster_id,"
+          + " drive_name = EXCLUDED.drive_name, status = EXCLUDED.status,"
+          + " manifest = EXCLUDED.manifest, checksum = EXCLUDED.checksum,"
+          + " size_bytes = EXCLUDED.size_bytes, keep = EXCLUDED.keep, crawl_id = EXCLUDED.crawl_id,"
+          + " datasource_id = EXCLUDED.datasource_id, graph_version = EXCLUDED.graph_version,"
+          + " updated_at = EXCLUDED.updated_at";
 
   private final DataSource dataSource;
 
@@ -49,8 +53,8 @@ public final class PostgresLedgerStore implements LedgerStore {
   @Override
   public Optional<PipeDocRecord> find(UUID nodeId) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement(
-            "SELECT " + COLUMNS + " FROM pipedocs WHERE node_id = ?")) {
+        PreparedStatement s =
+            c.prepareStatement("SELECT " + COLUMNS + " FROM pipedocs WHERE node_id = ?")) {
       s.setObject(1, nodeId);
       try (ResultSet rs = s.executeQuery()) {
         return rs.next() ? Optional.of(read(rs)) : Optional.empty();
@@ -92,8 +96,10 @@ public final class PostgresLedgerStore implements LedgerStore {
   @Override
   public boolean tombstone(UUID nodeId, Instant at) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("UPDATE pipedocs SET status = 'PENDING_PURGE',"
-            + " updated_at = ? WHERE node_id = ? AND status = 'ACTIVE'")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "UPDATE pipedocs SET status = 'PENDING_PURGE',"
+                    + " updated_at = ? WHERE node_id = ? AND status = 'ACTIVE'")) {
       s.setTimestamp(1, Timestamp.from(at));
       s.setObject(2, nodeId);
       return s.executeUpdate() == 1;
@@ -103,15 +109,20 @@ public final class PostgresLedgerStore implements LedgerStore {
   }
 
   @Override
-  public boolean tombstoneCacheCopy(UUID nodeId, Instant at, String manifestChecksum,
+  public boolean tombstoneCacheCopy(
+      UUID nodeId,
+      Instant at,
+      String manifestChecksum,
       com.google.protobuf.Timestamp manifestUpdatedAt) {
     // The manifest column is printed by ManifestJson, whose Timestamp form is Timestamps.toString,
     // so the text comparison is exact; both conditions sit in the UPDATE so the decision and the
     // delete cannot be split by a concurrent save of a newer copy.
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("UPDATE pipedocs SET status = 'PENDING_PURGE',"
-            + " updated_at = ? WHERE node_id = ? AND status = 'ACTIVE' AND keep = FALSE"
-            + " AND checksum = ? AND manifest->>'updated_at' = ?")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "UPDATE pipedocs SET status = 'PENDING_PURGE',"
+                    + " updated_at = ? WHERE node_id = ? AND status = 'ACTIVE' AND keep = FALSE"
+                    + " AND checksum = ? AND manifest->>'updated_at' = ?")) {
       s.setTimestamp(1, Timestamp.from(at));
       s.setObject(2, nodeId);
       s.setString(3, manifestChecksum);
@@ -127,8 +138,8 @@ public final class PostgresLedgerStore implements LedgerStore {
     try {
       manifest = ManifestJson.fromJson(rs.getString("manifest"));
     } catch (IllegalArgumentException e) {
-      throw new SQLException("pipedocs.manifest of " + rs.getObject("node_id")
-          + " is not a PipeDocManifest", e);
+      throw new SQLException(
+          "pipedocs.manifest of " + rs.getObject("node_id") + " is not a PipeDocManifest", e);
     }
     return new PipeDocRecord(
         rs.getObject("node_id", UUID.class),

@@ -48,13 +48,19 @@ public final class DeletionRequests {
       if (request.getExpectedChecksum().isBlank() || !request.hasExpectedUpdatedAt()) {
         // Without the copy's identity a late request could take a newer copy at the same address
         // (decision 0817); leaving the copy costs only storage until retention.
-        rejected.add("event " + i + ": expected_checksum and expected_updated_at are required: a reclaim"
-            + " deletes only the exact copy it names");
+        rejected.add(
+            "event "
+                + i
+                + ": expected_checksum and expected_updated_at are required: a reclaim"
+                + " deletes only the exact copy it names");
         continue;
       }
-      var published = store.reclaimCacheCopy(coordinates,
-          request.getReason().isBlank() ? "RECLAIM" : "RECLAIM: " + request.getReason(),
-          request.getExpectedChecksum(), request.getExpectedUpdatedAt());
+      var published =
+          store.reclaimCacheCopy(
+              coordinates,
+              request.getReason().isBlank() ? "RECLAIM" : "RECLAIM: " + request.getReason(),
+              request.getExpectedChecksum(),
+              request.getExpectedUpdatedAt());
       if (published.isPresent()) {
         purgeEventIds.add(published.get().getPurgeEventId());
       } else {
@@ -72,12 +78,16 @@ public final class DeletionRequests {
   private static String reason(DocumentDeleted event) {
     DeletionReason reason = event.getReason();
     return reason == DeletionReason.DELETION_REASON_UNSPECIFIED
-        || reason == DeletionReason.UNRECOGNIZED
-        ? "DELETED" : reason.name().replace("DELETION_REASON_", "");
+            || reason == DeletionReason.UNRECOGNIZED
+        ? "DELETED"
+        : reason.name().replace("DELETION_REASON_", "");
   }
 
-  private <E> DeletionReport apply(List<E> batch, Function<E, DocumentReference> ref,
-      Function<E, Boolean> cacheOnly, Function<E, String> reason) {
+  private <E> DeletionReport apply(
+      List<E> batch,
+      Function<E, DocumentReference> ref,
+      Function<E, Boolean> cacheOnly,
+      Function<E, String> reason) {
     List<String> purgeEventIds = new ArrayList<>();
     int alreadyGone = 0;
     List<String> rejected = new ArrayList<>();

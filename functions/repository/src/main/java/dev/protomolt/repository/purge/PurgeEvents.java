@@ -17,17 +17,18 @@ public final class PurgeEvents {
    * in any state: a DELETED entry may still name an object (a settled source's husk).
    */
   public static StoragePurgeEvent of(PipeDocRecord row, String reason, Instant at) {
-    StoragePurgeEvent.Builder event = StoragePurgeEvent.newBuilder()
-        .setPurgeEventId(UUID.randomUUID().toString())
-        .setNodeId(row.nodeId().toString())
-        .setAccountId(row.accountId())
-        .setDocId(row.docId())
-        .setGraphId(row.graphId())
-        .setGraphAddressId(row.graphAddressId())
-        .setDriveName(row.driveName())
-        .setReason(reason)
-        .setTombstonedAt(Timestamp.newBuilder().setSeconds(at.getEpochSecond())
-            .setNanos(at.getNano()));
+    StoragePurgeEvent.Builder event =
+        StoragePurgeEvent.newBuilder()
+            .setPurgeEventId(UUID.randomUUID().toString())
+            .setNodeId(row.nodeId().toString())
+            .setAccountId(row.accountId())
+            .setDocId(row.docId())
+            .setGraphId(row.graphId())
+            .setGraphAddressId(row.graphAddressId())
+            .setDriveName(row.driveName())
+            .setReason(reason)
+            .setTombstonedAt(
+                Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()));
     for (PartManifestEntry entry : row.manifest().getEntriesList()) {
       if (!entry.getObjectKey().isBlank()) {
         event.addObjectKeys(entry.getObjectKey());

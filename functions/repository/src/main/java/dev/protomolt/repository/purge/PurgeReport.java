@@ -13,8 +13,8 @@ import java.util.UUID;
  *     PENDING_PURGE for a later batch
  * @param rejected events that could not be read at all, each with the reason naming the field
  */
-public record PurgeReport(List<UUID> purged, List<UUID> voided, List<UUID> failed,
-    List<String> rejected) {
+public record PurgeReport(
+    List<UUID> purged, List<UUID> voided, List<UUID> failed, List<String> rejected) {
 
   public PurgeReport {
     purged = List.copyOf(purged);

@@ -40,25 +40,27 @@ import javax.sql.DataSource;
  */
 public final class StoragePurger {
 
-  private static final String LOCK = "SELECT node_id, row_kind, account_id, doc_id, graph_id,"
-      + " graph_address_id, drive_name, status, manifest, checksum, size_bytes, created_at,"
-      + " updated_at FROM pipedocs WHERE node_id = ANY (?) ORDER BY node_id FOR UPDATE";
+  private static final String LOCK =
+      "SELECT node_id, row_kind, account_id, doc_id, graph_id,"
+          + " graph_address_id, drive_name, status, manifest, checksum, size_bytes, created_at,"
+          + " updated_at FROM pipedocs WHERE node_id = ANY (?) ORDER BY node_id FOR UPDATE";
 
-  private static final String FINALIZE = "UPDATE pipedocs SET status = 'PURGED', updated_at = ?"
-      + " WHERE node_id = ? AND status = 'PENDING_PURGE'";
+  private static final String FINALIZE =
+      "UPDATE pipedocs SET status = 'PURGED', updated_at = ?"
+          + " WHERE node_id = ? AND status = 'PENDING_PURGE'";
 
-  private static final String PROOF = "INSERT INTO pipedoc_purges (purge_id, purge_event_id,"
-      + " node_id, row_kind, account_id, doc_id, graph_id, graph_address_id, drive_name, bucket,"
-      + " reason, checksum, size_bytes, manifest_summary, row_created_at, tombstoned_at,"
-      + " purged_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)";
+  private static final String PROOF =
+      "INSERT INTO pipedoc_purges (purge_id, purge_event_id, node_id, row_kind, account_id, doc_id,"
+          + " graph_id, graph_address_id, drive_name, bucket, reason, checksum, size_bytes,"
+          + " manifest_summary, row_created_at, tombstoned_at, purged_at) VALUES (?, ?, ?, ?, ?, ?,"
+          + " ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?)";
 
   private final DataSource dataSource;
   private final BlobStore blobs;
   private final DriveDirectory drives;
   private final Clock clock;
 
-  public StoragePurger(DataSource dataSource, BlobStore blobs, DriveDirectory drives,
-      Clock clock) {
+  public StoragePurger(DataSource dataSource, BlobStore blobs, DriveDirectory drives, Clock clock) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.blobs = Objects.requireNonNull(blobs, "blobs");
     this.drives = Objects.requireNonNull(drives, "drives");
@@ -74,8 +76,8 @@ public final class StoragePurger {
       StoragePurgeEvent event = batch.get(i);
       String problem = problem(event);
       if (problem != null) {
-        rejected.add("event " + i + " (purge_event_id '" + event.getPurgeEventId() + "'): "
-            + problem);
+        rejected.add(
+            "event " + i + " (purge_event_id '" + event.getPurgeEventId() + "'): " + problem);
         continue;
       }
       byNode.putIfAbsent(UUID.fromString(event.getNodeId()), event);
@@ -87,47 +89,57 @@ public final class StoragePurger {
       return new PurgeReport(purged, voided, failed, rejected);
     }
     try {
-      Transactions.inTransaction(dataSource, c -> {
-        Map<UUID, LockedRow> rows = lock(c, byNode.keySet());
-        List<ObjectAddress> doomed = new ArrayList<>();
-        Map<UUID, List<ObjectAddress>> addressesByNode = new LinkedHashMap<>();
-        Map<UUID, Drive> driveByNode = new LinkedHashMap<>();
-        for (UUID nodeId : byNode.keySet()) {
-          LockedRow row = rows.get(nodeId);
-          if (row == null || !row.status().equals("PENDING_PURGE")) {
-            // Revived by a save, already purged, or never stored: the event is void.
-            voided.add(nodeId);
-            continue;
-          }
-          Drive drive = drives.findByName(row.driveName()).orElseThrow(() ->
-              new IllegalStateException("pipedocs row " + nodeId + " names drive "
-                  + row.driveName() + " which does not exist"));
-          List<ObjectAddress> addresses = new ArrayList<>();
-          // The locked row's manifest is authoritative; the event's key list may predate it.
-          for (PartManifestEntry e : row.manifest().getEntriesList()) {
-            // DELETED entries can still name an object (a settled source's husk): it goes too.
-            if (!e.getObjectKey().isBlank()) {
-              addresses.add(new ObjectAddress(drive, e.getObjectKey()));
+      Transactions.inTransaction(
+          dataSource,
+          c -> {
+            Map<UUID, LockedRow> rows = lock(c, byNode.keySet());
+            List<ObjectAddress> doomed = new ArrayList<>();
+            Map<UUID, List<ObjectAddress>> addressesByNode = new LinkedHashMap<>();
+            Map<UUID, Drive> driveByNode = new LinkedHashMap<>();
+            for (UUID nodeId : byNode.keySet()) {
+              LockedRow row = rows.get(nodeId);
+              if (row == null || !row.status().equals("PENDING_PURGE")) {
+                // Revived by a save, already purged, or never stored: the event is void.
+                voided.add(nodeId);
+                continue;
+              }
+              Drive drive =
+                  drives
+                      .findByName(row.driveName())
+                      .orElseThrow(
+                          () ->
+                              new IllegalStateException(
+                                  "pipedocs row "
+                                      + nodeId
+                                      + " names drive "
+                                      + row.driveName()
+                                      + " which does not exist"));
+              List<ObjectAddress> addresses = new ArrayList<>();
+              // The locked row's manifest is authoritative; the event's key list may predate it.
+              for (PartManifestEntry e : row.manifest().getEntriesList()) {
+                // DELETED entries can still name an object (a settled source's husk): it goes too.
+                if (!e.getObjectKey().isBlank()) {
+                  addresses.add(new ObjectAddress(drive, e.getObjectKey()));
+                }
+              }
+              addressesByNode.put(nodeId, addresses);
+              driveByNode.put(nodeId, drive);
+              doomed.addAll(addresses);
             }
-          }
-          addressesByNode.put(nodeId, addresses);
-          driveByNode.put(nodeId, drive);
-          doomed.addAll(addresses);
-        }
-        Set<ObjectAddress> notDeleted = new HashSet<>(doomed.isEmpty() ? List.of()
-            : blobs.deleteAll(doomed));
-        Instant now = clock.instant();
-        for (Map.Entry<UUID, List<ObjectAddress>> e : addressesByNode.entrySet()) {
-          UUID nodeId = e.getKey();
-          if (e.getValue().stream().anyMatch(notDeleted::contains)) {
-            failed.add(nodeId);
-            continue;
-          }
-          finalizeRow(c, rows.get(nodeId), byNode.get(nodeId), driveByNode.get(nodeId), now);
-          purged.add(nodeId);
-        }
-        return null;
-      });
+            Set<ObjectAddress> notDeleted =
+                new HashSet<>(doomed.isEmpty() ? List.of() : blobs.deleteAll(doomed));
+            Instant now = clock.instant();
+            for (Map.Entry<UUID, List<ObjectAddress>> e : addressesByNode.entrySet()) {
+              UUID nodeId = e.getKey();
+              if (e.getValue().stream().anyMatch(notDeleted::contains)) {
+                failed.add(nodeId);
+                continue;
+              }
+              finalizeRow(c, rows.get(nodeId), byNode.get(nodeId), driveByNode.get(nodeId), now);
+              purged.add(nodeId);
+            }
+            return null;
+          });
     } catch (SQLException e) {
       throw new LedgerException("purging " + byNode.size() + " rows", e);
     }
@@ -157,20 +169,31 @@ public final class StoragePurger {
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           UUID id = rs.getObject("node_id", UUID.class);
-          rows.put(id, new LockedRow(id, rs.getString("row_kind"), rs.getString("account_id"),
-              rs.getString("doc_id"), rs.getString("graph_id"), rs.getString("graph_address_id"),
-              rs.getString("drive_name"), rs.getString("status"),
-              ManifestJson.fromJson(rs.getString("manifest")), rs.getString("checksum"),
-              rs.getLong("size_bytes"), rs.getTimestamp("created_at").toInstant(),
-              rs.getTimestamp("updated_at").toInstant()));
+          rows.put(
+              id,
+              new LockedRow(
+                  id,
+                  rs.getString("row_kind"),
+                  rs.getString("account_id"),
+                  rs.getString("doc_id"),
+                  rs.getString("graph_id"),
+                  rs.getString("graph_address_id"),
+                  rs.getString("drive_name"),
+                  rs.getString("status"),
+                  ManifestJson.fromJson(rs.getString("manifest")),
+                  rs.getString("checksum"),
+                  rs.getLong("size_bytes"),
+                  rs.getTimestamp("created_at").toInstant(),
+                  rs.getTimestamp("updated_at").toInstant()));
         }
       }
     }
     return rows;
   }
 
-  private static void finalizeRow(Connection c, LockedRow row, StoragePurgeEvent event,
-      Drive drive, Instant now) throws SQLException {
+  private static void finalizeRow(
+      Connection c, LockedRow row, StoragePurgeEvent event, Drive drive, Instant now)
+      throws SQLException {
     try (PreparedStatement s = c.prepareStatement(FINALIZE)) {
       s.setTimestamp(1, java.sql.Timestamp.from(now));
       s.setObject(2, row.nodeId());
@@ -197,8 +220,10 @@ public final class StoragePurger {
       s.setTimestamp(i++, java.sql.Timestamp.from(row.createdAt()));
       // The tombstone's own time is the row's last update; the event's copy is used only when
       // it carries one, since both were taken from the same clock reading.
-      s.setTimestamp(i++, java.sql.Timestamp.from(event.hasTombstonedAt()
-          ? instant(event.getTombstonedAt()) : row.updatedAt()));
+      s.setTimestamp(
+          i++,
+          java.sql.Timestamp.from(
+              event.hasTombstonedAt() ? instant(event.getTombstonedAt()) : row.updatedAt()));
       s.setTimestamp(i, java.sql.Timestamp.from(now));
       s.executeUpdate();
     }
@@ -220,8 +245,18 @@ public final class StoragePurger {
     return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
   }
 
-  private record LockedRow(UUID nodeId, String rowKind, String accountId, String docId,
-      String graphId, String graphAddressId, String driveName, String status,
-      PipeDocManifest manifest, String checksum, long sizeBytes, Instant createdAt,
+  private record LockedRow(
+      UUID nodeId,
+      String rowKind,
+      String accountId,
+      String docId,
+      String graphId,
+      String graphAddressId,
+      String driveName,
+      String status,
+      PipeDocManifest manifest,
+      String checksum,
+      long sizeBytes,
+      Instant createdAt,
       Instant updatedAt) {}
 }

@@ -25,8 +25,9 @@ import javax.sql.DataSource;
  */
 public final class TombstoneReannouncer {
 
-  private static final String STUCK = "SELECT node_id FROM pipedocs WHERE status = 'PENDING_PURGE'"
-      + " AND updated_at < ? ORDER BY updated_at, node_id LIMIT ?";
+  private static final String STUCK =
+      "SELECT node_id FROM pipedocs WHERE status = 'PENDING_PURGE'"
+          + " AND updated_at < ? ORDER BY updated_at, node_id LIMIT ?";
 
   private final DataSource dataSource;
   private final LedgerStore ledger;
@@ -38,8 +39,8 @@ public final class TombstoneReannouncer {
    * @param grace how long a tombstone may wait for the purger before it is announced again; at
    *     least one minute, so a purger working through its backlog is not flooded with duplicates
    */
-  public TombstoneReannouncer(DataSource dataSource, LedgerStore ledger, PurgeEventSink sink,
-      Duration grace, Clock clock) {
+  public TombstoneReannouncer(
+      DataSource dataSource, LedgerStore ledger, PurgeEventSink sink, Duration grace, Clock clock) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.sink = Objects.requireNonNull(sink, "sink");
@@ -70,8 +71,10 @@ public final class TombstoneReannouncer {
     }
     int announced = 0;
     for (UUID nodeId : stuck) {
-      var row = ledger.find(nodeId)
-          .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
+      var row =
+          ledger
+              .find(nodeId)
+              .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
       if (row.isPresent()) {
         PipeDocRecord r = row.get();
         sink.publish(PurgeEvents.of(r, "REANNOUNCED", r.updatedAt()));

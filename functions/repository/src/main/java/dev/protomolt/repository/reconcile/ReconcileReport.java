@@ -15,8 +15,17 @@ import java.util.List;
  * @param deleted orphans deleted (always 0 in a dry run)
  * @param notDeleted orphans the object store refused to delete
  */
-public record ReconcileReport(String driveName, boolean dryRun, long scanned, long foreign,
-    long young, long owned, long orphans, List<String> sample, long deleted, List<String> notDeleted) {
+public record ReconcileReport(
+    String driveName,
+    boolean dryRun,
+    long scanned,
+    long foreign,
+    long young,
+    long owned,
+    long orphans,
+    List<String> sample,
+    long deleted,
+    List<String> notDeleted) {
 
   public ReconcileReport {
     sample = List.copyOf(sample);

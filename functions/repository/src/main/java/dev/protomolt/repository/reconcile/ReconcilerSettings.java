@@ -20,12 +20,15 @@ public record ReconcilerSettings(boolean deleteOrphans, Duration minimumAge, int
   public ReconcilerSettings {
     Objects.requireNonNull(minimumAge, "minimumAge");
     if (minimumAge.compareTo(MINIMUM_AGE) < 0) {
-      throw new IllegalArgumentException("reconciler minimum_age must be at least " + MINIMUM_AGE
-          + " (a younger unlisted object may belong to a save in flight) but was " + minimumAge);
+      throw new IllegalArgumentException(
+          "reconciler minimum_age must be at least "
+              + MINIMUM_AGE
+              + " (a younger unlisted object may belong to a save in flight) but was "
+              + minimumAge);
     }
     if (sampleSize < 1 || sampleSize > 1000) {
-      throw new IllegalArgumentException("reconciler sample_size must be between 1 and 1000 but was "
-          + sampleSize);
+      throw new IllegalArgumentException(
+          "reconciler sample_size must be between 1 and 1000 but was " + sampleSize);
     }
   }
 

@@ -36,17 +36,17 @@ public final class StorageReconciler {
   /** Keys judged per ownership query. */
   private static final int BATCH = 1000;
 
-  private static final String OWNERS = "SELECT p.manifest FROM pipedocs p"
-      + " JOIN drives d ON d.drive_name = p.drive_name"
-      + " WHERE p.node_id = ANY (?) AND p.status IN ('ACTIVE', 'PENDING_PURGE') AND d.bucket = ?";
+  private static final String OWNERS =
+      "SELECT p.manifest FROM pipedocs p JOIN drives d ON d.drive_name = p.drive_name WHERE"
+          + " p.node_id = ANY (?) AND p.status IN ('ACTIVE', 'PENDING_PURGE') AND d.bucket = ?";
 
   private final DataSource dataSource;
   private final BlobStore blobs;
   private final ReconcilerSettings settings;
   private final Clock clock;
 
-  public StorageReconciler(DataSource dataSource, BlobStore blobs, ReconcilerSettings settings,
-      Clock clock) {
+  public StorageReconciler(
+      DataSource dataSource, BlobStore blobs, ReconcilerSettings settings, Clock clock) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.blobs = Objects.requireNonNull(blobs, "blobs");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -58,26 +58,36 @@ public final class StorageReconciler {
     Instant cutoff = clock.instant().minus(settings.minimumAge());
     Tally tally = new Tally();
     List<Candidate> batch = new ArrayList<>();
-    blobs.list(drive, object -> {
-      tally.scanned++;
-      UUID nodeId = nodeOf(drive, object.key());
-      if (nodeId == null) {
-        tally.foreign++;
-        return;
-      }
-      if (object.lastModified().isAfter(cutoff)) {
-        tally.young++;
-        return;
-      }
-      batch.add(new Candidate(object, nodeId));
-      if (batch.size() == BATCH) {
-        judge(drive, batch, tally);
-        batch.clear();
-      }
-    });
+    blobs.list(
+        drive,
+        object -> {
+          tally.scanned++;
+          UUID nodeId = nodeOf(drive, object.key());
+          if (nodeId == null) {
+            tally.foreign++;
+            return;
+          }
+          if (object.lastModified().isAfter(cutoff)) {
+            tally.young++;
+            return;
+          }
+          batch.add(new Candidate(object, nodeId));
+          if (batch.size() == BATCH) {
+            judge(drive, batch, tally);
+            batch.clear();
+          }
+        });
     judge(drive, batch, tally);
-    return new ReconcileReport(drive.name(), !settings.deleteOrphans(), tally.scanned,
-        tally.foreign, tally.young, tally.owned, tally.orphans, tally.sample, tally.deleted,
+    return new ReconcileReport(
+        drive.name(),
+        !settings.deleteOrphans(),
+        tally.scanned,
+        tally.foreign,
+        tally.young,
+        tally.owned,
+        tally.orphans,
+        tally.sample,
+        tally.deleted,
         tally.notDeleted);
   }
 
@@ -124,8 +134,8 @@ public final class StorageReconciler {
         }
       }
     } catch (SQLException e) {
-      throw new LedgerException("reading the owners of " + nodeIds.size() + " nodes in bucket "
-          + bucket, e);
+      throw new LedgerException(
+          "reading the owners of " + nodeIds.size() + " nodes in bucket " + bucket, e);
     }
     return keys;
   }

@@ -35,10 +35,11 @@ public final class ReplayQuery {
 
   /** Rows fetched per round trip when the request does not say. */
   public static final int DEFAULT_PAGE_SIZE = 500;
+
   public static final int MAX_PAGE_SIZE = 1000;
 
-  private static final String INDEX_STATE = " FROM document_index_state s"
-      + " WHERE s.account_id = p.account_id AND s.doc_id = p.doc_id";
+  private static final String INDEX_STATE =
+      " FROM document_index_state s" + " WHERE s.account_id = p.account_id AND s.doc_id = p.doc_id";
 
   private final DataSource dataSource;
 
@@ -53,9 +54,11 @@ public final class ReplayQuery {
    */
   public void stream(StreamDocumentsForReplayRequest request, Consumer<ReplayCandidate> sink) {
     Set<PipeDocPart> required = validate(request);
-    StringBuilder sql = new StringBuilder("SELECT p.node_id, p.account_id, p.doc_id,"
-        + " p.graph_id, p.graph_address_id, p.keep, p.manifest, p.crawl_id, p.datasource_id,"
-        + " p.updated_at FROM pipedocs p WHERE p.account_id = ? AND p.status = 'ACTIVE'");
+    StringBuilder sql =
+        new StringBuilder(
+            "SELECT p.node_id, p.account_id, p.doc_id, p.graph_id, p.graph_address_id, p.keep,"
+                + " p.manifest, p.crawl_id, p.datasource_id, p.updated_at FROM pipedocs p WHERE"
+                + " p.account_id = ? AND p.status = 'ACTIVE'");
     List<Object> args = new ArrayList<>();
     args.add(request.getAccountId());
     if (request.getGraphId().isEmpty()) {
@@ -89,38 +92,44 @@ public final class ReplayQuery {
     switch (request.getIndexingOutcome()) {
       case INDEXING_OUTCOME_FILTER_NEVER_INDEXED ->
           sql.append(" AND NOT EXISTS (SELECT 1").append(INDEX_STATE).append(")");
-      case INDEXING_OUTCOME_FILTER_FAILED -> sql.append(" AND EXISTS (SELECT 1")
-          .append(INDEX_STATE).append(" AND s.outcome IN ('FAILED_RETRYABLE', 'FAILED_TERMINAL'))");
-      case INDEXING_OUTCOME_FILTER_INDEXED -> sql.append(" AND EXISTS (SELECT 1")
-          .append(INDEX_STATE).append(" AND s.outcome = 'INDEXED')");
-      case INDEXING_OUTCOME_FILTER_UNSPECIFIED, UNRECOGNIZED -> { }
+      case INDEXING_OUTCOME_FILTER_FAILED ->
+          sql.append(" AND EXISTS (SELECT 1")
+              .append(INDEX_STATE)
+              .append(" AND s.outcome IN ('FAILED_RETRYABLE', 'FAILED_TERMINAL'))");
+      case INDEXING_OUTCOME_FILTER_INDEXED ->
+          sql.append(" AND EXISTS (SELECT 1")
+              .append(INDEX_STATE)
+              .append(" AND s.outcome = 'INDEXED')");
+      case INDEXING_OUTCOME_FILTER_UNSPECIFIED, UNRECOGNIZED -> {}
     }
     sql.append(" ORDER BY p.updated_at, p.node_id");
     int pageSize = request.getPageSize() == 0 ? DEFAULT_PAGE_SIZE : request.getPageSize();
     try {
       // PostgreSQL streams with a cursor only inside a transaction; this one only reads.
-      Transactions.inTransaction(dataSource, c -> {
-        try (PreparedStatement s = c.prepareStatement(sql.toString())) {
-          s.setFetchSize(pageSize);
-          for (int i = 0; i < args.size(); i++) {
-            Object arg = args.get(i);
-            if (arg instanceof String[] array) {
-              s.setArray(i + 1, c.createArrayOf("text", array));
-            } else {
-              s.setObject(i + 1, arg);
+      Transactions.inTransaction(
+          dataSource,
+          c -> {
+            try (PreparedStatement s = c.prepareStatement(sql.toString())) {
+              s.setFetchSize(pageSize);
+              for (int i = 0; i < args.size(); i++) {
+                Object arg = args.get(i);
+                if (arg instanceof String[] array) {
+                  s.setArray(i + 1, c.createArrayOf("text", array));
+                } else {
+                  s.setObject(i + 1, arg);
+                }
+              }
+              try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                  sink.accept(candidate(rs, required));
+                }
+              }
             }
-          }
-          try (ResultSet rs = s.executeQuery()) {
-            while (rs.next()) {
-              sink.accept(candidate(rs, required));
-            }
-          }
-        }
-        return null;
-      });
+            return null;
+          });
     } catch (SQLException e) {
-      throw new LedgerException("querying replay candidates of account "
-          + request.getAccountId(), e);
+      throw new LedgerException(
+          "querying replay candidates of account " + request.getAccountId(), e);
     }
   }
 
@@ -129,16 +138,23 @@ public final class ReplayQuery {
     UUID nodeId = rs.getObject("node_id", UUID.class);
     var manifest = ManifestJson.fromJson(rs.getString("manifest"));
     ReplayVerdicts.Verdict verdict = ReplayVerdicts.of(manifest, required);
-    NodeCoordinates coordinates = new NodeCoordinates(rs.getString("doc_id"),
-        rs.getString("graph_address_id"), rs.getString("account_id"), rs.getString("graph_id"));
+    NodeCoordinates coordinates =
+        new NodeCoordinates(
+            rs.getString("doc_id"),
+            rs.getString("graph_address_id"),
+            rs.getString("account_id"),
+            rs.getString("graph_id"));
     Instant updated = rs.getTimestamp("updated_at").toInstant();
-    ReplayCandidate.Builder b = ReplayCandidate.newBuilder()
-        .setDocumentRef(DocumentReferences.of(coordinates, nodeId, rs.getBoolean("keep")))
-        .setEligibility(verdict.eligibility())
-        .addAllMissingParts(verdict.missingParts())
-        .setReason(verdict.reason())
-        .setUpdatedAt(Timestamp.newBuilder().setSeconds(updated.getEpochSecond())
-            .setNanos(updated.getNano()));
+    ReplayCandidate.Builder b =
+        ReplayCandidate.newBuilder()
+            .setDocumentRef(DocumentReferences.of(coordinates, nodeId, rs.getBoolean("keep")))
+            .setEligibility(verdict.eligibility())
+            .addAllMissingParts(verdict.missingParts())
+            .setReason(verdict.reason())
+            .setUpdatedAt(
+                Timestamp.newBuilder()
+                    .setSeconds(updated.getEpochSecond())
+                    .setNanos(updated.getNano()));
     if (rs.getString("crawl_id") != null) {
       b.setCrawlId(rs.getString("crawl_id"));
     }
@@ -155,42 +171,49 @@ public final class ReplayQuery {
     }
     for (int i = 0; i < r.getDocIdsCount(); i++) {
       if (r.getDocIds(i).isBlank()) {
-        throw new PipeDocStoreException.InvalidRequest("doc_ids[" + i + "]",
-            "must not be blank");
+        throw new PipeDocStoreException.InvalidRequest("doc_ids[" + i + "]", "must not be blank");
       }
     }
     if (r.getIndexingOutcome() == IndexingOutcomeFilter.UNRECOGNIZED) {
-      throw new PipeDocStoreException.InvalidRequest("indexing_outcome",
-          "must be NEVER_INDEXED, FAILED or INDEXED (or unset)");
+      throw new PipeDocStoreException.InvalidRequest(
+          "indexing_outcome", "must be NEVER_INDEXED, FAILED or INDEXED (or unset)");
     }
-    boolean narrowed = r.getDocIdsCount() > 0 || !r.getCrawlId().isBlank()
-        || !r.getDatasourceId().isBlank() || r.hasModifiedAfter() || r.hasModifiedBefore()
-        || r.getIndexingOutcome() != IndexingOutcomeFilter.INDEXING_OUTCOME_FILTER_UNSPECIFIED;
+    boolean narrowed =
+        r.getDocIdsCount() > 0
+            || !r.getCrawlId().isBlank()
+            || !r.getDatasourceId().isBlank()
+            || r.hasModifiedAfter()
+            || r.hasModifiedBefore()
+            || r.getIndexingOutcome() != IndexingOutcomeFilter.INDEXING_OUTCOME_FILTER_UNSPECIFIED;
     if (!narrowed) {
-      throw new PipeDocStoreException.InvalidRequest("account_id",
+      throw new PipeDocStoreException.InvalidRequest(
+          "account_id",
           "a bare account_id selects a whole tenant and is refused; add at least one of doc_ids,"
               + " crawl_id, datasource_id, modified_after, modified_before or indexing_outcome");
     }
-    if (r.hasModifiedAfter() && r.hasModifiedBefore()
+    if (r.hasModifiedAfter()
+        && r.hasModifiedBefore()
         && !instant(r.getModifiedAfter()).isBefore(instant(r.getModifiedBefore()))) {
-      throw new PipeDocStoreException.InvalidRequest("modified_before",
-          "must be later than modified_after");
+      throw new PipeDocStoreException.InvalidRequest(
+          "modified_before", "must be later than modified_after");
     }
     if (r.getGraphId().isBlank() != r.getGraphAddressId().isBlank()) {
       String missing = r.getGraphId().isBlank() ? "graph_id" : "graph_address_id";
-      throw new PipeDocStoreException.InvalidRequest(missing,
+      throw new PipeDocStoreException.InvalidRequest(
+          missing,
           "graph_id and graph_address_id target a node's copy together; give both or neither");
     }
     if (r.getPageSize() < 0 || r.getPageSize() > MAX_PAGE_SIZE) {
-      throw new PipeDocStoreException.InvalidRequest("page_size",
+      throw new PipeDocStoreException.InvalidRequest(
+          "page_size",
           "must be between 0 (the default, " + DEFAULT_PAGE_SIZE + ") and " + MAX_PAGE_SIZE);
     }
     Set<PipeDocPart> required = EnumSet.noneOf(PipeDocPart.class);
     for (int i = 0; i < r.getRequiredPartsCount(); i++) {
       PipeDocPart part = r.getRequiredParts(i);
       if (part == PipeDocPart.PIPE_DOC_PART_UNSPECIFIED || part == PipeDocPart.UNRECOGNIZED) {
-        throw new PipeDocStoreException.InvalidRequest("required_parts[" + i + "]",
-            "must be CORE, BLOBS, CHUNKS or PARSED");
+        throw new PipeDocStoreException.InvalidRequest(
+            "required_parts[" + i + "]", "must be CORE, BLOBS, CHUNKS or PARSED");
       }
       required.add(part);
     }

@@ -27,11 +27,13 @@ public final class RetentionSweeper {
 
   /** The name of the setting, as errors spell it. */
   public static final String SETTING = "protomolt.repository.retention.pipeline";
+
   public static final Duration DEFAULT_MINIMUM = Duration.ofDays(1);
 
-  private static final String EXPIRED = "SELECT doc_id, graph_address_id, account_id, graph_id"
-      + " FROM pipedocs WHERE row_kind = 'PIPELINE' AND status = 'ACTIVE' AND updated_at < ?"
-      + " ORDER BY updated_at, node_id LIMIT ?";
+  private static final String EXPIRED =
+      "SELECT doc_id, graph_address_id, account_id, graph_id"
+          + " FROM pipedocs WHERE row_kind = 'PIPELINE' AND status = 'ACTIVE' AND updated_at < ?"
+          + " ORDER BY updated_at, node_id LIMIT ?";
 
   private final DataSource dataSource;
   private final PipeDocStore store;
@@ -43,8 +45,12 @@ public final class RetentionSweeper {
    * @throws IllegalArgumentException naming {@link #SETTING} when the window is below
    *     {@code minimum}, or the minimum is not positive
    */
-  public RetentionSweeper(DataSource dataSource, PipeDocStore store,
-      Optional<Duration> window, Duration minimum, Clock clock) {
+  public RetentionSweeper(
+      DataSource dataSource,
+      PipeDocStore store,
+      Optional<Duration> window,
+      Duration minimum,
+      Clock clock) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     this.store = Objects.requireNonNull(store, "store");
     this.window = Objects.requireNonNull(window, "window");
@@ -53,12 +59,18 @@ public final class RetentionSweeper {
     if (minimum.isNegative() || minimum.isZero()) {
       throw new IllegalArgumentException(SETTING + " minimum must be positive but was " + minimum);
     }
-    window.ifPresent(w -> {
-      if (w.compareTo(minimum) < 0) {
-        throw new IllegalArgumentException(SETTING + " is " + w + ", below the minimum " + minimum
-            + "; a window that short would expire almost every pipeline copy");
-      }
-    });
+    window.ifPresent(
+        w -> {
+          if (w.compareTo(minimum) < 0) {
+            throw new IllegalArgumentException(
+                SETTING
+                    + " is "
+                    + w
+                    + ", below the minimum "
+                    + minimum
+                    + "; a window that short would expire almost every pipeline copy");
+          }
+        });
   }
 
   /**
@@ -71,14 +83,17 @@ public final class RetentionSweeper {
     }
     String trimmed = value.trim();
     if (trimmed.chars().allMatch(Character::isDigit)) {
-      throw new IllegalArgumentException(SETTING + " is the bare number '" + trimmed
-          + "'; give an ISO-8601 duration with its unit, e.g. P30D");
+      throw new IllegalArgumentException(
+          SETTING
+              + " is the bare number '"
+              + trimmed
+              + "'; give an ISO-8601 duration with its unit, e.g. P30D");
     }
     try {
       return Optional.of(Duration.parse(trimmed));
     } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(SETTING + " must be an ISO-8601 duration such as P30D"
-          + " but was '" + trimmed + "'");
+      throw new IllegalArgumentException(
+          SETTING + " must be an ISO-8601 duration such as P30D" + " but was '" + trimmed + "'");
     }
   }
 
@@ -107,8 +122,9 @@ public final class RetentionSweeper {
       s.setInt(2, limit);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          expired.add(new NodeCoordinates(rs.getString(1), rs.getString(2), rs.getString(3),
-              rs.getString(4)));
+          expired.add(
+              new NodeCoordinates(
+                  rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)));
         }
       }
     } catch (SQLException e) {
@@ -123,5 +139,4 @@ public final class RetentionSweeper {
     }
     return tombstoned;
   }
-
 }

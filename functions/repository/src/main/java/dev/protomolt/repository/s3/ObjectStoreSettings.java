@@ -15,8 +15,8 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  *
  * @param endpoint empty for AWS S3 itself
  */
-public record ObjectStoreSettings(Optional<URI> endpoint, boolean pathStyle,
-    AwsCredentialsProvider credentials) {
+public record ObjectStoreSettings(
+    Optional<URI> endpoint, boolean pathStyle, AwsCredentialsProvider credentials) {
 
   public ObjectStoreSettings {
     Objects.requireNonNull(endpoint, "endpoint");
@@ -25,12 +25,15 @@ public record ObjectStoreSettings(Optional<URI> endpoint, boolean pathStyle,
 
   /** AWS S3 with the default credential chain (environment, profile, container or instance role). */
   public static ObjectStoreSettings awsDefault() {
-    return new ObjectStoreSettings(Optional.empty(), false, DefaultCredentialsProvider.builder().build());
+    return new ObjectStoreSettings(
+        Optional.empty(), false, DefaultCredentialsProvider.builder().build());
   }
 
   /** An S3-compatible endpoint reached with static keys, path-style. */
   public static ObjectStoreSettings staticKeys(URI endpoint, String accessKeyId, String secretKey) {
-    return new ObjectStoreSettings(Optional.of(endpoint), true,
+    return new ObjectStoreSettings(
+        Optional.of(endpoint),
+        true,
         StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, secretKey)));
   }
 
@@ -39,14 +42,17 @@ public record ObjectStoreSettings(Optional<URI> endpoint, boolean pathStyle,
    * {@code path-style} (true/false) and optionally {@code access-key-id} + {@code secret-access-key};
    * without keys the default credential chain is used.
    */
-  public static ObjectStoreSettings fromValues(String endpoint, String pathStyle, String accessKeyId,
-      String secretKey) {
-    Optional<URI> uri = endpoint == null || endpoint.isBlank()
-        ? Optional.empty() : Optional.of(URI.create(endpoint.strip()));
+  public static ObjectStoreSettings fromValues(
+      String endpoint, String pathStyle, String accessKeyId, String secretKey) {
+    Optional<URI> uri =
+        endpoint == null || endpoint.isBlank()
+            ? Optional.empty()
+            : Optional.of(URI.create(endpoint.strip()));
     boolean path = pathStyle != null && Boolean.parseBoolean(pathStyle.strip());
-    AwsCredentialsProvider provider = accessKeyId == null || accessKeyId.isBlank()
-        ? DefaultCredentialsProvider.builder().build()
-        : StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, secretKey));
+    AwsCredentialsProvider provider =
+        accessKeyId == null || accessKeyId.isBlank()
+            ? DefaultCredentialsProvider.builder().build()
+            : StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, secretKey));
     return new ObjectStoreSettings(uri, path, provider);
   }
 }

@@ -2,16 +2,15 @@ package dev.protomolt.repository.s3;
 
 import dev.protomolt.core.store.BlobStore;
 import dev.protomolt.core.store.Drive;
-import dev.protomolt.core.store.StoredObject;
-import java.util.function.Consumer;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.core.store.ObjectMissingException;
+import dev.protomolt.core.store.StoredObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
@@ -20,16 +19,18 @@ import software.amazon.awssdk.services.s3.model.Delete;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
-import software.amazon.awssdk.services.s3.model.S3Error;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** {@link BlobStore} on S3 (or any S3-compatible store), each drive through its own client. */
 public final class S3BlobStore implements BlobStore {
 
   private static final String CONTENT_TYPE = "application/x-protobuf";
+
   /** The most keys one DeleteObjects request may name (an S3 limit). */
   public static final int DELETE_BATCH = 1000;
 
@@ -41,11 +42,12 @@ public final class S3BlobStore implements BlobStore {
 
   @Override
   public void put(ObjectAddress to, byte[] bytes, boolean verifyChecksum) {
-    PutObjectRequest.Builder request = PutObjectRequest.builder()
-        .bucket(to.drive().bucket())
-        .key(to.key())
-        .contentType(CONTENT_TYPE)
-        .contentLength((long) bytes.length);
+    PutObjectRequest.Builder request =
+        PutObjectRequest.builder()
+            .bucket(to.drive().bucket())
+            .key(to.key())
+            .contentType(CONTENT_TYPE)
+            .contentLength((long) bytes.length);
     if (verifyChecksum) {
       // The SDK computes SHA-256 over the bytes it sends and the store refuses the object if the
       // bytes it received hash differently.
@@ -57,9 +59,10 @@ public final class S3BlobStore implements BlobStore {
   @Override
   public byte[] get(ObjectAddress from) {
     try {
-      return clients.forDrive(from.drive())
-          .getObjectAsBytes(GetObjectRequest.builder()
-              .bucket(from.drive().bucket()).key(from.key()).build())
+      return clients
+          .forDrive(from.drive())
+          .getObjectAsBytes(
+              GetObjectRequest.builder().bucket(from.drive().bucket()).key(from.key()).build())
           .asByteArray();
     } catch (NoSuchKeyException e) {
       throw new ObjectMissingException(from, e);
@@ -77,29 +80,43 @@ public final class S3BlobStore implements BlobStore {
   public List<ObjectAddress> deleteAll(List<ObjectAddress> addresses) {
     Map<S3Client, Map<String, List<ObjectAddress>>> groups = new LinkedHashMap<>();
     for (ObjectAddress a : addresses) {
-      groups.computeIfAbsent(clients.forDrive(a.drive()), c -> new LinkedHashMap<>())
-          .computeIfAbsent(a.drive().bucket(), b -> new ArrayList<>()).add(a);
+      groups
+          .computeIfAbsent(clients.forDrive(a.drive()), c -> new LinkedHashMap<>())
+          .computeIfAbsent(a.drive().bucket(), b -> new ArrayList<>())
+          .add(a);
     }
     List<ObjectAddress> failed = new ArrayList<>();
-    groups.forEach((client, byBucket) -> byBucket.forEach((bucket, group) -> {
-      for (int from = 0; from < group.size(); from += DELETE_BATCH) {
-        List<ObjectAddress> round = group.subList(from, Math.min(group.size(),
-            from + DELETE_BATCH));
-        Map<String, ObjectAddress> byKey = new LinkedHashMap<>();
-        round.forEach(a -> byKey.put(a.key(), a));
-        DeleteObjectsResponse response = client.deleteObjects(DeleteObjectsRequest.builder()
-            .bucket(bucket)
-            .delete(Delete.builder().quiet(true).objects(byKey.keySet().stream()
-                .map(k -> ObjectIdentifier.builder().key(k).build()).toList()).build())
-            .build());
-        for (S3Error error : response.errors()) {
-          // S3 reports a key that was already gone as deleted; anything it lists here was not.
-          if (!"NoSuchKey".equals(error.code())) {
-            failed.add(byKey.get(error.key()));
-          }
-        }
-      }
-    }));
+    groups.forEach(
+        (client, byBucket) ->
+            byBucket.forEach(
+                (bucket, group) -> {
+                  for (int from = 0; from < group.size(); from += DELETE_BATCH) {
+                    List<ObjectAddress> round =
+                        group.subList(from, Math.min(group.size(), from + DELETE_BATCH));
+                    Map<String, ObjectAddress> byKey = new LinkedHashMap<>();
+                    round.forEach(a -> byKey.put(a.key(), a));
+                    DeleteObjectsResponse response =
+                        client.deleteObjects(
+                            DeleteObjectsRequest.builder()
+                                .bucket(bucket)
+                                .delete(
+                                    Delete.builder()
+                                        .quiet(true)
+                                        .objects(
+                                            byKey.keySet().stream()
+                                                .map(k -> ObjectIdentifier.builder().key(k).build())
+                                                .toList())
+                                        .build())
+                                .build());
+                    for (S3Error error : response.errors()) {
+                      // S3 reports a key that was already gone as deleted; anything it lists here
+                      // was not.
+                      if (!"NoSuchKey".equals(error.code())) {
+                        failed.add(byKey.get(error.key()));
+                      }
+                    }
+                  }
+                }));
     return failed;
   }
 
@@ -109,7 +126,10 @@ public final class S3BlobStore implements BlobStore {
     if (!drive.prefix().isEmpty()) {
       request.prefix(drive.prefix());
     }
-    clients.forDrive(drive).listObjectsV2Paginator(request.build()).contents()
+    clients
+        .forDrive(drive)
+        .listObjectsV2Paginator(request.build())
+        .contents()
         .forEach(o -> each.accept(new StoredObject(o.key(), o.lastModified())));
   }
 
@@ -123,10 +143,13 @@ public final class S3BlobStore implements BlobStore {
     }
     S3Client client = clients.forDrive(to.drive());
     try {
-      client.copyObject(CopyObjectRequest.builder()
-          .sourceBucket(from.drive().bucket()).sourceKey(from.key())
-          .destinationBucket(to.drive().bucket()).destinationKey(to.key())
-          .build());
+      client.copyObject(
+          CopyObjectRequest.builder()
+              .sourceBucket(from.drive().bucket())
+              .sourceKey(from.key())
+              .destinationBucket(to.drive().bucket())
+              .destinationKey(to.key())
+              .build());
       return CopyMode.SERVER_SIDE;
     } catch (NoSuchKeyException e) {
       throw new ObjectMissingException(from, e);

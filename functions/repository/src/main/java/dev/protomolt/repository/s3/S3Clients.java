@@ -30,7 +30,8 @@ public final class S3Clients implements AutoCloseable {
    * @param settingsByCredentialsRef every credentials reference a drive may name
    * @param interceptors added to every client (metrics, tracing; tests count bytes with one)
    */
-  public S3Clients(Map<String, ObjectStoreSettings> settingsByCredentialsRef,
+  public S3Clients(
+      Map<String, ObjectStoreSettings> settingsByCredentialsRef,
       List<ExecutionInterceptor> interceptors) {
     this.settingsByCredentialsRef = Map.copyOf(settingsByCredentialsRef);
     this.interceptors = List.copyOf(interceptors);
@@ -54,20 +55,25 @@ public final class S3Clients implements AutoCloseable {
   private S3Client build(Drive drive) {
     ObjectStoreSettings settings = settingsByCredentialsRef.get(drive.credentialsRef());
     if (settings == null) {
-      throw new IllegalStateException("drive " + drive.name() + " names credentials_ref '"
-          + drive.credentialsRef() + "' but no object store settings are configured for it");
+      throw new IllegalStateException(
+          "drive "
+              + drive.name()
+              + " names credentials_ref '"
+              + drive.credentialsRef()
+              + "' but no object store settings are configured for it");
     }
-    var builder = S3Client.builder()
-        .region(Region.of(drive.region()))
-        .credentialsProvider(settings.credentials())
-        .forcePathStyle(settings.pathStyle())
-        // Plain writes are hashed by us (the manifest holds SHA-256 per part); a store-verified
-        // checksum is requested explicitly by force_save, so the SDK adds none of its own.
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .httpClientBuilder(Apache5HttpClient.builder().maxConnections(MAX_CONNECTIONS))
-        .overrideConfiguration(ClientOverrideConfiguration.builder()
-            .executionInterceptors(interceptors).build());
+    var builder =
+        S3Client.builder()
+            .region(Region.of(drive.region()))
+            .credentialsProvider(settings.credentials())
+            .forcePathStyle(settings.pathStyle())
+            // Plain writes are hashed by us (the manifest holds SHA-256 per part); a store-verified
+            // checksum is requested explicitly by force_save, so the SDK adds none of its own.
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .httpClientBuilder(Apache5HttpClient.builder().maxConnections(MAX_CONNECTIONS))
+            .overrideConfiguration(
+                ClientOverrideConfiguration.builder().executionInterceptors(interceptors).build());
     settings.endpoint().ifPresent(builder::endpointOverride);
     return builder.build();
   }

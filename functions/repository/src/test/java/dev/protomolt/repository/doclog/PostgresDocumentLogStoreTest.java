@@ -26,7 +26,8 @@ class PostgresDocumentLogStoreTest extends DocumentLogStoreContract {
 
   @Override
   protected DocumentLogStore newStore() {
-    try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = db.dataSource().getConnection();
+        Statement s = c.createStatement()) {
       s.execute("TRUNCATE document_logs, document_log_parts");
     } catch (SQLException e) {
       throw new IllegalStateException(e);

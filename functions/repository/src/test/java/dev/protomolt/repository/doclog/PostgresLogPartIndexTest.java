@@ -26,7 +26,8 @@ class PostgresLogPartIndexTest extends LogPartIndexContract {
 
   @Override
   protected LogPartIndex newIndex() {
-    try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = db.dataSource().getConnection();
+        Statement s = c.createStatement()) {
       s.execute("TRUNCATE document_log_index");
     } catch (SQLException e) {
       throw new IllegalStateException(e);

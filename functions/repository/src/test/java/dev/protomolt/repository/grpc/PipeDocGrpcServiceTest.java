@@ -8,13 +8,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.repository.v1.DeletePipeDocRequest;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
-import dev.protomolt.proto.repository.v1.ReplayCandidate;
-import dev.protomolt.proto.repository.v1.ReplayEligibility;
-import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.proto.repository.v1.PipeDocServiceGrpc;
+import dev.protomolt.proto.repository.v1.ReplayCandidate;
+import dev.protomolt.proto.repository.v1.ReplayEligibility;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
+import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
@@ -47,9 +47,15 @@ class PipeDocGrpcServiceTest {
     h = StoreHarness.start();
     h.store.onAccountEvent(StoreHarness.platformAccount(ACME));
     String name = InProcessServerBuilder.generateName();
-    server = InProcessServerBuilder.forName(name).directExecutor()
-        .addService(new PipeDocGrpcService(h.store,
-            new dev.protomolt.repository.replay.ReplayQuery(h.postgres.dataSource()))).build().start();
+    server =
+        InProcessServerBuilder.forName(name)
+            .directExecutor()
+            .addService(
+                new PipeDocGrpcService(
+                    h.store,
+                    new dev.protomolt.repository.replay.ReplayQuery(h.postgres.dataSource())))
+            .build()
+            .start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     stub = PipeDocServiceGrpc.newBlockingStub(channel);
   }
@@ -69,12 +75,13 @@ class PipeDocGrpcServiceTest {
   void saveGetAndManifestRoundTripOverTheDoor() {
     PipeDoc doc = doc(1);
 
-    SavePipeDocResponse saved = stub.savePipeDoc(Saves.pipeline(ACME, GRAPH, "parser", doc)
-        .build());
+    SavePipeDocResponse saved =
+        stub.savePipeDoc(Saves.pipeline(ACME, GRAPH, "parser", doc).build());
 
     assertThat(stub.getPipeDoc(Saves.read(saved.getDocumentRef())).getPipedoc()).isEqualTo(doc);
-    var manifest = stub.getPipeDocManifest(GetPipeDocManifestRequest.newBuilder()
-        .setDocumentRef(saved.getDocumentRef()).build());
+    var manifest =
+        stub.getPipeDocManifest(
+            GetPipeDocManifestRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build());
     assertThat(manifest.getStatus()).isEqualTo(DocumentStatus.DOCUMENT_STATUS_ACTIVE);
     assertThat(manifest.getManifest()).isEqualTo(saved.getManifest());
   }
@@ -82,23 +89,36 @@ class PipeDocGrpcServiceTest {
   @Test
   void aGoneCopySourceIsFailedPreconditionAndTheFullSaveRetrySucceeds() {
     PipeDoc doc = doc(2);
-    SavePipeDocResponse first = stub.savePipeDoc(Saves.pipeline(ACME, GRAPH, "parser", doc)
-        .build());
+    SavePipeDocResponse first =
+        stub.savePipeDoc(Saves.pipeline(ACME, GRAPH, "parser", doc).build());
     try (S3Client admin = h.platform.adminClient()) {
-      admin.deleteObject(DeleteObjectRequest.builder().bucket(StoreHarness.PLATFORM_BUCKET)
-          .key(first.getManifest().getEntriesList().stream()
-              .filter(e -> e.getPart() == PIPE_DOC_PART_BLOBS).findFirst().orElseThrow()
-              .getObjectKey()).build());
+      admin.deleteObject(
+          DeleteObjectRequest.builder()
+              .bucket(StoreHarness.PLATFORM_BUCKET)
+              .key(
+                  first.getManifest().getEntriesList().stream()
+                      .filter(e -> e.getPart() == PIPE_DOC_PART_BLOBS)
+                      .findFirst()
+                      .orElseThrow()
+                      .getObjectKey())
+              .build());
     }
-    SavePipeDocRequest partial = Saves.partial(Saves.pipeline(ACME, GRAPH, "enricher", doc),
-        first.getDocumentRef(), PIPE_DOC_PART_PARSED).build();
+    SavePipeDocRequest partial =
+        Saves.partial(
+                Saves.pipeline(ACME, GRAPH, "enricher", doc),
+                first.getDocumentRef(),
+                PIPE_DOC_PART_PARSED)
+            .build();
 
-    assertStatus(() -> stub.savePipeDoc(partial), Status.Code.FAILED_PRECONDITION,
+    assertStatus(
+        () -> stub.savePipeDoc(partial),
+        Status.Code.FAILED_PRECONDITION,
         "copy_unwritten_parts_from");
 
     // What a caller does on FAILED_PRECONDITION: the same save, written in full.
-    SavePipeDocResponse retried = stub.savePipeDoc(partial.toBuilder().clearPartsWritten()
-        .clearCopyUnwrittenPartsFrom().build());
+    SavePipeDocResponse retried =
+        stub.savePipeDoc(
+            partial.toBuilder().clearPartsWritten().clearCopyUnwrittenPartsFrom().build());
     assertThat(retried.getPartsWrittenCount()).isEqualTo(4);
     assertThat(stub.getPipeDoc(Saves.read(retried.getDocumentRef())).getPipedoc()).isEqualTo(doc);
   }
@@ -106,47 +126,79 @@ class PipeDocGrpcServiceTest {
   @Test
   void refusalsMapToTheirStatusCodes() {
     PipeDoc doc = doc(3);
-    assertStatus(() -> stub.savePipeDoc(Saves.pipeline(ACME, "intake:acme", "n", doc).build()),
-        Status.Code.INVALID_ARGUMENT, "graph_id");
-    assertStatus(() -> stub.savePipeDoc(Saves.intake("ghost", "ds", doc).build()),
-        Status.Code.FAILED_PRECONDITION, "not provisioned");
-    assertStatus(() -> stub.getPipeDoc(Saves.read(dev.protomolt.repository.PipeDocStore
-        .reference(new dev.protomolt.core.identity.NodeCoordinates("nope", "n", ACME, GRAPH),
-            false))), Status.Code.NOT_FOUND, "no stored document");
+    assertStatus(
+        () -> stub.savePipeDoc(Saves.pipeline(ACME, "intake:acme", "n", doc).build()),
+        Status.Code.INVALID_ARGUMENT,
+        "graph_id");
+    assertStatus(
+        () -> stub.savePipeDoc(Saves.intake("ghost", "ds", doc).build()),
+        Status.Code.FAILED_PRECONDITION,
+        "not provisioned");
+    assertStatus(
+        () ->
+            stub.getPipeDoc(
+                Saves.read(
+                    dev.protomolt.repository.PipeDocStore.reference(
+                        new dev.protomolt.core.identity.NodeCoordinates("nope", "n", ACME, GRAPH),
+                        false))),
+        Status.Code.NOT_FOUND,
+        "no stored document");
 
-    SavePipeDocResponse saved = stub.savePipeDoc(Saves.pipeline(ACME, GRAPH, "parser", doc)
-        .build());
+    SavePipeDocResponse saved =
+        stub.savePipeDoc(Saves.pipeline(ACME, GRAPH, "parser", doc).build());
     try (S3Client admin = h.platform.adminClient()) {
-      admin.deleteObject(DeleteObjectRequest.builder().bucket(StoreHarness.PLATFORM_BUCKET)
-          .key(saved.getManifest().getEntriesList().stream()
-              .filter(e -> e.getPart() == PIPE_DOC_PART_PARSED).findFirst().orElseThrow()
-              .getObjectKey()).build());
+      admin.deleteObject(
+          DeleteObjectRequest.builder()
+              .bucket(StoreHarness.PLATFORM_BUCKET)
+              .key(
+                  saved.getManifest().getEntriesList().stream()
+                      .filter(e -> e.getPart() == PIPE_DOC_PART_PARSED)
+                      .findFirst()
+                      .orElseThrow()
+                      .getObjectKey())
+              .build());
     }
-    assertStatus(() -> stub.getPipeDoc(Saves.read(saved.getDocumentRef())),
-        Status.Code.DATA_LOSS, "part PARSED");
+    assertStatus(
+        () -> stub.getPipeDoc(Saves.read(saved.getDocumentRef())),
+        Status.Code.DATA_LOSS,
+        "part PARSED");
   }
 
   @Test
   void deleteOverTheDoorTombstonesPublishesAndRefusesABlankIdentity() {
     h.purgeEvents.drain();
-    SavePipeDocResponse saved = stub.savePipeDoc(Saves.pipeline(ACME, GRAPH, "parser", doc(4))
-        .build());
+    SavePipeDocResponse saved =
+        stub.savePipeDoc(Saves.pipeline(ACME, GRAPH, "parser", doc(4)).build());
 
-    var deleted = stub.deletePipeDoc(DeletePipeDocRequest.newBuilder()
-        .setDocumentRef(saved.getDocumentRef()).build());
+    var deleted =
+        stub.deletePipeDoc(
+            DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build());
 
     assertThat(deleted.getTombstoned()).isTrue();
-    assertThat(h.purgeEvents.drain()).singleElement()
+    assertThat(h.purgeEvents.drain())
+        .singleElement()
         .satisfies(e -> assertThat(e.getPurgeEventId()).isEqualTo(deleted.getPurgeEventId()));
-    assertStatus(() -> stub.getPipeDoc(Saves.read(saved.getDocumentRef())),
-        Status.Code.NOT_FOUND, saved.getNodeId());
-    assertThat(stub.deletePipeDoc(DeletePipeDocRequest.newBuilder()
-        .setDocumentRef(saved.getDocumentRef()).build()).getTombstoned())
-        .as("a second delete finds no ACTIVE row").isFalse();
+    assertStatus(
+        () -> stub.getPipeDoc(Saves.read(saved.getDocumentRef())),
+        Status.Code.NOT_FOUND,
+        saved.getNodeId());
+    assertThat(
+            stub.deletePipeDoc(
+                    DeletePipeDocRequest.newBuilder()
+                        .setDocumentRef(saved.getDocumentRef())
+                        .build())
+                .getTombstoned())
+        .as("a second delete finds no ACTIVE row")
+        .isFalse();
     assertThat(h.purgeEvents.drain()).isEmpty();
-    assertStatus(() -> stub.deletePipeDoc(DeletePipeDocRequest.newBuilder()
-        .setDocumentRef(saved.getDocumentRef().toBuilder().setAccountId("")).build()),
-        Status.Code.INVALID_ARGUMENT, "document_ref.account_id");
+    assertStatus(
+        () ->
+            stub.deletePipeDoc(
+                DeletePipeDocRequest.newBuilder()
+                    .setDocumentRef(saved.getDocumentRef().toBuilder().setAccountId(""))
+                    .build()),
+        Status.Code.INVALID_ARGUMENT,
+        "document_ref.account_id");
   }
 
   @Test
@@ -155,22 +207,37 @@ class PipeDocGrpcServiceTest {
     stub.savePipeDoc(Saves.intake(ACME, "ds-replay", doc).setCrawlId("crawl-door").build());
 
     var candidates = new java.util.ArrayList<ReplayCandidate>();
-    stub.streamDocumentsForReplay(StreamDocumentsForReplayRequest.newBuilder().setAccountId(ACME)
-        .setCrawlId("crawl-door").build()).forEachRemaining(candidates::add);
+    stub.streamDocumentsForReplay(
+            StreamDocumentsForReplayRequest.newBuilder()
+                .setAccountId(ACME)
+                .setCrawlId("crawl-door")
+                .build())
+        .forEachRemaining(candidates::add);
 
-    assertThat(candidates).singleElement().satisfies(c -> {
-      assertThat(c.getDocumentRef().getDocId()).isEqualTo(doc.getDocId());
-      assertThat(c.getEligibility()).isEqualTo(ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE);
-    });
-    assertStatus(() -> stub.streamDocumentsForReplay(StreamDocumentsForReplayRequest.newBuilder()
-        .setAccountId(ACME).build()).hasNext(), Status.Code.INVALID_ARGUMENT, "bare account_id");
+    assertThat(candidates)
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.getDocumentRef().getDocId()).isEqualTo(doc.getDocId());
+              assertThat(c.getEligibility())
+                  .isEqualTo(ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE);
+            });
+    assertStatus(
+        () ->
+            stub.streamDocumentsForReplay(
+                    StreamDocumentsForReplayRequest.newBuilder().setAccountId(ACME).build())
+                .hasNext(),
+        Status.Code.INVALID_ARGUMENT,
+        "bare account_id");
   }
 
   private static void assertStatus(ThrowingCallable call, Status.Code code, String text) {
     assertThatThrownBy(call)
-        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-          assertThat(e.getStatus().getCode()).isEqualTo(code);
-          assertThat(e.getStatus().getDescription()).contains(text);
-        });
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(code);
+              assertThat(e.getStatus().getDescription()).contains(text);
+            });
   }
 }

@@ -56,8 +56,10 @@ class IndexingLedgerTest {
     blobs = new S3BlobStore(h.clients);
     Clock clock = Clock.fixed(StoreHarness.NOW.plusSeconds(30), ZoneOffset.UTC);
     ledger = new IndexingLedger(h.postgres.dataSource(), clock);
-    receipts = new IndexingReceipts(ledger, new SourceSettlement(h.postgres.dataSource(),
-        h.ledger, blobs, h.drives, clock));
+    receipts =
+        new IndexingReceipts(
+            ledger,
+            new SourceSettlement(h.postgres.dataSource(), h.ledger, blobs, h.drives, clock));
   }
 
   @AfterAll
@@ -65,15 +67,27 @@ class IndexingLedgerTest {
     h.close();
   }
 
-  private static DocumentIndexedEvent receipt(String docId, String attempt, IndexOutcome outcome,
-      String parserVersion) {
-    return DocumentIndexedEvent.newBuilder().setAttemptId(attempt).setAccountId(ACME)
-        .setDocId(docId).setPlanId("plan-1").setIndexName("news").setOutcome(outcome)
-        .addParserChain(ParserProvenance.newBuilder().setParserName("tika")
-            .setParserVersion(parserVersion).setNodeId("parser"))
-        .addVectorSets(VectorSetProvenance.newBuilder().setResultId("r-" + parserVersion)
-            .setChunkConfigId("c").setEmbeddingConfigId("e").setDimensions(384)
-            .setVectorCount(12))
+  private static DocumentIndexedEvent receipt(
+      String docId, String attempt, IndexOutcome outcome, String parserVersion) {
+    return DocumentIndexedEvent.newBuilder()
+        .setAttemptId(attempt)
+        .setAccountId(ACME)
+        .setDocId(docId)
+        .setPlanId("plan-1")
+        .setIndexName("news")
+        .setOutcome(outcome)
+        .addParserChain(
+            ParserProvenance.newBuilder()
+                .setParserName("tika")
+                .setParserVersion(parserVersion)
+                .setNodeId("parser"))
+        .addVectorSets(
+            VectorSetProvenance.newBuilder()
+                .setResultId("r-" + parserVersion)
+                .setChunkConfigId("c")
+                .setEmbeddingConfigId("e")
+                .setDimensions(384)
+                .setVectorCount(12))
         .build();
   }
 
@@ -83,56 +97,72 @@ class IndexingLedgerTest {
 
   @Test
   void anOlderReceiptArrivingLateChangesNothing() {
-    List<ReceiptOutcome> outcomes = ledger.apply(List.of(
-        receipt("doc-ooo", A2, IndexOutcome.INDEX_OUTCOME_INDEXED, "2.0"),
-        receipt("doc-ooo", A1, IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL, "1.0")));
+    List<ReceiptOutcome> outcomes =
+        ledger.apply(
+            List.of(
+                receipt("doc-ooo", A2, IndexOutcome.INDEX_OUTCOME_INDEXED, "2.0"),
+                receipt("doc-ooo", A1, IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL, "1.0")));
 
     assertThat(kinds(outcomes))
         .containsExactly(ReceiptOutcome.Kind.APPLIED, ReceiptOutcome.Kind.STALE);
     var state = ledger.find(ACME, "doc-ooo", "plan-1", "news").orElseThrow();
     assertThat(state.outcome()).isEqualTo(IndexOutcome.INDEX_OUTCOME_INDEXED);
     assertThat(state.lastAttemptId()).isEqualTo(A2);
-    assertThat(state.parserChain()).extracting(ParserProvenance::getParserVersion)
+    assertThat(state.parserChain())
+        .extracting(ParserProvenance::getParserVersion)
         .containsExactly("2.0");
-    assertThat(state.vectorSets()).extracting(VectorSetProvenance::getResultId)
+    assertThat(state.vectorSets())
+        .extracting(VectorSetProvenance::getResultId)
         .containsExactly("r-2.0");
   }
 
   @Test
   void aDuplicateIsANoOpAndANewerAttemptReplacesTheProvenance() {
-    DocumentIndexedEvent first = receipt("doc-dup", A1, IndexOutcome.INDEX_OUTCOME_FAILED_RETRYABLE,
-        "1.0");
+    DocumentIndexedEvent first =
+        receipt("doc-dup", A1, IndexOutcome.INDEX_OUTCOME_FAILED_RETRYABLE, "1.0");
     assertThat(kinds(ledger.apply(List.of(first, first))))
         .containsExactly(ReceiptOutcome.Kind.APPLIED, ReceiptOutcome.Kind.STALE);
     // Lower-case is the same ULID and is just as stale.
-    assertThat(kinds(ledger.apply(List.of(first.toBuilder().setAttemptId(A1.toLowerCase())
-        .build())))).containsExactly(ReceiptOutcome.Kind.STALE);
+    assertThat(
+            kinds(ledger.apply(List.of(first.toBuilder().setAttemptId(A1.toLowerCase()).build()))))
+        .containsExactly(ReceiptOutcome.Kind.STALE);
 
-    assertThat(kinds(ledger.apply(List.of(receipt("doc-dup", A3,
-        IndexOutcome.INDEX_OUTCOME_SKIPPED, "3.0"))))).containsExactly(ReceiptOutcome.Kind.APPLIED);
+    assertThat(
+            kinds(
+                ledger.apply(
+                    List.of(receipt("doc-dup", A3, IndexOutcome.INDEX_OUTCOME_SKIPPED, "3.0")))))
+        .containsExactly(ReceiptOutcome.Kind.APPLIED);
 
     var state = ledger.find(ACME, "doc-dup", "plan-1", "news").orElseThrow();
     assertThat(state.outcome()).isEqualTo(IndexOutcome.INDEX_OUTCOME_SKIPPED);
-    assertThat(state.parserChain()).extracting(ParserProvenance::getParserVersion)
+    assertThat(state.parserChain())
+        .extracting(ParserProvenance::getParserVersion)
         .containsExactly("3.0");
-    assertThat(state.vectorSets()).extracting(VectorSetProvenance::getResultId)
+    assertThat(state.vectorSets())
+        .extracting(VectorSetProvenance::getResultId)
         .containsExactly("r-3.0");
   }
 
   @Test
   void malformedReceiptsAreRejectedNamingTheFieldWithoutStoppingTheBatch() {
-    DocumentIndexedEvent good = receipt("doc-bad-batch", A1, IndexOutcome.INDEX_OUTCOME_INDEXED,
-        "1.0");
-    List<ReceiptOutcome> outcomes = ledger.apply(List.of(
-        good.toBuilder().setAttemptId("not-a-ulid").build(),
-        good.toBuilder().setPlanId(" ").build(),
-        good.toBuilder().setOutcome(IndexOutcome.INDEX_OUTCOME_UNSPECIFIED).build(),
-        good.toBuilder().addVectorSets(good.getVectorSets(0)).build(),
-        good));
+    DocumentIndexedEvent good =
+        receipt("doc-bad-batch", A1, IndexOutcome.INDEX_OUTCOME_INDEXED, "1.0");
+    List<ReceiptOutcome> outcomes =
+        ledger.apply(
+            List.of(
+                good.toBuilder().setAttemptId("not-a-ulid").build(),
+                good.toBuilder().setPlanId(" ").build(),
+                good.toBuilder().setOutcome(IndexOutcome.INDEX_OUTCOME_UNSPECIFIED).build(),
+                good.toBuilder().addVectorSets(good.getVectorSets(0)).build(),
+                good));
 
-    assertThat(kinds(outcomes)).containsExactly(ReceiptOutcome.Kind.REJECTED,
-        ReceiptOutcome.Kind.REJECTED, ReceiptOutcome.Kind.REJECTED, ReceiptOutcome.Kind.REJECTED,
-        ReceiptOutcome.Kind.APPLIED);
+    assertThat(kinds(outcomes))
+        .containsExactly(
+            ReceiptOutcome.Kind.REJECTED,
+            ReceiptOutcome.Kind.REJECTED,
+            ReceiptOutcome.Kind.REJECTED,
+            ReceiptOutcome.Kind.REJECTED,
+            ReceiptOutcome.Kind.APPLIED);
     assertThat(outcomes.get(0).detail()).contains("attempt_id");
     assertThat(outcomes.get(1).detail()).contains("plan_id must not be blank");
     assertThat(outcomes.get(2).detail()).contains("outcome must be");
@@ -143,22 +173,38 @@ class IndexingLedgerTest {
   private static SavePipeDocResponse saveWithRawSource(String docId, ObjectAddress raw) {
     blobs.put(raw, "raw source bytes".getBytes(), false);
     PipeDoc base = SampleDocs.document(docId, 7, 512, "chunker-a");
-    PipeDoc doc = base.toBuilder().setBlobBag(BlobBag.newBuilder().setBlobs(Blobs.newBuilder()
-        .addBlob(base.getBlobBag().getBlob())
-        .addBlob(Blob.newBuilder().setBlobId(docId + "-raw").setFilename("source.pdf")
-            .setSizeBytes(16).setStorageRef(FileStorageReference.newBuilder()
-                .setDriveName(raw.drive().name()).setObjectKey(raw.key()))))).build();
+    PipeDoc doc =
+        base.toBuilder()
+            .setBlobBag(
+                BlobBag.newBuilder()
+                    .setBlobs(
+                        Blobs.newBuilder()
+                            .addBlob(base.getBlobBag().getBlob())
+                            .addBlob(
+                                Blob.newBuilder()
+                                    .setBlobId(docId + "-raw")
+                                    .setFilename("source.pdf")
+                                    .setSizeBytes(16)
+                                    .setStorageRef(
+                                        FileStorageReference.newBuilder()
+                                            .setDriveName(raw.drive().name())
+                                            .setObjectKey(raw.key())))))
+            .build();
     return h.store.save(Saves.intake(ACME, DS, doc).build());
   }
 
   private static PipeDocManifest manifest(SavePipeDocResponse saved) {
-    return h.store.getManifest(GetPipeDocManifestRequest.newBuilder()
-        .setDocumentRef(saved.getDocumentRef()).build()).getManifest();
+    return h.store
+        .getManifest(
+            GetPipeDocManifestRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build())
+        .getManifest();
   }
 
   private static PartManifestEntry blobsEntry(PipeDocManifest manifest) {
     return manifest.getEntriesList().stream()
-        .filter(e -> e.getPart() == PipeDocPart.PIPE_DOC_PART_BLOBS).findFirst().orElseThrow();
+        .filter(e -> e.getPart() == PipeDocPart.PIPE_DOC_PART_BLOBS)
+        .findFirst()
+        .orElseThrow();
   }
 
   private static boolean exists(ObjectAddress a) {
@@ -178,14 +224,20 @@ class IndexingLedgerTest {
     SavePipeDocResponse saved = saveWithRawSource("doc-settled", raw);
     PartManifestEntry before = blobsEntry(saved.getManifest());
 
-    List<IndexingReceipts.Handled> handled = receipts.handle(List.of(
-        receipt("doc-settled", A1, IndexOutcome.INDEX_OUTCOME_INDEXED, "1.0").toBuilder()
-            .setNodeId(saved.getNodeId()).build()));
+    List<IndexingReceipts.Handled> handled =
+        receipts.handle(
+            List.of(
+                receipt("doc-settled", A1, IndexOutcome.INDEX_OUTCOME_INDEXED, "1.0").toBuilder()
+                    .setNodeId(saved.getNodeId())
+                    .build()));
 
-    assertThat(handled).singleElement().satisfies(x -> {
-      assertThat(x.outcome().kind()).isEqualTo(ReceiptOutcome.Kind.APPLIED);
-      assertThat(x.settlement().settled()).as(x.settlement().detail()).isTrue();
-    });
+    assertThat(handled)
+        .singleElement()
+        .satisfies(
+            x -> {
+              assertThat(x.outcome().kind()).isEqualTo(ReceiptOutcome.Kind.APPLIED);
+              assertThat(x.settlement().settled()).as(x.settlement().detail()).isTrue();
+            });
     PartManifestEntry after = blobsEntry(manifest(saved));
     assertThat(after.getState()).isEqualTo(PartState.PART_STATE_DELETED);
     assertThat(after.getDeletedReason()).isEqualTo("POST_PARSE_POLICY");
@@ -194,7 +246,8 @@ class IndexingLedgerTest {
     PipeDoc husk = PipeDoc.parseFrom(blobs.get(new ObjectAddress(intake, after.getObjectKey())));
     assertThat(husk.getBlobBag().getBlobs().getBlobList())
         .allMatch(b -> b.getContentCase() == Blob.ContentCase.CONTENT_NOT_SET)
-        .extracting(Blob::getBlobId).containsExactly("doc-settled-src", "doc-settled-raw");
+        .extracting(Blob::getBlobId)
+        .containsExactly("doc-settled-src", "doc-settled-raw");
     assertThat(exists(raw)).as("the raw intake object is purged").isFalse();
     // Everything but the source still reads.
     PipeDoc read = h.store.get(Saves.read(saved.getDocumentRef())).getPipedoc();
@@ -202,18 +255,24 @@ class IndexingLedgerTest {
     assertThat(read.hasBlobBag()).isFalse();
 
     // A redelivered receipt is stale in the ledger and finds nothing left to settle.
-    var again = receipts.handle(List.of(receipt("doc-settled", A1,
-        IndexOutcome.INDEX_OUTCOME_INDEXED, "1.0").toBuilder().setNodeId(saved.getNodeId())
-        .build()));
+    var again =
+        receipts.handle(
+            List.of(
+                receipt("doc-settled", A1, IndexOutcome.INDEX_OUTCOME_INDEXED, "1.0").toBuilder()
+                    .setNodeId(saved.getNodeId())
+                    .build()));
     assertThat(again.get(0).outcome().kind()).isEqualTo(ReceiptOutcome.Kind.STALE);
     assertThat(blobsEntry(manifest(saved))).isEqualTo(after);
 
     // Purging the settled row removes the husk too.
     h.purgeEvents.drain();
-    h.store.delete(DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef())
-        .build());
-    new StoragePurger(h.postgres.dataSource(), blobs, h.drives,
-        Clock.fixed(StoreHarness.NOW.plusSeconds(90), ZoneOffset.UTC))
+    h.store.delete(
+        DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build());
+    new StoragePurger(
+            h.postgres.dataSource(),
+            blobs,
+            h.drives,
+            Clock.fixed(StoreHarness.NOW.plusSeconds(90), ZoneOffset.UTC))
         .purge(h.purgeEvents.drain());
     assertThat(exists(new ObjectAddress(intake, after.getObjectKey()))).isFalse();
   }
@@ -224,18 +283,30 @@ class IndexingLedgerTest {
     ObjectAddress raw = intake.address("raw/doc-failed.bin");
     SavePipeDocResponse saved = saveWithRawSource("doc-failed", raw);
 
-    List<IndexingReceipts.Handled> handled = receipts.handle(List.of(
-        receipt("doc-failed", A2, IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL, "1.0").toBuilder()
-            .setDocumentRef(saved.getDocumentRef()).build(),
-        receipt("doc-failed", A1, IndexOutcome.INDEX_OUTCOME_INDEXED, "1.0").toBuilder()
-            .setDocumentRef(saved.getDocumentRef()).build()));
+    List<IndexingReceipts.Handled> handled =
+        receipts.handle(
+            List.of(
+                receipt("doc-failed", A2, IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL, "1.0")
+                    .toBuilder()
+                    .setDocumentRef(saved.getDocumentRef())
+                    .build(),
+                receipt("doc-failed", A1, IndexOutcome.INDEX_OUTCOME_INDEXED, "1.0").toBuilder()
+                    .setDocumentRef(saved.getDocumentRef())
+                    .build()));
 
     assertThat(handled).extracting(x -> x.settlement().settled()).containsExactly(false, false);
     assertThat(handled.get(1).settlement().detail()).contains("kept for re-parse");
     assertThat(blobsEntry(manifest(saved)).getState()).isEqualTo(PartState.PART_STATE_PRESENT);
     assertThat(exists(raw)).isTrue();
-    assertThat(h.store.get(Saves.read(saved.getDocumentRef())).getPipedoc().getBlobBag()
-        .getBlobs().getBlob(0).getData()).isNotEqualTo(ByteString.EMPTY);
+    assertThat(
+            h.store
+                .get(Saves.read(saved.getDocumentRef()))
+                .getPipedoc()
+                .getBlobBag()
+                .getBlobs()
+                .getBlob(0)
+                .getData())
+        .isNotEqualTo(ByteString.EMPTY);
   }
 
   @Test
@@ -243,9 +314,12 @@ class IndexingLedgerTest {
     Drive intake = h.drives.find(ACME, DriveKind.INTAKE).orElseThrow();
     SavePipeDocResponse saved = saveWithRawSource("doc-owner", intake.address("raw/owner.bin"));
 
-    var handled = receipts.handle(List.of(receipt("doc-intruder", A1,
-        IndexOutcome.INDEX_OUTCOME_INDEXED, "1.0").toBuilder().setNodeId(saved.getNodeId())
-        .build()));
+    var handled =
+        receipts.handle(
+            List.of(
+                receipt("doc-intruder", A1, IndexOutcome.INDEX_OUTCOME_INDEXED, "1.0").toBuilder()
+                    .setNodeId(saved.getNodeId())
+                    .build()));
 
     assertThat(handled.get(0).settlement().settled()).isFalse();
     assertThat(handled.get(0).settlement().detail()).contains("not to the receipt's");

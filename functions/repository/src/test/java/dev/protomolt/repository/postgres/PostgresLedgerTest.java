@@ -39,42 +39,92 @@ class PostgresLedgerTest extends LedgerStoreContract {
 
   @Test
   void rawSqlCannotStoreBlankOrMismatchedIdentities() throws SQLException {
-    try (Connection c = db.dataSource().getConnection(); Statement s = c.createStatement()) {
-      String insert = "INSERT INTO pipedocs (node_id, row_kind, account_id, doc_id, graph_id,"
-          + " graph_address_id, cluster_id, drive_name, manifest, checksum, size_bytes,"
-          + " datasource_id) VALUES (gen_random_uuid(), %s, 'acme', %s, %s, %s, %s, %s, '{}',"
-          + " '" + SHA + "', 1, %s)";
+    try (Connection c = db.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      String insert =
+          "INSERT INTO pipedocs (node_id, row_kind, account_id, doc_id, graph_id,"
+              + " graph_address_id, cluster_id, drive_name, manifest, checksum, size_bytes,"
+              + " datasource_id) VALUES (gen_random_uuid(), %s, 'acme', %s, %s, %s, %s, %s, '{}',"
+              + " '"
+              + SHA
+              + "', 1, %s)";
       // A pipeline row claiming the intake graph.
-      assertThatThrownBy(() -> s.execute(insert.formatted("'PIPELINE'", "'d'", "'intake:acme'",
-          "'n1'", "NULL", "'acme:pipeline'", "NULL")))
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      insert.formatted(
+                          "'PIPELINE'",
+                          "'d'",
+                          "'intake:acme'",
+                          "'n1'",
+                          "NULL",
+                          "'acme:pipeline'",
+                          "NULL")))
           .hasMessageContaining("chk_pipedocs_row_kind");
       // An intake row with a cluster.
-      assertThatThrownBy(() -> s.execute(insert.formatted("'INTAKE'", "'d'", "'intake:acme'",
-          "'ds'", "'c1'", "'acme:intake'", "'ds'")))
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      insert.formatted(
+                          "'INTAKE'",
+                          "'d'",
+                          "'intake:acme'",
+                          "'ds'",
+                          "'c1'",
+                          "'acme:intake'",
+                          "'ds'")))
           .hasMessageContaining("chk_pipedocs_row_kind");
       // An intake row in another account's intake graph.
-      assertThatThrownBy(() -> s.execute(insert.formatted("'INTAKE'", "'d'", "'intake:other'",
-          "'ds'", "NULL", "'acme:intake'", "'ds'")))
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      insert.formatted(
+                          "'INTAKE'",
+                          "'d'",
+                          "'intake:other'",
+                          "'ds'",
+                          "NULL",
+                          "'acme:intake'",
+                          "'ds'")))
           .hasMessageContaining("chk_pipedocs_row_kind");
       // An intake row whose address is not its datasource.
-      assertThatThrownBy(() -> s.execute(insert.formatted("'INTAKE'", "'d'", "'intake:acme'",
-          "'elsewhere'", "NULL", "'acme:intake'", "'ds'")))
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      insert.formatted(
+                          "'INTAKE'",
+                          "'d'",
+                          "'intake:acme'",
+                          "'elsewhere'",
+                          "NULL",
+                          "'acme:intake'",
+                          "'ds'")))
           .hasMessageContaining("chk_pipedocs_row_kind");
       // A blank doc id.
-      assertThatThrownBy(() -> s.execute(insert.formatted("'PIPELINE'", "'  '", "'g'",
-          "'n1'", "NULL", "'acme:pipeline'", "NULL")))
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      insert.formatted(
+                          "'PIPELINE'", "'  '", "'g'", "'n1'", "NULL", "'acme:pipeline'", "NULL")))
           .hasMessageContaining("pipedocs_doc_id_check");
       // A blank graph address.
-      assertThatThrownBy(() -> s.execute(insert.formatted("'PIPELINE'", "'d'", "'g'",
-          "''", "NULL", "'acme:pipeline'", "NULL")))
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      insert.formatted(
+                          "'PIPELINE'", "'d'", "'g'", "''", "NULL", "'acme:pipeline'", "NULL")))
           .hasMessageContaining("pipedocs_graph_address_id_check");
       // A pipeline row on the intake drive.
-      assertThatThrownBy(() -> s.execute(insert.formatted("'PIPELINE'", "'d'", "'g'",
-          "'n1'", "NULL", "'acme:intake'", "NULL")))
+      assertThatThrownBy(
+              () ->
+                  s.execute(
+                      insert.formatted(
+                          "'PIPELINE'", "'d'", "'g'", "'n1'", "NULL", "'acme:intake'", "NULL")))
           .hasMessageContaining("chk_pipedocs_drive");
       // The well-formed row goes in, so the refusals above are the constraints, not the SQL.
-      s.execute(insert.formatted("'INTAKE'", "'d'", "'intake:acme'", "'ds'", "NULL",
-          "'acme:intake'", "'ds'"));
+      s.execute(
+          insert.formatted(
+              "'INTAKE'", "'d'", "'intake:acme'", "'ds'", "NULL", "'acme:intake'", "'ds'"));
     }
   }
 }

@@ -57,8 +57,12 @@ class StoragePurgerTest {
     h = StoreHarness.start();
     h.store.onAccountEvent(StoreHarness.platformAccount(ACME));
     blobs = new S3BlobStore(h.clients);
-    purger = new StoragePurger(h.postgres.dataSource(), blobs, h.drives,
-        Clock.fixed(StoreHarness.NOW.plusSeconds(60), ZoneOffset.UTC));
+    purger =
+        new StoragePurger(
+            h.postgres.dataSource(),
+            blobs,
+            h.drives,
+            Clock.fixed(StoreHarness.NOW.plusSeconds(60), ZoneOffset.UTC));
     deletions = new DeletionRequests(h.store);
   }
 
@@ -82,7 +86,8 @@ class StoragePurgerTest {
     Drive drive = h.drives.find(ACME, DriveKind.PIPELINE).orElseThrow();
     return manifest.getEntriesList().stream()
         .filter(e -> e.getState() == PartState.PART_STATE_PRESENT)
-        .map(e -> new ObjectAddress(drive, e.getObjectKey())).toList();
+        .map(e -> new ObjectAddress(drive, e.getObjectKey()))
+        .toList();
   }
 
   private static boolean exists(ObjectAddress a) {
@@ -95,7 +100,8 @@ class StoragePurgerTest {
   }
 
   private DocumentStatus status(DocumentReference ref) {
-    return h.store.getManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build())
+    return h.store
+        .getManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build())
         .getStatus();
   }
 
@@ -105,21 +111,30 @@ class StoragePurgerTest {
     List<ObjectAddress> objects = objects(saved.getManifest());
     assertThat(objects).hasSize(5).allMatch(StoragePurgerTest::exists);
 
-    DeletePipeDocResponse deleted = h.store.delete(DeletePipeDocRequest.newBuilder()
-        .setDocumentRef(saved.getDocumentRef()).setReason("USER").build());
+    DeletePipeDocResponse deleted =
+        h.store.delete(
+            DeletePipeDocRequest.newBuilder()
+                .setDocumentRef(saved.getDocumentRef())
+                .setReason("USER")
+                .build());
 
     assertThat(deleted.getTombstoned()).isTrue();
-    assertThat(status(saved.getDocumentRef())).isEqualTo(DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
+    assertThat(status(saved.getDocumentRef()))
+        .isEqualTo(DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
     assertThatThrownBy(() -> h.store.get(Saves.read(saved.getDocumentRef())))
         .isInstanceOf(PipeDocStoreException.DocumentNotFound.class);
     List<StoragePurgeEvent> events = h.purgeEvents.drain();
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.getPurgeEventId()).isEqualTo(deleted.getPurgeEventId());
-      assertThat(e.getNodeId()).isEqualTo(saved.getNodeId());
-      assertThat(e.getDriveName()).isEqualTo(ACME + ":pipeline");
-      assertThat(e.getObjectKeysList()).containsExactlyInAnyOrderElementsOf(
-          objects.stream().map(ObjectAddress::key).toList());
-    });
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getPurgeEventId()).isEqualTo(deleted.getPurgeEventId());
+              assertThat(e.getNodeId()).isEqualTo(saved.getNodeId());
+              assertThat(e.getDriveName()).isEqualTo(ACME + ":pipeline");
+              assertThat(e.getObjectKeysList())
+                  .containsExactlyInAnyOrderElementsOf(
+                      objects.stream().map(ObjectAddress::key).toList());
+            });
     assertThat(objects).as("tombstoning deletes nothing yet").allMatch(StoragePurgerTest::exists);
 
     PurgeReport report = purger.purge(events);
@@ -129,22 +144,28 @@ class StoragePurgerTest {
     assertThat(h.counter.calls("DeleteObjects")).isEqualTo(1);
     assertThat(status(saved.getDocumentRef())).isEqualTo(DocumentStatus.DOCUMENT_STATUS_PURGED);
     List<Proof> proofs = proofs(saved.getNodeId());
-    assertThat(proofs).singleElement().satisfies(p -> {
-      assertThat(p.purgeEventId()).isEqualTo(deleted.getPurgeEventId());
-      assertThat(p.reason()).isEqualTo("USER");
-      assertThat(p.checksum()).isEqualTo(saved.getManifest().getChecksum());
-      assertThat(p.summary().getEntriesList()).extracting(PartManifestEntry::getSha256)
-          .containsExactlyElementsOf(saved.getManifest().getEntriesList().stream()
-              .map(PartManifestEntry::getSha256).toList());
-      assertThat(p.summary().getEntriesList()).noneMatch(PartManifestEntry::hasWrittenBy);
-    });
+    assertThat(proofs)
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.purgeEventId()).isEqualTo(deleted.getPurgeEventId());
+              assertThat(p.reason()).isEqualTo("USER");
+              assertThat(p.checksum()).isEqualTo(saved.getManifest().getChecksum());
+              assertThat(p.summary().getEntriesList())
+                  .extracting(PartManifestEntry::getSha256)
+                  .containsExactlyElementsOf(
+                      saved.getManifest().getEntriesList().stream()
+                          .map(PartManifestEntry::getSha256)
+                          .toList());
+              assertThat(p.summary().getEntriesList()).noneMatch(PartManifestEntry::hasWrittenBy);
+            });
   }
 
   @Test
   void aRowRevivedBetweenTombstoneAndPurgeVoidsTheEvent() throws Exception {
     SavePipeDocResponse saved = save("doc-revived", "parser", true);
-    h.store.delete(DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef())
-        .build());
+    h.store.delete(
+        DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build());
     List<StoragePurgeEvent> events = h.purgeEvents.drain();
     SavePipeDocResponse revived = save("doc-revived", "parser", true);
 
@@ -163,8 +184,8 @@ class StoragePurgerTest {
   void everyPurgeOfOneIdentityKeepsItsOwnProofAndADuplicateEventPurgesOnce() throws Exception {
     for (int round = 0; round < 2; round++) {
       SavePipeDocResponse saved = save("doc-twice", "sink", false);
-      h.store.delete(DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef())
-          .build());
+      h.store.delete(
+          DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build());
       List<StoragePurgeEvent> events = h.purgeEvents.drain();
       List<StoragePurgeEvent> redelivered = new ArrayList<>(events);
       redelivered.addAll(events);
@@ -182,16 +203,26 @@ class StoragePurgerTest {
   @Test
   void theProofLedgerIsAppendOnly() throws Exception {
     SavePipeDocResponse saved = save("doc-audited", "parser", true);
-    h.store.delete(DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef())
-        .build());
+    h.store.delete(
+        DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build());
     purger.purge(h.purgeEvents.drain());
     try (Connection c = h.postgres.dataSource().getConnection()) {
-      assertThatThrownBy(() -> c.createStatement().executeUpdate(
-          "UPDATE pipedoc_purges SET reason = 'x' WHERE node_id = '" + saved.getNodeId() + "'"))
-          .isInstanceOf(SQLException.class).hasMessageContaining("append-only");
-      assertThatThrownBy(() -> c.createStatement().executeUpdate(
-          "DELETE FROM pipedoc_purges WHERE node_id = '" + saved.getNodeId() + "'"))
-          .isInstanceOf(SQLException.class).hasMessageContaining("append-only");
+      assertThatThrownBy(
+              () ->
+                  c.createStatement()
+                      .executeUpdate(
+                          "UPDATE pipedoc_purges SET reason = 'x' WHERE node_id = '"
+                              + saved.getNodeId()
+                              + "'"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("append-only");
+      assertThatThrownBy(
+              () ->
+                  c.createStatement()
+                      .executeUpdate(
+                          "DELETE FROM pipedoc_purges WHERE node_id = '" + saved.getNodeId() + "'"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("append-only");
     }
     assertThat(proofs(saved.getNodeId())).hasSize(1);
   }
@@ -199,8 +230,8 @@ class StoragePurgerTest {
   @Test
   void malformedPurgeEventsAreReportedNamingTheFieldAndDoNotStopTheBatch() {
     SavePipeDocResponse saved = save("doc-among-bad", "parser", true);
-    h.store.delete(DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef())
-        .build());
+    h.store.delete(
+        DeletePipeDocRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build());
     List<StoragePurgeEvent> batch = new ArrayList<>();
     batch.add(StoragePurgeEvent.newBuilder().setPurgeEventId("e1").setNodeId("not-a-uuid").build());
     batch.add(StoragePurgeEvent.newBuilder().setNodeId(UUID.randomUUID().toString()).build());
@@ -216,7 +247,8 @@ class StoragePurgerTest {
 
   /** A reclaim request naming the exact saved copy, as the engine builds it (decision 0817). */
   private static ReclaimRequest.Builder exact(SavePipeDocResponse saved) {
-    return ReclaimRequest.newBuilder().setDocumentRef(saved.getDocumentRef())
+    return ReclaimRequest.newBuilder()
+        .setDocumentRef(saved.getDocumentRef())
         .setExpectedChecksum(saved.getManifest().getChecksum())
         .setExpectedUpdatedAt(saved.getManifest().getUpdatedAt());
   }
@@ -226,29 +258,41 @@ class StoragePurgerTest {
     SavePipeDocResponse cache = save("doc-cache", "embedder", false);
     SavePipeDocResponse persist = save("doc-persist", "embedder", true);
 
-    DeletionRequests.DeletionReport reclaimed = deletions.reclaim(List.of(
-        exact(cache).build(),
-        exact(persist).build(),
-        exact(cache).setDocumentRef(cache.getDocumentRef().toBuilder().setGraphId("")).build(),
-        exact(cache).clearExpectedUpdatedAt().build()));
+    DeletionRequests.DeletionReport reclaimed =
+        deletions.reclaim(
+            List.of(
+                exact(cache).build(),
+                exact(persist).build(),
+                exact(cache)
+                    .setDocumentRef(cache.getDocumentRef().toBuilder().setGraphId(""))
+                    .build(),
+                exact(cache).clearExpectedUpdatedAt().build()));
 
     assertThat(reclaimed.purgeEventIds()).hasSize(1);
     assertThat(reclaimed.unchanged()).isEqualTo(1);
     assertThat(reclaimed.rejected()).hasSize(2);
     assertThat(reclaimed.rejected().get(0)).contains("event 2").contains("document_ref.graph_id");
     assertThat(reclaimed.rejected().get(1)).contains("event 3").contains("expected_updated_at");
-    assertThat(status(cache.getDocumentRef())).isEqualTo(DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
+    assertThat(status(cache.getDocumentRef()))
+        .isEqualTo(DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
     assertThat(status(persist.getDocumentRef())).isEqualTo(DocumentStatus.DOCUMENT_STATUS_ACTIVE);
-    assertThat(h.purgeEvents.drain()).singleElement()
+    assertThat(h.purgeEvents.drain())
+        .singleElement()
         .satisfies(e -> assertThat(e.getReason()).startsWith("RECLAIM"));
 
-    DeletionRequests.DeletionReport deleted = deletions.delete(List.of(DocumentDeleted.newBuilder()
-        .setDocumentRef(persist.getDocumentRef()).setReason(DeletionReason.DELETION_REASON_RTBF)
-        .build()));
+    DeletionRequests.DeletionReport deleted =
+        deletions.delete(
+            List.of(
+                DocumentDeleted.newBuilder()
+                    .setDocumentRef(persist.getDocumentRef())
+                    .setReason(DeletionReason.DELETION_REASON_RTBF)
+                    .build()));
 
     assertThat(deleted.purgeEventIds()).hasSize(1);
-    assertThat(status(persist.getDocumentRef())).isEqualTo(DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
-    assertThat(h.purgeEvents.drain()).singleElement()
+    assertThat(status(persist.getDocumentRef()))
+        .isEqualTo(DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
+    assertThat(h.purgeEvents.drain())
+        .singleElement()
         .satisfies(e -> assertThat(e.getReason()).isEqualTo("RTBF"));
   }
 
@@ -260,10 +304,11 @@ class StoragePurgerTest {
     for (int i = 0; i < 1001; i++) {
       ObjectAddress a = drive.address("bulk/" + i + ".pb");
       many.add(a);
-      puts.add(() -> {
-        blobs.put(a, new byte[] {1}, false);
-        return null;
-      });
+      puts.add(
+          () -> {
+            blobs.put(a, new byte[] {1}, false);
+            return null;
+          });
     }
     try (var pool = java.util.concurrent.Executors.newFixedThreadPool(8)) {
       pool.invokeAll(puts);
@@ -287,48 +332,75 @@ class StoragePurgerTest {
     h.ledger.tombstone(nodeId, StoreHarness.NOW);
     List<ObjectAddress> objects = objects(saved.getManifest());
 
-    TombstoneReannouncer tooSoon = new TombstoneReannouncer(h.postgres.dataSource(), h.ledger,
-        h.purgeEvents, java.time.Duration.ofMinutes(10),
-        Clock.fixed(StoreHarness.NOW.plusSeconds(60), ZoneOffset.UTC));
+    TombstoneReannouncer tooSoon =
+        new TombstoneReannouncer(
+            h.postgres.dataSource(),
+            h.ledger,
+            h.purgeEvents,
+            java.time.Duration.ofMinutes(10),
+            Clock.fixed(StoreHarness.NOW.plusSeconds(60), ZoneOffset.UTC));
     // Other tests of this class leave tombstones too, so only this row's events are looked at.
     tooSoon.reannounce(100);
     assertThat(h.purgeEvents.drain()).noneMatch(e -> e.getNodeId().equals(saved.getNodeId()));
 
-    TombstoneReannouncer later = new TombstoneReannouncer(h.postgres.dataSource(), h.ledger,
-        h.purgeEvents, java.time.Duration.ofMinutes(10),
-        Clock.fixed(StoreHarness.NOW.plusSeconds(3600), ZoneOffset.UTC));
+    TombstoneReannouncer later =
+        new TombstoneReannouncer(
+            h.postgres.dataSource(),
+            h.ledger,
+            h.purgeEvents,
+            java.time.Duration.ofMinutes(10),
+            Clock.fixed(StoreHarness.NOW.plusSeconds(3600), ZoneOffset.UTC));
     assertThat(later.reannounce(100)).isPositive();
-    List<StoragePurgeEvent> events = h.purgeEvents.drain().stream()
-        .filter(e -> e.getNodeId().equals(saved.getNodeId())).toList();
-    assertThat(events).singleElement().satisfies(e -> {
-      assertThat(e.getReason()).isEqualTo("REANNOUNCED");
-      assertThat(e.getObjectKeysCount()).isEqualTo(objects.size());
-    });
+    List<StoragePurgeEvent> events =
+        h.purgeEvents.drain().stream()
+            .filter(e -> e.getNodeId().equals(saved.getNodeId()))
+            .toList();
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getReason()).isEqualTo("REANNOUNCED");
+              assertThat(e.getObjectKeysCount()).isEqualTo(objects.size());
+            });
 
     assertThat(purger.purge(events).purged()).containsExactly(nodeId);
     assertThat(objects).noneMatch(StoragePurgerTest::exists);
     later.reannounce(100);
-    assertThat(h.purgeEvents.drain()).as("a purged row is not stuck")
+    assertThat(h.purgeEvents.drain())
+        .as("a purged row is not stuck")
         .noneMatch(e -> e.getNodeId().equals(saved.getNodeId()));
-    assertThatThrownBy(() -> new TombstoneReannouncer(h.postgres.dataSource(), h.ledger,
-        h.purgeEvents, java.time.Duration.ofSeconds(5), Clock.systemUTC()))
+    assertThatThrownBy(
+            () ->
+                new TombstoneReannouncer(
+                    h.postgres.dataSource(),
+                    h.ledger,
+                    h.purgeEvents,
+                    java.time.Duration.ofSeconds(5),
+                    Clock.systemUTC()))
         .hasMessageContaining("grace must be at least PT1M");
   }
 
-  private record Proof(UUID purgeId, String purgeEventId, String reason, String checksum,
-      PipeDocManifest summary) {}
+  private record Proof(
+      UUID purgeId, String purgeEventId, String reason, String checksum, PipeDocManifest summary) {}
 
   private static List<Proof> proofs(String nodeId) throws SQLException {
     List<Proof> proofs = new ArrayList<>();
     try (Connection c = h.postgres.dataSource().getConnection();
-        PreparedStatement s = c.prepareStatement("SELECT purge_id, purge_event_id, reason,"
-            + " checksum, manifest_summary FROM pipedoc_purges WHERE node_id = ?"
-            + " ORDER BY purged_at, purge_id")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT purge_id, purge_event_id, reason,"
+                    + " checksum, manifest_summary FROM pipedoc_purges WHERE node_id = ?"
+                    + " ORDER BY purged_at, purge_id")) {
       s.setObject(1, UUID.fromString(nodeId));
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          proofs.add(new Proof(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-              rs.getString(4), ManifestJson.fromJson(rs.getString(5))));
+          proofs.add(
+              new Proof(
+                  rs.getObject(1, UUID.class),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  ManifestJson.fromJson(rs.getString(5))));
         }
       }
     }

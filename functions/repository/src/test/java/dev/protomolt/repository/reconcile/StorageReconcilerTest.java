@@ -28,8 +28,10 @@ class StorageReconcilerTest {
   private static StoreHarness h;
   private static S3BlobStore blobs;
   private static Drive pipeline;
+
   /** A second account, so the sample test's objects do not land in the first test's drive. */
   private static Drive other;
+
   // S3Proxy stamps objects with its own (real) clock, so "later" is that clock moved forward.
   private static final Clock TWO_HOURS_ON = Clock.offset(Clock.systemUTC(), Duration.ofHours(2));
 
@@ -59,8 +61,11 @@ class StorageReconcilerTest {
 
   @Test
   void orphansAreReportedInADryRunAndDeletedOnlyWhenAskedAndOldEnough() {
-    SavePipeDocResponse live = h.store.save(Saves.pipeline(ACME, "g", "parser",
-        SampleDocs.document("doc-live", 1, 256, "chunker-a")).build());
+    SavePipeDocResponse live =
+        h.store.save(
+            Saves.pipeline(
+                    ACME, "g", "parser", SampleDocs.document("doc-live", 1, 256, "chunker-a"))
+                .build());
     // A later save of the same node dropped a chunk set: its object is left behind.
     ObjectAddress droppedChunkSet = pipeline.address(live.getNodeId() + "/chunks/old-set.pb");
     // A save that died after its PUTs: objects of a node with no row.
@@ -70,17 +75,27 @@ class StorageReconcilerTest {
     for (ObjectAddress a : List.of(droppedChunkSet, deadSave, foreign)) {
       blobs.put(a, new byte[] {7}, false);
     }
-    List<ObjectAddress> liveObjects = live.getManifest().getEntriesList().stream()
-        .map(PartManifestEntry::getObjectKey).filter(k -> !k.isBlank())
-        .map(k -> new ObjectAddress(pipeline, k)).toList();
+    List<ObjectAddress> liveObjects =
+        live.getManifest().getEntriesList().stream()
+            .map(PartManifestEntry::getObjectKey)
+            .filter(k -> !k.isBlank())
+            .map(k -> new ObjectAddress(pipeline, k))
+            .toList();
 
-    ReconcileReport young = new StorageReconciler(h.postgres.dataSource(), blobs,
-        ReconcilerSettings.dryRun().deleting(), Clock.systemUTC()).reconcile(pipeline);
+    ReconcileReport young =
+        new StorageReconciler(
+                h.postgres.dataSource(),
+                blobs,
+                ReconcilerSettings.dryRun().deleting(),
+                Clock.systemUTC())
+            .reconcile(pipeline);
     assertThat(young.orphans()).as("nothing is an hour old yet").isZero();
     assertThat(young.young()).isEqualTo(liveObjects.size() + 2);
 
-    ReconcileReport dry = new StorageReconciler(h.postgres.dataSource(), blobs,
-        ReconcilerSettings.dryRun(), TWO_HOURS_ON).reconcile(pipeline);
+    ReconcileReport dry =
+        new StorageReconciler(
+                h.postgres.dataSource(), blobs, ReconcilerSettings.dryRun(), TWO_HOURS_ON)
+            .reconcile(pipeline);
     assertThat(dry.dryRun()).isTrue();
     assertThat(dry.orphans()).isEqualTo(2);
     assertThat(dry.sample()).containsExactlyInAnyOrder(droppedChunkSet.key(), deadSave.key());
@@ -89,8 +104,13 @@ class StorageReconcilerTest {
     assertThat(dry.deleted()).isZero();
     assertThat(exists(deadSave)).isTrue();
 
-    ReconcileReport wet = new StorageReconciler(h.postgres.dataSource(), blobs,
-        ReconcilerSettings.dryRun().deleting(), TWO_HOURS_ON).reconcile(pipeline);
+    ReconcileReport wet =
+        new StorageReconciler(
+                h.postgres.dataSource(),
+                blobs,
+                ReconcilerSettings.dryRun().deleting(),
+                TWO_HOURS_ON)
+            .reconcile(pipeline);
     assertThat(wet.deleted()).isEqualTo(2);
     assertThat(exists(deadSave)).isFalse();
     assertThat(exists(droppedChunkSet)).isFalse();
@@ -106,8 +126,8 @@ class StorageReconcilerTest {
     for (int i = 0; i < 3; i++) {
       blobs.put(other.address(UUID.randomUUID() + "/parsed.pb"), new byte[] {1}, false);
     }
-    ReconcileReport report = new StorageReconciler(h.postgres.dataSource(), blobs, two,
-        TWO_HOURS_ON).reconcile(other);
+    ReconcileReport report =
+        new StorageReconciler(h.postgres.dataSource(), blobs, two, TWO_HOURS_ON).reconcile(other);
     assertThat(report.orphans()).isEqualTo(3);
     assertThat(report.sample()).hasSize(2);
 

@@ -53,20 +53,27 @@ class ReplayQueryTest {
     intake("d2", "crawl-1");
     intake("d3", "crawl-2");
     SavePipeDocResponse gone = intake("d4", "crawl-1");
-    h.store.delete(DeletePipeDocRequest.newBuilder().setDocumentRef(gone.getDocumentRef())
-        .build());
-    h.store.save(Saves.intake("other", DS, SampleDocs.document("d1", 1, 256, "a"))
-        .setCrawlId("crawl-1").build());
-    d1AtEnricher = h.store.save(Saves.pipeline(ACME, GRAPH, "enricher",
-        SampleDocs.document("d1", 1, 256, "a")).setCrawlId("crawl-1").build());
+    h.store.delete(DeletePipeDocRequest.newBuilder().setDocumentRef(gone.getDocumentRef()).build());
+    h.store.save(
+        Saves.intake("other", DS, SampleDocs.document("d1", 1, 256, "a"))
+            .setCrawlId("crawl-1")
+            .build());
+    d1AtEnricher =
+        h.store.save(
+            Saves.pipeline(ACME, GRAPH, "enricher", SampleDocs.document("d1", 1, 256, "a"))
+                .setCrawlId("crawl-1")
+                .build());
 
     Clock clock = Clock.fixed(StoreHarness.NOW, ZoneOffset.UTC);
     IndexingLedger ledger = new IndexingLedger(h.postgres.dataSource(), clock);
-    ledger.apply(List.of(receipt("d1", IndexOutcome.INDEX_OUTCOME_INDEXED),
-        receipt("d2", IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL)));
+    ledger.apply(
+        List.of(
+            receipt("d1", IndexOutcome.INDEX_OUTCOME_INDEXED),
+            receipt("d2", IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL)));
     // d1's intake source is settled after indexing: it becomes a source receipt.
-    new SourceSettlement(h.postgres.dataSource(), h.ledger, new S3BlobStore(h.clients),
-        h.drives, clock).settle(UUID.fromString(d1.getNodeId()), ACME, "d1");
+    new SourceSettlement(
+            h.postgres.dataSource(), h.ledger, new S3BlobStore(h.clients), h.drives, clock)
+        .settle(UUID.fromString(d1.getNodeId()), ACME, "d1");
   }
 
   @AfterAll
@@ -75,14 +82,21 @@ class ReplayQueryTest {
   }
 
   private static SavePipeDocResponse intake(String docId, String crawlId) {
-    return h.store.save(Saves.intake(ACME, DS, SampleDocs.document(docId, docId.hashCode(), 256,
-        "a")).setCrawlId(crawlId).build());
+    return h.store.save(
+        Saves.intake(ACME, DS, SampleDocs.document(docId, docId.hashCode(), 256, "a"))
+            .setCrawlId(crawlId)
+            .build());
   }
 
   private static DocumentIndexedEvent receipt(String docId, IndexOutcome outcome) {
-    return DocumentIndexedEvent.newBuilder().setAttemptId("01HZX3K8Q9M2N4P6R8S0T2V4W6")
-        .setAccountId(ACME).setDocId(docId).setPlanId("plan").setIndexName("news")
-        .setOutcome(outcome).build();
+    return DocumentIndexedEvent.newBuilder()
+        .setAttemptId("01HZX3K8Q9M2N4P6R8S0T2V4W6")
+        .setAccountId(ACME)
+        .setDocId(docId)
+        .setPlanId("plan")
+        .setIndexName("news")
+        .setOutcome(outcome)
+        .build();
   }
 
   private static StreamDocumentsForReplayRequest.Builder request() {
@@ -105,11 +119,13 @@ class ReplayQueryTest {
     assertThat(docIds(run(request().setCrawlId("crawl-1").addDocIds("d2").addDocIds("d3"))))
         .containsExactly("d2");
     assertThat(docIds(run(request().setDatasourceId(DS)))).containsExactly("d1", "d2", "d3");
-    assertThat(run(request().setCrawlId("crawl-1"))).allSatisfy(c -> {
-      assertThat(c.getDocumentRef().getGraphId()).isEqualTo("intake:" + ACME);
-      assertThat(c.getCrawlId()).isEqualTo("crawl-1");
-      assertThat(c.getDatasourceId()).isEqualTo(DS);
-    });
+    assertThat(run(request().setCrawlId("crawl-1")))
+        .allSatisfy(
+            c -> {
+              assertThat(c.getDocumentRef().getGraphId()).isEqualTo("intake:" + ACME);
+              assertThat(c.getCrawlId()).isEqualTo("crawl-1");
+              assertThat(c.getDatasourceId()).isEqualTo(DS);
+            });
   }
 
   @Test
@@ -125,34 +141,56 @@ class ReplayQueryTest {
 
   @Test
   void theIndexingOutcomeFilterReadsTheIndexingLedger() {
-    assertThat(docIds(run(request().setIndexingOutcome(
-        IndexingOutcomeFilter.INDEXING_OUTCOME_FILTER_INDEXED)))).containsExactly("d1");
-    assertThat(docIds(run(request().setIndexingOutcome(
-        IndexingOutcomeFilter.INDEXING_OUTCOME_FILTER_FAILED)))).containsExactly("d2");
-    assertThat(docIds(run(request().setIndexingOutcome(
-        IndexingOutcomeFilter.INDEXING_OUTCOME_FILTER_NEVER_INDEXED)))).containsExactly("d3");
+    assertThat(
+            docIds(
+                run(
+                    request()
+                        .setIndexingOutcome(
+                            IndexingOutcomeFilter.INDEXING_OUTCOME_FILTER_INDEXED))))
+        .containsExactly("d1");
+    assertThat(
+            docIds(
+                run(
+                    request()
+                        .setIndexingOutcome(IndexingOutcomeFilter.INDEXING_OUTCOME_FILTER_FAILED))))
+        .containsExactly("d2");
+    assertThat(
+            docIds(
+                run(
+                    request()
+                        .setIndexingOutcome(
+                            IndexingOutcomeFilter.INDEXING_OUTCOME_FILTER_NEVER_INDEXED))))
+        .containsExactly("d3");
   }
 
   @Test
   void aGraphTargetSelectsTheInteriorNodesCopy() {
-    List<ReplayCandidate> found = run(request().addDocIds("d1").setGraphId(GRAPH)
-        .setGraphAddressId("enricher"));
-    assertThat(found).singleElement().satisfies(c -> {
-      assertThat(c.getDocumentRef().getNodeId()).isEqualTo(d1AtEnricher.getNodeId());
-      assertThat(c.getEligibility()).isEqualTo(ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE);
-    });
+    List<ReplayCandidate> found =
+        run(request().addDocIds("d1").setGraphId(GRAPH).setGraphAddressId("enricher"));
+    assertThat(found)
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.getDocumentRef().getNodeId()).isEqualTo(d1AtEnricher.getNodeId());
+              assertThat(c.getEligibility())
+                  .isEqualTo(ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE);
+            });
   }
 
   @Test
   void eachCandidateCarriesAVerdictForTheRequiredParts() {
-    ReplayCandidate needsSource = run(request().addDocIds("d1")
-        .addRequiredParts(PIPE_DOC_PART_BLOBS)).getFirst();
+    ReplayCandidate needsSource =
+        run(request().addDocIds("d1").addRequiredParts(PIPE_DOC_PART_BLOBS)).getFirst();
     assertThat(needsSource.getEligibility())
         .isEqualTo(ReplayEligibility.REPLAY_ELIGIBILITY_SOURCE_RECEIPT);
     assertThat(needsSource.getMissingPartsList()).containsExactly(PIPE_DOC_PART_BLOBS);
 
-    ReplayCandidate downstream = run(request().addDocIds("d1")
-        .addRequiredParts(PIPE_DOC_PART_CHUNKS).addRequiredParts(PIPE_DOC_PART_PARSED)).getFirst();
+    ReplayCandidate downstream =
+        run(request()
+                .addDocIds("d1")
+                .addRequiredParts(PIPE_DOC_PART_CHUNKS)
+                .addRequiredParts(PIPE_DOC_PART_PARSED))
+            .getFirst();
     assertThat(downstream.getEligibility())
         .isEqualTo(ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE);
 
@@ -162,29 +200,32 @@ class ReplayQueryTest {
 
   @Test
   void badRequestsAreRefusedNamingTheFieldAndRule() {
-    assertRefused(StreamDocumentsForReplayRequest.newBuilder().addDocIds("d1"), "account_id",
-        "required");
+    assertRefused(
+        StreamDocumentsForReplayRequest.newBuilder().addDocIds("d1"), "account_id", "required");
     assertRefused(request(), "account_id", "bare account_id");
-    assertRefused(request().setGraphId(GRAPH).setGraphAddressId("enricher"), "account_id",
-        "bare account_id");
+    assertRefused(
+        request().setGraphId(GRAPH).setGraphAddressId("enricher"), "account_id", "bare account_id");
     assertRefused(request().addDocIds("d1").setGraphId(GRAPH), "graph_address_id", "together");
-    assertRefused(request().addDocIds("d1").setGraphAddressId("enricher"), "graph_id",
-        "together");
+    assertRefused(request().addDocIds("d1").setGraphAddressId("enricher"), "graph_id", "together");
     assertRefused(request().addDocIds(" "), "doc_ids[0]", "blank");
-    assertRefused(request().addDocIds("d1").addRequiredParts(PipeDocPart.PIPE_DOC_PART_UNSPECIFIED),
-        "required_parts[0]", "CORE");
+    assertRefused(
+        request().addDocIds("d1").addRequiredParts(PipeDocPart.PIPE_DOC_PART_UNSPECIFIED),
+        "required_parts[0]",
+        "CORE");
     assertRefused(request().addDocIds("d1").setPageSize(5000), "page_size", "1000");
     Timestamp t = Timestamp.newBuilder().setSeconds(100).build();
-    assertRefused(request().setModifiedAfter(t).setModifiedBefore(t), "modified_before",
-        "later than");
+    assertRefused(
+        request().setModifiedAfter(t).setModifiedBefore(t), "modified_before", "later than");
   }
 
-  private static void assertRefused(StreamDocumentsForReplayRequest.Builder request,
-      String field, String rule) {
+  private static void assertRefused(
+      StreamDocumentsForReplayRequest.Builder request, String field, String rule) {
     assertThatThrownBy(() -> run(request))
-        .isInstanceOfSatisfying(PipeDocStoreException.InvalidRequest.class, e -> {
-          assertThat(e.field()).isEqualTo(field);
-          assertThat(e.getMessage()).contains(rule);
-        });
+        .isInstanceOfSatisfying(
+            PipeDocStoreException.InvalidRequest.class,
+            e -> {
+              assertThat(e.field()).isEqualTo(field);
+              assertThat(e.getMessage()).contains(rule);
+            });
   }
 }

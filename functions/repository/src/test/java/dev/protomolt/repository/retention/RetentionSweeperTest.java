@@ -34,28 +34,38 @@ class RetentionSweeperTest {
   }
 
   private static RetentionSweeper sweeper(Optional<Duration> window, Duration after) {
-    return new RetentionSweeper(h.postgres.dataSource(), h.store, window,
+    return new RetentionSweeper(
+        h.postgres.dataSource(),
+        h.store,
+        window,
         RetentionSweeper.DEFAULT_MINIMUM,
         Clock.fixed(StoreHarness.NOW.plus(after), ZoneOffset.UTC));
   }
 
   private static DocumentStatus status(SavePipeDocResponse saved) {
-    return h.store.getManifest(GetPipeDocManifestRequest.newBuilder()
-        .setDocumentRef(saved.getDocumentRef()).build()).getStatus();
+    return h.store
+        .getManifest(
+            GetPipeDocManifestRequest.newBuilder().setDocumentRef(saved.getDocumentRef()).build())
+        .getStatus();
   }
 
   @Test
   void pipelineCopiesOlderThanTheWindowAreTombstonedAndIntakeCopiesNever() {
-    SavePipeDocResponse pipelineCopy = h.store.save(Saves.pipeline(ACME, "g", "parser",
-        SampleDocs.document("doc-old", 1, 128, "a")).setKeep(true).build());
-    SavePipeDocResponse intakeCopy = h.store.save(Saves.intake(ACME, "ds",
-        SampleDocs.document("doc-old", 1, 128, "a")).build());
+    SavePipeDocResponse pipelineCopy =
+        h.store.save(
+            Saves.pipeline(ACME, "g", "parser", SampleDocs.document("doc-old", 1, 128, "a"))
+                .setKeep(true)
+                .build());
+    SavePipeDocResponse intakeCopy =
+        h.store.save(Saves.intake(ACME, "ds", SampleDocs.document("doc-old", 1, 128, "a")).build());
     h.purgeEvents.drain();
 
     assertThat(sweeper(Optional.empty(), Duration.ofDays(400)).sweep(100))
-        .as("unset retention keeps everything forever").isZero();
+        .as("unset retention keeps everything forever")
+        .isZero();
     assertThat(sweeper(Optional.of(Duration.ofDays(2)), Duration.ofDays(1)).sweep(100))
-        .as("not old enough yet").isZero();
+        .as("not old enough yet")
+        .isZero();
     assertThat(status(pipelineCopy)).isEqualTo(DocumentStatus.DOCUMENT_STATUS_ACTIVE);
 
     assertThat(sweeper(Optional.of(Duration.ofDays(2)), Duration.ofDays(3)).sweep(100))
@@ -63,19 +73,24 @@ class RetentionSweeperTest {
 
     assertThat(status(pipelineCopy)).isEqualTo(DocumentStatus.DOCUMENT_STATUS_PENDING_PURGE);
     assertThat(status(intakeCopy)).isEqualTo(DocumentStatus.DOCUMENT_STATUS_ACTIVE);
-    assertThat(h.purgeEvents.drain()).singleElement().satisfies(e -> {
-      assertThat(e.getNodeId()).isEqualTo(pipelineCopy.getNodeId());
-      assertThat(e.getReason()).isEqualTo("RETENTION");
-    });
+    assertThat(h.purgeEvents.drain())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getNodeId()).isEqualTo(pipelineCopy.getNodeId());
+              assertThat(e.getReason()).isEqualTo("RETENTION");
+            });
   }
 
   @Test
   void aWindowBelowTheMinimumIsRefusedAtConstructionAndBareNumbersAreNotGuessed() {
     assertThatThrownBy(() -> sweeper(Optional.of(Duration.ofSeconds(60)), Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(RetentionSweeper.SETTING).hasMessageContaining("below the minimum PT24H");
+        .hasMessageContaining(RetentionSweeper.SETTING)
+        .hasMessageContaining("below the minimum PT24H");
     assertThatThrownBy(() -> RetentionSweeper.parseSetting("60"))
-        .hasMessageContaining(RetentionSweeper.SETTING).hasMessageContaining("bare number");
+        .hasMessageContaining(RetentionSweeper.SETTING)
+        .hasMessageContaining("bare number");
     assertThatThrownBy(() -> RetentionSweeper.parseSetting("30 days"))
         .hasMessageContaining("ISO-8601");
     assertThat(RetentionSweeper.parseSetting(" ")).isEmpty();

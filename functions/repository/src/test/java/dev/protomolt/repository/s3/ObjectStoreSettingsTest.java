@@ -11,8 +11,8 @@ class ObjectStoreSettingsTest {
 
   @Test
   void aLocalStoreIsAnEndpointPathStyleAndStaticKeys() {
-    ObjectStoreSettings local = ObjectStoreSettings.fromValues(" http://127.0.0.1:9000 ", "true",
-        "key", "secret");
+    ObjectStoreSettings local =
+        ObjectStoreSettings.fromValues(" http://127.0.0.1:9000 ", "true", "key", "secret");
 
     assertThat(local.endpoint()).contains(URI.create("http://127.0.0.1:9000"));
     assertThat(local.pathStyle()).isTrue();

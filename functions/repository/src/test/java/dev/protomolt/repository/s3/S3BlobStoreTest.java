@@ -29,14 +29,36 @@ class S3BlobStoreTest extends BlobStoreContract {
   private static S3Clients clients;
   private static S3BlobStore store;
 
-  private static final Drive INTAKE = new Drive("acme:intake", "acme", DriveKind.INTAKE,
-      "customer-bucket", "in", S3ProxyFixture.REGION, "customer", DriveProvider.DRIVE_PROVIDER_CLIENT);
-  private static final Drive PIPELINE = new Drive("acme:pipeline", "acme", DriveKind.PIPELINE,
-      "platform-bucket", "", S3ProxyFixture.REGION, "platform",
-      DriveProvider.DRIVE_PROVIDER_PROTOMOLT);
-  private static final Drive PIPELINE_TOO = new Drive("beta:pipeline", "beta", DriveKind.PIPELINE,
-      "platform-bucket-2", "", S3ProxyFixture.REGION, "platform",
-      DriveProvider.DRIVE_PROVIDER_PROTOMOLT);
+  private static final Drive INTAKE =
+      new Drive(
+          "acme:intake",
+          "acme",
+          DriveKind.INTAKE,
+          "customer-bucket",
+          "in",
+          S3ProxyFixture.REGION,
+          "customer",
+          DriveProvider.DRIVE_PROVIDER_CLIENT);
+  private static final Drive PIPELINE =
+      new Drive(
+          "acme:pipeline",
+          "acme",
+          DriveKind.PIPELINE,
+          "platform-bucket",
+          "",
+          S3ProxyFixture.REGION,
+          "platform",
+          DriveProvider.DRIVE_PROVIDER_PROTOMOLT);
+  private static final Drive PIPELINE_TOO =
+      new Drive(
+          "beta:pipeline",
+          "beta",
+          DriveKind.PIPELINE,
+          "platform-bucket-2",
+          "",
+          S3ProxyFixture.REGION,
+          "platform",
+          DriveProvider.DRIVE_PROVIDER_PROTOMOLT);
 
   @BeforeAll
   static void start() {
@@ -45,9 +67,10 @@ class S3BlobStoreTest extends BlobStoreContract {
     platform.createBucket("platform-bucket");
     platform.createBucket("platform-bucket-2");
     customer.createBucket("customer-bucket");
-    clients = new S3Clients(
-        Map.of("platform", platform.settings(), "customer", customer.settings()),
-        List.of(counter));
+    clients =
+        new S3Clients(
+            Map.of("platform", platform.settings(), "customer", customer.settings()),
+            List.of(counter));
     store = new S3BlobStore(clients);
   }
 
@@ -97,7 +120,8 @@ class S3BlobStoreTest extends BlobStoreContract {
     store.put(at, bytes, true);
 
     assertThat(store.get(at)).isEqualTo(bytes);
-    assertThat(counter.requests()).filteredOn(s -> s.operation().equals("PutObject"))
+    assertThat(counter.requests())
+        .filteredOn(s -> s.operation().equals("PutObject"))
         .singleElement()
         .matches(s -> TransferCounter.carriesSha256Checksum(s.request()));
   }
@@ -146,8 +170,16 @@ class S3BlobStoreTest extends BlobStoreContract {
 
   @Test
   void unknownCredentialsReferenceIsRefusedByName() {
-    Drive stray = new Drive("zed:pipeline", "zed", DriveKind.PIPELINE, "b", "",
-        S3ProxyFixture.REGION, "nobody", DriveProvider.DRIVE_PROVIDER_PROTOMOLT);
+    Drive stray =
+        new Drive(
+            "zed:pipeline",
+            "zed",
+            DriveKind.PIPELINE,
+            "b",
+            "",
+            S3ProxyFixture.REGION,
+            "nobody",
+            DriveProvider.DRIVE_PROVIDER_PROTOMOLT);
 
     assertThatThrownBy(() -> store.get(stray.address("k")))
         .isInstanceOf(IllegalStateException.class)

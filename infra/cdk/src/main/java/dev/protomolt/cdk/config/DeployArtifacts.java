@@ -18,10 +18,11 @@ import java.util.regex.Pattern;
  */
 public record DeployArtifacts(Path lambdaCode, GatewayImage gatewayImage) {
 
-  private static final Pattern ECR_URI = Pattern.compile(
-      "(?<account>\\d{12})\\.dkr\\.ecr\\.(?<region>[a-z0-9-]+)\\.amazonaws\\.com(\\.cn)?/"
-          + "(?<repository>[a-z0-9][a-z0-9._/-]*)(:(?<tag>[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})"
-          + "|@(?<digest>sha256:[0-9a-f]{64}))");
+  private static final Pattern ECR_URI =
+      Pattern.compile(
+          "(?<account>\\d{12})\\.dkr\\.ecr\\.(?<region>[a-z0-9-]+)\\.amazonaws\\.com(\\.cn)?/"
+              + "(?<repository>[a-z0-9][a-z0-9._/-]*)(:(?<tag>[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})"
+              + "|@(?<digest>sha256:[0-9a-f]{64}))");
 
   /** Where the gateway's container image comes from. */
   public sealed interface GatewayImage {}
@@ -42,24 +43,35 @@ public record DeployArtifacts(Path lambdaCode, GatewayImage gatewayImage) {
    * Resolves the configured artifacts (or the overrides, when given) against {@code baseDir} and
    * checks that they exist and have the right shape, naming every problem at once.
    */
-  public static DeployArtifacts resolve(EnvironmentConfig.Artifacts configured, Path baseDir,
-      String lambdaCodeOverride, String gatewayImageOverride) {
+  public static DeployArtifacts resolve(
+      EnvironmentConfig.Artifacts configured,
+      Path baseDir,
+      String lambdaCodeOverride,
+      String gatewayImageOverride) {
     List<ConfigProblem> problems = new ArrayList<>();
-    String lambdaSetting = lambdaCodeOverride != null ? lambdaCodeOverride : configured.lambdaCode();
+    String lambdaSetting =
+        lambdaCodeOverride != null ? lambdaCodeOverride : configured.lambdaCode();
     String lambdaField = lambdaCodeOverride != null ? "context lambdaCode" : "artifacts.lambdaCode";
-    String imageSetting = gatewayImageOverride != null ? gatewayImageOverride : configured.gatewayImage();
-    String imageField = gatewayImageOverride != null ? "context gatewayImage" : "artifacts.gatewayImage";
+    String imageSetting =
+        gatewayImageOverride != null ? gatewayImageOverride : configured.gatewayImage();
+    String imageField =
+        gatewayImageOverride != null ? "context gatewayImage" : "artifacts.gatewayImage";
 
     Path lambdaCode = baseDir.resolve(lambdaSetting).normalize();
     if (Files.isRegularFile(lambdaCode)) {
       if (!lambdaCode.getFileName().toString().endsWith(".zip")) {
-        problems.add(new ConfigProblem(lambdaField, "must be a .zip file or a directory (got "
-            + lambdaCode + ")"));
+        problems.add(
+            new ConfigProblem(
+                lambdaField, "must be a .zip file or a directory (got " + lambdaCode + ")"));
       }
     } else if (!Files.isDirectory(lambdaCode)) {
-      problems.add(new ConfigProblem(lambdaField, "no file or directory at " + lambdaCode
-          + ": build it first (./mvnw -B package at the repository root writes"
-          + " functions/lambda/target/function.zip) or pass -c lambdaCode=<path>"));
+      problems.add(
+          new ConfigProblem(
+              lambdaField,
+              "no file or directory at "
+                  + lambdaCode
+                  + ": build it first (./mvnw -B package at the repository root writes"
+                  + " functions/lambda/target/function.zip) or pass -c lambdaCode=<path>"));
     }
 
     GatewayImage image = null;
@@ -68,18 +80,30 @@ public record DeployArtifacts(Path lambdaCode, GatewayImage gatewayImage) {
       String pin = ecr.group("tag") != null ? ecr.group("tag") : ecr.group("digest");
       image = new EcrImage(ecr.group("account"), ecr.group("region"), ecr.group("repository"), pin);
     } else if (imageSetting.contains(".dkr.ecr.")) {
-      problems.add(new ConfigProblem(imageField, "looks like an ECR URI but is not"
-          + " <account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag> or @sha256:<digest>"
-          + " (got '" + imageSetting + "')"));
+      problems.add(
+          new ConfigProblem(
+              imageField,
+              "looks like an ECR URI but is not"
+                  + " <account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag> or"
+                  + " @sha256:<digest> (got '"
+                  + imageSetting
+                  + "')"));
     } else {
       Path directory = baseDir.resolve(imageSetting).normalize();
       if (!Files.isDirectory(directory)) {
-        problems.add(new ConfigProblem(imageField, "is neither an ECR image URI nor a directory: no"
-            + " directory at " + directory + " (./mvnw -B package at the repository root writes the"
-            + " gateway's build context to gateway/target/image, or pass -c gatewayImage=...)"));
+        problems.add(
+            new ConfigProblem(
+                imageField,
+                "is neither an ECR image URI nor a directory: no"
+                    + " directory at "
+                    + directory
+                    + " (./mvnw -B package at the repository root writes the gateway's build"
+                    + " context to gateway/target/image, or pass -c gatewayImage=...)"));
       } else if (!Files.isRegularFile(directory.resolve("Dockerfile"))) {
-        problems.add(new ConfigProblem(imageField, "directory " + directory
-            + " has no Dockerfile to build the gateway image from"));
+        problems.add(
+            new ConfigProblem(
+                imageField,
+                "directory " + directory + " has no Dockerfile to build the gateway image from"));
       } else {
         image = new ImageDirectory(directory);
       }

@@ -42,8 +42,11 @@ public record EnvironmentConfig(
    * keeps superseded copies (PROTOMOLT_RETENTION_WINDOW); {@code reconcilerDeletes} lets the
    * reconciler delete the orphans it finds instead of only reporting them (decision 0671).
    */
-  public record Storage(Integer cacheStagingExpirationDays, Boolean retainOnDelete,
-      String retentionWindow, Boolean reconcilerDeletes) {}
+  public record Storage(
+      Integer cacheStagingExpirationDays,
+      Boolean retainOnDelete,
+      String retentionWindow,
+      Boolean reconcilerDeletes) {}
 
   /** Aurora PostgreSQL Serverless v2 capacity (ACUs), backups and protection. */
   public record Database(

@@ -22,9 +22,13 @@ public final class EnvironmentConfigValidator {
   private static final Pattern RETENTION_WINDOW = Pattern.compile("P\\d{1,9}D");
   private static final Pattern SCHEDULE = Pattern.compile("(rate|cron)\\(.+\\)");
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
+
   /** The retention periods CloudWatch Logs accepts; any other number is rejected at deploy. */
-  static final Set<Integer> LOG_RETENTION_DAYS = Set.of(1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180,
-      365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653);
+  static final Set<Integer> LOG_RETENTION_DAYS =
+      Set.of(
+          1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557,
+          2922, 3288, 3653);
+
   /** Fargate's valid CPU units; memory must then fit that size's range (checked below). */
   private static final Set<Integer> FARGATE_CPU = Set.of(256, 512, 1024, 2048, 4096, 8192, 16384);
 
@@ -49,7 +53,11 @@ public final class EnvironmentConfigValidator {
   }
 
   private void check(EnvironmentConfig c) {
-    matches("name", c.name(), ENV_NAME, "must be 2-16 lowercase letters or digits, starting with a letter");
+    matches(
+        "name",
+        c.name(),
+        ENV_NAME,
+        "must be 2-16 lowercase letters or digits, starting with a letter");
     matches("account", c.account(), ACCOUNT, "must be a 12-digit AWS account id");
     matches("region", c.region(), REGION, "must be an AWS region code such as eu-west-1");
     if (required("availabilityZones", c.availabilityZones())) {
@@ -62,8 +70,9 @@ public final class EnvironmentConfigValidator {
       for (int i = 0; i < c.availabilityZones().size(); i++) {
         String az = c.availabilityZones().get(i);
         if (az == null || c.region() == null || !az.matches(Pattern.quote(c.region()) + "[a-z]")) {
-          fail("availabilityZones[" + i + "]", "must be a zone of region " + c.region()
-              + " such as " + c.region() + "a");
+          fail(
+              "availabilityZones[" + i + "]",
+              "must be a zone of region " + c.region() + " such as " + c.region() + "a");
         }
       }
     }
@@ -83,7 +92,11 @@ public final class EnvironmentConfigValidator {
       return;
     }
     matches("network.cidr", n.cidr(), CIDR, "must be an IPv4 CIDR block between /16 and /24");
-    range("network.natGateways", n.natGateways(), 1, 3,
+    range(
+        "network.natGateways",
+        n.natGateways(),
+        1,
+        3,
         "Lambdas and the gateway reach AWS APIs through NAT");
   }
 
@@ -100,15 +113,27 @@ public final class EnvironmentConfigValidator {
     if (!required("storage", s)) {
       return;
     }
-    range("storage.cacheStagingExpirationDays", s.cacheStagingExpirationDays(), 1, 365,
+    range(
+        "storage.cacheStagingExpirationDays",
+        s.cacheStagingExpirationDays(),
+        1,
+        365,
         "CACHE bodies are transient");
     required("storage.retainOnDelete", s.retainOnDelete());
-    if (matches("storage.retentionWindow", s.retentionWindow(), RETENTION_WINDOW,
+    if (matches(
+        "storage.retentionWindow",
+        s.retentionWindow(),
+        RETENTION_WINDOW,
         "must be whole days in ISO-8601, such as P30D")) {
-      long days = Long.parseLong(s.retentionWindow().substring(1, s.retentionWindow().length() - 1));
+      long days =
+          Long.parseLong(s.retentionWindow().substring(1, s.retentionWindow().length() - 1));
       if (days < 1 || days > 3650) {
-        fail("storage.retentionWindow", "must be between P1D and P3650D (how long superseded copies"
-            + " are kept; got " + s.retentionWindow() + ")");
+        fail(
+            "storage.retentionWindow",
+            "must be between P1D and P3650D (how long superseded copies"
+                + " are kept; got "
+                + s.retentionWindow()
+                + ")");
       }
     }
     required("storage.reconcilerDeletes", s.reconcilerDeletes());
@@ -124,12 +149,17 @@ public final class EnvironmentConfigValidator {
     if (required("database.maxCapacityAcu", d.maxCapacityAcu())
         && acu("database.maxCapacityAcu", d.maxCapacityAcu(), 1)) {
       if (d.minCapacityAcu() != null && d.maxCapacityAcu() < d.minCapacityAcu()) {
-        fail("database.maxCapacityAcu", "must be at least database.minCapacityAcu ("
-            + d.minCapacityAcu() + ")");
+        fail(
+            "database.maxCapacityAcu",
+            "must be at least database.minCapacityAcu (" + d.minCapacityAcu() + ")");
       }
     }
     range("database.readers", d.readers(), 0, 15, "Aurora allows at most 15 readers");
-    range("database.backupRetentionDays", d.backupRetentionDays(), 1, 35,
+    range(
+        "database.backupRetentionDays",
+        d.backupRetentionDays(),
+        1,
+        35,
         "Aurora keeps automated backups 1 to 35 days");
     required("database.deletionProtection", d.deletionProtection());
   }
@@ -147,15 +177,23 @@ public final class EnvironmentConfigValidator {
     if (!required("messaging", m)) {
       return;
     }
-    range("messaging.topicPartitions", m.topicPartitions(), 1, 120,
+    range(
+        "messaging.topicPartitions",
+        m.topicPartitions(),
+        1,
+        120,
         "MSK Serverless allows at most 120 partitions per topic");
     if (required("messaging.moduleServices", m.moduleServices())) {
       Set<String> seen = new HashSet<>();
       for (int i = 0; i < m.moduleServices().size(); i++) {
         String service = m.moduleServices().get(i);
         String field = "messaging.moduleServices[" + i + "]";
-        if (matches(field, service, MODULE_SERVICE,
-            "must be lowercase letters, digits and dashes (it names pipestream.module.<service>)")
+        if (matches(
+                field,
+                service,
+                MODULE_SERVICE,
+                "must be lowercase letters, digits and dashes (it names"
+                    + " pipestream.module.<service>)")
             && !seen.add(service)) {
           fail(field, "repeats module service '" + service + "'");
         }
@@ -167,25 +205,41 @@ public final class EnvironmentConfigValidator {
     if (!required("functions", f)) {
       return;
     }
-    range("functions.memoryMb", f.memoryMb(), 512, 10240,
+    range(
+        "functions.memoryMb",
+        f.memoryMb(),
+        512,
+        10240,
         "Java functions need at least 512 MB and Lambda allows at most 10240");
     range("functions.timeoutSeconds", f.timeoutSeconds(), 1, 900, "Lambda allows at most 900 s");
     if (required("functions.logRetentionDays", f.logRetentionDays())
         && !LOG_RETENTION_DAYS.contains(f.logRetentionDays())) {
-      fail("functions.logRetentionDays", "must be one of CloudWatch Logs' periods "
-          + LOG_RETENTION_DAYS.stream().sorted().toList());
+      fail(
+          "functions.logRetentionDays",
+          "must be one of CloudWatch Logs' periods "
+              + LOG_RETENTION_DAYS.stream().sorted().toList());
     }
-    range("functions.kafkaBatchSize", f.kafkaBatchSize(), 1, 10000,
+    range(
+        "functions.kafkaBatchSize",
+        f.kafkaBatchSize(),
+        1,
+        10000,
         "MSK event-source mappings take 1 to 10000 records per batch");
-    Map<String, Integer> overrides = f.memoryMbOverrides() == null ? Map.of() : f.memoryMbOverrides();
-    overrides.forEach((name, mb) -> {
-      String field = "functions.memoryMbOverrides." + name;
-      if (PlatformFunction.byId(name).isEmpty()) {
-        fail(field, "names no function; known: "
-            + java.util.Arrays.stream(PlatformFunction.values()).map(PlatformFunction::id).toList());
-      }
-      range(field, mb, 512, 10240, "Lambda memory");
-    });
+    Map<String, Integer> overrides =
+        f.memoryMbOverrides() == null ? Map.of() : f.memoryMbOverrides();
+    overrides.forEach(
+        (name, mb) -> {
+          String field = "functions.memoryMbOverrides." + name;
+          if (PlatformFunction.byId(name).isEmpty()) {
+            fail(
+                field,
+                "names no function; known: "
+                    + java.util.Arrays.stream(PlatformFunction.values())
+                        .map(PlatformFunction::id)
+                        .toList());
+          }
+          range(field, mb, 512, 10240, "Lambda memory");
+        });
   }
 
   private void gateway(EnvironmentConfig.Gateway g, String region, String account) {
@@ -193,32 +247,56 @@ public final class EnvironmentConfigValidator {
       return;
     }
     if (required("gateway.certificateArn", g.certificateArn())) {
-      String expected = "arn:aws[a-z-]*:acm:" + Pattern.quote(String.valueOf(region)) + ":"
-          + Pattern.quote(String.valueOf(account)) + ":certificate/[0-9a-f-]{36}";
+      String expected =
+          "arn:aws[a-z-]*:acm:"
+              + Pattern.quote(String.valueOf(region))
+              + ":"
+              + Pattern.quote(String.valueOf(account))
+              + ":certificate/[0-9a-f-]{36}";
       if (!g.certificateArn().matches(expected)) {
-        fail("gateway.certificateArn", "must be an ACM certificate ARN in this environment's"
-            + " region and account (arn:aws:acm:" + region + ":" + account + ":certificate/<uuid>)");
+        fail(
+            "gateway.certificateArn",
+            "must be an ACM certificate ARN in this environment's"
+                + " region and account (arn:aws:acm:"
+                + region
+                + ":"
+                + account
+                + ":certificate/<uuid>)");
       }
     }
     required("gateway.internetFacing", g.internetFacing());
     if (required("gateway.cpuUnits", g.cpuUnits()) && !FARGATE_CPU.contains(g.cpuUnits())) {
-      fail("gateway.cpuUnits", "must be a Fargate CPU size " + FARGATE_CPU.stream().sorted().toList());
+      fail(
+          "gateway.cpuUnits",
+          "must be a Fargate CPU size " + FARGATE_CPU.stream().sorted().toList());
     }
     if (required("gateway.memoryMiB", g.memoryMiB()) && g.cpuUnits() != null) {
       // Fargate allows 2x to 8x the vCPU count in GiB (0.5-2 GiB for a quarter vCPU).
       int minMiB = g.cpuUnits() == 256 ? 512 : g.cpuUnits() * 2;
       int maxMiB = g.cpuUnits() * 8;
       if (g.memoryMiB() < minMiB || g.memoryMiB() > maxMiB) {
-        fail("gateway.memoryMiB", "must be between " + minMiB + " and " + maxMiB
-            + " MiB for " + g.cpuUnits() + " CPU units");
+        fail(
+            "gateway.memoryMiB",
+            "must be between "
+                + minMiB
+                + " and "
+                + maxMiB
+                + " MiB for "
+                + g.cpuUnits()
+                + " CPU units");
       }
     }
     range("gateway.minTasks", g.minTasks(), 1, 100, "one task keeps the gateway reachable");
     if (range("gateway.maxTasks", g.maxTasks(), 1, 100, "scaling ceiling")
-        && g.minTasks() != null && g.maxTasks() < g.minTasks()) {
+        && g.minTasks() != null
+        && g.maxTasks() < g.minTasks()) {
       fail("gateway.maxTasks", "must be at least gateway.minTasks (" + g.minTasks() + ")");
     }
-    range("gateway.scaleOutBacklog", g.scaleOutBacklog(), 1, 1_000_000,
+    range(
+        "gateway.scaleOutBacklog",
+        g.scaleOutBacklog(),
+        1,
+        1_000_000,
         "records waiting on module topics before another task starts");
   }
 
@@ -236,14 +314,23 @@ public final class EnvironmentConfigValidator {
     }
     if (required("alarms.emailTargets", a.emailTargets())) {
       if (a.emailTargets().isEmpty()) {
-        fail("alarms.emailTargets", "must name at least one address: an alarm nobody hears is no alarm");
+        fail(
+            "alarms.emailTargets",
+            "must name at least one address: an alarm nobody hears is no alarm");
       }
       for (int i = 0; i < a.emailTargets().size(); i++) {
-        matches("alarms.emailTargets[" + i + "]", a.emailTargets().get(i), EMAIL,
+        matches(
+            "alarms.emailTargets[" + i + "]",
+            a.emailTargets().get(i),
+            EMAIL,
             "must be an email address");
       }
     }
-    range("alarms.deadLetterThreshold", a.deadLetterThreshold(), 1, 1_000_000,
+    range(
+        "alarms.deadLetterThreshold",
+        a.deadLetterThreshold(),
+        1,
+        1_000_000,
         "dead letters per five minutes that raise the alarm");
   }
 

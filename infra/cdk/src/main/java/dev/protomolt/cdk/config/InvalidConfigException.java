@@ -9,8 +9,10 @@ public final class InvalidConfigException extends RuntimeException {
   private final transient List<ConfigProblem> problems;
 
   public InvalidConfigException(String source, List<ConfigProblem> problems) {
-    super(source + " is invalid:\n"
-        + problems.stream().map(p -> "  - " + p).collect(Collectors.joining("\n")));
+    super(
+        source
+            + " is invalid:\n"
+            + problems.stream().map(p -> "  - " + p).collect(Collectors.joining("\n")));
     this.problems = List.copyOf(problems);
   }
 

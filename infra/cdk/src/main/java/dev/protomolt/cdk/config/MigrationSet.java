@@ -20,17 +20,26 @@ public record MigrationSet(List<String> scripts, String fingerprint) {
   /** Reads every {@code V*.sql} under {@code directory}; fails naming the directory if none. */
   public static MigrationSet read(Path directory) {
     if (!Files.isDirectory(directory)) {
-      throw new InvalidConfigException("migrations", List.of(new ConfigProblem("db/migrations",
-          "no directory at " + directory.toAbsolutePath().normalize())));
+      throw new InvalidConfigException(
+          "migrations",
+          List.of(
+              new ConfigProblem(
+                  "db/migrations", "no directory at " + directory.toAbsolutePath().normalize())));
     }
     try (var files = Files.list(directory)) {
-      List<Path> scripts = files
-          .filter(p -> p.getFileName().toString().matches("V\\d+__.+\\.sql"))
-          .sorted()
-          .toList();
+      List<Path> scripts =
+          files
+              .filter(p -> p.getFileName().toString().matches("V\\d+__.+\\.sql"))
+              .sorted()
+              .toList();
       if (scripts.isEmpty()) {
-        throw new InvalidConfigException("migrations", List.of(new ConfigProblem("db/migrations",
-            "holds no V<n>__<what>.sql script in " + directory.toAbsolutePath().normalize())));
+        throw new InvalidConfigException(
+            "migrations",
+            List.of(
+                new ConfigProblem(
+                    "db/migrations",
+                    "holds no V<n>__<what>.sql script in "
+                        + directory.toAbsolutePath().normalize())));
       }
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       for (Path script : scripts) {
@@ -39,7 +48,8 @@ public record MigrationSet(List<String> scripts, String fingerprint) {
         sha.update(Files.readAllBytes(script));
         sha.update((byte) 0);
       }
-      return new MigrationSet(scripts.stream().map(p -> p.getFileName().toString()).toList(),
+      return new MigrationSet(
+          scripts.stream().map(p -> p.getFileName().toString()).toList(),
           HexFormat.of().formatHex(sha.digest()));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + directory, e);

@@ -55,12 +55,13 @@ public final class Alerting extends Construct {
         throw new IllegalArgumentException("alarms.emailTargets: at least one target is required");
       }
       if (deadLetterThreshold < 1) {
-        throw new IllegalArgumentException("alarms.deadLetterThreshold: must be at least 1 (got "
-            + deadLetterThreshold + ")");
+        throw new IllegalArgumentException(
+            "alarms.deadLetterThreshold: must be at least 1 (got " + deadLetterThreshold + ")");
       }
       if (dlq == null || purge == null || stateMachineArnPrefix == null) {
-        throw new IllegalArgumentException("alarms: the DLQ and purge functions and the state"
-            + " machine ARN prefix are required");
+        throw new IllegalArgumentException(
+            "alarms: the DLQ and purge functions and the state"
+                + " machine ARN prefix are required");
       }
       emailTargets = List.copyOf(emailTargets);
     }
@@ -70,46 +71,75 @@ public final class Alerting extends Construct {
 
   public Alerting(Construct scope, String id, Props props) {
     super(scope, id);
-    this.topic = Topic.Builder.create(this, "Topic")
-        .topicName(props.namePrefix() + "-alarms")
-        .displayName("ProtoMolt " + props.environmentName() + " alarms")
-        .enforceSsl(true)
-        .build();
+    this.topic =
+        Topic.Builder.create(this, "Topic")
+            .topicName(props.namePrefix() + "-alarms")
+            .displayName("ProtoMolt " + props.environmentName() + " alarms")
+            .enforceSsl(true)
+            .build();
     props.emailTargets().forEach(email -> topic.addSubscription(new EmailSubscription(email)));
 
     Map<String, String> env = Map.of("Environment", props.environmentName());
-    alarm("DeadLetters", "Documents were dead-lettered to a pipestream.*.dlq topic",
-        custom(DEAD_LETTERS_METRIC, env), props.deadLetterThreshold());
-    alarm("DlqFunctionErrors", "The DLQ function failed: dead letters may be lost",
-        props.dlq().metricErrors(fiveMinuteSum()), 1);
-    alarm("PurgeFailures", "Purge could not delete stored parts",
-        custom(PURGE_FAILURES_METRIC, env), 1);
-    alarm("PurgeFunctionErrors", "The purge function failed a batch",
-        props.purge().metricErrors(fiveMinuteSum()), 1);
+    alarm(
+        "DeadLetters",
+        "Documents were dead-lettered to a pipestream.*.dlq topic",
+        custom(DEAD_LETTERS_METRIC, env),
+        props.deadLetterThreshold());
+    alarm(
+        "DlqFunctionErrors",
+        "The DLQ function failed: dead letters may be lost",
+        props.dlq().metricErrors(fiveMinuteSum()),
+        1);
+    alarm(
+        "PurgeFailures",
+        "Purge could not delete stored parts",
+        custom(PURGE_FAILURES_METRIC, env),
+        1);
+    alarm(
+        "PurgeFunctionErrors",
+        "The purge function failed a batch",
+        props.purge().metricErrors(fiveMinuteSum()),
+        1);
 
-    Rule failedExecutions = Rule.Builder.create(this, "FailedExecutionsRule")
-        .description("Failed, timed-out or aborted executions of " + props.namePrefix() + " graphs")
-        .eventPattern(EventPattern.builder()
-            .source(List.of("aws.states"))
-            .detailType(List.of("Step Functions Execution Status Change"))
-            .detail(Map.of(
-                "status", List.of("FAILED", "TIMED_OUT", "ABORTED"),
-                "stateMachineArn", List.of(Map.of("prefix", props.stateMachineArnPrefix()))))
-            .build())
-        .build();
-    failedExecutions.addTarget(new SnsTopic(topic, SnsTopicProps.builder()
-        .message(RuleTargetInput.fromText("ProtoMolt " + props.environmentName() + ": execution "
-            + EventField.fromPath("$.detail.executionArn") + " ended "
-            + EventField.fromPath("$.detail.status")))
-        .build()));
-    alarm("FailedExecutions", "Graph executions failed, timed out or were aborted",
+    Rule failedExecutions =
+        Rule.Builder.create(this, "FailedExecutionsRule")
+            .description(
+                "Failed, timed-out or aborted executions of " + props.namePrefix() + " graphs")
+            .eventPattern(
+                EventPattern.builder()
+                    .source(List.of("aws.states"))
+                    .detailType(List.of("Step Functions Execution Status Change"))
+                    .detail(
+                        Map.of(
+                            "status", List.of("FAILED", "TIMED_OUT", "ABORTED"),
+                            "stateMachineArn",
+                                List.of(Map.of("prefix", props.stateMachineArnPrefix()))))
+                    .build())
+            .build();
+    failedExecutions.addTarget(
+        new SnsTopic(
+            topic,
+            SnsTopicProps.builder()
+                .message(
+                    RuleTargetInput.fromText(
+                        "ProtoMolt "
+                            + props.environmentName()
+                            + ": execution "
+                            + EventField.fromPath("$.detail.executionArn")
+                            + " ended "
+                            + EventField.fromPath("$.detail.status")))
+                .build()));
+    alarm(
+        "FailedExecutions",
+        "Graph executions failed, timed out or were aborted",
         Metric.Builder.create()
             .namespace("AWS/Events")
             .metricName("MatchedEvents")
             .dimensionsMap(Map.of("RuleName", failedExecutions.getRuleName()))
             .statistic("Sum")
             .period(Duration.minutes(5))
-            .build(), 1);
+            .build(),
+        1);
   }
 
   private static MetricOptions fiveMinuteSum() {
@@ -127,15 +157,16 @@ public final class Alerting extends Construct {
   }
 
   private void alarm(String id, String description, IMetric metric, int threshold) {
-    Alarm alarm = Alarm.Builder.create(this, id)
-        .alarmDescription(description)
-        .metric(metric)
-        .threshold(threshold)
-        .evaluationPeriods(1)
-        .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)
-        // No data means nothing happened: no dead letters, no failures.
-        .treatMissingData(TreatMissingData.NOT_BREACHING)
-        .build();
+    Alarm alarm =
+        Alarm.Builder.create(this, id)
+            .alarmDescription(description)
+            .metric(metric)
+            .threshold(threshold)
+            .evaluationPeriods(1)
+            .comparisonOperator(ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD)
+            // No data means nothing happened: no dead letters, no failures.
+            .treatMissingData(TreatMissingData.NOT_BREACHING)
+            .build();
     alarm.addAlarmAction(new SnsAction(topic));
   }
 

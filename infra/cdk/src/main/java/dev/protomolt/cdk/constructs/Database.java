@@ -36,6 +36,7 @@ public final class Database extends Construct {
 
   /** The database and the one login every function uses through the proxy. */
   public static final String DATABASE_NAME = "protomolt";
+
   public static final String USER = "protomolt";
   public static final int PORT = 5432;
 
@@ -55,15 +56,20 @@ public final class Database extends Construct {
         throw new IllegalArgumentException("database: vpc, subnets and proxy subnets are required");
       }
       if (minCapacityAcu < 0.5 || maxCapacityAcu > 256 || maxCapacityAcu < minCapacityAcu) {
-        throw new IllegalArgumentException("database capacity: need 0.5 <= min <= max <= 256 ACUs"
-            + " (got " + minCapacityAcu + ".." + maxCapacityAcu + ")");
+        throw new IllegalArgumentException(
+            "database capacity: need 0.5 <= min <= max <= 256 ACUs"
+                + " (got "
+                + minCapacityAcu
+                + ".."
+                + maxCapacityAcu
+                + ")");
       }
       if (readers < 0 || readers > 15) {
         throw new IllegalArgumentException("database.readers: 0 to 15 (got " + readers + ")");
       }
       if (backupRetentionDays < 1 || backupRetentionDays > 35) {
-        throw new IllegalArgumentException("database.backupRetentionDays: 1 to 35 (got "
-            + backupRetentionDays + ")");
+        throw new IllegalArgumentException(
+            "database.backupRetentionDays: 1 to 35 (got " + backupRetentionDays + ")");
       }
     }
   }
@@ -74,16 +80,18 @@ public final class Database extends Construct {
 
   public Database(Construct scope, String id, Props props) {
     super(scope, id);
-    SecurityGroup clusterSecurityGroup = SecurityGroup.Builder.create(this, "ClusterSecurityGroup")
-        .vpc(props.vpc())
-        .description("Aurora: reachable only from the RDS Proxy")
-        .allowAllOutbound(false)
-        .build();
-    this.proxySecurityGroup = SecurityGroup.Builder.create(this, "ProxySecurityGroup")
-        .vpc(props.vpc())
-        .description("RDS Proxy: reachable from the functions and the gateway")
-        .allowAllOutbound(false)
-        .build();
+    SecurityGroup clusterSecurityGroup =
+        SecurityGroup.Builder.create(this, "ClusterSecurityGroup")
+            .vpc(props.vpc())
+            .description("Aurora: reachable only from the RDS Proxy")
+            .allowAllOutbound(false)
+            .build();
+    this.proxySecurityGroup =
+        SecurityGroup.Builder.create(this, "ProxySecurityGroup")
+            .vpc(props.vpc())
+            .description("RDS Proxy: reachable from the functions and the gateway")
+            .allowAllOutbound(false)
+            .build();
     clusterSecurityGroup.addIngressRule(proxySecurityGroup, Port.tcp(PORT), "proxy to Aurora");
     proxySecurityGroup.addEgressRule(clusterSecurityGroup, Port.tcp(PORT), "proxy to Aurora");
     // The proxy reads the credentials secret from Secrets Manager's HTTPS endpoint.
@@ -91,37 +99,46 @@ public final class Database extends Construct {
 
     List<IClusterInstance> readers = new ArrayList<>();
     for (int i = 1; i <= props.readers(); i++) {
-      readers.add(ClusterInstance.serverlessV2("Reader" + i,
-          ServerlessV2ClusterInstanceProps.builder().scaleWithWriter(true).build()));
+      readers.add(
+          ClusterInstance.serverlessV2(
+              "Reader" + i,
+              ServerlessV2ClusterInstanceProps.builder().scaleWithWriter(true).build()));
     }
-    this.cluster = DatabaseCluster.Builder.create(this, "Cluster")
-        .engine(DatabaseClusterEngine.auroraPostgres(AuroraPostgresClusterEngineProps.builder()
-            .version(AuroraPostgresEngineVersion.VER_17_9)
-            .build()))
-        .credentials(Credentials.fromGeneratedSecret(USER))
-        .defaultDatabaseName(DATABASE_NAME)
-        .port(PORT)
-        .writer(ClusterInstance.serverlessV2("Writer"))
-        .readers(readers)
-        .serverlessV2MinCapacity(props.minCapacityAcu())
-        .serverlessV2MaxCapacity(props.maxCapacityAcu())
-        .vpc(props.vpc())
-        .vpcSubnets(props.subnets())
-        .securityGroups(List.of(clusterSecurityGroup))
-        .storageEncrypted(true)
-        .iamAuthentication(true)
-        .backup(BackupProps.builder().retention(Duration.days(props.backupRetentionDays())).build())
-        .deletionProtection(props.deletionProtection())
-        .removalPolicy(props.retainOnDelete() ? RemovalPolicy.SNAPSHOT : RemovalPolicy.DESTROY)
-        .build();
-    this.proxy = cluster.addProxy("Proxy", DatabaseProxyOptions.builder()
-        .vpc(props.vpc())
-        .vpcSubnets(props.proxySubnets())
-        .secrets(List.of(cluster.getSecret()))
-        .securityGroups(List.of(proxySecurityGroup))
-        .iamAuth(true)
-        .requireTls(true)
-        .build());
+    this.cluster =
+        DatabaseCluster.Builder.create(this, "Cluster")
+            .engine(
+                DatabaseClusterEngine.auroraPostgres(
+                    AuroraPostgresClusterEngineProps.builder()
+                        .version(AuroraPostgresEngineVersion.VER_17_9)
+                        .build()))
+            .credentials(Credentials.fromGeneratedSecret(USER))
+            .defaultDatabaseName(DATABASE_NAME)
+            .port(PORT)
+            .writer(ClusterInstance.serverlessV2("Writer"))
+            .readers(readers)
+            .serverlessV2MinCapacity(props.minCapacityAcu())
+            .serverlessV2MaxCapacity(props.maxCapacityAcu())
+            .vpc(props.vpc())
+            .vpcSubnets(props.subnets())
+            .securityGroups(List.of(clusterSecurityGroup))
+            .storageEncrypted(true)
+            .iamAuthentication(true)
+            .backup(
+                BackupProps.builder().retention(Duration.days(props.backupRetentionDays())).build())
+            .deletionProtection(props.deletionProtection())
+            .removalPolicy(props.retainOnDelete() ? RemovalPolicy.SNAPSHOT : RemovalPolicy.DESTROY)
+            .build();
+    this.proxy =
+        cluster.addProxy(
+            "Proxy",
+            DatabaseProxyOptions.builder()
+                .vpc(props.vpc())
+                .vpcSubnets(props.proxySubnets())
+                .secrets(List.of(cluster.getSecret()))
+                .securityGroups(List.of(proxySecurityGroup))
+                .iamAuth(true)
+                .requireTls(true)
+                .build());
   }
 
   /** Opens the proxy's port to {@code client}'s security group. */

@@ -31,9 +31,13 @@ public final class FunctionTriggers extends Construct {
   /** One MSK event-source mapping: this function consumes this topic in this consumer group. */
   public record KafkaTrigger(IFunction function, String topic, String consumerGroup) {
     public KafkaTrigger {
-      if (function == null || topic == null || topic.isBlank() || consumerGroup == null
+      if (function == null
+          || topic == null
+          || topic.isBlank()
+          || consumerGroup == null
           || consumerGroup.isBlank()) {
-        throw new IllegalArgumentException("kafka trigger: function, topic and consumer group are required");
+        throw new IllegalArgumentException(
+            "kafka trigger: function, topic and consumer group are required");
       }
     }
   }
@@ -41,10 +45,17 @@ public final class FunctionTriggers extends Construct {
   /** One schedule: invoke {@code function} on an EventBridge Scheduler expression. */
   public record ScheduledTrigger(String id, IFunction function, String expression) {
     public ScheduledTrigger {
-      if (id == null || function == null || expression == null
+      if (id == null
+          || function == null
+          || expression == null
           || !expression.matches("(rate|cron)\\(.+\\)")) {
-        throw new IllegalArgumentException("schedule " + id + ": expression must be rate(...) or"
-            + " cron(...) (got " + expression + ")");
+        throw new IllegalArgumentException(
+            "schedule "
+                + id
+                + ": expression must be rate(...) or"
+                + " cron(...) (got "
+                + expression
+                + ")");
       }
     }
   }
@@ -60,10 +71,12 @@ public final class FunctionTriggers extends Construct {
       List<IDependable> after) {
     public Props {
       if (intakeBucket == null || intake == null || kafkaClusterArn == null) {
-        throw new IllegalArgumentException("triggers: intake bucket, intake function and cluster are required");
+        throw new IllegalArgumentException(
+            "triggers: intake bucket, intake function and cluster are required");
       }
       if (kafkaBatchSize < 1 || kafkaBatchSize > 10000) {
-        throw new IllegalArgumentException("functions.kafkaBatchSize: 1 to 10000 (got " + kafkaBatchSize + ")");
+        throw new IllegalArgumentException(
+            "functions.kafkaBatchSize: 1 to 10000 (got " + kafkaBatchSize + ")");
       }
       kafka = List.copyOf(kafka);
       schedules = List.copyOf(schedules);
@@ -83,12 +96,16 @@ public final class FunctionTriggers extends Construct {
 
   public FunctionTriggers(Construct scope, String id, Props props) {
     super(scope, id);
-    props.intake().addPermission("IntakeBucketInvokes", Permission.builder()
-        .principal(new ServicePrincipal("s3.amazonaws.com"))
-        .action("lambda:InvokeFunction")
-        .sourceArn(props.intakeBucket().getBucketArn())
-        .sourceAccount(Stack.of(this).getAccount())
-        .build());
+    props
+        .intake()
+        .addPermission(
+            "IntakeBucketInvokes",
+            Permission.builder()
+                .principal(new ServicePrincipal("s3.amazonaws.com"))
+                .action("lambda:InvokeFunction")
+                .sourceArn(props.intakeBucket().getBucketArn())
+                .sourceAccount(Stack.of(this).getAccount())
+                .build());
     // Mappings are declared here rather than through addEventSource so that they can wait for
     // the topics custom resource; the consumer's IAM (connect, read, group) is granted per function
     // by the caller, scoped to the topic and group.

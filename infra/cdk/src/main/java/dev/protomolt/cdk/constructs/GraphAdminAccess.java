@@ -25,36 +25,40 @@ import software.constructs.Construct;
 public final class GraphAdminAccess extends Construct {
 
   /** What graph admin may do to state machines, versions and aliases of its environment. */
-  public static final List<String> STATE_MACHINE_ACTIONS = List.of(
-      "states:CreateStateMachine",
-      "states:UpdateStateMachine",
-      "states:DescribeStateMachine",
-      "states:DeleteStateMachine",
-      "states:ValidateStateMachineDefinition",
-      "states:PublishStateMachineVersion",
-      "states:ListStateMachineVersions",
-      "states:DeleteStateMachineVersion",
-      "states:CreateStateMachineAlias",
-      "states:UpdateStateMachineAlias",
-      "states:DescribeStateMachineAlias",
-      "states:ListStateMachineAliases",
-      "states:DeleteStateMachineAlias",
-      "states:TagResource",
-      "states:ListTagsForResource");
+  public static final List<String> STATE_MACHINE_ACTIONS =
+      List.of(
+          "states:CreateStateMachine",
+          "states:UpdateStateMachine",
+          "states:DescribeStateMachine",
+          "states:DeleteStateMachine",
+          "states:ValidateStateMachineDefinition",
+          "states:PublishStateMachineVersion",
+          "states:ListStateMachineVersions",
+          "states:DeleteStateMachineVersion",
+          "states:CreateStateMachineAlias",
+          "states:UpdateStateMachineAlias",
+          "states:DescribeStateMachineAlias",
+          "states:ListStateMachineAliases",
+          "states:DeleteStateMachineAlias",
+          "states:TagResource",
+          "states:ListTagsForResource");
 
   /** Validated settings. {@code prefix} is the environment prefix, e.g. {@code protomolt-dev}. */
   public record Props(String prefix, IGrantable graphAdmin, List<IFunction> hopFunctions) {
     public Props {
       if (prefix == null || !prefix.matches("[a-zA-Z0-9-]{3,60}")) {
-        throw new IllegalArgumentException("graph admin: state machine name prefix must be 3-60"
-            + " letters, digits or dashes (got " + prefix + ")");
+        throw new IllegalArgumentException(
+            "graph admin: state machine name prefix must be 3-60"
+                + " letters, digits or dashes (got "
+                + prefix
+                + ")");
       }
       if (graphAdmin == null) {
         throw new IllegalArgumentException("graph admin: the graph admin principal is required");
       }
       if (hopFunctions == null || hopFunctions.isEmpty()) {
-        throw new IllegalArgumentException("graph admin: the hop functions the state machines"
-            + " invoke are required");
+        throw new IllegalArgumentException(
+            "graph admin: the hop functions the state machines" + " invoke are required");
       }
       hopFunctions = List.copyOf(hopFunctions);
     }
@@ -66,28 +70,39 @@ public final class GraphAdminAccess extends Construct {
   public GraphAdminAccess(Construct scope, String id, Props props) {
     super(scope, id);
     this.props = props;
-    this.executionRole = Role.Builder.create(this, "ExecutionRole")
-        .assumedBy(new ServicePrincipal("states.amazonaws.com"))
-        .description("Runs every graph state machine of " + props.prefix())
-        .build();
+    this.executionRole =
+        Role.Builder.create(this, "ExecutionRole")
+            .assumedBy(new ServicePrincipal("states.amazonaws.com"))
+            .description("Runs every graph state machine of " + props.prefix())
+            .build();
     for (IFunction hop : props.hopFunctions()) {
       hop.grantInvoke(executionRole);
     }
     // Fan-out starts child executions on the same pinned version ARN (ARCHITECTURE §2).
-    executionRole.addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("states:StartExecution"))
-        .resources(List.of(stateMachinePattern()))
-        .build());
+    executionRole.addToPrincipalPolicy(
+        PolicyStatement.Builder.create()
+            .actions(List.of("states:StartExecution"))
+            .resources(List.of(stateMachinePattern()))
+            .build());
 
-    props.graphAdmin().getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(STATE_MACHINE_ACTIONS)
-        .resources(List.of(stateMachinePattern()))
-        .build());
-    props.graphAdmin().getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("iam:PassRole"))
-        .resources(List.of(executionRole.getRoleArn()))
-        .conditions(Map.of("StringEquals", Map.of("iam:PassedToService", "states.amazonaws.com")))
-        .build());
+    props
+        .graphAdmin()
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(STATE_MACHINE_ACTIONS)
+                .resources(List.of(stateMachinePattern()))
+                .build());
+    props
+        .graphAdmin()
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("iam:PassRole"))
+                .resources(List.of(executionRole.getRoleArn()))
+                .conditions(
+                    Map.of("StringEquals", Map.of("iam:PassedToService", "states.amazonaws.com")))
+                .build());
   }
 
   /**
@@ -102,15 +117,29 @@ public final class GraphAdminAccess extends Construct {
   /** {@code arn:...:stateMachine:<prefix>-}: what every ARN of this environment starts with. */
   public String stateMachineArnPrefix() {
     Stack stack = Stack.of(this);
-    return "arn:" + stack.getPartition() + ":states:" + stack.getRegion() + ":" + stack.getAccount()
-        + ":stateMachine:" + props.prefix() + "-";
+    return "arn:"
+        + stack.getPartition()
+        + ":states:"
+        + stack.getRegion()
+        + ":"
+        + stack.getAccount()
+        + ":stateMachine:"
+        + props.prefix()
+        + "-";
   }
 
   /** {@code ...:execution:<prefix>-*:*}: executions of this environment's state machines. */
   public String executionPattern() {
     Stack stack = Stack.of(this);
-    return "arn:" + stack.getPartition() + ":states:" + stack.getRegion() + ":" + stack.getAccount()
-        + ":execution:" + props.prefix() + "-*:*";
+    return "arn:"
+        + stack.getPartition()
+        + ":states:"
+        + stack.getRegion()
+        + ":"
+        + stack.getAccount()
+        + ":execution:"
+        + props.prefix()
+        + "-*:*";
   }
 
   public Role executionRole() {
@@ -119,21 +148,34 @@ public final class GraphAdminAccess extends Construct {
 
   /** Start executions (intake admission, replay) on this environment's state machines. */
   public void grantStartExecution(IGrantable grantee) {
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("states:StartExecution", "states:DescribeStateMachineAlias"))
-        .resources(List.of(stateMachinePattern()))
-        .build());
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("states:DescribeExecution"))
-        .resources(List.of(executionPattern()))
-        .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("states:StartExecution", "states:DescribeStateMachineAlias"))
+                .resources(List.of(stateMachinePattern()))
+                .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("states:DescribeExecution"))
+                .resources(List.of(executionPattern()))
+                .build());
   }
 
   /** Complete waiting tasks (the gateway answering module results). */
   public void grantTaskResponse(IGrantable grantee) {
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("states:SendTaskSuccess", "states:SendTaskFailure", "states:SendTaskHeartbeat"))
-        .resources(List.of(stateMachinePattern()))
-        .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(
+                    List.of(
+                        "states:SendTaskSuccess",
+                        "states:SendTaskFailure",
+                        "states:SendTaskHeartbeat"))
+                .resources(List.of(stateMachinePattern()))
+                .build());
   }
 }

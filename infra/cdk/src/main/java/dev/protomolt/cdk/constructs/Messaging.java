@@ -26,13 +26,22 @@ import software.constructs.Construct;
 public final class Messaging extends Construct {
 
   /** Platform topics, named as the seeds and the local cloud name them. */
-  public static final List<String> PLATFORM_TOPICS = List.of(
-      "graph-updates", "pipeline-events", "indexing-receipts", "storage-purge", "reclaim-requests",
-      "document-deleted", "account-events");
+  public static final List<String> PLATFORM_TOPICS =
+      List.of(
+          "graph-updates",
+          "pipeline-events",
+          "indexing-receipts",
+          "storage-purge",
+          "reclaim-requests",
+          "document-deleted",
+          "account-events");
+
   /** Module work topics are {@code pipestream.module.<service>}. */
   public static final String MODULE_TOPIC_PREFIX = "pipestream.module.";
+
   /** Dead-letter topics are {@code pipestream.<cluster>.<graph>.<node>.dlq}, made at activation. */
   public static final String DLQ_TOPIC_PATTERN = "pipestream.*.dlq";
+
   /** MSK Serverless serves IAM-authenticated clients on this port. */
   public static final int IAM_PORT = 9098;
 
@@ -40,21 +49,29 @@ public final class Messaging extends Construct {
   public record TopicSpec(String name, int partitions) {}
 
   /** Validated settings. */
-  public record Props(String clusterName, IVpc vpc, SubnetSelection subnets, int topicPartitions,
+  public record Props(
+      String clusterName,
+      IVpc vpc,
+      SubnetSelection subnets,
+      int topicPartitions,
       List<String> moduleServices) {
     public Props {
       if (clusterName == null || !clusterName.matches("[a-zA-Z0-9][a-zA-Z0-9-]{0,63}")) {
-        throw new IllegalArgumentException("messaging cluster name: letters, digits, dashes, at"
-            + " most 64 (got " + clusterName + ")");
+        throw new IllegalArgumentException(
+            "messaging cluster name: letters, digits, dashes, at"
+                + " most 64 (got "
+                + clusterName
+                + ")");
       }
       if (vpc == null || subnets == null) {
         throw new IllegalArgumentException("messaging: vpc and subnets are required");
       }
       if (topicPartitions < 1 || topicPartitions > 120) {
-        throw new IllegalArgumentException("messaging.topicPartitions: 1 to 120 (got "
-            + topicPartitions + ")");
+        throw new IllegalArgumentException(
+            "messaging.topicPartitions: 1 to 120 (got " + topicPartitions + ")");
       }
-      if (moduleServices == null || moduleServices.stream().distinct().count() != moduleServices.size()) {
+      if (moduleServices == null
+          || moduleServices.stream().distinct().count() != moduleServices.size()) {
         throw new IllegalArgumentException("messaging.moduleServices: required, without repeats");
       }
       moduleServices = List.copyOf(moduleServices);
@@ -68,33 +85,41 @@ public final class Messaging extends Construct {
   public Messaging(Construct scope, String id, Props props) {
     super(scope, id);
     this.props = props;
-    this.securityGroup = SecurityGroup.Builder.create(this, "SecurityGroup")
-        .vpc(props.vpc())
-        .description("MSK Serverless: IAM-authenticated Kafka clients only")
-        .allowAllOutbound(false)
-        .build();
+    this.securityGroup =
+        SecurityGroup.Builder.create(this, "SecurityGroup")
+            .vpc(props.vpc())
+            .description("MSK Serverless: IAM-authenticated Kafka clients only")
+            .allowAllOutbound(false)
+            .build();
     // Lambda's MSK pollers attach to the cluster's own security group and must reach the brokers.
     securityGroup.addIngressRule(securityGroup, Port.tcp(IAM_PORT), "event-source mapping pollers");
     securityGroup.addEgressRule(securityGroup, Port.tcp(IAM_PORT), "event-source mapping pollers");
-    this.cluster = CfnServerlessCluster.Builder.create(this, "Cluster")
-        .clusterName(props.clusterName())
-        .clientAuthentication(CfnServerlessCluster.ClientAuthenticationProperty.builder()
-            .sasl(CfnServerlessCluster.SaslProperty.builder()
-                .iam(CfnServerlessCluster.IamProperty.builder().enabled(true).build())
-                .build())
-            .build())
-        .vpcConfigs(List.of(CfnServerlessCluster.VpcConfigProperty.builder()
-            .subnetIds(props.vpc().selectSubnets(props.subnets()).getSubnetIds())
-            .securityGroups(List.of(securityGroup.getSecurityGroupId()))
-            .build()))
-        .build();
+    this.cluster =
+        CfnServerlessCluster.Builder.create(this, "Cluster")
+            .clusterName(props.clusterName())
+            .clientAuthentication(
+                CfnServerlessCluster.ClientAuthenticationProperty.builder()
+                    .sasl(
+                        CfnServerlessCluster.SaslProperty.builder()
+                            .iam(CfnServerlessCluster.IamProperty.builder().enabled(true).build())
+                            .build())
+                    .build())
+            .vpcConfigs(
+                List.of(
+                    CfnServerlessCluster.VpcConfigProperty.builder()
+                        .subnetIds(props.vpc().selectSubnets(props.subnets()).getSubnetIds())
+                        .securityGroups(List.of(securityGroup.getSecurityGroupId()))
+                        .build()))
+            .build();
   }
 
   /** Every topic the environment starts with: platform topics, then one per module service. */
   public List<TopicSpec> topics() {
     List<TopicSpec> out = new ArrayList<>();
     PLATFORM_TOPICS.forEach(t -> out.add(new TopicSpec(t, props.topicPartitions())));
-    props.moduleServices().forEach(s -> out.add(new TopicSpec(moduleTopic(s), props.topicPartitions())));
+    props
+        .moduleServices()
+        .forEach(s -> out.add(new TopicSpec(moduleTopic(s), props.topicPartitions())));
     return List.copyOf(out);
   }
 
@@ -137,13 +162,27 @@ public final class Messaging extends Construct {
     Stack stack = Stack.of(this);
     // cluster/<name>/<uuid> → the name and uuid every topic and group ARN of the cluster shares.
     List<String> parts = Fn.split("/", clusterArn());
-    return "arn:" + stack.getPartition() + ":kafka:" + stack.getRegion() + ":" + stack.getAccount()
-        + ":" + type + "/" + Fn.select(1, parts) + "/" + Fn.select(2, parts) + "/" + name;
+    return "arn:"
+        + stack.getPartition()
+        + ":kafka:"
+        + stack.getRegion()
+        + ":"
+        + stack.getAccount()
+        + ":"
+        + type
+        + "/"
+        + Fn.select(1, parts)
+        + "/"
+        + Fn.select(2, parts)
+        + "/"
+        + name;
   }
 
   /** Connect, and find the bootstrap brokers (the cluster ARN is what functions are given). */
   public void grantConnect(IGrantable grantee) {
-    add(grantee, List.of("kafka-cluster:Connect", "kafka:GetBootstrapBrokers", "kafka:DescribeClusterV2"),
+    add(
+        grantee,
+        List.of("kafka-cluster:Connect", "kafka:GetBootstrapBrokers", "kafka:DescribeClusterV2"),
         List.of(clusterArn()));
   }
 
@@ -151,31 +190,47 @@ public final class Messaging extends Construct {
   public void grantProduce(IGrantable grantee, String... topics) {
     grantConnect(grantee);
     add(grantee, List.of("kafka-cluster:WriteDataIdempotently"), List.of(clusterArn()));
-    add(grantee, List.of("kafka-cluster:DescribeTopic", "kafka-cluster:WriteData"),
+    add(
+        grantee,
+        List.of("kafka-cluster:DescribeTopic", "kafka-cluster:WriteData"),
         Stream.of(topics).map(this::topicArn).toList());
   }
 
   /** Consume the named topics in one consumer group. */
   public void grantConsume(IGrantable grantee, String group, String... topics) {
     grantConnect(grantee);
-    add(grantee, List.of("kafka-cluster:DescribeClusterDynamicConfiguration"), List.of(clusterArn()));
-    add(grantee, List.of("kafka-cluster:DescribeTopic", "kafka-cluster:ReadData"),
+    add(
+        grantee,
+        List.of("kafka-cluster:DescribeClusterDynamicConfiguration"),
+        List.of(clusterArn()));
+    add(
+        grantee,
+        List.of("kafka-cluster:DescribeTopic", "kafka-cluster:ReadData"),
         Stream.of(topics).map(this::topicArn).toList());
-    add(grantee, List.of("kafka-cluster:DescribeGroup", "kafka-cluster:AlterGroup"),
+    add(
+        grantee,
+        List.of("kafka-cluster:DescribeGroup", "kafka-cluster:AlterGroup"),
         List.of(groupArn(group)));
   }
 
   /** Create and configure the named topics (names or IAM patterns). */
   public void grantTopicAdmin(IGrantable grantee, String... topics) {
     grantConnect(grantee);
-    add(grantee, List.of("kafka-cluster:CreateTopic", "kafka-cluster:DescribeTopic",
-            "kafka-cluster:AlterTopic", "kafka-cluster:DescribeTopicDynamicConfiguration",
+    add(
+        grantee,
+        List.of(
+            "kafka-cluster:CreateTopic",
+            "kafka-cluster:DescribeTopic",
+            "kafka-cluster:AlterTopic",
+            "kafka-cluster:DescribeTopicDynamicConfiguration",
             "kafka-cluster:AlterTopicDynamicConfiguration"),
         Stream.of(topics).map(this::topicArn).toList());
   }
 
   private static void add(IGrantable grantee, List<String> actions, List<String> resources) {
-    grantee.getGrantPrincipal().addToPrincipalPolicy(
-        PolicyStatement.Builder.create().actions(actions).resources(resources).build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create().actions(actions).resources(resources).build());
   }
 }

@@ -81,21 +81,31 @@ public final class ModuleGateway extends Construct {
       RetentionDays logRetention,
       Map<String, String> environment) {
     public Props {
-      if (namePrefix == null || environmentName == null || vpc == null || taskSubnets == null
-          || loadBalancerSubnets == null || image == null || logRetention == null) {
-        throw new IllegalArgumentException("gateway: name, vpc, subnets, image and log retention are required");
+      if (namePrefix == null
+          || environmentName == null
+          || vpc == null
+          || taskSubnets == null
+          || loadBalancerSubnets == null
+          || image == null
+          || logRetention == null) {
+        throw new IllegalArgumentException(
+            "gateway: name, vpc, subnets, image and log retention are required");
       }
-      if (certificateArn == null || !certificateArn.matches("arn:aws[a-z-]*:acm:[a-z0-9-]+:\\d{12}:certificate/.+")) {
-        throw new IllegalArgumentException("gateway.certificateArn: must be an ACM certificate ARN"
-            + " (got " + certificateArn + ")");
+      if (certificateArn == null
+          || !certificateArn.matches("arn:aws[a-z-]*:acm:[a-z0-9-]+:\\d{12}:certificate/.+")) {
+        throw new IllegalArgumentException(
+            "gateway.certificateArn: must be an ACM certificate ARN"
+                + " (got "
+                + certificateArn
+                + ")");
       }
       if (minTasks < 1 || maxTasks < minTasks) {
-        throw new IllegalArgumentException("gateway: need 1 <= minTasks <= maxTasks (got "
-            + minTasks + ".." + maxTasks + ")");
+        throw new IllegalArgumentException(
+            "gateway: need 1 <= minTasks <= maxTasks (got " + minTasks + ".." + maxTasks + ")");
       }
       if (scaleOutBacklog < 1) {
-        throw new IllegalArgumentException("gateway.scaleOutBacklog: must be positive (got "
-            + scaleOutBacklog + ")");
+        throw new IllegalArgumentException(
+            "gateway.scaleOutBacklog: must be positive (got " + scaleOutBacklog + ")");
       }
       environment = environment == null ? Map.of() : Map.copyOf(environment);
     }
@@ -107,114 +117,136 @@ public final class ModuleGateway extends Construct {
 
   public ModuleGateway(Construct scope, String id, Props props) {
     super(scope, id);
-    Cluster cluster = Cluster.Builder.create(this, "Cluster")
-        .clusterName(props.namePrefix() + "-gateway")
-        .vpc(props.vpc())
-        .build();
-    FargateTaskDefinition task = FargateTaskDefinition.Builder.create(this, "Task")
-        .cpu(props.cpuUnits())
-        .memoryLimitMiB(props.memoryMiB())
-        // Stated, not defaulted: the image asset is built for the same architecture (see image()).
-        .runtimePlatform(RuntimePlatform.builder()
-            .cpuArchitecture(CpuArchitecture.X86_64)
-            .operatingSystemFamily(OperatingSystemFamily.LINUX)
-            .build())
-        .build();
-    LogGroup logs = LogGroup.Builder.create(this, "Logs")
-        .logGroupName("/ecs/" + props.namePrefix() + "-gateway")
-        .retention(props.logRetention())
-        .removalPolicy(RemovalPolicy.DESTROY)
-        .build();
+    Cluster cluster =
+        Cluster.Builder.create(this, "Cluster")
+            .clusterName(props.namePrefix() + "-gateway")
+            .vpc(props.vpc())
+            .build();
+    FargateTaskDefinition task =
+        FargateTaskDefinition.Builder.create(this, "Task")
+            .cpu(props.cpuUnits())
+            .memoryLimitMiB(props.memoryMiB())
+            // Stated, not defaulted: the image asset is built for the same architecture (see
+            // image()).
+            .runtimePlatform(
+                RuntimePlatform.builder()
+                    .cpuArchitecture(CpuArchitecture.X86_64)
+                    .operatingSystemFamily(OperatingSystemFamily.LINUX)
+                    .build())
+            .build();
+    LogGroup logs =
+        LogGroup.Builder.create(this, "Logs")
+            .logGroupName("/ecs/" + props.namePrefix() + "-gateway")
+            .retention(props.logRetention())
+            .removalPolicy(RemovalPolicy.DESTROY)
+            .build();
     Map<String, String> environment = new java.util.HashMap<>(props.environment());
     environment.put("PROTOMOLT_GATEWAY_PORT", Integer.toString(CONTAINER_PORT));
     environment.put("PROTOMOLT_BACKLOG_METRIC", BACKLOG_METRIC);
-    task.addContainer("Gateway", ContainerDefinitionOptions.builder()
-        .image(image(props.image()))
-        .essential(true)
-        .portMappings(List.of(PortMapping.builder()
-            .containerPort(CONTAINER_PORT)
-            .protocol(Protocol.TCP)
-            .build()))
-        .logging(LogDriver.awsLogs(AwsLogDriverProps.builder()
-            .logGroup(logs)
-            .streamPrefix("gateway")
-            .build()))
-        .environment(environment)
-        .build());
+    task.addContainer(
+        "Gateway",
+        ContainerDefinitionOptions.builder()
+            .image(image(props.image()))
+            .essential(true)
+            .portMappings(
+                List.of(
+                    PortMapping.builder()
+                        .containerPort(CONTAINER_PORT)
+                        .protocol(Protocol.TCP)
+                        .build()))
+            .logging(
+                LogDriver.awsLogs(
+                    AwsLogDriverProps.builder().logGroup(logs).streamPrefix("gateway").build()))
+            .environment(environment)
+            .build());
 
-    SecurityGroup lbSecurityGroup = SecurityGroup.Builder.create(this, "LoadBalancerSecurityGroup")
-        .vpc(props.vpc())
-        .description("Gateway NLB: gRPC over TLS from module clients")
-        .allowAllOutbound(false)
-        .build();
+    SecurityGroup lbSecurityGroup =
+        SecurityGroup.Builder.create(this, "LoadBalancerSecurityGroup")
+            .vpc(props.vpc())
+            .description("Gateway NLB: gRPC over TLS from module clients")
+            .allowAllOutbound(false)
+            .build();
     lbSecurityGroup.addIngressRule(
         props.internetFacing() ? Peer.anyIpv4() : Peer.ipv4(props.vpc().getVpcCidrBlock()),
-        Port.tcp(LISTENER_PORT), "gRPC over TLS");
-    this.securityGroup = SecurityGroup.Builder.create(this, "TaskSecurityGroup")
-        .vpc(props.vpc())
-        .description("Gateway tasks: from the NLB; outbound to MSK, the proxy and AWS APIs")
-        .allowAllOutbound(true)
-        .build();
+        Port.tcp(LISTENER_PORT),
+        "gRPC over TLS");
+    this.securityGroup =
+        SecurityGroup.Builder.create(this, "TaskSecurityGroup")
+            .vpc(props.vpc())
+            .description("Gateway tasks: from the NLB; outbound to MSK, the proxy and AWS APIs")
+            .allowAllOutbound(true)
+            .build();
     securityGroup.addIngressRule(lbSecurityGroup, Port.tcp(CONTAINER_PORT), "NLB to gateway");
     lbSecurityGroup.addEgressRule(securityGroup, Port.tcp(CONTAINER_PORT), "NLB to gateway");
 
-    this.service = FargateService.Builder.create(this, "Service")
-        .serviceName(props.namePrefix() + "-gateway")
-        .cluster(cluster)
-        .taskDefinition(task)
-        .desiredCount(props.minTasks())
-        // Modules hold long-lived Work streams: start the new task before stopping the old one.
-        .minHealthyPercent(100)
-        .maxHealthyPercent(200)
-        .vpcSubnets(props.taskSubnets())
-        .securityGroups(List.of(securityGroup))
-        .assignPublicIp(false)
-        .circuitBreaker(DeploymentCircuitBreaker.builder().rollback(true).build())
-        .build();
+    this.service =
+        FargateService.Builder.create(this, "Service")
+            .serviceName(props.namePrefix() + "-gateway")
+            .cluster(cluster)
+            .taskDefinition(task)
+            .desiredCount(props.minTasks())
+            // Modules hold long-lived Work streams: start the new task before stopping the old one.
+            .minHealthyPercent(100)
+            .maxHealthyPercent(200)
+            .vpcSubnets(props.taskSubnets())
+            .securityGroups(List.of(securityGroup))
+            .assignPublicIp(false)
+            .circuitBreaker(DeploymentCircuitBreaker.builder().rollback(true).build())
+            .build();
 
-    this.loadBalancer = NetworkLoadBalancer.Builder.create(this, "LoadBalancer")
-        .vpc(props.vpc())
-        .internetFacing(props.internetFacing())
-        .vpcSubnets(props.loadBalancerSubnets())
-        .securityGroups(List.of(lbSecurityGroup))
-        .build();
-    NetworkTargetGroup targets = NetworkTargetGroup.Builder.create(this, "Targets")
-        .vpc(props.vpc())
-        .port(CONTAINER_PORT)
-        .protocol(software.amazon.awscdk.services.elasticloadbalancingv2.Protocol.TCP)
-        .targetType(TargetType.IP)
-        .healthCheck(HealthCheck.builder()
+    this.loadBalancer =
+        NetworkLoadBalancer.Builder.create(this, "LoadBalancer")
+            .vpc(props.vpc())
+            .internetFacing(props.internetFacing())
+            .vpcSubnets(props.loadBalancerSubnets())
+            .securityGroups(List.of(lbSecurityGroup))
+            .build();
+    NetworkTargetGroup targets =
+        NetworkTargetGroup.Builder.create(this, "Targets")
+            .vpc(props.vpc())
+            .port(CONTAINER_PORT)
             .protocol(software.amazon.awscdk.services.elasticloadbalancingv2.Protocol.TCP)
-            .interval(Duration.seconds(10))
-            .build())
-        .deregistrationDelay(Duration.seconds(30))
-        .build();
+            .targetType(TargetType.IP)
+            .healthCheck(
+                HealthCheck.builder()
+                    .protocol(software.amazon.awscdk.services.elasticloadbalancingv2.Protocol.TCP)
+                    .interval(Duration.seconds(10))
+                    .build())
+            .deregistrationDelay(Duration.seconds(30))
+            .build();
     service.attachToNetworkTargetGroup(targets);
-    loadBalancer.addListener("Tls", BaseNetworkListenerProps.builder()
-        .port(LISTENER_PORT)
-        .protocol(software.amazon.awscdk.services.elasticloadbalancingv2.Protocol.TLS)
-        .certificates(List.of(ListenerCertificate.fromArn(props.certificateArn())))
-        .sslPolicy(SslPolicy.RECOMMENDED_TLS)
-        .alpnPolicy(AlpnPolicy.HTTP2_ONLY)
-        .defaultTargetGroups(List.of(targets))
-        .build());
+    loadBalancer.addListener(
+        "Tls",
+        BaseNetworkListenerProps.builder()
+            .port(LISTENER_PORT)
+            .protocol(software.amazon.awscdk.services.elasticloadbalancingv2.Protocol.TLS)
+            .certificates(List.of(ListenerCertificate.fromArn(props.certificateArn())))
+            .sslPolicy(SslPolicy.RECOMMENDED_TLS)
+            .alpnPolicy(AlpnPolicy.HTTP2_ONLY)
+            .defaultTargetGroups(List.of(targets))
+            .build());
 
-    ScalableTaskCount scaling = service.autoScaleTaskCount(EnableScalingProps.builder()
-        .minCapacity(props.minTasks())
-        .maxCapacity(props.maxTasks())
-        .build());
+    ScalableTaskCount scaling =
+        service.autoScaleTaskCount(
+            EnableScalingProps.builder()
+                .minCapacity(props.minTasks())
+                .maxCapacity(props.maxTasks())
+                .build());
     int step = props.scaleOutBacklog();
-    scaling.scaleOnMetric("BacklogScaling", BasicStepScalingPolicyProps.builder()
-        .metric(backlogMetric(props.environmentName()))
-        .adjustmentType(AdjustmentType.CHANGE_IN_CAPACITY)
-        .scalingSteps(List.of(
-            // Nearly drained: give one task back.
-            ScalingInterval.builder().upper(Math.max(1, step / 10)).change(-1).build(),
-            // A task's worth waiting: add one; four tasks' worth: add three.
-            ScalingInterval.builder().lower(step).change(1).build(),
-            ScalingInterval.builder().lower(step * 4).change(3).build()))
-        .cooldown(Duration.minutes(2))
-        .build());
+    scaling.scaleOnMetric(
+        "BacklogScaling",
+        BasicStepScalingPolicyProps.builder()
+            .metric(backlogMetric(props.environmentName()))
+            .adjustmentType(AdjustmentType.CHANGE_IN_CAPACITY)
+            .scalingSteps(
+                List.of(
+                    // Nearly drained: give one task back.
+                    ScalingInterval.builder().upper(Math.max(1, step / 10)).change(-1).build(),
+                    // A task's worth waiting: add one; four tasks' worth: add three.
+                    ScalingInterval.builder().lower(step).change(1).build(),
+                    ScalingInterval.builder().lower(step * 4).change(3).build()))
+            .cooldown(Duration.minutes(2))
+            .build());
   }
 
   /** The backlog metric the gateway publishes (see the class comment for how). */
@@ -233,15 +265,26 @@ public final class ModuleGateway extends Construct {
       // Synth only stages the directory into the cloud assembly; `cdk deploy` builds it with
       // Docker and pushes it to the bootstrap ECR repository. The platform is pinned so an image
       // built on an arm64 workstation still runs on the task's x86_64 Fargate platform.
-      case DeployArtifacts.ImageDirectory dir -> ContainerImage.fromAsset(dir.directory().toString(),
-          AssetImageProps.builder().platform(Platform.LINUX_AMD64).build());
-      case DeployArtifacts.EcrImage ecr -> ContainerImage.fromEcrRepository(
-          Repository.fromRepositoryAttributes(this, "Repository", RepositoryAttributes.builder()
-              .repositoryName(ecr.repository())
-              .repositoryArn("arn:aws:ecr:" + ecr.region() + ":" + ecr.account() + ":repository/"
-                  + ecr.repository())
-              .build()),
-          ecr.tagOrDigest());
+      case DeployArtifacts.ImageDirectory dir ->
+          ContainerImage.fromAsset(
+              dir.directory().toString(),
+              AssetImageProps.builder().platform(Platform.LINUX_AMD64).build());
+      case DeployArtifacts.EcrImage ecr ->
+          ContainerImage.fromEcrRepository(
+              Repository.fromRepositoryAttributes(
+                  this,
+                  "Repository",
+                  RepositoryAttributes.builder()
+                      .repositoryName(ecr.repository())
+                      .repositoryArn(
+                          "arn:aws:ecr:"
+                              + ecr.region()
+                              + ":"
+                              + ecr.account()
+                              + ":repository/"
+                              + ecr.repository())
+                      .build()),
+              ecr.tagOrDigest());
     };
   }
 

@@ -24,17 +24,22 @@ public final class Network extends Construct {
   public record Props(String cidr, int natGateways, List<String> availabilityZones) {
     public Props {
       if (cidr == null || !cidr.matches("(\\d{1,3}\\.){3}\\d{1,3}/(1[6-9]|2[0-4])")) {
-        throw new IllegalArgumentException("network.cidr: must be an IPv4 CIDR /16 to /24, got " + cidr);
+        throw new IllegalArgumentException(
+            "network.cidr: must be an IPv4 CIDR /16 to /24, got " + cidr);
       }
       if (natGateways < 1) {
-        throw new IllegalArgumentException("network.natGateways: must be at least 1 (got " + natGateways + ")");
+        throw new IllegalArgumentException(
+            "network.natGateways: must be at least 1 (got " + natGateways + ")");
       }
       if (availabilityZones == null || availabilityZones.size() < 2) {
         throw new IllegalArgumentException("availabilityZones: at least two are required");
       }
       if (natGateways > availabilityZones.size()) {
-        throw new IllegalArgumentException("network.natGateways: at most one per zone ("
-            + availabilityZones.size() + "), got " + natGateways);
+        throw new IllegalArgumentException(
+            "network.natGateways: at most one per zone ("
+                + availabilityZones.size()
+                + "), got "
+                + natGateways);
       }
       availabilityZones = List.copyOf(availabilityZones);
     }
@@ -44,24 +49,49 @@ public final class Network extends Construct {
 
   public Network(Construct scope, String id, Props props) {
     super(scope, id);
-    this.vpc = Vpc.Builder.create(this, "Vpc")
-        .ipAddresses(IpAddresses.cidr(props.cidr()))
-        .availabilityZones(props.availabilityZones())
-        .natGateways(props.natGateways())
-        .subnetConfiguration(List.of(
-            SubnetConfiguration.builder().name("public").subnetType(SubnetType.PUBLIC).cidrMask(24).build(),
-            SubnetConfiguration.builder().name("app").subnetType(SubnetType.PRIVATE_WITH_EGRESS).cidrMask(22).build(),
-            SubnetConfiguration.builder().name("data").subnetType(SubnetType.PRIVATE_ISOLATED).cidrMask(24).build()))
-        .gatewayEndpoints(Map.of(
-            "S3", GatewayVpcEndpointOptions.builder().service(GatewayVpcEndpointAwsService.S3).build(),
-            "DynamoDb", GatewayVpcEndpointOptions.builder().service(GatewayVpcEndpointAwsService.DYNAMODB).build()))
-        .build();
+    this.vpc =
+        Vpc.Builder.create(this, "Vpc")
+            .ipAddresses(IpAddresses.cidr(props.cidr()))
+            .availabilityZones(props.availabilityZones())
+            .natGateways(props.natGateways())
+            .subnetConfiguration(
+                List.of(
+                    SubnetConfiguration.builder()
+                        .name("public")
+                        .subnetType(SubnetType.PUBLIC)
+                        .cidrMask(24)
+                        .build(),
+                    SubnetConfiguration.builder()
+                        .name("app")
+                        .subnetType(SubnetType.PRIVATE_WITH_EGRESS)
+                        .cidrMask(22)
+                        .build(),
+                    SubnetConfiguration.builder()
+                        .name("data")
+                        .subnetType(SubnetType.PRIVATE_ISOLATED)
+                        .cidrMask(24)
+                        .build()))
+            .gatewayEndpoints(
+                Map.of(
+                    "S3",
+                        GatewayVpcEndpointOptions.builder()
+                            .service(GatewayVpcEndpointAwsService.S3)
+                            .build(),
+                    "DynamoDb",
+                        GatewayVpcEndpointOptions.builder()
+                            .service(GatewayVpcEndpointAwsService.DYNAMODB)
+                            .build()))
+            .build();
     // CloudFormation's linter (run at synth) flags hard-coded zones; they are configured on purpose
     // so that synth needs no account lookup (decision 0653).
-    Validations.of(this).acknowledge(Acknowledgment.builder()
-        .id("CloudFormation-Validate::W3010")
-        .reason("availability zones come from config/<env>.json so that synth needs no AWS lookup")
-        .build());
+    Validations.of(this)
+        .acknowledge(
+            Acknowledgment.builder()
+                .id("CloudFormation-Validate::W3010")
+                .reason(
+                    "availability zones come from config/<env>.json so that synth needs no AWS"
+                        + " lookup")
+                .build());
   }
 
   public Vpc vpc() {

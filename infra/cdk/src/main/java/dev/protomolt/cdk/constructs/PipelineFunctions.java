@@ -34,6 +34,7 @@ public final class PipelineFunctions extends Construct {
 
   /** The alias every caller invokes. */
   public static final String ALIAS = "live";
+
   /** Quarkus amazon-lambda's entry point; the handler name inside it comes from the environment. */
   public static final String QUARKUS_HANDLER =
       "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest";
@@ -54,20 +55,23 @@ public final class PipelineFunctions extends Construct {
         throw new IllegalArgumentException("functions name prefix: required");
       }
       if (code == null || vpc == null || subnets == null || logRetention == null) {
-        throw new IllegalArgumentException("functions: code, vpc, subnets and logRetention are required");
+        throw new IllegalArgumentException(
+            "functions: code, vpc, subnets and logRetention are required");
       }
       if (memoryMb < 512 || memoryMb > 10240) {
-        throw new IllegalArgumentException("functions.memoryMb: 512 to 10240 (got " + memoryMb + ")");
+        throw new IllegalArgumentException(
+            "functions.memoryMb: 512 to 10240 (got " + memoryMb + ")");
       }
       if (timeoutSeconds < 1 || timeoutSeconds > 900) {
-        throw new IllegalArgumentException("functions.timeoutSeconds: 1 to 900 (got "
-            + timeoutSeconds + ")");
+        throw new IllegalArgumentException(
+            "functions.timeoutSeconds: 1 to 900 (got " + timeoutSeconds + ")");
       }
       memoryMbOverrides = memoryMbOverrides == null ? Map.of() : Map.copyOf(memoryMbOverrides);
       environment = environment == null ? Map.of() : Map.copyOf(environment);
       if (environment.containsKey("QUARKUS_LAMBDA_HANDLER")) {
-        throw new IllegalArgumentException("functions.environment: QUARKUS_LAMBDA_HANDLER is set"
-            + " per function and must not be shared");
+        throw new IllegalArgumentException(
+            "functions.environment: QUARKUS_LAMBDA_HANDLER is set"
+                + " per function and must not be shared");
       }
     }
   }
@@ -78,43 +82,49 @@ public final class PipelineFunctions extends Construct {
 
   public PipelineFunctions(Construct scope, String id, Props props) {
     super(scope, id);
-    this.securityGroup = SecurityGroup.Builder.create(this, "SecurityGroup")
-        .vpc(props.vpc())
-        .description("ProtoMolt Lambdas: outbound to the proxy, MSK and AWS APIs")
-        .allowAllOutbound(true)
-        .build();
+    this.securityGroup =
+        SecurityGroup.Builder.create(this, "SecurityGroup")
+            .vpc(props.vpc())
+            .description("ProtoMolt Lambdas: outbound to the proxy, MSK and AWS APIs")
+            .allowAllOutbound(true)
+            .build();
     for (PlatformFunction pf : PlatformFunction.values()) {
       String name = props.namePrefix() + "-" + pf.id();
-      LogGroup logs = LogGroup.Builder.create(this, pf.constructId() + "Logs")
-          .logGroupName("/aws/lambda/" + name)
-          .retention(props.logRetention())
-          .removalPolicy(RemovalPolicy.DESTROY)
-          .build();
+      LogGroup logs =
+          LogGroup.Builder.create(this, pf.constructId() + "Logs")
+              .logGroupName("/aws/lambda/" + name)
+              .retention(props.logRetention())
+              .removalPolicy(RemovalPolicy.DESTROY)
+              .build();
       Map<String, String> environment = new HashMap<>(props.environment());
       environment.put("QUARKUS_LAMBDA_HANDLER", pf.handlerName());
-      Function fn = Function.Builder.create(this, pf.constructId())
-          .functionName(name)
-          .description("ProtoMolt " + pf.id() + " (Quarkus handler '" + pf.handlerName() + "')")
-          .runtime(Runtime.JAVA_25)
-          .architecture(Architecture.ARM_64)
-          .handler(QUARKUS_HANDLER)
-          .code(props.code())
-          .memorySize(props.memoryMbOverrides().getOrDefault(pf, props.memoryMb()))
-          .timeout(Duration.seconds(props.timeoutSeconds()))
-          .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
-          .vpc(props.vpc())
-          .vpcSubnets(props.subnets())
-          .securityGroups(List.of(securityGroup))
-          .logGroup(logs)
-          .environment(environment)
-          .build();
+      Function fn =
+          Function.Builder.create(this, pf.constructId())
+              .functionName(name)
+              .description("ProtoMolt " + pf.id() + " (Quarkus handler '" + pf.handlerName() + "')")
+              .runtime(Runtime.JAVA_25)
+              .architecture(Architecture.ARM_64)
+              .handler(QUARKUS_HANDLER)
+              .code(props.code())
+              .memorySize(props.memoryMbOverrides().getOrDefault(pf, props.memoryMb()))
+              .timeout(Duration.seconds(props.timeoutSeconds()))
+              .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+              .vpc(props.vpc())
+              .vpcSubnets(props.subnets())
+              .securityGroups(List.of(securityGroup))
+              .logGroup(logs)
+              .environment(environment)
+              .build();
       // The warning assumes nothing publishes; currentVersion below does, on every change.
-      Annotations.of(fn).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
-          "each function publishes currentVersion behind the live alias");
-      Alias alias = Alias.Builder.create(this, pf.constructId() + "Live")
-          .aliasName(ALIAS)
-          .version(fn.getCurrentVersion())
-          .build();
+      Annotations.of(fn)
+          .acknowledgeWarning(
+              "@aws-cdk/aws-lambda:snapStartRequirePublish",
+              "each function publishes currentVersion behind the live alias");
+      Alias alias =
+          Alias.Builder.create(this, pf.constructId() + "Live")
+              .aliasName(ALIAS)
+              .version(fn.getCurrentVersion())
+              .build();
       functions.put(pf, fn);
       aliases.put(pf, alias);
     }

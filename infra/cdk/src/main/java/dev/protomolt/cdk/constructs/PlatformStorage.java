@@ -41,13 +41,18 @@ public final class PlatformStorage extends Construct {
   public record Props(String namePrefix, int cacheStagingExpirationDays, boolean retainOnDelete) {
     public Props {
       if (namePrefix == null || !namePrefix.matches("[a-z0-9][a-z0-9-]{2,40}")) {
-        throw new IllegalArgumentException("storage name prefix: must be 3-41 lowercase letters,"
-            + " digits or dashes so every bucket name stays within S3's 63 characters (got "
-            + namePrefix + ")");
+        throw new IllegalArgumentException(
+            "storage name prefix: must be 3-41 lowercase letters,"
+                + " digits or dashes so every bucket name stays within S3's 63 characters (got "
+                + namePrefix
+                + ")");
       }
       if (cacheStagingExpirationDays < 1) {
-        throw new IllegalArgumentException("storage.cacheStagingExpirationDays: must be at least 1"
-            + " (got " + cacheStagingExpirationDays + ")");
+        throw new IllegalArgumentException(
+            "storage.cacheStagingExpirationDays: must be at least 1"
+                + " (got "
+                + cacheStagingExpirationDays
+                + ")");
       }
     }
   }
@@ -60,18 +65,24 @@ public final class PlatformStorage extends Construct {
     super(scope, id);
     this.props = props;
     RemovalPolicy removal = props.retainOnDelete() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-    LifecycleRule abortUploads = LifecycleRule.builder()
-        .id("abort-incomplete-multipart-uploads")
-        .abortIncompleteMultipartUploadAfter(Duration.days(7))
-        .build();
-    this.intake = bucket("Intake", props.namePrefix() + "-intake", removal, List.of(abortUploads));
-    this.platform = bucket("Platform", props.namePrefix() + "-platform", removal, List.of(
-        abortUploads,
+    LifecycleRule abortUploads =
         LifecycleRule.builder()
-            .id("expire-cache-staging")
-            .prefix(CACHE_PREFIX)
-            .expiration(Duration.days(props.cacheStagingExpirationDays()))
-            .build()));
+            .id("abort-incomplete-multipart-uploads")
+            .abortIncompleteMultipartUploadAfter(Duration.days(7))
+            .build();
+    this.intake = bucket("Intake", props.namePrefix() + "-intake", removal, List.of(abortUploads));
+    this.platform =
+        bucket(
+            "Platform",
+            props.namePrefix() + "-platform",
+            removal,
+            List.of(
+                abortUploads,
+                LifecycleRule.builder()
+                    .id("expire-cache-staging")
+                    .prefix(CACHE_PREFIX)
+                    .expiration(Duration.days(props.cacheStagingExpirationDays()))
+                    .build()));
   }
 
   private Bucket bucket(String id, String name, RemovalPolicy removal, List<LifecycleRule> rules) {
@@ -118,36 +129,59 @@ public final class PlatformStorage extends Construct {
     platform.grantReadWrite(grantee);
     platform.grantDelete(grantee);
     intake.grantRead(grantee);
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("s3:PutObject", "s3:AbortMultipartUpload"))
-        .resources(List.of(intake.arnForObjects(INTAKE_COPIES_PREFIX + "*")))
-        .build());
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("s3:DeleteObject"))
-        .resources(List.of(intake.arnForObjects("*")))
-        .build());
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload"))
-        .resources(List.of(driveObjects()))
-        .build());
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("s3:ListBucket", "s3:GetBucketLocation"))
-        .resources(List.of(driveBuckets()))
-        .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:PutObject", "s3:AbortMultipartUpload"))
+                .resources(List.of(intake.arnForObjects(INTAKE_COPIES_PREFIX + "*")))
+                .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:DeleteObject"))
+                .resources(List.of(intake.arnForObjects("*")))
+                .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(
+                    List.of(
+                        "s3:GetObject",
+                        "s3:PutObject",
+                        "s3:DeleteObject",
+                        "s3:AbortMultipartUpload"))
+                .resources(List.of(driveObjects()))
+                .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:ListBucket", "s3:GetBucketLocation"))
+                .resources(List.of(driveBuckets()))
+                .build());
   }
 
   /** Read document parts (platform, drives, intake copies and uploads) without changing them. */
   public void grantDocumentRead(IGrantable grantee) {
     platform.grantRead(grantee);
     intake.grantRead(grantee);
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("s3:GetObject"))
-        .resources(List.of(driveObjects()))
-        .build());
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("s3:ListBucket", "s3:GetBucketLocation"))
-        .resources(List.of(driveBuckets()))
-        .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:GetObject"))
+                .resources(List.of(driveObjects()))
+                .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:ListBucket", "s3:GetBucketLocation"))
+                .resources(List.of(driveBuckets()))
+                .build());
   }
 
   /**
@@ -156,19 +190,32 @@ public final class PlatformStorage extends Construct {
    * (decision 0660), as the local platform does at provisioning (decision 0951).
    */
   public void grantIntakeNotificationRules(IGrantable grantee) {
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("s3:GetBucketNotification", "s3:PutBucketNotification"))
-        .resources(List.of(intake.getBucketArn()))
-        .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:GetBucketNotification", "s3:PutBucketNotification"))
+                .resources(List.of(intake.getBucketArn()))
+                .build());
   }
 
   /** Create and configure drive buckets inside the drive name space (account provisioning). */
   public void grantDriveProvisioning(IGrantable grantee) {
-    grantee.getGrantPrincipal().addToPrincipalPolicy(PolicyStatement.Builder.create()
-        .actions(List.of("s3:CreateBucket", "s3:PutBucketPublicAccessBlock",
-            "s3:PutEncryptionConfiguration", "s3:PutBucketPolicy", "s3:PutBucketOwnershipControls",
-            "s3:PutLifecycleConfiguration", "s3:PutBucketTagging", "s3:GetBucketLocation"))
-        .resources(List.of(driveBuckets()))
-        .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(
+                    List.of(
+                        "s3:CreateBucket",
+                        "s3:PutBucketPublicAccessBlock",
+                        "s3:PutEncryptionConfiguration",
+                        "s3:PutBucketPolicy",
+                        "s3:PutBucketOwnershipControls",
+                        "s3:PutLifecycleConfiguration",
+                        "s3:PutBucketTagging",
+                        "s3:GetBucketLocation"))
+                .resources(List.of(driveBuckets()))
+                .build());
   }
 }

@@ -29,15 +29,21 @@ public final class Provisioning extends Construct {
   public static final String ENSURE_TOPICS = "ensure-topics";
 
   /** Validated settings. */
-  public record Props(IFunction migrate, String migrationsFingerprint,
-      List<Messaging.TopicSpec> topics, RetentionDays logRetention) {
+  public record Props(
+      IFunction migrate,
+      String migrationsFingerprint,
+      List<Messaging.TopicSpec> topics,
+      RetentionDays logRetention) {
     public Props {
       if (migrate == null) {
         throw new IllegalArgumentException("provisioning: the migrate function is required");
       }
       if (migrationsFingerprint == null || !migrationsFingerprint.matches("[0-9a-f]{64}")) {
-        throw new IllegalArgumentException("provisioning: migrationsFingerprint must be a SHA-256"
-            + " hex digest (got " + migrationsFingerprint + ")");
+        throw new IllegalArgumentException(
+            "provisioning: migrationsFingerprint must be a SHA-256"
+                + " hex digest (got "
+                + migrationsFingerprint
+                + ")");
       }
       if (topics == null || topics.isEmpty()) {
         throw new IllegalArgumentException("provisioning: at least one topic is required");
@@ -54,32 +60,45 @@ public final class Provisioning extends Construct {
 
   public Provisioning(Construct scope, String id, Props props) {
     super(scope, id);
-    Provider provider = Provider.Builder.create(this, "Provider")
-        .onEventHandler(props.migrate())
-        .logGroup(LogGroup.Builder.create(this, "ProviderLogs")
-            .retention(props.logRetention())
-            .removalPolicy(RemovalPolicy.DESTROY)
-            .build())
-        .build();
-    this.schema = CustomResource.Builder.create(this, "SchemaMigration")
-        .serviceToken(provider.getServiceToken())
-        .resourceType("Custom::ProtoMoltSchemaMigration")
-        .properties(Map.of(
-            "operation", MIGRATE_SCHEMA,
-            "migrationsFingerprint", props.migrationsFingerprint()))
-        .build();
-    this.topics = CustomResource.Builder.create(this, "KafkaTopics")
-        .serviceToken(provider.getServiceToken())
-        .resourceType("Custom::ProtoMoltKafkaTopics")
-        .properties(Map.of(
-            "operation", ENSURE_TOPICS,
-            "topics", props.topics().stream().map(t -> {
-              Map<String, Object> topic = new LinkedHashMap<>();
-              topic.put("name", t.name());
-              topic.put("partitions", t.partitions());
-              return topic;
-            }).toList()))
-        .build();
+    Provider provider =
+        Provider.Builder.create(this, "Provider")
+            .onEventHandler(props.migrate())
+            .logGroup(
+                LogGroup.Builder.create(this, "ProviderLogs")
+                    .retention(props.logRetention())
+                    .removalPolicy(RemovalPolicy.DESTROY)
+                    .build())
+            .build();
+    this.schema =
+        CustomResource.Builder.create(this, "SchemaMigration")
+            .serviceToken(provider.getServiceToken())
+            .resourceType("Custom::ProtoMoltSchemaMigration")
+            .properties(
+                Map.of(
+                    "operation",
+                    MIGRATE_SCHEMA,
+                    "migrationsFingerprint",
+                    props.migrationsFingerprint()))
+            .build();
+    this.topics =
+        CustomResource.Builder.create(this, "KafkaTopics")
+            .serviceToken(provider.getServiceToken())
+            .resourceType("Custom::ProtoMoltKafkaTopics")
+            .properties(
+                Map.of(
+                    "operation",
+                    ENSURE_TOPICS,
+                    "topics",
+                    props.topics().stream()
+                        .map(
+                            t -> {
+                              Map<String, Object> topic = new LinkedHashMap<>();
+                              topic.put("name", t.name());
+                              topic.put("partitions", t.partitions());
+                              return topic;
+                            })
+                        .toList()))
+            .build();
   }
 
   public CustomResource schema() {

@@ -19,6 +19,7 @@ public final class StateTables extends Construct {
 
   /** Partition key of both tables (a string). */
   public static final String PARTITION_KEY = "pk";
+
   /** Epoch-seconds expiry attribute of both tables. */
   public static final String TTL_ATTRIBUTE = "expiresAt";
 
@@ -26,8 +27,8 @@ public final class StateTables extends Construct {
   public record Props(String namePrefix, boolean retainOnDelete) {
     public Props {
       if (namePrefix == null || !namePrefix.matches("[a-zA-Z0-9_.-]{3,200}")) {
-        throw new IllegalArgumentException("tables name prefix: DynamoDB name characters only (got "
-            + namePrefix + ")");
+        throw new IllegalArgumentException(
+            "tables name prefix: DynamoDB name characters only (got " + namePrefix + ")");
       }
     }
   }
@@ -39,8 +40,8 @@ public final class StateTables extends Construct {
     super(scope, id);
     RemovalPolicy removal = props.retainOnDelete() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     this.drafts = table("Drafts", props.namePrefix() + "-drafts", removal, props.retainOnDelete());
-    this.workLedger = table("WorkLedger", props.namePrefix() + "-work-ledger", removal,
-        props.retainOnDelete());
+    this.workLedger =
+        table("WorkLedger", props.namePrefix() + "-work-ledger", removal, props.retainOnDelete());
   }
 
   private Table table(String id, String name, RemovalPolicy removal, boolean recoverable) {
@@ -50,9 +51,10 @@ public final class StateTables extends Construct {
         .timeToLiveAttribute(TTL_ATTRIBUTE)
         .billingMode(BillingMode.PAY_PER_REQUEST)
         .encryption(TableEncryption.AWS_MANAGED)
-        .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
-            .pointInTimeRecoveryEnabled(recoverable)
-            .build())
+        .pointInTimeRecoverySpecification(
+            PointInTimeRecoverySpecification.builder()
+                .pointInTimeRecoveryEnabled(recoverable)
+                .build())
         .removalPolicy(removal)
         .build();
   }

@@ -13,82 +13,125 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DeployArtifactsTest {
 
-  @TempDir
-  Path base;
+  @TempDir Path base;
 
   @Test
   void aZipAndABuildContextResolve() throws IOException {
     Files.write(base.resolve("function.zip"), new byte[] {'P', 'K', 3, 4});
     Files.createDirectories(base.resolve("gateway"));
     Files.writeString(base.resolve("gateway/Dockerfile"), "FROM scratch\n");
-    DeployArtifacts a = DeployArtifacts.resolve(
-        new EnvironmentConfig.Artifacts("function.zip", "gateway"), base, null, null);
+    DeployArtifacts a =
+        DeployArtifacts.resolve(
+            new EnvironmentConfig.Artifacts("function.zip", "gateway"), base, null, null);
     assertThat(a.lambdaCode()).isEqualTo(base.resolve("function.zip"));
-    assertThat(a.gatewayImage()).isEqualTo(new DeployArtifacts.ImageDirectory(base.resolve("gateway")));
+    assertThat(a.gatewayImage())
+        .isEqualTo(new DeployArtifacts.ImageDirectory(base.resolve("gateway")));
   }
 
   @Test
   void everyCommittedConfigNamesWhatThePackagePhaseWrites() throws IOException {
     // A tree laid out like the repository after ./mvnw package, with infra/cdk as the base.
     Path cdk = Files.createDirectories(base.resolve("infra/cdk"));
-    Path zip = Files.createDirectories(base.resolve("functions/lambda/target")).resolve("function.zip");
+    Path zip =
+        Files.createDirectories(base.resolve("functions/lambda/target")).resolve("function.zip");
     Files.write(zip, new byte[] {'P', 'K', 3, 4});
     Path image = Files.createDirectories(base.resolve("gateway/target/image"));
     Files.writeString(image.resolve("Dockerfile"), "FROM eclipse-temurin:25-jre-noble\n");
     for (String env : List.of("dev", "staging", "prod")) {
-      DeployArtifacts a = DeployArtifacts.resolve(TestEnvironments.config(env).artifacts(), cdk, null, null);
+      DeployArtifacts a =
+          DeployArtifacts.resolve(TestEnvironments.config(env).artifacts(), cdk, null, null);
       assertThat(a.lambdaCode()).as(env).isEqualTo(zip);
       assertThat(a.gatewayImage()).as(env).isEqualTo(new DeployArtifacts.ImageDirectory(image));
     }
     // The gateway module's Dockerfile template is what package copies there.
-    assertThat(TestEnvironments.BASE_DIR.resolve("../../gateway/src/main/docker/Dockerfile").normalize())
-        .content().contains("dev.protomolt.gateway.GatewayMain");
+    assertThat(
+            TestEnvironments.BASE_DIR
+                .resolve("../../gateway/src/main/docker/Dockerfile")
+                .normalize())
+        .content()
+        .contains("dev.protomolt.gateway.GatewayMain");
   }
 
   @Test
   void anEcrUriIsPinnedByTagOrDigest() throws IOException {
     Files.createDirectories(base.resolve("code"));
-    DeployArtifacts byTag = DeployArtifacts.resolve(new EnvironmentConfig.Artifacts("code",
-        "123456789012.dkr.ecr.eu-west-1.amazonaws.com/protomolt/gateway:2.3.1"), base, null, null);
-    assertThat(byTag.gatewayImage()).isEqualTo(new DeployArtifacts.EcrImage(
-        "123456789012", "eu-west-1", "protomolt/gateway", "2.3.1"));
+    DeployArtifacts byTag =
+        DeployArtifacts.resolve(
+            new EnvironmentConfig.Artifacts(
+                "code", "123456789012.dkr.ecr.eu-west-1.amazonaws.com/protomolt/gateway:2.3.1"),
+            base,
+            null,
+            null);
+    assertThat(byTag.gatewayImage())
+        .isEqualTo(
+            new DeployArtifacts.EcrImage(
+                "123456789012", "eu-west-1", "protomolt/gateway", "2.3.1"));
     String digest = "sha256:" + "a".repeat(64);
-    DeployArtifacts byDigest = DeployArtifacts.resolve(new EnvironmentConfig.Artifacts("code",
-        "123456789012.dkr.ecr.eu-west-1.amazonaws.com/gw@" + digest), base, null, null);
+    DeployArtifacts byDigest =
+        DeployArtifacts.resolve(
+            new EnvironmentConfig.Artifacts(
+                "code", "123456789012.dkr.ecr.eu-west-1.amazonaws.com/gw@" + digest),
+            base,
+            null,
+            null);
     assertThat(((DeployArtifacts.EcrImage) byDigest.gatewayImage()).byDigest()).isTrue();
   }
 
   @Test
   void missingArtifactsAreBothNamedWithTheWayOut() {
-    assertThatThrownBy(() -> DeployArtifacts.resolve(
-        new EnvironmentConfig.Artifacts("target/function.zip", "../gateway"), base, null, null))
-        .isInstanceOfSatisfying(InvalidConfigException.class, e -> {
-          assertThat(e.problems()).extracting(ConfigProblem::field)
-              .containsExactly("artifacts.lambdaCode", "artifacts.gatewayImage");
-          assertThat(e.getMessage()).contains("functions/lambda/target/function.zip")
-              .contains("-c lambdaCode=<path>");
-        });
+    assertThatThrownBy(
+            () ->
+                DeployArtifacts.resolve(
+                    new EnvironmentConfig.Artifacts("target/function.zip", "../gateway"),
+                    base,
+                    null,
+                    null))
+        .isInstanceOfSatisfying(
+            InvalidConfigException.class,
+            e -> {
+              assertThat(e.problems())
+                  .extracting(ConfigProblem::field)
+                  .containsExactly("artifacts.lambdaCode", "artifacts.gatewayImage");
+              assertThat(e.getMessage())
+                  .contains("functions/lambda/target/function.zip")
+                  .contains("-c lambdaCode=<path>");
+            });
   }
 
   @Test
   void overridesWinAndAreNamedAsContext() throws IOException {
     Files.writeString(base.resolve("function.jar"), "not a zip");
     Files.createDirectories(base.resolve("nodocker"));
-    assertThatThrownBy(() -> DeployArtifacts.resolve(
-        new EnvironmentConfig.Artifacts("whatever", "whatever"), base, "function.jar", "nodocker"))
-        .isInstanceOfSatisfying(InvalidConfigException.class, e -> {
-          assertThat(e.problems()).extracting(ConfigProblem::field)
-              .containsExactly("context lambdaCode", "context gatewayImage");
-          assertThat(e.getMessage()).contains("must be a .zip file or a directory")
-              .contains("has no Dockerfile");
-        });
+    assertThatThrownBy(
+            () ->
+                DeployArtifacts.resolve(
+                    new EnvironmentConfig.Artifacts("whatever", "whatever"),
+                    base,
+                    "function.jar",
+                    "nodocker"))
+        .isInstanceOfSatisfying(
+            InvalidConfigException.class,
+            e -> {
+              assertThat(e.problems())
+                  .extracting(ConfigProblem::field)
+                  .containsExactly("context lambdaCode", "context gatewayImage");
+              assertThat(e.getMessage())
+                  .contains("must be a .zip file or a directory")
+                  .contains("has no Dockerfile");
+            });
   }
 
   @Test
   void aMalformedEcrUriIsNotMistakenForADirectory() throws IOException {
     Files.createDirectories(base.resolve("code"));
-    assertThatThrownBy(() -> DeployArtifacts.resolve(new EnvironmentConfig.Artifacts("code",
-        "123456789012.dkr.ecr.eu-west-1.amazonaws.com/gw"), base, null, null))
+    assertThatThrownBy(
+            () ->
+                DeployArtifacts.resolve(
+                    new EnvironmentConfig.Artifacts(
+                        "code", "123456789012.dkr.ecr.eu-west-1.amazonaws.com/gw"),
+                    base,
+                    null,
+                    null))
         .hasMessageContaining("artifacts.gatewayImage: looks like an ECR URI");
   }
 }

@@ -15,8 +15,7 @@ class EnvironmentConfigTest {
 
   private static final Path CONFIG = Path.of("config");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @ParameterizedTest
   @ValueSource(strings = {"dev", "staging", "prod"})
@@ -29,40 +28,60 @@ class EnvironmentConfigTest {
 
   @Test
   void everyProblemIsReportedWithItsFieldAndRule() throws IOException {
-    String dev = Files.readString(CONFIG.resolve("dev.json"))
-        .replace("\"account\": \"111111111111\"", "\"account\": \"12345\"")
-        .replace("\"maxCapacityAcu\": 4", "\"maxCapacityAcu\": 0.25")
-        .replace("\"logRetentionDays\": 14", "\"logRetentionDays\": 10")
-        .replace("\"reconciler\": \"rate(6 hours)\"", "\"reconciler\": \"hourly\"")
-        .replace("[\"protomolt-dev-alarms@example.com\"]", "[]")
-        .replace("\"migrate\": 1536", "\"migrator\": 1536");
+    String dev =
+        Files.readString(CONFIG.resolve("dev.json"))
+            .replace("\"account\": \"111111111111\"", "\"account\": \"12345\"")
+            .replace("\"maxCapacityAcu\": 4", "\"maxCapacityAcu\": 0.25")
+            .replace("\"logRetentionDays\": 14", "\"logRetentionDays\": 10")
+            .replace("\"reconciler\": \"rate(6 hours)\"", "\"reconciler\": \"hourly\"")
+            .replace("[\"protomolt-dev-alarms@example.com\"]", "[]")
+            .replace("\"migrate\": 1536", "\"migrator\": 1536");
     Path file = write("dev.json", dev);
     assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
-        .isInstanceOfSatisfying(InvalidConfigException.class, e -> {
-          assertThat(e.problems()).extracting(ConfigProblem::field).containsExactlyInAnyOrder(
-              "account", "database.maxCapacityAcu", "functions.logRetentionDays",
-              "schedules.reconciler", "alarms.emailTargets", "functions.memoryMbOverrides.migrator",
-              // The certificate is checked against the (now wrong) account as well.
-              "gateway.certificateArn");
-          assertThat(e.getMessage()).contains("account: must be a 12-digit AWS account id (got '12345')")
-              .contains("schedules.reconciler: must be rate(...) or cron(...)")
-              .contains("functions.memoryMbOverrides.migrator: names no function");
-        });
+        .isInstanceOfSatisfying(
+            InvalidConfigException.class,
+            e -> {
+              assertThat(e.problems())
+                  .extracting(ConfigProblem::field)
+                  .containsExactlyInAnyOrder(
+                      "account",
+                      "database.maxCapacityAcu",
+                      "functions.logRetentionDays",
+                      "schedules.reconciler",
+                      "alarms.emailTargets",
+                      "functions.memoryMbOverrides.migrator",
+                      // The certificate is checked against the (now wrong) account as well.
+                      "gateway.certificateArn");
+              assertThat(e.getMessage())
+                  .contains("account: must be a 12-digit AWS account id (got '12345')")
+                  .contains("schedules.reconciler: must be rate(...) or cron(...)")
+                  .contains("functions.memoryMbOverrides.migrator: names no function");
+            });
   }
 
   @Test
-  void theRetentionWindowIsWholeDaysWithinBoundsAndTheReconcilerChoiceIsExplicit() throws IOException {
-    for (String[] bad : new String[][] {
-        {"PT12H", "storage.retentionWindow: must be whole days in ISO-8601, such as P30D (got 'PT12H')"},
-        {"30", "storage.retentionWindow: must be whole days in ISO-8601, such as P30D (got '30')"},
-        {"P0D", "storage.retentionWindow: must be between P1D and P3650D"},
-        {"P4000D", "storage.retentionWindow: must be between P1D and P3650D"}}) {
-      String dev = Files.readString(CONFIG.resolve("dev.json"))
-          .replace("\"retentionWindow\": \"P30D\"", "\"retentionWindow\": \"" + bad[0] + "\"");
+  void theRetentionWindowIsWholeDaysWithinBoundsAndTheReconcilerChoiceIsExplicit()
+      throws IOException {
+    for (String[] bad :
+        new String[][] {
+          {
+            "PT12H",
+            "storage.retentionWindow: must be whole days in ISO-8601, such as P30D (got 'PT12H')"
+          },
+          {
+            "30", "storage.retentionWindow: must be whole days in ISO-8601, such as P30D (got '30')"
+          },
+          {"P0D", "storage.retentionWindow: must be between P1D and P3650D"},
+          {"P4000D", "storage.retentionWindow: must be between P1D and P3650D"}
+        }) {
+      String dev =
+          Files.readString(CONFIG.resolve("dev.json"))
+              .replace("\"retentionWindow\": \"P30D\"", "\"retentionWindow\": \"" + bad[0] + "\"");
       Path file = write("dev.json", dev);
       assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file)).hasMessageContaining(bad[1]);
     }
-    String dev = Files.readString(CONFIG.resolve("dev.json")).replace(", \"reconcilerDeletes\": true", "");
+    String dev =
+        Files.readString(CONFIG.resolve("dev.json")).replace(", \"reconcilerDeletes\": true", "");
     Path file = write("dev.json", dev);
     assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
         .hasMessageContaining("storage.reconcilerDeletes: is required");
@@ -70,8 +89,7 @@ class EnvironmentConfigTest {
 
   @Test
   void aMissingSectionIsNamedNotDefaulted() throws IOException {
-    String dev = Files.readString(CONFIG.resolve("dev.json"))
-        .replace("\"readers\": 0,", "");
+    String dev = Files.readString(CONFIG.resolve("dev.json")).replace("\"readers\": 0,", "");
     Path file = write("dev.json", dev);
     assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
         .hasMessageContaining("database.readers: is required");
@@ -79,8 +97,8 @@ class EnvironmentConfigTest {
 
   @Test
   void aMisspeltSettingIsRejectedWithWhereItWas() throws IOException {
-    String dev = Files.readString(CONFIG.resolve("dev.json"))
-        .replace("\"natGateways\"", "\"natGateway\"");
+    String dev =
+        Files.readString(CONFIG.resolve("dev.json")).replace("\"natGateways\"", "\"natGateway\"");
     Path file = write("dev.json", dev);
     assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
         .hasMessageContaining("network.natGateway: is not a known setting");
@@ -88,17 +106,20 @@ class EnvironmentConfigTest {
 
   @Test
   void theCertificateMustBelongToTheEnvironmentsRegionAndAccount() throws IOException {
-    String dev = Files.readString(CONFIG.resolve("dev.json"))
-        .replace("arn:aws:acm:eu-west-1:111111111111", "arn:aws:acm:us-east-1:111111111111");
+    String dev =
+        Files.readString(CONFIG.resolve("dev.json"))
+            .replace("arn:aws:acm:eu-west-1:111111111111", "arn:aws:acm:us-east-1:111111111111");
     Path file = write("dev.json", dev);
     assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
-        .hasMessageContaining("gateway.certificateArn: must be an ACM certificate ARN in this"
-            + " environment's region and account");
+        .hasMessageContaining(
+            "gateway.certificateArn: must be an ACM certificate ARN in this"
+                + " environment's region and account");
   }
 
   @Test
   void zonesMustBelongToTheRegion() throws IOException {
-    String dev = Files.readString(CONFIG.resolve("dev.json")).replace("\"eu-west-1b\"", "\"us-east-1b\"");
+    String dev =
+        Files.readString(CONFIG.resolve("dev.json")).replace("\"eu-west-1b\"", "\"us-east-1b\"");
     Path file = write("dev.json", dev);
     assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
         .hasMessageContaining("availabilityZones[1]: must be a zone of region eu-west-1");
@@ -107,9 +128,11 @@ class EnvironmentConfigTest {
   @Test
   void theEnvironmentMustBeNamedAndKnown() throws IOException {
     assertThatThrownBy(() -> EnvironmentConfigLoader.load(CONFIG, null))
-        .hasMessageContaining("env: is required: run cdk with -c env=<name>, one of [dev, prod, staging]");
+        .hasMessageContaining(
+            "env: is required: run cdk with -c env=<name>, one of [dev, prod, staging]");
     assertThatThrownBy(() -> EnvironmentConfigLoader.load(CONFIG, "qa"))
-        .hasMessageContaining("no file").hasMessageContaining("known: [dev, prod, staging]");
+        .hasMessageContaining("no file")
+        .hasMessageContaining("known: [dev, prod, staging]");
     write("qa.json", Files.readString(CONFIG.resolve("dev.json")));
     assertThatThrownBy(() -> EnvironmentConfigLoader.load(dir, "qa"))
         .hasMessageContaining("name: must equal the file's environment 'qa' (got 'dev')");

@@ -11,8 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class MigrationSetTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theRepositorysMigrationsAreFound() {
@@ -38,7 +37,9 @@ class MigrationSetTest {
 
   @Test
   void anEmptyOrMissingDirectoryIsAnError() {
-    assertThatThrownBy(() -> MigrationSet.read(dir)).hasMessageContaining("holds no V<n>__<what>.sql");
-    assertThatThrownBy(() -> MigrationSet.read(dir.resolve("nope"))).hasMessageContaining("no directory");
+    assertThatThrownBy(() -> MigrationSet.read(dir))
+        .hasMessageContaining("holds no V<n>__<what>.sql");
+    assertThatThrownBy(() -> MigrationSet.read(dir.resolve("nope")))
+        .hasMessageContaining("no directory");
   }
 }

@@ -20,60 +20,100 @@ class AlertingTest {
   @BeforeAll
   static void synth() {
     Stack stack = TestEnvironments.emptyStack();
-    new Alerting(stack, "Alarms", new Alerting.Props("protomolt-test", "test",
-        List.of("ops@example.com", "oncall@example.com"), 3, fn(stack, "dlq"), fn(stack, "purge"),
-        "arn:aws:states:eu-west-1:123456789012:stateMachine:protomolt-test-"));
+    new Alerting(
+        stack,
+        "Alarms",
+        new Alerting.Props(
+            "protomolt-test",
+            "test",
+            List.of("ops@example.com", "oncall@example.com"),
+            3,
+            fn(stack, "dlq"),
+            fn(stack, "purge"),
+            "arn:aws:states:eu-west-1:123456789012:stateMachine:protomolt-test-"));
     template = Template.fromStack(stack);
   }
 
   private static IFunction fn(Stack stack, String name) {
-    return Function.fromFunctionArn(stack, name,
+    return Function.fromFunctionArn(
+        stack,
+        name,
         "arn:aws:lambda:eu-west-1:123456789012:function:protomolt-test-" + name + ":live");
   }
 
   @Test
   void oneTopicPerEnvironmentWithTheConfiguredTargets() {
-    template.hasResourceProperties("AWS::SNS::Topic", Match.objectLike(Map.of(
-        "TopicName", "protomolt-test-alarms")));
+    template.hasResourceProperties(
+        "AWS::SNS::Topic", Match.objectLike(Map.of("TopicName", "protomolt-test-alarms")));
     template.resourceCountIs("AWS::SNS::Subscription", 2);
-    template.hasResourceProperties("AWS::SNS::Subscription", Match.objectLike(Map.of(
-        "Protocol", "email", "Endpoint", "oncall@example.com")));
+    template.hasResourceProperties(
+        "AWS::SNS::Subscription",
+        Match.objectLike(Map.of("Protocol", "email", "Endpoint", "oncall@example.com")));
   }
 
   @Test
   void deadLettersAlarmAtTheConfiguredThresholdOnTheDlqFunctionsMetric() {
-    template.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
-        "Namespace", Alerting.NAMESPACE,
-        "MetricName", Alerting.DEAD_LETTERS_METRIC,
-        "Dimensions", List.of(Map.of("Name", "Environment", "Value", "test")),
-        "Threshold", 3,
-        "ComparisonOperator", "GreaterThanOrEqualToThreshold",
-        "TreatMissingData", "notBreaching",
-        "AlarmActions", List.of(Match.objectLike(Map.of("Ref", Match.stringLikeRegexp("AlarmsTopic.*")))))));
+    template.hasResourceProperties(
+        "AWS::CloudWatch::Alarm",
+        Match.objectLike(
+            Map.of(
+                "Namespace",
+                Alerting.NAMESPACE,
+                "MetricName",
+                Alerting.DEAD_LETTERS_METRIC,
+                "Dimensions",
+                List.of(Map.of("Name", "Environment", "Value", "test")),
+                "Threshold",
+                3,
+                "ComparisonOperator",
+                "GreaterThanOrEqualToThreshold",
+                "TreatMissingData",
+                "notBreaching",
+                "AlarmActions",
+                List.of(
+                    Match.objectLike(Map.of("Ref", Match.stringLikeRegexp("AlarmsTopic.*")))))));
   }
 
   @Test
   void purgeFailuresAndFunctionErrorsAlarm() {
-    template.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
-        "MetricName", Alerting.PURGE_FAILURES_METRIC, "Threshold", 1)));
-    template.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
-        "Namespace", "AWS/Lambda", "MetricName", "Errors",
-        "Dimensions", Match.arrayWith(List.of(Map.of("Name", "FunctionName", "Value", "protomolt-test-purge"))))));
+    template.hasResourceProperties(
+        "AWS::CloudWatch::Alarm",
+        Match.objectLike(Map.of("MetricName", Alerting.PURGE_FAILURES_METRIC, "Threshold", 1)));
+    template.hasResourceProperties(
+        "AWS::CloudWatch::Alarm",
+        Match.objectLike(
+            Map.of(
+                "Namespace",
+                "AWS/Lambda",
+                "MetricName",
+                "Errors",
+                "Dimensions",
+                Match.arrayWith(
+                    List.of(Map.of("Name", "FunctionName", "Value", "protomolt-test-purge"))))));
     template.resourceCountIs("AWS::CloudWatch::Alarm", 5);
   }
 
   @Test
   void failedExecutionsOfThisEnvironmentsStateMachinesAreCaught() {
-    template.hasResourceProperties("AWS::Events::Rule", Match.objectLike(Map.of(
-        "EventPattern", Map.of(
-            "source", List.of("aws.states"),
-            "detail-type", List.of("Step Functions Execution Status Change"),
-            "detail", Map.of(
-                "status", List.of("FAILED", "TIMED_OUT", "ABORTED"),
-                "stateMachineArn", List.of(Map.of("prefix",
-                    "arn:aws:states:eu-west-1:123456789012:stateMachine:protomolt-test-")))))));
-    template.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
-        "Namespace", "AWS/Events", "MetricName", "MatchedEvents")));
+    template.hasResourceProperties(
+        "AWS::Events::Rule",
+        Match.objectLike(
+            Map.of(
+                "EventPattern",
+                Map.of(
+                    "source", List.of("aws.states"),
+                    "detail-type", List.of("Step Functions Execution Status Change"),
+                    "detail",
+                        Map.of(
+                            "status", List.of("FAILED", "TIMED_OUT", "ABORTED"),
+                            "stateMachineArn",
+                                List.of(
+                                    Map.of(
+                                        "prefix",
+                                        "arn:aws:states:eu-west-1:123456789012:stateMachine:protomolt-test-")))))));
+    template.hasResourceProperties(
+        "AWS::CloudWatch::Alarm",
+        Match.objectLike(Map.of("Namespace", "AWS/Events", "MetricName", "MatchedEvents")));
   }
 
   @Test

@@ -28,14 +28,24 @@ class GraphAdminAccessTest {
   @BeforeAll
   static void synth() {
     Stack stack = TestEnvironments.emptyStack();
-    Role admin = Role.Builder.create(stack, "Admin")
-        .assumedBy(new ServicePrincipal("lambda.amazonaws.com")).build();
-    IFunction prepare = Function.fromFunctionArn(stack, "Prepare",
-        "arn:aws:lambda:eu-west-1:123456789012:function:protomolt-test-prepare:live");
-    Role intake = Role.Builder.create(stack, "Intake")
-        .assumedBy(new ServicePrincipal("lambda.amazonaws.com")).build();
-    GraphAdminAccess access = new GraphAdminAccess(stack, "GraphAdmin",
-        new GraphAdminAccess.Props("protomolt-test", admin, List.of(prepare)));
+    Role admin =
+        Role.Builder.create(stack, "Admin")
+            .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+            .build();
+    IFunction prepare =
+        Function.fromFunctionArn(
+            stack,
+            "Prepare",
+            "arn:aws:lambda:eu-west-1:123456789012:function:protomolt-test-prepare:live");
+    Role intake =
+        Role.Builder.create(stack, "Intake")
+            .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+            .build();
+    GraphAdminAccess access =
+        new GraphAdminAccess(
+            stack,
+            "GraphAdmin",
+            new GraphAdminAccess.Props("protomolt-test", admin, List.of(prepare)));
     access.grantStartExecution(intake);
     template = Template.fromStack(stack);
   }
@@ -44,14 +54,14 @@ class GraphAdminAccessTest {
   void graphAdminMayManageOnlyThisEnvironmentsStateMachinesAndPassOnlyTheExecutionRole() {
     var statements = PolicyDocuments.forRole(template, roleId("Admin"));
     assertThat(statements).hasSize(2);
-    assertThat(statements.get(0).actions()).containsExactlyInAnyOrderElementsOf(
-        GraphAdminAccess.STATE_MACHINE_ACTIONS);
+    assertThat(statements.get(0).actions())
+        .containsExactlyInAnyOrderElementsOf(GraphAdminAccess.STATE_MACHINE_ACTIONS);
     assertThat(statements.get(0).resources()).containsExactly(STATE_MACHINES);
     assertThat(statements.get(1).actions()).containsExactly("iam:PassRole");
     assertThat(statements.get(1).resources())
         .containsExactly("${" + roleId("GraphAdminExecutionRole") + ".Arn}");
-    assertThat(statements.get(1).condition()).isEqualTo(
-        Map.of("StringEquals", Map.of("iam:PassedToService", "states.amazonaws.com")));
+    assertThat(statements.get(1).condition())
+        .isEqualTo(Map.of("StringEquals", Map.of("iam:PassedToService", "states.amazonaws.com")));
   }
 
   @Test
@@ -62,28 +72,49 @@ class GraphAdminAccessTest {
 
   @Test
   void theExecutionRoleIsForStepFunctionsAndInvokesOnlyTheHops() {
-    template.hasResourceProperties("AWS::IAM::Role", Match.objectLike(Map.of(
-        "AssumeRolePolicyDocument", Match.objectLike(Map.of("Statement", List.of(Match.objectLike(
-            Map.of("Principal", Map.of("Service", "states.amazonaws.com"), "Action", "sts:AssumeRole"))))))));
+    template.hasResourceProperties(
+        "AWS::IAM::Role",
+        Match.objectLike(
+            Map.of(
+                "AssumeRolePolicyDocument",
+                Match.objectLike(
+                    Map.of(
+                        "Statement",
+                        List.of(
+                            Match.objectLike(
+                                Map.of(
+                                    "Principal",
+                                    Map.of("Service", "states.amazonaws.com"),
+                                    "Action",
+                                    "sts:AssumeRole"))))))));
     var statements = PolicyDocuments.forRole(template, roleId("GraphAdminExecutionRole"));
-    assertThat(statements).anySatisfy(s -> {
-      assertThat(s.actions()).containsExactly("lambda:InvokeFunction");
-      assertThat(s.resources()).allMatch(r -> r.contains(":function:protomolt-test-prepare"));
-    });
-    assertThat(statements).anySatisfy(s -> {
-      assertThat(s.actions()).containsExactly("states:StartExecution");
-      assertThat(s.resources()).containsExactly(STATE_MACHINES);
-    });
+    assertThat(statements)
+        .anySatisfy(
+            s -> {
+              assertThat(s.actions()).containsExactly("lambda:InvokeFunction");
+              assertThat(s.resources())
+                  .allMatch(r -> r.contains(":function:protomolt-test-prepare"));
+            });
+    assertThat(statements)
+        .anySatisfy(
+            s -> {
+              assertThat(s.actions()).containsExactly("states:StartExecution");
+              assertThat(s.resources()).containsExactly(STATE_MACHINES);
+            });
   }
 
   @Test
   void intakeStartsExecutionsAndReadsThemButCannotChangeMachines() {
     var statements = PolicyDocuments.forRole(template, roleId("Intake"));
-    assertThat(statements.stream().flatMap(s -> s.actions().stream())).containsExactlyInAnyOrder(
-        "states:StartExecution", "states:DescribeStateMachineAlias", "states:DescribeExecution");
-    assertThat(statements.stream().flatMap(s -> s.resources().stream())).containsExactlyInAnyOrder(
-        STATE_MACHINES,
-        "arn:${AWS::Partition}:states:eu-west-1:123456789012:execution:protomolt-test-*:*");
+    assertThat(statements.stream().flatMap(s -> s.actions().stream()))
+        .containsExactlyInAnyOrder(
+            "states:StartExecution",
+            "states:DescribeStateMachineAlias",
+            "states:DescribeExecution");
+    assertThat(statements.stream().flatMap(s -> s.resources().stream()))
+        .containsExactlyInAnyOrder(
+            STATE_MACHINES,
+            "arn:${AWS::Partition}:states:eu-west-1:123456789012:execution:protomolt-test-*:*");
   }
 
   @Test
@@ -94,6 +125,8 @@ class GraphAdminAccessTest {
 
   private static String roleId(String prefix) {
     return template.findResources("AWS::IAM::Role").keySet().stream()
-        .filter(id -> id.startsWith(prefix)).findFirst().orElseThrow();
+        .filter(id -> id.startsWith(prefix))
+        .findFirst()
+        .orElseThrow();
   }
 }

@@ -17,73 +17,132 @@ class ModuleGatewayTest {
 
   private static final String CERT =
       "arn:aws:acm:eu-west-1:123456789012:certificate/00000000-0000-0000-0000-000000000009";
-  private static final DeployArtifacts.EcrImage IMAGE = new DeployArtifacts.EcrImage(
-      "123456789012", "eu-west-1", "protomolt/gateway", "1.0.0");
+  private static final DeployArtifacts.EcrImage IMAGE =
+      new DeployArtifacts.EcrImage("123456789012", "eu-west-1", "protomolt/gateway", "1.0.0");
   private static Template template;
   private static Network network;
 
   @BeforeAll
   static void synth() {
     Stack stack = TestEnvironments.emptyStack();
-    network = new Network(stack, "Network",
-        new Network.Props("10.1.0.0/16", 1, List.of("eu-west-1a", "eu-west-1b")));
+    network =
+        new Network(
+            stack,
+            "Network",
+            new Network.Props("10.1.0.0/16", 1, List.of("eu-west-1a", "eu-west-1b")));
     new ModuleGateway(stack, "Gateway", props(CERT, 1, 3));
     template = Template.fromStack(stack);
   }
 
   private static ModuleGateway.Props props(String cert, int min, int max) {
-    return new ModuleGateway.Props("protomolt-test", "test", network.vpc(), network.appSubnets(),
-        network.publicSubnets(), IMAGE, cert, true, 512, 1024, min, max, 100,
-        RetentionDays.ONE_WEEK, Map.of());
+    return new ModuleGateway.Props(
+        "protomolt-test",
+        "test",
+        network.vpc(),
+        network.appSubnets(),
+        network.publicSubnets(),
+        IMAGE,
+        cert,
+        true,
+        512,
+        1024,
+        min,
+        max,
+        100,
+        RetentionDays.ONE_WEEK,
+        Map.of());
   }
 
   @Test
   void grpcOverTlsOnTheNlbWithTheConfiguredCertificate() {
-    template.hasResourceProperties("AWS::ElasticLoadBalancingV2::LoadBalancer", Match.objectLike(Map.of(
-        "Type", "network", "Scheme", "internet-facing")));
-    template.hasResourceProperties("AWS::ElasticLoadBalancingV2::Listener", Match.objectLike(Map.of(
-        "Port", 443,
-        "Protocol", "TLS",
-        "AlpnPolicy", List.of("HTTP2Only"),
-        "Certificates", List.of(Map.of("CertificateArn", CERT)))));
-    template.hasResourceProperties("AWS::ElasticLoadBalancingV2::TargetGroup", Match.objectLike(Map.of(
-        "Port", ModuleGateway.CONTAINER_PORT, "Protocol", "TCP", "TargetType", "ip")));
+    template.hasResourceProperties(
+        "AWS::ElasticLoadBalancingV2::LoadBalancer",
+        Match.objectLike(Map.of("Type", "network", "Scheme", "internet-facing")));
+    template.hasResourceProperties(
+        "AWS::ElasticLoadBalancingV2::Listener",
+        Match.objectLike(
+            Map.of(
+                "Port",
+                443,
+                "Protocol",
+                "TLS",
+                "AlpnPolicy",
+                List.of("HTTP2Only"),
+                "Certificates",
+                List.of(Map.of("CertificateArn", CERT)))));
+    template.hasResourceProperties(
+        "AWS::ElasticLoadBalancingV2::TargetGroup",
+        Match.objectLike(
+            Map.of("Port", ModuleGateway.CONTAINER_PORT, "Protocol", "TCP", "TargetType", "ip")));
   }
 
   @Test
   void fargateServiceRunsThePinnedImageInPrivateSubnets() {
-    template.hasResourceProperties("AWS::ECS::Service", Match.objectLike(Map.of(
-        "LaunchType", "FARGATE",
-        "DesiredCount", 1,
-        "NetworkConfiguration", Map.of("AwsvpcConfiguration", Match.objectLike(Map.of(
-            "AssignPublicIp", "DISABLED"))))));
-    template.hasResourceProperties("AWS::ECS::TaskDefinition", Match.objectLike(Map.of(
-        "Cpu", "512", "Memory", "1024",
-        "ContainerDefinitions", List.of(Match.objectLike(Map.of(
-            "Image", Match.objectLike(Map.of("Fn::Join", Match.arrayWith(List.of(
-                Match.arrayWith(List.of(Match.stringLikeRegexp(".*protomolt/gateway:1.0.0")))))))))))));
+    template.hasResourceProperties(
+        "AWS::ECS::Service",
+        Match.objectLike(
+            Map.of(
+                "LaunchType",
+                "FARGATE",
+                "DesiredCount",
+                1,
+                "NetworkConfiguration",
+                Map.of(
+                    "AwsvpcConfiguration",
+                    Match.objectLike(Map.of("AssignPublicIp", "DISABLED"))))));
+    template.hasResourceProperties(
+        "AWS::ECS::TaskDefinition",
+        Match.objectLike(
+            Map.of(
+                "Cpu",
+                "512",
+                "Memory",
+                "1024",
+                "ContainerDefinitions",
+                List.of(
+                    Match.objectLike(
+                        Map.of(
+                            "Image",
+                            Match.objectLike(
+                                Map.of(
+                                    "Fn::Join",
+                                    Match.arrayWith(
+                                        List.of(
+                                            Match.arrayWith(
+                                                List.of(
+                                                    Match.stringLikeRegexp(
+                                                        ".*protomolt/gateway:1.0.0")))))))))))));
   }
 
   @Test
   void tasksRunOnX8664LinuxTheArchitectureTheImageAssetIsBuiltFor() {
-    template.hasResourceProperties("AWS::ECS::TaskDefinition", Match.objectLike(Map.of(
-        "RuntimePlatform", Map.of("CpuArchitecture", "X86_64", "OperatingSystemFamily", "LINUX"))));
+    template.hasResourceProperties(
+        "AWS::ECS::TaskDefinition",
+        Match.objectLike(
+            Map.of(
+                "RuntimePlatform",
+                Map.of("CpuArchitecture", "X86_64", "OperatingSystemFamily", "LINUX"))));
   }
 
   @Test
   void scalesOnModuleTopicBacklogBetweenTheConfiguredBounds() {
-    template.hasResourceProperties("AWS::ApplicationAutoScaling::ScalableTarget", Match.objectLike(Map.of(
-        "MinCapacity", 1, "MaxCapacity", 3)));
-    template.hasResourceProperties("AWS::CloudWatch::Alarm", Match.objectLike(Map.of(
-        "Namespace", Alerting.NAMESPACE,
-        "MetricName", ModuleGateway.BACKLOG_METRIC,
-        "Dimensions", List.of(Map.of("Name", "Environment", "Value", "test")))));
+    template.hasResourceProperties(
+        "AWS::ApplicationAutoScaling::ScalableTarget",
+        Match.objectLike(Map.of("MinCapacity", 1, "MaxCapacity", 3)));
+    template.hasResourceProperties(
+        "AWS::CloudWatch::Alarm",
+        Match.objectLike(
+            Map.of(
+                "Namespace", Alerting.NAMESPACE,
+                "MetricName", ModuleGateway.BACKLOG_METRIC,
+                "Dimensions", List.of(Map.of("Name", "Environment", "Value", "test")))));
     template.resourceCountIs("AWS::ApplicationAutoScaling::ScalingPolicy", 2);
   }
 
   @Test
   void propsRejectAForeignCertificateAndInvertedBounds() {
-    assertThatThrownBy(() -> props("not-an-arn", 1, 2)).hasMessageContaining("gateway.certificateArn");
+    assertThatThrownBy(() -> props("not-an-arn", 1, 2))
+        .hasMessageContaining("gateway.certificateArn");
     assertThatThrownBy(() -> props(CERT, 3, 2)).hasMessageContaining("minTasks <= maxTasks");
   }
 }

@@ -18,24 +18,28 @@ class NetworkTest {
   @BeforeAll
   static void synth() {
     Stack stack = TestEnvironments.emptyStack();
-    new Network(stack, "Network", new Network.Props("10.1.0.0/16", 1, List.of("eu-west-1a", "eu-west-1b")));
+    new Network(
+        stack, "Network", new Network.Props("10.1.0.0/16", 1, List.of("eu-west-1a", "eu-west-1b")));
     template = Template.fromStack(stack);
   }
 
   @Test
   void threeTiersInTheConfiguredZonesWithoutAnyLookup() {
     template.resourceCountIs("AWS::EC2::Subnet", 6);
-    template.hasResourceProperties("AWS::EC2::Subnet", Match.objectLike(Map.of("AvailabilityZone", "eu-west-1a")));
-    template.hasResourceProperties("AWS::EC2::Subnet", Match.objectLike(Map.of("AvailabilityZone", "eu-west-1b")));
+    template.hasResourceProperties(
+        "AWS::EC2::Subnet", Match.objectLike(Map.of("AvailabilityZone", "eu-west-1a")));
+    template.hasResourceProperties(
+        "AWS::EC2::Subnet", Match.objectLike(Map.of("AvailabilityZone", "eu-west-1b")));
     template.resourceCountIs("AWS::EC2::NatGateway", 1);
-    template.hasResourceProperties("AWS::EC2::VPC", Match.objectLike(Map.of("CidrBlock", "10.1.0.0/16")));
+    template.hasResourceProperties(
+        "AWS::EC2::VPC", Match.objectLike(Map.of("CidrBlock", "10.1.0.0/16")));
   }
 
   @Test
   void s3AndDynamoDbTrafficSkipsTheNatGateway() {
     template.resourceCountIs("AWS::EC2::VPCEndpoint", 2);
-    template.allResourcesProperties("AWS::EC2::VPCEndpoint",
-        Match.objectLike(Map.of("VpcEndpointType", "Gateway")));
+    template.allResourcesProperties(
+        "AWS::EC2::VPCEndpoint", Match.objectLike(Map.of("VpcEndpointType", "Gateway")));
   }
 
   @Test
@@ -43,7 +47,8 @@ class NetworkTest {
     assertThatThrownBy(() -> new Network.Props("10.0.0.0/8", 1, List.of("a", "b")))
         .hasMessageContaining("network.cidr");
     assertThatThrownBy(() -> new Network.Props("10.0.0.0/16", 3, List.of("a", "b")))
-        .hasMessageContaining("network.natGateways").hasMessageContaining("one per zone");
+        .hasMessageContaining("network.natGateways")
+        .hasMessageContaining("one per zone");
     assertThatThrownBy(() -> new Network.Props("10.0.0.0/16", 1, List.of("a")))
         .hasMessageContaining("availabilityZones");
   }

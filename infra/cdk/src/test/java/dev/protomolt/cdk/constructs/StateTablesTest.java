@@ -26,21 +26,27 @@ class StateTablesTest {
   void draftsAndWorkLedgerExpireThroughTheTtlAttribute() {
     template.resourceCountIs("AWS::DynamoDB::Table", 2);
     for (String name : List.of("protomolt-test-drafts", "protomolt-test-work-ledger")) {
-      template.hasResourceProperties("AWS::DynamoDB::Table", Match.objectLike(Map.of(
-          "TableName", name,
-          "KeySchema", List.of(Map.of("AttributeName", StateTables.PARTITION_KEY, "KeyType", "HASH")),
-          "TimeToLiveSpecification", Map.of(
-              "AttributeName", StateTables.TTL_ATTRIBUTE, "Enabled", true),
-          "BillingMode", "PAY_PER_REQUEST",
-          "SSESpecification", Map.of("SSEEnabled", true),
-          "PointInTimeRecoverySpecification", Map.of("PointInTimeRecoveryEnabled", true))));
+      template.hasResourceProperties(
+          "AWS::DynamoDB::Table",
+          Match.objectLike(
+              Map.of(
+                  "TableName", name,
+                  "KeySchema",
+                      List.of(
+                          Map.of("AttributeName", StateTables.PARTITION_KEY, "KeyType", "HASH")),
+                  "TimeToLiveSpecification",
+                      Map.of("AttributeName", StateTables.TTL_ATTRIBUTE, "Enabled", true),
+                  "BillingMode", "PAY_PER_REQUEST",
+                  "SSESpecification", Map.of("SSEEnabled", true),
+                  "PointInTimeRecoverySpecification", Map.of("PointInTimeRecoveryEnabled", true))));
     }
   }
 
   @Test
   void retainedEnvironmentsKeepTheirTables() {
-    template.allResources("AWS::DynamoDB::Table", Match.objectLike(Map.of(
-        "DeletionPolicy", "Retain", "UpdateReplacePolicy", "Retain")));
+    template.allResources(
+        "AWS::DynamoDB::Table",
+        Match.objectLike(Map.of("DeletionPolicy", "Retain", "UpdateReplacePolicy", "Retain")));
   }
 
   @Test

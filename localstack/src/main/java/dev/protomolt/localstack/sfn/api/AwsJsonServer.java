@@ -38,33 +38,44 @@ public final class AwsJsonServer {
   private final HttpServer server;
   private final Map<String, Function<JsonNode, JsonNode>> operations;
 
-  public AwsJsonServer(int port, StateMachineStore machines, ExecutionStore executions,
-      ExecutionEngine engine, Arns arns, Clock clock) throws IOException {
+  public AwsJsonServer(
+      int port,
+      StateMachineStore machines,
+      ExecutionStore executions,
+      ExecutionEngine engine,
+      Arns arns,
+      Clock clock)
+      throws IOException {
     StateMachineOperations sm = new StateMachineOperations(machines, arns, clock);
     ExecutionOperations ex = new ExecutionOperations(executions, machines, engine, arns);
-    this.operations = Map.ofEntries(
-        Map.entry("CreateStateMachine", sm::create),
-        Map.entry("UpdateStateMachine", sm::update),
-        Map.entry("DescribeStateMachine", sm::describe),
-        Map.entry("ListStateMachines", sm::list),
-        Map.entry("PublishStateMachineVersion", sm::publishVersion),
-        Map.entry("CreateStateMachineAlias", sm::createAlias),
-        Map.entry("UpdateStateMachineAlias", sm::updateAlias),
-        Map.entry("DescribeStateMachineAlias", sm::describeAlias),
-        Map.entry("StartExecution", ex::start),
-        Map.entry("DescribeExecution", ex::describe),
-        Map.entry("ListExecutions", ex::list),
-        Map.entry("StopExecution", ex::stop),
-        Map.entry("GetExecutionHistory", ex::history),
-        Map.entry("SendTaskSuccess", ex::sendTaskSuccess),
-        Map.entry("SendTaskFailure", ex::sendTaskFailure),
-        Map.entry("SendTaskHeartbeat", ex::sendTaskHeartbeat));
+    this.operations =
+        Map.ofEntries(
+            Map.entry("CreateStateMachine", sm::create),
+            Map.entry("UpdateStateMachine", sm::update),
+            Map.entry("DescribeStateMachine", sm::describe),
+            Map.entry("ListStateMachines", sm::list),
+            Map.entry("PublishStateMachineVersion", sm::publishVersion),
+            Map.entry("CreateStateMachineAlias", sm::createAlias),
+            Map.entry("UpdateStateMachineAlias", sm::updateAlias),
+            Map.entry("DescribeStateMachineAlias", sm::describeAlias),
+            Map.entry("StartExecution", ex::start),
+            Map.entry("DescribeExecution", ex::describe),
+            Map.entry("ListExecutions", ex::list),
+            Map.entry("StopExecution", ex::stop),
+            Map.entry("GetExecutionHistory", ex::history),
+            Map.entry("SendTaskSuccess", ex::sendTaskSuccess),
+            Map.entry("SendTaskFailure", ex::sendTaskFailure),
+            Map.entry("SendTaskHeartbeat", ex::sendTaskHeartbeat));
     try {
-      this.server = HttpServer.create(
-          new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+      this.server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
     } catch (java.net.BindException e) {
-      throw new IOException("Step Functions port " + port + " is already in use on 127.0.0.1; "
-          + "pick another port for the local Step Functions runtime", e);
+      throw new IOException(
+          "Step Functions port "
+              + port
+              + " is already in use on 127.0.0.1; "
+              + "pick another port for the local Step Functions runtime",
+          e);
     }
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.createContext("/", this::handle);
@@ -88,16 +99,19 @@ public final class AwsJsonServer {
       int status;
       JsonNode body;
       try {
-        if (!"POST".equals(exchange.getRequestMethod()) || target == null
+        if (!"POST".equals(exchange.getRequestMethod())
+            || target == null
             || !target.startsWith(TARGET_PREFIX)) {
-          throw new SfnApiException("UnknownOperationException", "Expected POST with "
-              + "X-Amz-Target: AWSStepFunctions.<Operation>");
+          throw new SfnApiException(
+              "UnknownOperationException",
+              "Expected POST with " + "X-Amz-Target: AWSStepFunctions.<Operation>");
         }
         Function<JsonNode, JsonNode> operation =
             operations.get(target.substring(TARGET_PREFIX.length()));
         if (operation == null) {
-          throw new SfnApiException("UnknownOperationException", "The local Step Functions "
-              + "runtime does not serve " + target);
+          throw new SfnApiException(
+              "UnknownOperationException",
+              "The local Step Functions " + "runtime does not serve " + target);
         }
         JsonNode request;
         try (InputStream in = exchange.getRequestBody()) {

@@ -27,8 +27,8 @@ final class ExecutionOperations {
   private final ExecutionEngine engine;
   private final Arns arns;
 
-  ExecutionOperations(ExecutionStore store, StateMachineStore machines, ExecutionEngine engine,
-      Arns arns) {
+  ExecutionOperations(
+      ExecutionStore store, StateMachineStore machines, ExecutionEngine engine, Arns arns) {
     this.store = store;
     this.machines = machines;
     this.engine = engine;
@@ -36,9 +36,12 @@ final class ExecutionOperations {
   }
 
   JsonNode start(JsonNode request) {
-    ExecutionStarter.Started started = engine.start(
-        Requests.required(request, "stateMachineArn"), Requests.optional(request, "name"),
-        Requests.optional(request, "input"), null);
+    ExecutionStarter.Started started =
+        engine.start(
+            Requests.required(request, "stateMachineArn"),
+            Requests.optional(request, "name"),
+            Requests.optional(request, "input"),
+            null);
     ObjectNode response = Json.object();
     response.put("executionArn", started.executionArn());
     response.put("startDate", Requests.epochSeconds(started.startDate()));
@@ -68,18 +71,22 @@ final class ExecutionOperations {
     Arns.Target target = arns.parseStateMachine(arn);
     String machineArn = arns.stateMachine(target.name());
     if (machines.find(machineArn) == null) {
-      throw new SfnApiException("StateMachineDoesNotExist", "State Machine Does Not Exist: '"
-          + arn + "'");
+      throw new SfnApiException(
+          "StateMachineDoesNotExist", "State Machine Does Not Exist: '" + arn + "'");
     }
     String status = Requests.optional(request, "statusFilter");
     if (status != null && !STATUSES.contains(status)) {
-      throw new SfnApiException("ValidationException", "statusFilter must be one of "
-          + STATUSES.stream().sorted().toList());
+      throw new SfnApiException(
+          "ValidationException",
+          "statusFilter must be one of " + STATUSES.stream().sorted().toList());
     }
     String canonical = arns.canonicalStateMachine(arn);
-    List<ExecutionStore.Execution> all = store.list(machineArn,
-        target.kind() == Arns.Kind.VERSION ? canonical : null,
-        target.kind() == Arns.Kind.ALIAS ? canonical : null, status);
+    List<ExecutionStore.Execution> all =
+        store.list(
+            machineArn,
+            target.kind() == Arns.Kind.VERSION ? canonical : null,
+            target.kind() == Arns.Kind.ALIAS ? canonical : null,
+            status);
     Page page = Page.of(request, all.size());
     ObjectNode response = Json.object();
     ArrayNode items = response.putArray("executions");
@@ -92,8 +99,8 @@ final class ExecutionOperations {
 
   JsonNode stop(JsonNode request) {
     String arn = arns.canonicalExecution(Requests.required(request, "executionArn"));
-    Instant stopped = engine.stop(arn, Requests.optional(request, "error"),
-        Requests.optional(request, "cause"));
+    Instant stopped =
+        engine.stop(arn, Requests.optional(request, "error"), Requests.optional(request, "cause"));
     ObjectNode response = Json.object();
     response.put("stopDate", Requests.epochSeconds(stopped));
     return response;
@@ -130,14 +137,19 @@ final class ExecutionOperations {
   }
 
   JsonNode sendTaskSuccess(JsonNode request) {
-    engine.tokens().success(Requests.required(request, "taskToken"),
-        Requests.required(request, "output"));
+    engine
+        .tokens()
+        .success(Requests.required(request, "taskToken"), Requests.required(request, "output"));
     return Json.object();
   }
 
   JsonNode sendTaskFailure(JsonNode request) {
-    engine.tokens().failure(Requests.required(request, "taskToken"),
-        Requests.optional(request, "error"), Requests.optional(request, "cause"));
+    engine
+        .tokens()
+        .failure(
+            Requests.required(request, "taskToken"),
+            Requests.optional(request, "error"),
+            Requests.optional(request, "cause"));
     return Json.object();
   }
 
@@ -149,8 +161,7 @@ final class ExecutionOperations {
   private ExecutionStore.Execution execution(String arn) {
     ExecutionStore.Execution e = store.find(arns.canonicalExecution(arn));
     if (e == null) {
-      throw new SfnApiException("ExecutionDoesNotExist", "Execution Does Not Exist: '" + arn
-          + "'");
+      throw new SfnApiException("ExecutionDoesNotExist", "Execution Does Not Exist: '" + arn + "'");
     }
     return e;
   }

@@ -12,8 +12,11 @@ final class Requests {
   static String required(JsonNode request, String field) {
     JsonNode value = request.get(field);
     if (value == null || value.isNull() || !value.isTextual() || value.textValue().isEmpty()) {
-      throw new SfnApiException("ValidationException", "1 validation error detected: Value at '"
-          + field + "' failed to satisfy constraint: Member must not be null");
+      throw new SfnApiException(
+          "ValidationException",
+          "1 validation error detected: Value at '"
+              + field
+              + "' failed to satisfy constraint: Member must not be null");
     }
     return value.textValue();
   }

@@ -36,27 +36,40 @@ final class StateMachineOperations {
   JsonNode create(JsonNode request) {
     String name = Requests.required(request, "name");
     String definition = Requests.required(request, "definition");
-    String roleArn = Objects.requireNonNullElse(Requests.optional(request, "roleArn"),
-        "arn:aws:iam::" + arns.account() + ":role/local-step-functions");
+    String roleArn =
+        Objects.requireNonNullElse(
+            Requests.optional(request, "roleArn"),
+            "arn:aws:iam::" + arns.account() + ":role/local-step-functions");
     String type = Requests.optional(request, "type");
     if (type != null && !type.equals("STANDARD")) {
-      throw new SfnApiException("StateMachineTypeNotSupported", "State Machine Type Not "
-          + "Supported: the local runtime runs STANDARD workflows only, got " + type);
+      throw new SfnApiException(
+          "StateMachineTypeNotSupported",
+          "State Machine Type Not "
+              + "Supported: the local runtime runs STANDARD workflows only, got "
+              + type);
     }
     checkName(name);
     checkDefinition(definition);
     Instant now = clock.now();
     String arn = arns.stateMachine(name);
-    StateMachineStore.StateMachine machine = new StateMachineStore.StateMachine(arn, name,
-        definition, roleArn, Requests.optional(request, "description"),
-        UUID.randomUUID().toString(), now, now);
+    StateMachineStore.StateMachine machine =
+        new StateMachineStore.StateMachine(
+            arn,
+            name,
+            definition,
+            roleArn,
+            Requests.optional(request, "description"),
+            UUID.randomUUID().toString(),
+            now,
+            now);
     if (!store.insert(machine)) {
       StateMachineStore.StateMachine existing = store.find(arn);
       // AWS treats a repeated create with the same definition and role as idempotent.
-      if (existing == null || !existing.definition().equals(definition)
+      if (existing == null
+          || !existing.definition().equals(definition)
           || !existing.roleArn().equals(roleArn)) {
-        throw new SfnApiException("StateMachineAlreadyExists", "State Machine Already Exists: '"
-            + arn + "'");
+        throw new SfnApiException(
+            "StateMachineAlreadyExists", "State Machine Already Exists: '" + arn + "'");
       }
       machine = existing;
     }
@@ -64,33 +77,41 @@ final class StateMachineOperations {
     response.put("stateMachineArn", arn);
     response.put("creationDate", Requests.epochSeconds(machine.createdAt()));
     if (request.path("publish").asBoolean(false)) {
-      response.put("stateMachineVersionArn",
+      response.put(
+          "stateMachineVersionArn",
           publish(machine, Requests.optional(request, "versionDescription")).arn());
     }
     return response;
   }
 
   JsonNode update(JsonNode request) {
-    StateMachineStore.StateMachine machine = machine(Requests.required(request,
-        "stateMachineArn"));
+    StateMachineStore.StateMachine machine = machine(Requests.required(request, "stateMachineArn"));
     String definition = Requests.optional(request, "definition");
     String roleArn = Requests.optional(request, "roleArn");
     if (definition != null) {
       checkDefinition(definition);
     }
     Instant now = clock.now();
-    boolean changed = (definition != null && !definition.equals(machine.definition()))
-        || (roleArn != null && !roleArn.equals(machine.roleArn()));
-    StateMachineStore.StateMachine updated = new StateMachineStore.StateMachine(machine.arn(),
-        machine.name(), definition == null ? machine.definition() : definition,
-        roleArn == null ? machine.roleArn() : roleArn, machine.description(),
-        changed ? UUID.randomUUID().toString() : machine.revisionId(), machine.createdAt(), now);
+    boolean changed =
+        (definition != null && !definition.equals(machine.definition()))
+            || (roleArn != null && !roleArn.equals(machine.roleArn()));
+    StateMachineStore.StateMachine updated =
+        new StateMachineStore.StateMachine(
+            machine.arn(),
+            machine.name(),
+            definition == null ? machine.definition() : definition,
+            roleArn == null ? machine.roleArn() : roleArn,
+            machine.description(),
+            changed ? UUID.randomUUID().toString() : machine.revisionId(),
+            machine.createdAt(),
+            now);
     store.update(updated);
     ObjectNode response = Json.object();
     response.put("updateDate", Requests.epochSeconds(now));
     response.put("revisionId", updated.revisionId());
     if (request.path("publish").asBoolean(false)) {
-      response.put("stateMachineVersionArn",
+      response.put(
+          "stateMachineVersionArn",
           publish(updated, Requests.optional(request, "versionDescription")).arn());
     }
     return response;
@@ -130,8 +151,12 @@ final class StateMachineOperations {
         response.put("description", machine.description());
       }
     } else {
-      throw new SfnApiException("InvalidArn", "Invalid Arn: DescribeStateMachine takes a state "
-          + "machine or version ARN, not an alias: '" + arn + "'");
+      throw new SfnApiException(
+          "InvalidArn",
+          "Invalid Arn: DescribeStateMachine takes a state "
+              + "machine or version ARN, not an alias: '"
+              + arn
+              + "'");
     }
     ObjectNode logging = response.putObject("loggingConfiguration");
     logging.put("level", "OFF");
@@ -154,15 +179,17 @@ final class StateMachineOperations {
   }
 
   JsonNode publishVersion(JsonNode request) {
-    StateMachineStore.StateMachine machine = machine(Requests.required(request,
-        "stateMachineArn"));
+    StateMachineStore.StateMachine machine = machine(Requests.required(request, "stateMachineArn"));
     String revisionId = Requests.optional(request, "revisionId");
     if (revisionId != null && !revisionId.equals(machine.revisionId())) {
-      throw new SfnApiException("ConflictException", "The revisionId " + revisionId
-          + " is not the state machine's current revision " + machine.revisionId());
+      throw new SfnApiException(
+          "ConflictException",
+          "The revisionId "
+              + revisionId
+              + " is not the state machine's current revision "
+              + machine.revisionId());
     }
-    StateMachineStore.Version version = publish(machine, Requests.optional(request,
-        "description"));
+    StateMachineStore.Version version = publish(machine, Requests.optional(request, "description"));
     ObjectNode response = Json.object();
     response.put("creationDate", Requests.epochSeconds(version.createdAt()));
     response.put("stateMachineVersionArn", version.arn());
@@ -173,17 +200,24 @@ final class StateMachineOperations {
    * Publishes the current revision. As in AWS, publishing a revision that is already the latest
    * version returns that version instead of a new one.
    */
-  private StateMachineStore.Version publish(StateMachineStore.StateMachine machine,
-      String description) {
+  private StateMachineStore.Version publish(
+      StateMachineStore.StateMachine machine, String description) {
     while (true) {
       StateMachineStore.Version latest = store.latestVersion(machine.arn());
       if (latest != null && latest.revisionId().equals(machine.revisionId())) {
         return latest;
       }
       int number = latest == null ? 1 : latest.version() + 1;
-      StateMachineStore.Version version = new StateMachineStore.Version(
-          arns.version(machine.name(), number), machine.arn(), number, machine.definition(),
-          machine.roleArn(), machine.revisionId(), description, clock.now());
+      StateMachineStore.Version version =
+          new StateMachineStore.Version(
+              arns.version(machine.name(), number),
+              machine.arn(),
+              number,
+              machine.definition(),
+              machine.roleArn(),
+              machine.revisionId(),
+              description,
+              clock.now());
       if (store.insertVersion(version)) {
         return version;
       }
@@ -193,22 +227,32 @@ final class StateMachineOperations {
   JsonNode createAlias(JsonNode request) {
     String name = Requests.required(request, "name");
     if (name.matches("\\d+") || INVALID_NAME_CHARS.matcher(name).find() || name.length() > 80) {
-      throw new SfnApiException("ValidationException", "Invalid alias name '" + name
-          + "': 1 to 80 characters, not only digits, no special characters");
+      throw new SfnApiException(
+          "ValidationException",
+          "Invalid alias name '"
+              + name
+              + "': 1 to 80 characters, not only digits, no special characters");
     }
     JsonNode routing = request.get("routingConfiguration");
     String machineArn = checkRouting(routing);
     String machineName = arns.parseStateMachine(machineArn).name();
     Instant now = clock.now();
-    StateMachineStore.Alias alias = new StateMachineStore.Alias(arns.alias(machineName, name),
-        machineArn, name, Requests.optional(request, "description"), Json.print(routing), now,
-        now);
+    StateMachineStore.Alias alias =
+        new StateMachineStore.Alias(
+            arns.alias(machineName, name),
+            machineArn,
+            name,
+            Requests.optional(request, "description"),
+            Json.print(routing),
+            now,
+            now);
     if (!store.insertAlias(alias)) {
       StateMachineStore.Alias existing = store.findAlias(alias.arn());
       if (!Json.parse(existing.routing()).equals(routing)
           || !Objects.equals(existing.description(), alias.description())) {
-        throw new SfnApiException("ConflictException", "Alias '" + alias.arn()
-            + "' already exists with a different configuration");
+        throw new SfnApiException(
+            "ConflictException",
+            "Alias '" + alias.arn() + "' already exists with a different configuration");
       }
       alias = existing;
     }
@@ -224,16 +268,23 @@ final class StateMachineOperations {
     if (routing != null && !routing.isNull()) {
       String machineArn = checkRouting(routing);
       if (!machineArn.equals(alias.stateMachineArn())) {
-        throw new SfnApiException("ValidationException", "routingConfiguration must name "
-            + "versions of " + alias.stateMachineArn());
+        throw new SfnApiException(
+            "ValidationException",
+            "routingConfiguration must name " + "versions of " + alias.stateMachineArn());
       }
     }
     Instant now = clock.now();
-    store.updateAlias(new StateMachineStore.Alias(alias.arn(), alias.stateMachineArn(),
-        alias.name(), request.has("description") ? Requests.optional(request, "description")
-            : alias.description(),
-        routing == null || routing.isNull() ? alias.routing() : Json.print(routing),
-        alias.createdAt(), now));
+    store.updateAlias(
+        new StateMachineStore.Alias(
+            alias.arn(),
+            alias.stateMachineArn(),
+            alias.name(),
+            request.has("description")
+                ? Requests.optional(request, "description")
+                : alias.description(),
+            routing == null || routing.isNull() ? alias.routing() : Json.print(routing),
+            alias.createdAt(),
+            now));
     ObjectNode response = Json.object();
     response.put("updateDate", Requests.epochSeconds(now));
     return response;
@@ -256,8 +307,8 @@ final class StateMachineOperations {
   /** Checks a routing configuration and returns the state machine its versions belong to. */
   private String checkRouting(JsonNode routing) {
     if (routing == null || !routing.isArray() || routing.isEmpty() || routing.size() > 2) {
-      throw new SfnApiException("ValidationException", "routingConfiguration must list one or two "
-          + "versions");
+      throw new SfnApiException(
+          "ValidationException", "routingConfiguration must list one or two " + "versions");
     }
     int total = 0;
     String machineArn = null;
@@ -271,19 +322,21 @@ final class StateMachineOperations {
       total += weight;
       if (arns.parseStateMachine(versionArn).kind() != Arns.Kind.VERSION
           || store.findVersion(arns.canonicalStateMachine(versionArn)) == null) {
-        throw new SfnApiException("ResourceNotFound", "Version does not exist: '" + versionArn
-            + "'");
+        throw new SfnApiException(
+            "ResourceNotFound", "Version does not exist: '" + versionArn + "'");
       }
       String owner = arns.stateMachine(arns.parseStateMachine(versionArn).name());
       if (machineArn != null && !machineArn.equals(owner) || !seen.add(versionArn)) {
-        throw new SfnApiException("ValidationException", "routingConfiguration must name "
-            + "distinct versions of one state machine");
+        throw new SfnApiException(
+            "ValidationException",
+            "routingConfiguration must name " + "distinct versions of one state machine");
       }
       machineArn = owner;
     }
     if (total != 100) {
-      throw new SfnApiException("ValidationException", "routingConfiguration weights must add "
-          + "up to 100, got " + total);
+      throw new SfnApiException(
+          "ValidationException",
+          "routingConfiguration weights must add " + "up to 100, got " + total);
     }
     return machineArn;
   }
@@ -291,8 +344,9 @@ final class StateMachineOperations {
   private StateMachineStore.StateMachine machine(String arn) {
     Arns.Target target = arns.parseStateMachine(arn);
     if (target.kind() != Arns.Kind.STATE_MACHINE) {
-      throw new SfnApiException("ValidationException", "Expected a state machine ARN without a "
-          + "version or alias: '" + arn + "'");
+      throw new SfnApiException(
+          "ValidationException",
+          "Expected a state machine ARN without a " + "version or alias: '" + arn + "'");
     }
     StateMachineStore.StateMachine machine = store.find(arns.stateMachine(target.name()));
     if (machine == null) {
@@ -303,8 +357,8 @@ final class StateMachineOperations {
 
   private StateMachineStore.Alias alias(String arn) {
     Arns.Target target = arns.parseStateMachine(arn);
-    StateMachineStore.Alias alias = target.kind() == Arns.Kind.ALIAS
-        ? store.findAlias(arns.canonicalStateMachine(arn)) : null;
+    StateMachineStore.Alias alias =
+        target.kind() == Arns.Kind.ALIAS ? store.findAlias(arns.canonicalStateMachine(arn)) : null;
     if (alias == null) {
       throw new SfnApiException("ResourceNotFound", "Resource not found: '" + arn + "'");
     }
@@ -312,8 +366,8 @@ final class StateMachineOperations {
   }
 
   private static SfnApiException doesNotExist(String arn) {
-    return new SfnApiException("StateMachineDoesNotExist", "State Machine Does Not Exist: '"
-        + arn + "'");
+    return new SfnApiException(
+        "StateMachineDoesNotExist", "State Machine Does Not Exist: '" + arn + "'");
   }
 
   private static void checkName(String name) {

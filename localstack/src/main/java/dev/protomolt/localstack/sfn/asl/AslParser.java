@@ -22,22 +22,67 @@ public final class AslParser {
       Set.of("StartAt", "States", "Comment", "TimeoutSeconds", "Version", "QueryLanguage");
   private static final Set<String> PROCESSOR_FIELDS =
       Set.of("StartAt", "States", "Comment", "ProcessorConfig");
-  private static final Map<String, Set<String>> STATE_FIELDS = Map.of(
-      "Task", Set.of("Type", "Comment", "Resource", "Parameters", "ResultSelector", "ResultPath",
-          "OutputPath", "InputPath", "Retry", "Catch", "TimeoutSeconds", "HeartbeatSeconds", "Next",
-          "End"),
-      "Choice", Set.of("Type", "Comment", "Choices", "Default", "InputPath", "OutputPath"),
-      "Map", Set.of("Type", "Comment", "ItemProcessor", "Iterator", "ItemsPath", "ItemSelector",
-          "Parameters", "MaxConcurrency", "ResultSelector", "ResultPath", "OutputPath",
-          "InputPath", "Retry", "Catch", "Next", "End"),
-      "Pass", Set.of("Type", "Comment", "Result", "Parameters", "ResultPath", "InputPath",
-          "OutputPath", "Next", "End"),
-      "Succeed", Set.of("Type", "Comment", "InputPath", "OutputPath"),
-      "Fail", Set.of("Type", "Comment", "Error", "Cause"));
-  private static final Set<String> RETRY_FIELDS = Set.of("ErrorEquals", "IntervalSeconds",
-      "MaxAttempts", "BackoffRate", "MaxDelaySeconds", "JitterStrategy", "Comment");
-  private static final Set<String> CATCH_FIELDS = Set.of("ErrorEquals", "Next", "ResultPath",
-      "Comment");
+  private static final Map<String, Set<String>> STATE_FIELDS =
+      Map.of(
+          "Task",
+              Set.of(
+                  "Type",
+                  "Comment",
+                  "Resource",
+                  "Parameters",
+                  "ResultSelector",
+                  "ResultPath",
+                  "OutputPath",
+                  "InputPath",
+                  "Retry",
+                  "Catch",
+                  "TimeoutSeconds",
+                  "HeartbeatSeconds",
+                  "Next",
+                  "End"),
+          "Choice", Set.of("Type", "Comment", "Choices", "Default", "InputPath", "OutputPath"),
+          "Map",
+              Set.of(
+                  "Type",
+                  "Comment",
+                  "ItemProcessor",
+                  "Iterator",
+                  "ItemsPath",
+                  "ItemSelector",
+                  "Parameters",
+                  "MaxConcurrency",
+                  "ResultSelector",
+                  "ResultPath",
+                  "OutputPath",
+                  "InputPath",
+                  "Retry",
+                  "Catch",
+                  "Next",
+                  "End"),
+          "Pass",
+              Set.of(
+                  "Type",
+                  "Comment",
+                  "Result",
+                  "Parameters",
+                  "ResultPath",
+                  "InputPath",
+                  "OutputPath",
+                  "Next",
+                  "End"),
+          "Succeed", Set.of("Type", "Comment", "InputPath", "OutputPath"),
+          "Fail", Set.of("Type", "Comment", "Error", "Cause"));
+  private static final Set<String> RETRY_FIELDS =
+      Set.of(
+          "ErrorEquals",
+          "IntervalSeconds",
+          "MaxAttempts",
+          "BackoffRate",
+          "MaxDelaySeconds",
+          "JitterStrategy",
+          "Comment");
+  private static final Set<String> CATCH_FIELDS =
+      Set.of("ErrorEquals", "Next", "ResultPath", "Comment");
 
   private final List<String> problems = new ArrayList<>();
 
@@ -73,15 +118,19 @@ public final class AslParser {
         unsupported("field '" + field + "'", at + "/" + field);
       }
     }
-    if (top && node.has("QueryLanguage") && !"JSONPath".equals(node.get("QueryLanguage").asText())) {
-      unsupported("QueryLanguage '" + node.get("QueryLanguage").asText()
-          + "' (only JSONPath is supported)", "/QueryLanguage");
+    if (top
+        && node.has("QueryLanguage")
+        && !"JSONPath".equals(node.get("QueryLanguage").asText())) {
+      unsupported(
+          "QueryLanguage '" + node.get("QueryLanguage").asText() + "' (only JSONPath is supported)",
+          "/QueryLanguage");
     }
     if (!top && node.has("ProcessorConfig")) {
       JsonNode config = node.get("ProcessorConfig");
       JsonNode mode = config.get("Mode");
       if (mode != null && !"INLINE".equals(mode.asText())) {
-        unsupported("ProcessorConfig Mode '" + mode.asText() + "' (only INLINE)",
+        unsupported(
+            "ProcessorConfig Mode '" + mode.asText() + "' (only INLINE)",
             at + "/ProcessorConfig/Mode");
       }
       for (String field : names(config)) {
@@ -105,8 +154,7 @@ public final class AslParser {
       }
     }
     if (startAt != null && !statesNode.has(startAt)) {
-      problem("MISSING_TRANSITION_TARGET", "Missing 'StartAt' target: " + startAt,
-          at + "/StartAt");
+      problem("MISSING_TRANSITION_TARGET", "Missing 'StartAt' target: " + startAt, at + "/StartAt");
     }
     checkTransitions(statesNode, at);
     if (startAt != null && statesNode.has(startAt)) {
@@ -123,14 +171,18 @@ public final class AslParser {
     String type = node.path("Type").asText("");
     Set<String> allowed = STATE_FIELDS.get(type);
     if (allowed == null) {
-      unsupported("state type '" + type + "' in state '" + name
-          + "' (supported: Task, Choice, Map, Pass, Succeed, Fail)", at + "/Type");
+      unsupported(
+          "state type '"
+              + type
+              + "' in state '"
+              + name
+              + "' (supported: Task, Choice, Map, Pass, Succeed, Fail)",
+          at + "/Type");
       return null;
     }
     for (String field : names(node)) {
       if (!allowed.contains(field)) {
-        unsupported("field '" + field + "' in " + type + " state '" + name + "'",
-            at + "/" + field);
+        unsupported("field '" + field + "' in " + type + " state '" + name + "'", at + "/" + field);
       }
     }
     String next = transition(node, at, type);
@@ -142,56 +194,86 @@ public final class AslParser {
       case "Map" -> map(name, node, at, inputPath, outputPath, next);
       case "Pass" -> {
         JsonNode parameters = template(node, "Parameters", at);
-        yield new State.Pass(name, inputPath, parameters, node.get("Result"),
-            path(node, "ResultPath", at, true), outputPath, next);
+        yield new State.Pass(
+            name,
+            inputPath,
+            parameters,
+            node.get("Result"),
+            path(node, "ResultPath", at, true),
+            outputPath,
+            next);
       }
       case "Succeed" -> new State.Succeed(name, inputPath, outputPath);
-      case "Fail" -> new State.Fail(name, text(node, "Error", at, false),
-          text(node, "Cause", at, false));
+      case "Fail" ->
+          new State.Fail(name, text(node, "Error", at, false), text(node, "Cause", at, false));
       default -> throw new IllegalStateException(type);
     };
   }
 
-  private State task(String name, JsonNode node, String at, String inputPath, String outputPath,
-      String next) {
+  private State task(
+      String name, JsonNode node, String at, String inputPath, String outputPath, String next) {
     String resourceArn = text(node, "Resource", at, true);
     State.TaskResource resource = State.TaskResource.of(resourceArn);
     if (resourceArn != null && resource == null) {
-      unsupported("Resource '" + resourceArn + "' in Task state '" + name + "' (supported: "
-          + "arn:aws:states:::lambda:invoke, arn:aws:states:::lambda:invoke.waitForTaskToken, "
-          + "arn:aws:states:::states:startExecution)", at + "/Resource");
+      unsupported(
+          "Resource '"
+              + resourceArn
+              + "' in Task state '"
+              + name
+              + "' (supported: "
+              + "arn:aws:states:::lambda:invoke, arn:aws:states:::lambda:invoke.waitForTaskToken, "
+              + "arn:aws:states:::states:startExecution)",
+          at + "/Resource");
     }
     JsonNode parameters = template(node, "Parameters", at);
     if (resource == State.TaskResource.LAMBDA_INVOKE
         || resource == State.TaskResource.LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN) {
-      if (parameters == null || !(parameters.has("FunctionName")
-          || parameters.has("FunctionName.$"))) {
-        problem("SCHEMA_VALIDATION_FAILED", "The field 'FunctionName' is required by "
-            + resourceArn, at + "/Parameters");
+      if (parameters == null
+          || !(parameters.has("FunctionName") || parameters.has("FunctionName.$"))) {
+        problem(
+            "SCHEMA_VALIDATION_FAILED",
+            "The field 'FunctionName' is required by " + resourceArn,
+            at + "/Parameters");
       }
     }
-    if (resource == State.TaskResource.STATES_START_EXECUTION && (parameters == null
-        || !(parameters.has("StateMachineArn") || parameters.has("StateMachineArn.$")))) {
-      problem("SCHEMA_VALIDATION_FAILED", "The field 'StateMachineArn' is required by "
-          + resourceArn, at + "/Parameters");
+    if (resource == State.TaskResource.STATES_START_EXECUTION
+        && (parameters == null
+            || !(parameters.has("StateMachineArn") || parameters.has("StateMachineArn.$")))) {
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "The field 'StateMachineArn' is required by " + resourceArn,
+          at + "/Parameters");
     }
     Integer timeout = positiveInt(node, "TimeoutSeconds", at);
     Integer heartbeat = positiveInt(node, "HeartbeatSeconds", at);
     if (timeout != null && heartbeat != null && heartbeat >= timeout) {
-      problem("SCHEMA_VALIDATION_FAILED", "HeartbeatSeconds must be smaller than TimeoutSeconds",
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "HeartbeatSeconds must be smaller than TimeoutSeconds",
           at + "/HeartbeatSeconds");
     }
-    return new State.Task(name, resource, inputPath, parameters,
-        template(node, "ResultSelector", at), path(node, "ResultPath", at, true), outputPath,
-        retriers(node, at), catchers(node, at), timeout, heartbeat, next);
+    return new State.Task(
+        name,
+        resource,
+        inputPath,
+        parameters,
+        template(node, "ResultSelector", at),
+        path(node, "ResultPath", at, true),
+        outputPath,
+        retriers(node, at),
+        catchers(node, at),
+        timeout,
+        heartbeat,
+        next);
   }
 
-  private State choice(String name, JsonNode node, String at, String inputPath,
-      String outputPath) {
+  private State choice(String name, JsonNode node, String at, String inputPath, String outputPath) {
     JsonNode choices = node.get("Choices");
     List<ChoiceRule.Branch> branches = new ArrayList<>();
     if (choices == null || !choices.isArray() || choices.isEmpty()) {
-      problem("SCHEMA_VALIDATION_FAILED", "Choice state '" + name + "' needs a non-empty Choices",
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "Choice state '" + name + "' needs a non-empty Choices",
           at + "/Choices");
     } else {
       for (int i = 0; i < choices.size(); i++) {
@@ -229,15 +311,22 @@ public final class AslParser {
         ChoiceRule.Operator.valueOf(field);
         operators.add(field);
       } catch (IllegalArgumentException e) {
-        unsupported("choice rule field '" + field + "' in Choice state '" + state
-            + "' (supported: StringEquals, StringEqualsPath, NumericEquals, NumericGreaterThan, "
-            + "NumericLessThan, BooleanEquals, IsPresent, IsNull, And, Or, Not)", at + "/" + field);
+        unsupported(
+            "choice rule field '"
+                + field
+                + "' in Choice state '"
+                + state
+                + "' (supported: StringEquals, StringEqualsPath, NumericEquals, NumericGreaterThan,"
+                + " NumericLessThan, BooleanEquals, IsPresent, IsNull, And, Or, Not)",
+            at + "/" + field);
         return null;
       }
     }
     if (operators.size() != 1) {
-      problem("SCHEMA_VALIDATION_FAILED", "a choice rule needs exactly one comparison or "
-          + "And/Or/Not, found " + operators, at);
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "a choice rule needs exactly one comparison or " + "And/Or/Not, found " + operators,
+          at);
       return null;
     }
     String op = operators.getFirst();
@@ -265,7 +354,9 @@ public final class AslParser {
         ChoiceRule.Operator operator = ChoiceRule.Operator.valueOf(op);
         JsonNode variableNode = node.get("Variable");
         if (variableNode == null || !variableNode.isTextual()) {
-          problem("SCHEMA_VALIDATION_FAILED", "a comparison needs a string 'Variable'",
+          problem(
+              "SCHEMA_VALIDATION_FAILED",
+              "a comparison needs a string 'Variable'",
               at + "/Variable");
           return null;
         }
@@ -273,20 +364,23 @@ public final class AslParser {
         try {
           variable = ReferencePath.parse(variableNode.textValue());
         } catch (IllegalArgumentException e) {
-          unsupported("Variable in Choice state '" + state + "': " + e.getMessage(),
-              at + "/Variable");
+          unsupported(
+              "Variable in Choice state '" + state + "': " + e.getMessage(), at + "/Variable");
           return null;
         }
         JsonNode operand = node.get(op);
-        boolean ok = switch (operator) {
-          case StringEquals -> operand.isTextual();
-          case StringEqualsPath -> operand.isTextual() && validPath(operand.textValue());
-          case NumericEquals, NumericGreaterThan, NumericLessThan -> operand.isNumber();
-          case BooleanEquals, IsPresent, IsNull -> operand.isBoolean();
-        };
+        boolean ok =
+            switch (operator) {
+              case StringEquals -> operand.isTextual();
+              case StringEqualsPath -> operand.isTextual() && validPath(operand.textValue());
+              case NumericEquals, NumericGreaterThan, NumericLessThan -> operand.isNumber();
+              case BooleanEquals, IsPresent, IsNull -> operand.isBoolean();
+            };
         if (!ok) {
-          problem("SCHEMA_VALIDATION_FAILED", "the value of '" + op + "' has the wrong type: "
-              + operand, at + "/" + op);
+          problem(
+              "SCHEMA_VALIDATION_FAILED",
+              "the value of '" + op + "' has the wrong type: " + operand,
+              at + "/" + op);
           return null;
         }
         return new ChoiceRule.Comparison(variable, operator, operand);
@@ -294,42 +388,62 @@ public final class AslParser {
     }
   }
 
-  private State map(String name, JsonNode node, String at, String inputPath, String outputPath,
-      String next) {
-    JsonNode processor = node.has("ItemProcessor") ? node.get("ItemProcessor")
-        : node.get("Iterator");
+  private State map(
+      String name, JsonNode node, String at, String inputPath, String outputPath, String next) {
+    JsonNode processor =
+        node.has("ItemProcessor") ? node.get("ItemProcessor") : node.get("Iterator");
     String processorField = node.has("ItemProcessor") ? "ItemProcessor" : "Iterator";
     if (node.has("ItemProcessor") && node.has("Iterator")) {
-      problem("SCHEMA_VALIDATION_FAILED", "use either ItemProcessor or Iterator, not both",
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "use either ItemProcessor or Iterator, not both",
           at + "/Iterator");
     }
     if (node.has("ItemSelector") && node.has("Parameters")) {
-      problem("SCHEMA_VALIDATION_FAILED", "use either ItemSelector or Parameters, not both",
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "use either ItemSelector or Parameters, not both",
           at + "/Parameters");
     }
     Definition iterator = null;
     if (processor == null) {
-      problem("SCHEMA_VALIDATION_FAILED", "Map state '" + name + "' needs an ItemProcessor",
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "Map state '" + name + "' needs an ItemProcessor",
           at + "/ItemProcessor");
     } else {
       iterator = machine(processor, at + "/" + processorField, false);
     }
-    JsonNode selector = node.has("ItemSelector") ? template(node, "ItemSelector", at)
-        : template(node, "Parameters", at);
+    JsonNode selector =
+        node.has("ItemSelector")
+            ? template(node, "ItemSelector", at)
+            : template(node, "Parameters", at);
     int maxConcurrency = 0;
     if (node.has("MaxConcurrency")) {
       JsonNode mc = node.get("MaxConcurrency");
       if (!mc.canConvertToInt() || !mc.isIntegralNumber() || mc.intValue() < 0) {
-        problem("SCHEMA_VALIDATION_FAILED", "MaxConcurrency must be a non-negative integer",
+        problem(
+            "SCHEMA_VALIDATION_FAILED",
+            "MaxConcurrency must be a non-negative integer",
             at + "/MaxConcurrency");
       } else {
         maxConcurrency = mc.intValue();
       }
     }
     String itemsPath = node.has("ItemsPath") ? path(node, "ItemsPath", at, false) : "$";
-    return new State.Map(name, inputPath, itemsPath, selector, maxConcurrency, iterator,
-        template(node, "ResultSelector", at), path(node, "ResultPath", at, true), outputPath,
-        retriers(node, at), catchers(node, at), next);
+    return new State.Map(
+        name,
+        inputPath,
+        itemsPath,
+        selector,
+        maxConcurrency,
+        iterator,
+        template(node, "ResultSelector", at),
+        path(node, "ResultPath", at, true),
+        outputPath,
+        retriers(node, at),
+        catchers(node, at),
+        next);
   }
 
   private List<State.Retrier> retriers(JsonNode node, String at) {
@@ -356,21 +470,25 @@ public final class AslParser {
       double backoff = 2.0;
       if (r.has("BackoffRate")) {
         if (!r.get("BackoffRate").isNumber() || r.get("BackoffRate").doubleValue() < 1.0) {
-          problem("SCHEMA_VALIDATION_FAILED", "BackoffRate must be a number >= 1.0",
+          problem(
+              "SCHEMA_VALIDATION_FAILED",
+              "BackoffRate must be a number >= 1.0",
               rAt + "/BackoffRate");
         } else {
           backoff = r.get("BackoffRate").doubleValue();
         }
       }
-      Integer maxDelay = r.has("MaxDelaySeconds") ? intField(r, "MaxDelaySeconds", rAt, 1, 1)
-          : null;
+      Integer maxDelay =
+          r.has("MaxDelaySeconds") ? intField(r, "MaxDelaySeconds", rAt, 1, 1) : null;
       boolean full = false;
       if (r.has("JitterStrategy")) {
         String jitter = r.get("JitterStrategy").asText();
         if (jitter.equals("FULL")) {
           full = true;
         } else if (!jitter.equals("NONE")) {
-          problem("SCHEMA_VALIDATION_FAILED", "JitterStrategy must be FULL or NONE",
+          problem(
+              "SCHEMA_VALIDATION_FAILED",
+              "JitterStrategy must be FULL or NONE",
               rAt + "/JitterStrategy");
         }
       }
@@ -398,8 +516,8 @@ public final class AslParser {
         }
       }
       List<String> errors = errorEquals(c, cAt, i == catches.size() - 1);
-      out.add(new State.Catcher(errors, text(c, "Next", cAt, true),
-          path(c, "ResultPath", cAt, true)));
+      out.add(
+          new State.Catcher(errors, text(c, "Next", cAt, true), path(c, "ResultPath", cAt, true)));
     }
     return out;
   }
@@ -408,14 +526,18 @@ public final class AslParser {
     JsonNode list = node.get("ErrorEquals");
     List<String> out = new ArrayList<>();
     if (list == null || !list.isArray() || list.isEmpty()) {
-      problem("SCHEMA_VALIDATION_FAILED", "ErrorEquals must be a non-empty array of strings",
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "ErrorEquals must be a non-empty array of strings",
           at + "/ErrorEquals");
       return out;
     }
     list.forEach(e -> out.add(e.asText()));
     if (out.contains(StatesError.ALL) && (out.size() > 1 || !last)) {
-      problem("SCHEMA_VALIDATION_FAILED", "States.ALL must appear alone and in the last "
-          + "retrier/catcher", at + "/ErrorEquals");
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "States.ALL must appear alone and in the last " + "retrier/catcher",
+          at + "/ErrorEquals");
     }
     return out;
   }
@@ -428,8 +550,10 @@ public final class AslParser {
     boolean hasNext = node.has("Next");
     boolean end = node.path("End").asBoolean(false);
     if (hasNext == end) {
-      problem("SCHEMA_VALIDATION_FAILED", "a " + type + " state needs exactly one of 'Next' or "
-          + "'End: true'", at);
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "a " + type + " state needs exactly one of 'Next' or " + "'End: true'",
+          at);
       return null;
     }
     return hasNext ? node.get("Next").asText() : null;
@@ -440,7 +564,9 @@ public final class AslParser {
       String where = at + "/States/" + entry.getKey();
       for (Map.Entry<String, String> target : targets(entry.getValue()).entrySet()) {
         if (!states.has(target.getValue())) {
-          problem("MISSING_TRANSITION_TARGET", "Missing 'Next' target: " + target.getValue(),
+          problem(
+              "MISSING_TRANSITION_TARGET",
+              "Missing 'Next' target: " + target.getValue(),
               where + "/" + target.getKey());
         }
       }
@@ -459,8 +585,8 @@ public final class AslParser {
     }
     for (String name : names(states)) {
       if (!seen.contains(name)) {
-        problem("UNREACHABLE_STATE", "State '" + name + "' is not reachable",
-            at + "/States/" + name);
+        problem(
+            "UNREACHABLE_STATE", "State '" + name + "' is not reachable", at + "/States/" + name);
       }
     }
   }
@@ -517,10 +643,14 @@ public final class AslParser {
     }
     try {
       ReferencePath path = ReferencePath.parse(value.textValue());
-      if (resultPath && (path.context() || path.segments().stream()
-          .anyMatch(s -> s instanceof Integer))) {
-        unsupported(field + " '" + value.textValue()
-            + "' (a ResultPath names data fields only, no $$ and no [n])", at + "/" + field);
+      if (resultPath
+          && (path.context() || path.segments().stream().anyMatch(s -> s instanceof Integer))) {
+        unsupported(
+            field
+                + " '"
+                + value.textValue()
+                + "' (a ResultPath names data fields only, no $$ and no [n])",
+            at + "/" + field);
       }
     } catch (IllegalArgumentException e) {
       unsupported(field + ": " + e.getMessage(), at + "/" + field);
@@ -541,13 +671,15 @@ public final class AslParser {
     JsonNode value = node.get(field);
     if (value == null) {
       if (required) {
-        problem("SCHEMA_VALIDATION_FAILED", "The field '" + field + "' is required",
-            at + "/" + field);
+        problem(
+            "SCHEMA_VALIDATION_FAILED", "The field '" + field + "' is required", at + "/" + field);
       }
       return null;
     }
     if (!value.isTextual()) {
-      problem("SCHEMA_VALIDATION_FAILED", "The field '" + field + "' must be a string",
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "The field '" + field + "' must be a string",
           at + "/" + field);
       return null;
     }
@@ -564,8 +696,10 @@ public final class AslParser {
       return fallback;
     }
     if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < min) {
-      problem("SCHEMA_VALIDATION_FAILED", "The field '" + field + "' must be an integer >= "
-          + min, at + "/" + field);
+      problem(
+          "SCHEMA_VALIDATION_FAILED",
+          "The field '" + field + "' must be an integer >= " + min,
+          at + "/" + field);
       return fallback;
     }
     return value.intValue();
@@ -578,8 +712,8 @@ public final class AslParser {
   }
 
   private void unsupported(String what, String at) {
-    problem("UNSUPPORTED_CONSTRUCT", what + " is outside the subset the local runtime executes",
-        at);
+    problem(
+        "UNSUPPORTED_CONSTRUCT", what + " is outside the subset the local runtime executes", at);
   }
 
   private void problem(String code, String message, String at) {

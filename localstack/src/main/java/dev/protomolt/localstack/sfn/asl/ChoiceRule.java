@@ -13,8 +13,14 @@ public sealed interface ChoiceRule {
   record Branch(ChoiceRule rule, String next) {}
 
   enum Operator {
-    StringEquals, StringEqualsPath, NumericEquals, NumericGreaterThan, NumericLessThan,
-    BooleanEquals, IsPresent, IsNull
+    StringEquals,
+    StringEqualsPath,
+    NumericEquals,
+    NumericGreaterThan,
+    NumericLessThan,
+    BooleanEquals,
+    IsPresent,
+    IsNull
   }
 
   record Comparison(ReferencePath variable, Operator operator, JsonNode operand)
@@ -27,8 +33,10 @@ public sealed interface ChoiceRule {
       }
       if (value == null) {
         // AWS fails the execution when a Choice rule's Variable does not exist (use IsPresent).
-        throw StatesError.runtime("Invalid path '" + variable.text()
-            + "': The choice state's condition path references an invalid value.");
+        throw StatesError.runtime(
+            "Invalid path '"
+                + variable.text()
+                + "': The choice state's condition path references an invalid value.");
       }
       return switch (operator) {
         case IsNull -> value.isNull() == operand.booleanValue();
@@ -36,17 +44,21 @@ public sealed interface ChoiceRule {
         case StringEqualsPath -> {
           JsonNode other = ReferencePath.parse(operand.textValue()).select(data, context);
           if (other == null) {
-            throw StatesError.runtime("Invalid path '" + operand.textValue()
-                + "': The choice state's condition path references an invalid value.");
+            throw StatesError.runtime(
+                "Invalid path '"
+                    + operand.textValue()
+                    + "': The choice state's condition path references an invalid value.");
           }
-          yield value.isTextual() && other.isTextual() && value.textValue().equals(other.textValue());
+          yield value.isTextual()
+              && other.isTextual()
+              && value.textValue().equals(other.textValue());
         }
-        case NumericEquals -> value.isNumber()
-            && value.decimalValue().compareTo(operand.decimalValue()) == 0;
-        case NumericGreaterThan -> value.isNumber()
-            && value.decimalValue().compareTo(operand.decimalValue()) > 0;
-        case NumericLessThan -> value.isNumber()
-            && value.decimalValue().compareTo(operand.decimalValue()) < 0;
+        case NumericEquals ->
+            value.isNumber() && value.decimalValue().compareTo(operand.decimalValue()) == 0;
+        case NumericGreaterThan ->
+            value.isNumber() && value.decimalValue().compareTo(operand.decimalValue()) > 0;
+        case NumericLessThan ->
+            value.isNumber() && value.decimalValue().compareTo(operand.decimalValue()) < 0;
         case BooleanEquals -> value.isBoolean() && value.booleanValue() == operand.booleanValue();
         case IsPresent -> throw new IllegalStateException("handled above");
       };

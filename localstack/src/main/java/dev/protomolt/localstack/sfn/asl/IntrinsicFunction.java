@@ -17,11 +17,19 @@ import java.util.Set;
  */
 public record IntrinsicFunction(String name, List<Argument> arguments) {
 
-  public static final Set<String> SUPPORTED = Set.of("States.Format", "States.StringToJson",
-      "States.JsonToString", "States.Array", "States.MathAdd", "States.Hash");
+  public static final Set<String> SUPPORTED =
+      Set.of(
+          "States.Format",
+          "States.StringToJson",
+          "States.JsonToString",
+          "States.Array",
+          "States.MathAdd",
+          "States.Hash");
 
-  private static final Map<String, String> HASH_ALGORITHMS = Map.of("MD5", "MD5", "SHA-1", "SHA-1",
-      "SHA-256", "SHA-256", "SHA-384", "SHA-384", "SHA-512", "SHA-512");
+  private static final Map<String, String> HASH_ALGORITHMS =
+      Map.of(
+          "MD5", "MD5", "SHA-1", "SHA-1", "SHA-256", "SHA-256", "SHA-384", "SHA-384", "SHA-512",
+          "SHA-512");
 
   /** One argument: a literal, a reference path or a nested call. */
   public sealed interface Argument {}
@@ -61,11 +69,12 @@ public record IntrinsicFunction(String name, List<Argument> arguments) {
   public JsonNode evaluate(JsonNode data, JsonNode context) {
     List<JsonNode> values = new ArrayList<>();
     for (Argument argument : arguments) {
-      values.add(switch (argument) {
-        case Literal literal -> literal.value();
-        case PathArgument path -> path.path().require(data, context, name);
-        case Call call -> call.function().evaluate(data, context);
-      });
+      values.add(
+          switch (argument) {
+            case Literal literal -> literal.value();
+            case PathArgument path -> path.path().require(data, context, name);
+            case Call call -> call.function().evaluate(data, context);
+          });
     }
     return switch (name) {
       case "States.Format" -> format(values);
@@ -86,7 +95,8 @@ public record IntrinsicFunction(String name, List<Argument> arguments) {
   }
 
   private JsonNode format(List<JsonNode> values) {
-    if (values.isEmpty() || !(arguments.getFirst() instanceof Literal template)
+    if (values.isEmpty()
+        || !(arguments.getFirst() instanceof Literal template)
         || !template.value().isTextual()) {
       throw failure("States.Format expects a string literal template as its first argument");
     }
@@ -103,8 +113,9 @@ public record IntrinsicFunction(String name, List<Argument> arguments) {
         }
         JsonNode value = values.get(next++);
         if (value.isContainerNode()) {
-          throw failure("States.Format arguments must be strings, numbers, booleans or null, got "
-              + Json.print(value));
+          throw failure(
+              "States.Format arguments must be strings, numbers, booleans or null, got "
+                  + Json.print(value));
         }
         out.append(value.isTextual() ? value.textValue() : Json.print(value));
         i++;
@@ -113,8 +124,12 @@ public record IntrinsicFunction(String name, List<Argument> arguments) {
       }
     }
     if (next != values.size()) {
-      throw failure("States.Format got " + (values.size() - 1) + " arguments for " + (next - 1)
-          + " placeholders");
+      throw failure(
+          "States.Format got "
+              + (values.size() - 1)
+              + " arguments for "
+              + (next - 1)
+              + " placeholders");
     }
     return Json.NODES.textNode(out.toString());
   }
@@ -138,8 +153,7 @@ public record IntrinsicFunction(String name, List<Argument> arguments) {
         throw failure("States.MathAdd expects two integers, got " + Json.print(v));
       }
     }
-    return Json.NODES.numberNode(
-        Math.addExact(values.get(0).intValue(), values.get(1).intValue()));
+    return Json.NODES.numberNode(Math.addExact(values.get(0).intValue(), values.get(1).intValue()));
   }
 
   private JsonNode hash(List<JsonNode> values) {
@@ -147,8 +161,11 @@ public record IntrinsicFunction(String name, List<Argument> arguments) {
     JsonNode data = values.get(0);
     JsonNode algorithm = values.get(1);
     if (!algorithm.isTextual() || !HASH_ALGORITHMS.containsKey(algorithm.textValue())) {
-      throw failure("States.Hash algorithm must be one of " + HASH_ALGORITHMS.keySet().stream()
-          .sorted().toList() + ", got " + Json.print(algorithm));
+      throw failure(
+          "States.Hash algorithm must be one of "
+              + HASH_ALGORITHMS.keySet().stream().sorted().toList()
+              + ", got "
+              + Json.print(algorithm));
     }
     String text = data.isTextual() ? data.textValue() : Json.print(data);
     try {
@@ -187,8 +204,12 @@ public record IntrinsicFunction(String name, List<Argument> arguments) {
       }
       String name = text.substring(pos, open).trim();
       if (!SUPPORTED.contains(name)) {
-        throw new IllegalArgumentException("unsupported intrinsic function " + name
-            + " (supported: " + SUPPORTED.stream().sorted().toList() + ")");
+        throw new IllegalArgumentException(
+            "unsupported intrinsic function "
+                + name
+                + " (supported: "
+                + SUPPORTED.stream().sorted().toList()
+                + ")");
       }
       pos = open + 1;
       List<Argument> args = new ArrayList<>();
@@ -219,7 +240,9 @@ public record IntrinsicFunction(String name, List<Argument> arguments) {
       }
       if (c == '$') {
         int end = pos;
-        while (end < text.length() && text.charAt(end) != ',' && text.charAt(end) != ')'
+        while (end < text.length()
+            && text.charAt(end) != ','
+            && text.charAt(end) != ')'
             && !Character.isWhitespace(text.charAt(end))) {
           end++;
         }
@@ -236,12 +259,14 @@ public record IntrinsicFunction(String name, List<Argument> arguments) {
       }
       String token = text.substring(pos, end).trim();
       pos = end;
-      if (token.equals("true") || token.equals("false") || token.equals("null")
+      if (token.equals("true")
+          || token.equals("false")
+          || token.equals("null")
           || token.matches("-?\\d+(\\.\\d+)?([eE][-+]?\\d+)?")) {
         return new Literal(Json.parse(token), token);
       }
-      throw new IllegalArgumentException("unsupported intrinsic argument '" + token + "' in "
-          + text);
+      throw new IllegalArgumentException(
+          "unsupported intrinsic argument '" + token + "' in " + text);
     }
 
     Literal stringLiteral() {

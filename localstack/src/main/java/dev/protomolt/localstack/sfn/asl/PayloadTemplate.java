@@ -77,9 +77,10 @@ public final class PayloadTemplate {
         if (key.endsWith(".$")) {
           String expression = field.getValue().textValue();
           String name = key.substring(0, key.length() - 2);
-          JsonNode value = IntrinsicFunction.looksLikeCall(expression)
-              ? IntrinsicFunction.parse(expression).evaluate(data, context)
-              : ReferencePath.parse(expression).require(data, context, key);
+          JsonNode value =
+              IntrinsicFunction.looksLikeCall(expression)
+                  ? IntrinsicFunction.parse(expression).evaluate(data, context)
+                  : ReferencePath.parse(expression).require(data, context, key);
           out.set(name, value);
         } else {
           out.set(key, evaluate(field.getValue(), data, context));

@@ -19,10 +19,21 @@ import java.util.Set;
 public record ReferencePath(String text, boolean context, List<Object> segments) {
 
   /** Context paths the compiler may use; values below Execution.Input and Map.Item.Value too. */
-  private static final Set<String> CONTEXT_LEAVES = Set.of(
-      "Execution.Id", "Execution.Name", "Execution.Input", "Execution.StartTime",
-      "StateMachine.Id", "StateMachine.Name", "State.Name", "State.EnteredTime",
-      "State.RetryCount", "Task.Token", "Map.Item.Value", "Map.Item.Index");
+  private static final Set<String> CONTEXT_LEAVES =
+      Set.of(
+          "Execution.Id",
+          "Execution.Name",
+          "Execution.Input",
+          "Execution.StartTime",
+          "StateMachine.Id",
+          "StateMachine.Name",
+          "State.Name",
+          "State.EnteredTime",
+          "State.RetryCount",
+          "Task.Token",
+          "Map.Item.Value",
+          "Map.Item.Index");
+
   private static final List<String> CONTEXT_OPEN_PREFIXES =
       List.of("Execution.Input", "Map.Item.Value");
 
@@ -53,10 +64,16 @@ public record ReferencePath(String text, boolean context, List<Object> segments)
         if (name.isEmpty()) {
           throw new IllegalArgumentException("empty field name in path " + text);
         }
-        if (name.contains("]") || name.contains("*") || name.contains("?") || name.contains("'")
-            || name.contains("@") || name.contains("(")) {
-          throw new IllegalArgumentException("unsupported JSONPath construct in " + text
-              + " (only dot-notation names and [n] indexes are supported)");
+        if (name.contains("]")
+            || name.contains("*")
+            || name.contains("?")
+            || name.contains("'")
+            || name.contains("@")
+            || name.contains("(")) {
+          throw new IllegalArgumentException(
+              "unsupported JSONPath construct in "
+                  + text
+                  + " (only dot-notation names and [n] indexes are supported)");
         }
         segments.add(name);
         i = end;
@@ -67,8 +84,12 @@ public record ReferencePath(String text, boolean context, List<Object> segments)
         }
         String index = text.substring(i + 1, close);
         if (!index.matches("\\d+")) {
-          throw new IllegalArgumentException("unsupported JSONPath construct '[" + index + "]' in "
-              + text + " (only non-negative integer indexes are supported)");
+          throw new IllegalArgumentException(
+              "unsupported JSONPath construct '["
+                  + index
+                  + "]' in "
+                  + text
+                  + " (only non-negative integer indexes are supported)");
         }
         segments.add(Integer.parseInt(index));
         i = close + 1;
@@ -102,9 +123,12 @@ public record ReferencePath(String text, boolean context, List<Object> segments)
         return;
       }
     }
-    throw new IllegalArgumentException("unsupported context object path " + text
-        + " (supported: $$." + String.join(", $$.", CONTEXT_LEAVES.stream().sorted().toList())
-        + ")");
+    throw new IllegalArgumentException(
+        "unsupported context object path "
+            + text
+            + " (supported: $$."
+            + String.join(", $$.", CONTEXT_LEAVES.stream().sorted().toList())
+            + ")");
   }
 
   /** Selects the value, or null when the path does not exist in {@code data}. */
@@ -128,9 +152,14 @@ public record ReferencePath(String text, boolean context, List<Object> segments)
   public JsonNode require(JsonNode data, JsonNode contextObject, String field) {
     JsonNode value = select(data, contextObject);
     if (value == null) {
-      throw StatesError.runtime("An error occurred while executing the state: the JSONPath '"
-          + text + "' specified for the field '" + field + "' could not be found in the input '"
-          + Json.print(context ? contextObject : data) + "'");
+      throw StatesError.runtime(
+          "An error occurred while executing the state: the JSONPath '"
+              + text
+              + "' specified for the field '"
+              + field
+              + "' could not be found in the input '"
+              + Json.print(context ? contextObject : data)
+              + "'");
     }
     return value;
   }
@@ -145,8 +174,13 @@ public record ReferencePath(String text, boolean context, List<Object> segments)
       return value;
     }
     if (!target.isObject()) {
-      throw new StatesError(StatesError.RESULT_PATH_MATCH_FAILURE, "Unable to apply ResultPath '"
-          + text + "' to input '" + Json.print(target) + "': the input is not an object");
+      throw new StatesError(
+          StatesError.RESULT_PATH_MATCH_FAILURE,
+          "Unable to apply ResultPath '"
+              + text
+              + "' to input '"
+              + Json.print(target)
+              + "': the input is not an object");
     }
     JsonNode root = target.deepCopy();
     JsonNode node = root;
@@ -163,7 +197,8 @@ public record ReferencePath(String text, boolean context, List<Object> segments)
           }
           node = child;
         }
-      } else if (segment instanceof Integer index && node instanceof ArrayNode array
+      } else if (segment instanceof Integer index
+          && node instanceof ArrayNode array
           && index < array.size()) {
         if (last) {
           array.set(index, value);
@@ -171,8 +206,9 @@ public record ReferencePath(String text, boolean context, List<Object> segments)
           node = array.get(index);
         }
       } else {
-        throw new StatesError(StatesError.RESULT_PATH_MATCH_FAILURE, "Unable to apply ResultPath '"
-            + text + "' to input '" + Json.print(target) + "'");
+        throw new StatesError(
+            StatesError.RESULT_PATH_MATCH_FAILURE,
+            "Unable to apply ResultPath '" + text + "' to input '" + Json.print(target) + "'");
       }
     }
     return root;

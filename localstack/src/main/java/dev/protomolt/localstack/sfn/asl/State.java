@@ -16,13 +16,28 @@ public sealed interface State {
   String next();
 
   /** Task with one of the supported resources. */
-  record Task(String name, TaskResource resource, String inputPath, JsonNode parameters,
-      JsonNode resultSelector, String resultPath, String outputPath, List<Retrier> retriers,
-      List<Catcher> catchers, Integer timeoutSeconds, Integer heartbeatSeconds, String next)
+  record Task(
+      String name,
+      TaskResource resource,
+      String inputPath,
+      JsonNode parameters,
+      JsonNode resultSelector,
+      String resultPath,
+      String outputPath,
+      List<Retrier> retriers,
+      List<Catcher> catchers,
+      Integer timeoutSeconds,
+      Integer heartbeatSeconds,
+      String next)
       implements State {}
 
-  record Choice(String name, String inputPath, String outputPath, List<ChoiceRule.Branch> choices,
-      String defaultNext) implements State {
+  record Choice(
+      String name,
+      String inputPath,
+      String outputPath,
+      List<ChoiceRule.Branch> choices,
+      String defaultNext)
+      implements State {
     @Override
     public String next() {
       return null;
@@ -30,14 +45,31 @@ public sealed interface State {
   }
 
   /** Inline Map: every item runs {@code iterator} with at most {@code maxConcurrency} at once. */
-  record Map(String name, String inputPath, String itemsPath, JsonNode itemSelector,
-      int maxConcurrency, Definition iterator, JsonNode resultSelector, String resultPath,
-      String outputPath, List<Retrier> retriers, List<Catcher> catchers, String next)
+  record Map(
+      String name,
+      String inputPath,
+      String itemsPath,
+      JsonNode itemSelector,
+      int maxConcurrency,
+      Definition iterator,
+      JsonNode resultSelector,
+      String resultPath,
+      String outputPath,
+      List<Retrier> retriers,
+      List<Catcher> catchers,
+      String next)
       implements State {}
 
   /** Pass; {@code result} is null when the definition has no Result field. */
-  record Pass(String name, String inputPath, JsonNode parameters, JsonNode result,
-      String resultPath, String outputPath, String next) implements State {}
+  record Pass(
+      String name,
+      String inputPath,
+      JsonNode parameters,
+      JsonNode result,
+      String resultPath,
+      String outputPath,
+      String next)
+      implements State {}
 
   record Succeed(String name, String inputPath, String outputPath) implements State {
     @Override
@@ -54,8 +86,13 @@ public sealed interface State {
   }
 
   /** A Retry entry with AWS's defaults already applied. */
-  record Retrier(List<String> errorEquals, int intervalSeconds, int maxAttempts,
-      double backoffRate, Integer maxDelaySeconds, boolean fullJitter) {}
+  record Retrier(
+      List<String> errorEquals,
+      int intervalSeconds,
+      int maxAttempts,
+      double backoffRate,
+      Integer maxDelaySeconds,
+      boolean fullJitter) {}
 
   /** A Catch entry; {@code resultPath} follows the same null convention. */
   record Catcher(List<String> errorEquals, String next, String resultPath) {}

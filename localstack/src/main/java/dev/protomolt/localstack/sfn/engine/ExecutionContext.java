@@ -6,8 +6,14 @@ import dev.protomolt.localstack.sfn.asl.Json;
 import java.time.Instant;
 
 /** What the context object ({@code $$}) says about the execution itself. */
-record ExecutionContext(String executionArn, String executionName, JsonNode input,
-    Instant startTime, String roleArn, String stateMachineArn, String stateMachineName) {
+record ExecutionContext(
+    String executionArn,
+    String executionName,
+    JsonNode input,
+    Instant startTime,
+    String roleArn,
+    String stateMachineArn,
+    String stateMachineName) {
 
   /**
    * The context object for one state.
@@ -15,8 +21,13 @@ record ExecutionContext(String executionArn, String executionName, JsonNode inpu
    * @param token the task token, or null outside a callback task
    * @param itemIndex the Map item index, or -1 outside a Map's ItemSelector
    */
-  JsonNode contextObject(String stateName, Instant enteredTime, int retryCount, String token,
-      int itemIndex, JsonNode itemValue) {
+  JsonNode contextObject(
+      String stateName,
+      Instant enteredTime,
+      int retryCount,
+      String token,
+      int itemIndex,
+      JsonNode itemValue) {
     ObjectNode root = Json.object();
     ObjectNode execution = root.putObject("Execution");
     execution.put("Id", executionArn);

@@ -44,8 +44,13 @@ public final class ExecutionEngine implements ExecutionStarter {
   private final Map<String, RunningExecution> running = new ConcurrentHashMap<>();
   private volatile boolean shuttingDown;
 
-  public ExecutionEngine(ExecutionStore executions, StateMachineStore machines, Arns arns,
-      LambdaInvoker lambda, Clock clock, DoubleSupplier random) {
+  public ExecutionEngine(
+      ExecutionStore executions,
+      StateMachineStore machines,
+      Arns arns,
+      LambdaInvoker lambda,
+      Clock clock,
+      DoubleSupplier random) {
     this.executions = executions;
     this.machines = machines;
     this.arns = arns;
@@ -53,8 +58,7 @@ public final class ExecutionEngine implements ExecutionStarter {
     this.random = random;
     this.tokens = new TaskTokens(executions, clock);
     TaskRunner taskRunner = new TaskRunner(executions, tokens, lambda, clock, this, arns.region());
-    this.interpreter = new StateInterpreter(executions, taskRunner, clock,
-        new RetryPolicy(random));
+    this.interpreter = new StateInterpreter(executions, taskRunner, clock, new RetryPolicy(random));
   }
 
   public TaskTokens tokens() {
@@ -94,34 +98,71 @@ public final class ExecutionEngine implements ExecutionStarter {
     String inputText = input == null ? "{}" : input;
     if (inputText.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
         > StateInterpreter.PAYLOAD_LIMIT_BYTES) {
-      throw new SfnApiException("InvalidExecutionInput", "Invalid State Machine Execution Input: "
-          + "larger than " + StateInterpreter.PAYLOAD_LIMIT_BYTES + " bytes");
+      throw new SfnApiException(
+          "InvalidExecutionInput",
+          "Invalid State Machine Execution Input: "
+              + "larger than "
+              + StateInterpreter.PAYLOAD_LIMIT_BYTES
+              + " bytes");
     }
     JsonNode parsedInput;
     try {
       parsedInput = Json.parse(inputText);
     } catch (IllegalArgumentException e) {
-      throw new SfnApiException("InvalidExecutionInput", "Invalid State Machine Execution Input: '"
-          + e.getMessage() + "'");
+      throw new SfnApiException(
+          "InvalidExecutionInput",
+          "Invalid State Machine Execution Input: '" + e.getMessage() + "'");
     }
     String executionName = name == null ? UUID.randomUUID().toString() : name;
-    if (executionName.isEmpty() || executionName.length() > 80
+    if (executionName.isEmpty()
+        || executionName.length() > 80
         || INVALID_NAME_CHARS.matcher(executionName).find()) {
-      throw new SfnApiException("InvalidName", "Invalid Name: '" + executionName + "' (1 to 80 "
-          + "characters, no whitespace, brackets, wildcards or \" # % \\ ^ | ~ ` $ & , ; : /)");
+      throw new SfnApiException(
+          "InvalidName",
+          "Invalid Name: '"
+              + executionName
+              + "' (1 to 80 "
+              + "characters, no whitespace, brackets, wildcards or \" # % \\ ^ | ~ ` $ & , ; : /)");
     }
     String executionArn = arns.execution(target.name(), executionName);
     Instant now = clock.now();
-    ExecutionStore.Execution row = new ExecutionStore.Execution(executionArn, machineArn,
-        versionArn, aliasArn, executionName, definition, roleArn, Json.print(parsedInput), "RUNNING",
-        null, null, null, now, null, parentArn, null, null, null, null, null);
+    ExecutionStore.Execution row =
+        new ExecutionStore.Execution(
+            executionArn,
+            machineArn,
+            versionArn,
+            aliasArn,
+            executionName,
+            definition,
+            roleArn,
+            Json.print(parsedInput),
+            "RUNNING",
+            null,
+            null,
+            null,
+            now,
+            null,
+            parentArn,
+            null,
+            null,
+            null,
+            null,
+            null);
     if (!executions.insert(row)) {
       return existing(machineArn, executionName, parsedInput);
     }
-    ExecutionContext context = new ExecutionContext(executionArn, executionName, parsedInput, now,
-        roleArn, versionArn != null ? versionArn : machineArn, target.name());
-    RunningExecution run = new RunningExecution(executionArn, context,
-        new History(executions, clock, executionArn, 0));
+    ExecutionContext context =
+        new ExecutionContext(
+            executionArn,
+            executionName,
+            parsedInput,
+            now,
+            roleArn,
+            versionArn != null ? versionArn : machineArn,
+            target.name());
+    RunningExecution run =
+        new RunningExecution(
+            executionArn, context, new History(executions, clock, executionArn, 0));
     ObjectNode details = Json.object();
     details.put("input", Json.print(parsedInput));
     details.put("roleArn", roleArn);
@@ -142,12 +183,14 @@ public final class ExecutionEngine implements ExecutionStarter {
    */
   private Started existing(String machineArn, String name, JsonNode input) {
     ExecutionStore.Execution other = executions.findByName(machineArn, name);
-    if (other != null && "RUNNING".equals(other.status())
+    if (other != null
+        && "RUNNING".equals(other.status())
         && Json.parse(other.input()).equals(input)) {
       return new Started(other.arn(), other.startedAt());
     }
-    throw new SfnApiException("ExecutionAlreadyExists", "Execution Already Exists: '"
-        + (other == null ? name : other.arn()) + "'");
+    throw new SfnApiException(
+        "ExecutionAlreadyExists",
+        "Execution Already Exists: '" + (other == null ? name : other.arn()) + "'");
   }
 
   private String route(StateMachineStore.Alias alias) {
@@ -164,8 +207,8 @@ public final class ExecutionEngine implements ExecutionStarter {
   }
 
   private static SfnApiException doesNotExist(String arn) {
-    return new SfnApiException("StateMachineDoesNotExist", "State Machine Does Not Exist: '"
-        + arn + "'");
+    return new SfnApiException(
+        "StateMachineDoesNotExist", "State Machine Does Not Exist: '" + arn + "'");
   }
 
   /** Resumes every RUNNING execution from its checkpoint; called once at start-up. */
@@ -173,11 +216,20 @@ public final class ExecutionEngine implements ExecutionStarter {
     for (ExecutionStore.Execution e : executions.running()) {
       String machineName = arns.parseStateMachine(e.stateMachineArn()).name();
       JsonNode input = Json.parse(e.input());
-      ExecutionContext context = new ExecutionContext(e.arn(), e.name(), input, e.startedAt(),
-          e.roleArn(), e.versionArn() != null ? e.versionArn() : e.stateMachineArn(),
-          machineName);
-      RunningExecution run = new RunningExecution(e.arn(), context,
-          new History(executions, clock, e.arn(), executions.lastEventId(e.arn())));
+      ExecutionContext context =
+          new ExecutionContext(
+              e.arn(),
+              e.name(),
+              input,
+              e.startedAt(),
+              e.roleArn(),
+              e.versionArn() != null ? e.versionArn() : e.stateMachineArn(),
+              machineName);
+      RunningExecution run =
+          new RunningExecution(
+              e.arn(),
+              context,
+              new History(executions, clock, e.arn(), executions.lastEventId(e.arn())));
       StateInterpreter.Resume resume = null;
       JsonNode stateInput = input;
       String state = null;
@@ -195,36 +247,63 @@ public final class ExecutionEngine implements ExecutionStarter {
     }
   }
 
-  private void launch(RunningExecution run, Definition definition, String state, JsonNode input,
+  private void launch(
+      RunningExecution run,
+      Definition definition,
+      String state,
+      JsonNode input,
       StateInterpreter.Resume resume) {
     running.put(run.arn, run);
     if (definition.timeoutSeconds() != null) {
-      run.timeoutTimer = clock.schedule(
-          run.context.startTime().plusSeconds(definition.timeoutSeconds()), () -> close(run.arn,
-              "TIMED_OUT", null, StatesError.TIMEOUT,
-              "The execution ran longer than the state machine's TimeoutSeconds"));
+      run.timeoutTimer =
+          clock.schedule(
+              run.context.startTime().plusSeconds(definition.timeoutSeconds()),
+              () ->
+                  close(
+                      run.arn,
+                      "TIMED_OUT",
+                      null,
+                      StatesError.TIMEOUT,
+                      "The execution ran longer than the state machine's TimeoutSeconds"));
     }
-    run.thread = Thread.ofVirtual().name("sfn-" + run.context.executionName()).unstarted(() -> {
-      try {
-        JsonNode output = interpreter.run(run, definition,
-            state == null ? definition.startAt() : state, input, true, resume);
-        ObjectNode details = Json.object();
-        details.put("output", Json.print(output));
-        run.history.close("SUCCEEDED", Json.print(output), null, null, "ExecutionSucceeded",
-            "executionSucceededEventDetails", details);
-        finish(run);
-      } catch (StatesError e) {
-        close(run.arn, "FAILED", null, e.error(), e.cause());
-      } catch (InterruptedException e) {
-        // Stopped, timed out or shutting down: whoever interrupted has recorded why.
-        running.remove(run.arn);
-      } catch (RuntimeException e) {
-        if (!shuttingDown) {
-          LOG.log(Level.SEVERE, "execution " + run.arn + " failed inside the runtime", e);
-          close(run.arn, "FAILED", null, StatesError.RUNTIME, e.toString());
-        }
-      }
-    });
+    run.thread =
+        Thread.ofVirtual()
+            .name("sfn-" + run.context.executionName())
+            .unstarted(
+                () -> {
+                  try {
+                    JsonNode output =
+                        interpreter.run(
+                            run,
+                            definition,
+                            state == null ? definition.startAt() : state,
+                            input,
+                            true,
+                            resume);
+                    ObjectNode details = Json.object();
+                    details.put("output", Json.print(output));
+                    run.history.close(
+                        "SUCCEEDED",
+                        Json.print(output),
+                        null,
+                        null,
+                        "ExecutionSucceeded",
+                        "executionSucceededEventDetails",
+                        details);
+                    finish(run);
+                  } catch (StatesError e) {
+                    close(run.arn, "FAILED", null, e.error(), e.cause());
+                  } catch (InterruptedException e) {
+                    // Stopped, timed out or shutting down: whoever interrupted has recorded why.
+                    running.remove(run.arn);
+                  } catch (RuntimeException e) {
+                    if (!shuttingDown) {
+                      LOG.log(
+                          Level.SEVERE, "execution " + run.arn + " failed inside the runtime", e);
+                      close(run.arn, "FAILED", null, StatesError.RUNTIME, e.toString());
+                    }
+                  }
+                });
     run.thread.start();
   }
 
@@ -236,8 +315,8 @@ public final class ExecutionEngine implements ExecutionStarter {
   public Instant stop(String executionArn, String error, String cause) {
     ExecutionStore.Execution e = executions.find(executionArn);
     if (e == null) {
-      throw new SfnApiException("ExecutionDoesNotExist", "Execution Does Not Exist: '"
-          + executionArn + "'");
+      throw new SfnApiException(
+          "ExecutionDoesNotExist", "Execution Does Not Exist: '" + executionArn + "'");
     }
     close(executionArn, "ABORTED", null, error, cause);
     return executions.find(executionArn).stoppedAt();
@@ -246,8 +325,10 @@ public final class ExecutionEngine implements ExecutionStarter {
   /** Closes a RUNNING execution with {@code status}; the first closer wins. */
   private void close(String arn, String status, String output, String error, String cause) {
     RunningExecution run = running.get(arn);
-    History history = run != null ? run.history
-        : new History(executions, clock, arn, executions.lastEventId(arn));
+    History history =
+        run != null
+            ? run.history
+            : new History(executions, clock, arn, executions.lastEventId(arn));
     ObjectNode details = Json.object();
     if (error != null) {
       details.put("error", error);
@@ -255,12 +336,13 @@ public final class ExecutionEngine implements ExecutionStarter {
     if (cause != null) {
       details.put("cause", cause);
     }
-    String type = switch (status) {
-      case "FAILED" -> "ExecutionFailed";
-      case "ABORTED" -> "ExecutionAborted";
-      case "TIMED_OUT" -> "ExecutionTimedOut";
-      default -> throw new IllegalStateException(status);
-    };
+    String type =
+        switch (status) {
+          case "FAILED" -> "ExecutionFailed";
+          case "ABORTED" -> "ExecutionAborted";
+          case "TIMED_OUT" -> "ExecutionTimedOut";
+          default -> throw new IllegalStateException(status);
+        };
     String field = Character.toLowerCase(type.charAt(0)) + type.substring(1) + "EventDetails";
     if (!history.close(status, output, error, cause, type, field, details)) {
       return;

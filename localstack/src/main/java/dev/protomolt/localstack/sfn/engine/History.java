@@ -16,6 +16,7 @@ final class History {
   private final Clock clock;
   private final String executionArn;
   private long lastId;
+
   /** Once the terminal event is written, a thread still unwinding records nothing more. */
   private boolean closed;
 
@@ -40,8 +41,14 @@ final class History {
    *
    * @return false when the execution had already closed (nothing is recorded)
    */
-  synchronized boolean close(String status, String output, String error, String cause,
-      String type, String detailsField, ObjectNode details) {
+  synchronized boolean close(
+      String status,
+      String output,
+      String error,
+      String cause,
+      String type,
+      String detailsField,
+      ObjectNode details) {
     ExecutionStore.HistoryEvent event = event(lastId + 1, type, detailsField, details);
     if (closed
         || !store.closeWithEvent(executionArn, status, output, error, cause, event.at(), event)) {
@@ -53,8 +60,8 @@ final class History {
     return true;
   }
 
-  private ExecutionStore.HistoryEvent event(long id, String type, String detailsField,
-      ObjectNode details) {
+  private ExecutionStore.HistoryEvent event(
+      long id, String type, String detailsField, ObjectNode details) {
     String text = null;
     if (detailsField != null) {
       ObjectNode wrapper = Json.object();

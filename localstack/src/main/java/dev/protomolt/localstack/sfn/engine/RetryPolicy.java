@@ -25,7 +25,8 @@ final class RetryPolicy {
       return false;
     }
     for (String name : errorEquals) {
-      if (name.equals(error.error()) || name.equals(StatesError.ALL)
+      if (name.equals(error.error())
+          || name.equals(StatesError.ALL)
           || (name.equals(StatesError.TASK_FAILED) && !error.error().equals(StatesError.TIMEOUT))) {
         return true;
       }

@@ -55,8 +55,14 @@ final class StateInterpreter {
     this.retry = retry;
   }
 
-  JsonNode run(RunningExecution run, Definition definition, String startAt, JsonNode input,
-      boolean top, Resume resume) throws InterruptedException {
+  JsonNode run(
+      RunningExecution run,
+      Definition definition,
+      String startAt,
+      JsonNode input,
+      boolean top,
+      Resume resume)
+      throws InterruptedException {
     String name = startAt;
     JsonNode data = input;
     while (true) {
@@ -72,26 +78,34 @@ final class StateInterpreter {
       if (top && resume == null) {
         store.checkpoint(run.arn, name, Json.print(data), "[]", null, null);
       }
-      Step step = switch (state) {
-        case State.Task task -> task(run, task, data, entered, top, resume);
-        case State.Map map -> map(run, map, data, entered, top, resume);
-        case State.Pass pass -> pass(run, pass, data, entered);
-        case State.Choice choice -> choice(run, choice, data, entered);
-        case State.Succeed succeed -> {
-          JsonNode context = context(run, succeed.name(), entered);
-          JsonNode effective = DataFlow.select(data, succeed.inputPath(), context, "InputPath");
-          yield new Step(null, DataFlow.select(effective, succeed.outputPath(), context,
-              "OutputPath"));
-        }
-        case State.Fail fail -> throw new StatesError(fail.error() == null ? "" : fail.error(),
-            fail.cause() == null ? "" : fail.cause());
-      };
+      Step step =
+          switch (state) {
+            case State.Task task -> task(run, task, data, entered, top, resume);
+            case State.Map map -> map(run, map, data, entered, top, resume);
+            case State.Pass pass -> pass(run, pass, data, entered);
+            case State.Choice choice -> choice(run, choice, data, entered);
+            case State.Succeed succeed -> {
+              JsonNode context = context(run, succeed.name(), entered);
+              JsonNode effective = DataFlow.select(data, succeed.inputPath(), context, "InputPath");
+              yield new Step(
+                  null, DataFlow.select(effective, succeed.outputPath(), context, "OutputPath"));
+            }
+            case State.Fail fail ->
+                throw new StatesError(
+                    fail.error() == null ? "" : fail.error(),
+                    fail.cause() == null ? "" : fail.cause());
+          };
       resume = null;
       String printed = Json.print(step.output());
       if (printed.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > PAYLOAD_LIMIT_BYTES) {
-        throw new StatesError(StatesError.DATA_LIMIT_EXCEEDED, "The state/task '" + name
-            + "' returned a result with a size exceeding the maximum number of bytes service "
-            + "limit (" + PAYLOAD_LIMIT_BYTES + ")");
+        throw new StatesError(
+            StatesError.DATA_LIMIT_EXCEEDED,
+            "The state/task '"
+                + name
+                + "' returned a result with a size exceeding the maximum number of bytes service "
+                + "limit ("
+                + PAYLOAD_LIMIT_BYTES
+                + ")");
       }
       ObjectNode exiting = Json.object();
       exiting.put("name", name);
@@ -126,8 +140,7 @@ final class StateInterpreter {
     effective = DataFlow.template(pass.parameters(), effective, context);
     JsonNode result = pass.result() != null ? pass.result() : effective;
     JsonNode output = DataFlow.placeResult(raw, result, pass.resultPath());
-    return new Step(pass.next(), DataFlow.select(output, pass.outputPath(), context,
-        "OutputPath"));
+    return new Step(pass.next(), DataFlow.select(output, pass.outputPath(), context, "OutputPath"));
   }
 
   private Step choice(RunningExecution run, State.Choice choice, JsonNode raw, Instant entered) {
@@ -144,44 +157,84 @@ final class StateInterpreter {
       next = choice.defaultNext();
     }
     if (next == null) {
-      throw new StatesError(StatesError.NO_CHOICE_MATCHED, "No Matches! in state '"
-          + choice.name() + "' for input " + Json.print(effective));
+      throw new StatesError(
+          StatesError.NO_CHOICE_MATCHED,
+          "No Matches! in state '" + choice.name() + "' for input " + Json.print(effective));
     }
-    return new Step(next, DataFlow.select(effective, choice.outputPath(), context,
-        "OutputPath"));
+    return new Step(next, DataFlow.select(effective, choice.outputPath(), context, "OutputPath"));
   }
 
-  private Step task(RunningExecution run, State.Task task, JsonNode raw, Instant entered,
-      boolean top, Resume resume) throws InterruptedException {
-    return recover(run, task.name(), raw, task.retriers(), task.catchers(), task.next(), top,
-        resume, (retryCount, pendingToken) -> {
-          JsonNode context = run.context.contextObject(task.name(), entered, retryCount, null, -1,
-              null);
+  private Step task(
+      RunningExecution run,
+      State.Task task,
+      JsonNode raw,
+      Instant entered,
+      boolean top,
+      Resume resume)
+      throws InterruptedException {
+    return recover(
+        run,
+        task.name(),
+        raw,
+        task.retriers(),
+        task.catchers(),
+        task.next(),
+        top,
+        resume,
+        (retryCount, pendingToken) -> {
+          JsonNode context =
+              run.context.contextObject(task.name(), entered, retryCount, null, -1, null);
           JsonNode effective = DataFlow.select(raw, task.inputPath(), context, "InputPath");
-          JsonNode result = tasks.attempt(run, task, effective, retryCount, entered, pendingToken,
-              token -> {
-                if (top) {
-                  store.checkpoint(run.arn, task.name(), Json.print(raw),
-                      currentCounts.get(), null, token);
-                }
-              });
+          JsonNode result =
+              tasks.attempt(
+                  run,
+                  task,
+                  effective,
+                  retryCount,
+                  entered,
+                  pendingToken,
+                  token -> {
+                    if (top) {
+                      store.checkpoint(
+                          run.arn, task.name(), Json.print(raw), currentCounts.get(), null, token);
+                    }
+                  });
           result = DataFlow.template(task.resultSelector(), result, context);
           JsonNode output = DataFlow.placeResult(raw, result, task.resultPath());
           return DataFlow.select(output, task.outputPath(), context, "OutputPath");
         });
   }
 
-  private Step map(RunningExecution run, State.Map map, JsonNode raw, Instant entered,
-      boolean top, Resume resume) throws InterruptedException {
-    return recover(run, map.name(), raw, map.retriers(), map.catchers(), map.next(), top, resume,
+  private Step map(
+      RunningExecution run,
+      State.Map map,
+      JsonNode raw,
+      Instant entered,
+      boolean top,
+      Resume resume)
+      throws InterruptedException {
+    return recover(
+        run,
+        map.name(),
+        raw,
+        map.retriers(),
+        map.catchers(),
+        map.next(),
+        top,
+        resume,
         (retryCount, pendingToken) -> {
-          JsonNode context = run.context.contextObject(map.name(), entered, retryCount, null, -1,
-              null);
+          JsonNode context =
+              run.context.contextObject(map.name(), entered, retryCount, null, -1, null);
           JsonNode effective = DataFlow.select(raw, map.inputPath(), context, "InputPath");
           JsonNode items = DataFlow.select(effective, map.itemsPath(), context, "ItemsPath");
           if (!items.isArray()) {
-            throw StatesError.runtime("Map state '" + map.name() + "': ItemsPath '"
-                + map.itemsPath() + "' must select an array, got " + Json.print(items));
+            throw StatesError.runtime(
+                "Map state '"
+                    + map.name()
+                    + "': ItemsPath '"
+                    + map.itemsPath()
+                    + "' must select an array, got "
+                    + Json.print(items));
           }
           ObjectNode started = Json.object();
           started.put("length", items.size());
@@ -205,12 +258,18 @@ final class StateInterpreter {
    * and returns the results in item order. The first failing iteration fails the Map and stops
    * the others.
    */
-  private JsonNode iterations(RunningExecution run, State.Map map, JsonNode effective,
-      JsonNode items, Instant entered, int retryCount) throws InterruptedException {
+  private JsonNode iterations(
+      RunningExecution run,
+      State.Map map,
+      JsonNode effective,
+      JsonNode items,
+      Instant entered,
+      int retryCount)
+      throws InterruptedException {
     int count = items.size();
     JsonNode[] results = new JsonNode[count];
-    Semaphore permits = new Semaphore(map.maxConcurrency() == 0 ? Math.max(count, 1)
-        : map.maxConcurrency());
+    Semaphore permits =
+        new Semaphore(map.maxConcurrency() == 0 ? Math.max(count, 1) : map.maxConcurrency());
     AtomicReference<StatesError> failure = new AtomicReference<>();
     CompletableFuture<Void> firstFailure = new CompletableFuture<>();
     List<CompletableFuture<Void>> all = new ArrayList<>();
@@ -223,38 +282,46 @@ final class StateInterpreter {
           break;
         }
         int index = i;
-        all.add(CompletableFuture.runAsync(() -> {
-          try {
-            JsonNode itemContext = run.context.contextObject(map.name(), entered, retryCount,
-                null, index, items.get(index));
-            JsonNode itemInput = map.itemSelector() == null ? items.get(index)
-                : DataFlow.template(map.itemSelector(), effective, itemContext);
-            ObjectNode iteration = Json.object();
-            iteration.put("name", map.name());
-            iteration.put("index", index);
-            run.history.record("MapIterationStarted", "mapIterationStartedEventDetails",
-                iteration);
-            results[index] = run(run, map.iterator(), map.iterator().startAt(), itemInput, false,
-                null);
-            run.history.record("MapIterationSucceeded", "mapIterationSucceededEventDetails",
-                iteration);
-          } catch (StatesError e) {
-            ObjectNode iteration = Json.object();
-            iteration.put("name", map.name());
-            iteration.put("index", index);
-            run.history.record("MapIterationFailed", "mapIterationFailedEventDetails", iteration);
-            if (failure.compareAndSet(null, e)) {
-              firstFailure.complete(null);
-            }
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          } finally {
-            permits.release();
-          }
-        }, pool));
+        all.add(
+            CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    JsonNode itemContext =
+                        run.context.contextObject(
+                            map.name(), entered, retryCount, null, index, items.get(index));
+                    JsonNode itemInput =
+                        map.itemSelector() == null
+                            ? items.get(index)
+                            : DataFlow.template(map.itemSelector(), effective, itemContext);
+                    ObjectNode iteration = Json.object();
+                    iteration.put("name", map.name());
+                    iteration.put("index", index);
+                    run.history.record(
+                        "MapIterationStarted", "mapIterationStartedEventDetails", iteration);
+                    results[index] =
+                        run(run, map.iterator(), map.iterator().startAt(), itemInput, false, null);
+                    run.history.record(
+                        "MapIterationSucceeded", "mapIterationSucceededEventDetails", iteration);
+                  } catch (StatesError e) {
+                    ObjectNode iteration = Json.object();
+                    iteration.put("name", map.name());
+                    iteration.put("index", index);
+                    run.history.record(
+                        "MapIterationFailed", "mapIterationFailedEventDetails", iteration);
+                    if (failure.compareAndSet(null, e)) {
+                      firstFailure.complete(null);
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  } finally {
+                    permits.release();
+                  }
+                },
+                pool));
       }
-      CompletableFuture.anyOf(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)),
-          firstFailure).get();
+      CompletableFuture.anyOf(
+              CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)), firstFailure)
+          .get();
     } catch (ExecutionException e) {
       throw new IllegalStateException("iterations report failures through StatesError", e);
     } finally {
@@ -271,11 +338,21 @@ final class StateInterpreter {
   }
 
   /** Retry then Catch around a Task or Map, as the AWS error-handling rules describe. */
-  private Step recover(RunningExecution run, String stateName, JsonNode raw,
-      List<State.Retrier> retriers, List<State.Catcher> catchers, String next, boolean top,
-      Resume resume, Attempt attempt) throws InterruptedException {
-    int[] counts = resume != null && resume.retryCounts().length == retriers.size()
-        ? resume.retryCounts().clone() : new int[retriers.size()];
+  private Step recover(
+      RunningExecution run,
+      String stateName,
+      JsonNode raw,
+      List<State.Retrier> retriers,
+      List<State.Catcher> catchers,
+      String next,
+      boolean top,
+      Resume resume,
+      Attempt attempt)
+      throws InterruptedException {
+    int[] counts =
+        resume != null && resume.retryCounts().length == retriers.size()
+            ? resume.retryCounts().clone()
+            : new int[retriers.size()];
     String pendingToken = resume == null ? null : resume.pendingToken();
     if (resume != null && resume.retryAt() != null) {
       // A retry wait the restart interrupted: finish it before the next attempt.
@@ -309,8 +386,8 @@ final class StateInterpreter {
         ObjectNode errorOutput = Json.object();
         errorOutput.put("Error", error.error());
         errorOutput.put("Cause", error.cause());
-        return new Step(catcher.next(), DataFlow.placeResult(raw, errorOutput,
-            catcher.resultPath()));
+        return new Step(
+            catcher.next(), DataFlow.placeResult(raw, errorOutput, catcher.resultPath()));
       }
     }
   }

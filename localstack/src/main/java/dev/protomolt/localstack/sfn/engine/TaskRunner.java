@@ -25,8 +25,13 @@ final class TaskRunner {
   private final ExecutionStarter starter;
   private final String region;
 
-  TaskRunner(ExecutionStore store, TaskTokens tokens, LambdaInvoker lambda, Clock clock,
-      ExecutionStarter starter, String region) {
+  TaskRunner(
+      ExecutionStore store,
+      TaskTokens tokens,
+      LambdaInvoker lambda,
+      Clock clock,
+      ExecutionStarter starter,
+      String region) {
     this.store = store;
     this.tokens = tokens;
     this.lambda = lambda;
@@ -39,15 +44,21 @@ final class TaskRunner {
    * One attempt. {@code pendingToken} is the token of a callback attempt interrupted by a restart;
    * {@code onToken} persists a newly issued token in the checkpoint.
    */
-  JsonNode attempt(RunningExecution run, State.Task task, JsonNode effectiveInput, int retryCount,
-      Instant entered, String pendingToken, Consumer<String> onToken)
+  JsonNode attempt(
+      RunningExecution run,
+      State.Task task,
+      JsonNode effectiveInput,
+      int retryCount,
+      Instant entered,
+      String pendingToken,
+      Consumer<String> onToken)
       throws InterruptedException {
-    Instant deadline = task.timeoutSeconds() == null ? null
-        : clock.now().plusSeconds(task.timeoutSeconds());
+    Instant deadline =
+        task.timeoutSeconds() == null ? null : clock.now().plusSeconds(task.timeoutSeconds());
     return switch (task.resource()) {
       case LAMBDA_INVOKE -> {
-        JsonNode context = run.context.contextObject(task.name(), entered, retryCount, null, -1,
-            null);
+        JsonNode context =
+            run.context.contextObject(task.name(), entered, retryCount, null, -1, null);
         JsonNode parameters = DataFlow.template(task.parameters(), effectiveInput, context);
         scheduled(run, task, "invoke", parameters);
         try {
@@ -60,11 +71,10 @@ final class TaskRunner {
         }
       }
       case LAMBDA_INVOKE_WAIT_FOR_TASK_TOKEN ->
-          callback(run, task, effectiveInput, retryCount, entered, deadline, pendingToken,
-              onToken);
+          callback(run, task, effectiveInput, retryCount, entered, deadline, pendingToken, onToken);
       case STATES_START_EXECUTION -> {
-        JsonNode context = run.context.contextObject(task.name(), entered, retryCount, null, -1,
-            null);
+        JsonNode context =
+            run.context.contextObject(task.name(), entered, retryCount, null, -1, null);
         JsonNode parameters = DataFlow.template(task.parameters(), effectiveInput, context);
         scheduled(run, task, "startExecution", parameters);
         try {
@@ -79,9 +89,16 @@ final class TaskRunner {
     };
   }
 
-  private JsonNode callback(RunningExecution run, State.Task task, JsonNode effectiveInput,
-      int retryCount, Instant entered, Instant deadline, String pendingToken,
-      Consumer<String> onToken) throws InterruptedException {
+  private JsonNode callback(
+      RunningExecution run,
+      State.Task task,
+      JsonNode effectiveInput,
+      int retryCount,
+      Instant entered,
+      Instant deadline,
+      String pendingToken,
+      Consumer<String> onToken)
+      throws InterruptedException {
     String resource = "invoke.waitForTaskToken";
     String token = pendingToken;
     ExecutionStore.Token row = token == null ? null : store.findToken(token);
@@ -97,8 +114,8 @@ final class TaskRunner {
     } else {
       token = TaskTokens.newToken();
       tokens.register(token, run.arn);
-      JsonNode context = run.context.contextObject(task.name(), entered, retryCount, token, -1,
-          null);
+      JsonNode context =
+          run.context.contextObject(task.name(), entered, retryCount, token, -1, null);
       JsonNode parameters;
       try {
         parameters = DataFlow.template(task.parameters(), effectiveInput, context);
@@ -106,10 +123,21 @@ final class TaskRunner {
         tokens.abandon(token, e);
         throw e;
       }
-      Instant heartbeatDeadline = task.heartbeatSeconds() == null ? null
-          : clock.now().plusSeconds(task.heartbeatSeconds());
-      store.insertToken(new ExecutionStore.Token(token, run.arn, task.name(), "WAITING",
-          task.heartbeatSeconds(), heartbeatDeadline, deadline, null, null, null), clock.now());
+      Instant heartbeatDeadline =
+          task.heartbeatSeconds() == null ? null : clock.now().plusSeconds(task.heartbeatSeconds());
+      store.insertToken(
+          new ExecutionStore.Token(
+              token,
+              run.arn,
+              task.name(),
+              "WAITING",
+              task.heartbeatSeconds(),
+              heartbeatDeadline,
+              deadline,
+              null,
+              null,
+              null),
+          clock.now());
       onToken.accept(token);
       tokens.arm(token, heartbeatDeadline, deadline);
       scheduled(run, task, resource, parameters);
@@ -147,28 +175,40 @@ final class TaskRunner {
       throws InterruptedException {
     JsonNode nameNode = parameters.get("FunctionName");
     if (nameNode == null || !nameNode.isTextual()) {
-      throw StatesError.runtime("The field 'FunctionName' must be a string, got "
-          + (nameNode == null ? "nothing" : Json.print(nameNode)));
+      throw StatesError.runtime(
+          "The field 'FunctionName' must be a string, got "
+              + (nameNode == null ? "nothing" : Json.print(nameNode)));
     }
     JsonNode payload = parameters.has("Payload") ? parameters.get("Payload") : effectiveInput;
     CompletableFuture<JsonNode> outcome = new CompletableFuture<>();
-    Thread.ofVirtual().name("lambda-" + nameNode.textValue()).start(() -> {
-      try {
-        String response = lambda.invoke(nameNode.textValue(), Json.print(payload));
-        outcome.complete(lambdaResult(response));
-      } catch (LambdaInvoker.FunctionError e) {
-        ObjectNode cause = Json.object();
-        cause.put("errorMessage", e.errorMessage());
-        cause.put("errorType", e.errorType());
-        cause.putArray("stackTrace");
-        outcome.completeExceptionally(new StatesError(e.errorType(), Json.print(cause)));
-      } catch (RuntimeException e) {
-        outcome.completeExceptionally(new StatesError("Lambda.ServiceException", e.toString()));
-      }
-    });
-    Clock.Timer timer = deadline == null ? null : clock.schedule(deadline,
-        () -> outcome.completeExceptionally(new StatesError(StatesError.TIMEOUT,
-            "The task did not complete within TimeoutSeconds")));
+    Thread.ofVirtual()
+        .name("lambda-" + nameNode.textValue())
+        .start(
+            () -> {
+              try {
+                String response = lambda.invoke(nameNode.textValue(), Json.print(payload));
+                outcome.complete(lambdaResult(response));
+              } catch (LambdaInvoker.FunctionError e) {
+                ObjectNode cause = Json.object();
+                cause.put("errorMessage", e.errorMessage());
+                cause.put("errorType", e.errorType());
+                cause.putArray("stackTrace");
+                outcome.completeExceptionally(new StatesError(e.errorType(), Json.print(cause)));
+              } catch (RuntimeException e) {
+                outcome.completeExceptionally(
+                    new StatesError("Lambda.ServiceException", e.toString()));
+              }
+            });
+    Clock.Timer timer =
+        deadline == null
+            ? null
+            : clock.schedule(
+                deadline,
+                () ->
+                    outcome.completeExceptionally(
+                        new StatesError(
+                            StatesError.TIMEOUT,
+                            "The task did not complete within TimeoutSeconds")));
     try {
       return outcome.get();
     } catch (ExecutionException e) {
@@ -208,12 +248,16 @@ final class TaskRunner {
       throw StatesError.runtime("The field 'StateMachineArn' must be a string");
     }
     JsonNode input = parameters.get("Input");
-    String inputText = input == null ? "{}" : input.isTextual() ? input.textValue()
-        : Json.print(input);
+    String inputText =
+        input == null ? "{}" : input.isTextual() ? input.textValue() : Json.print(input);
     JsonNode name = parameters.get("Name");
     try {
-      ExecutionStarter.Started started = starter.start(arn.textValue(),
-          name == null || name.isNull() ? null : name.asText(), inputText, run.arn);
+      ExecutionStarter.Started started =
+          starter.start(
+              arn.textValue(),
+              name == null || name.isNull() ? null : name.asText(),
+              inputText,
+              run.arn);
       ObjectNode result = Json.object();
       result.put("ExecutionArn", started.executionArn());
       result.put("StartDate", started.startDate().toEpochMilli());
@@ -230,8 +274,8 @@ final class TaskRunner {
     return details;
   }
 
-  private void scheduled(RunningExecution run, State.Task task, String resource,
-      JsonNode parameters) {
+  private void scheduled(
+      RunningExecution run, State.Task task, String resource, JsonNode parameters) {
     ObjectNode details = details(resource);
     details.put("region", region);
     details.put("parameters", Json.print(parameters));
@@ -255,8 +299,11 @@ final class TaskRunner {
     ObjectNode details = details(resource);
     details.put("error", e.error());
     details.put("cause", e.cause());
-    run.history.record(e.error().equals(StatesError.TIMEOUT) ? "TaskTimedOut" : "TaskFailed",
-        e.error().equals(StatesError.TIMEOUT) ? "taskTimedOutEventDetails"
-            : "taskFailedEventDetails", details);
+    run.history.record(
+        e.error().equals(StatesError.TIMEOUT) ? "TaskTimedOut" : "TaskFailed",
+        e.error().equals(StatesError.TIMEOUT)
+            ? "taskTimedOutEventDetails"
+            : "taskFailedEventDetails",
+        details);
   }
 }

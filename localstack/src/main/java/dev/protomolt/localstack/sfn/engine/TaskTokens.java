@@ -71,12 +71,24 @@ public final class TaskTokens {
     }
     synchronized (p) {
       if (heartbeatDeadline != null) {
-        p.heartbeatTimer = clock.schedule(heartbeatDeadline, () -> expire(token,
-            StatesError.HEARTBEAT_TIMEOUT, "The task did not send a heartbeat in time"));
+        p.heartbeatTimer =
+            clock.schedule(
+                heartbeatDeadline,
+                () ->
+                    expire(
+                        token,
+                        StatesError.HEARTBEAT_TIMEOUT,
+                        "The task did not send a heartbeat in time"));
       }
       if (timeoutDeadline != null) {
-        p.timeoutTimer = clock.schedule(timeoutDeadline, () -> expire(token,
-            StatesError.TIMEOUT, "The task did not complete within TimeoutSeconds"));
+        p.timeoutTimer =
+            clock.schedule(
+                timeoutDeadline,
+                () ->
+                    expire(
+                        token,
+                        StatesError.TIMEOUT,
+                        "The task did not complete within TimeoutSeconds"));
       }
     }
   }
@@ -89,10 +101,11 @@ public final class TaskTokens {
     }
     switch (row.status()) {
       case "SUCCEEDED" -> p.result.complete(Json.parse(row.output()));
-      case "FAILED", "TIMED_OUT" -> p.result.completeExceptionally(
-          new StatesError(row.error(), row.cause()));
-      default -> p.result.completeExceptionally(new StatesError(StatesError.RUNTIME,
-          "the task token was closed with its execution"));
+      case "FAILED", "TIMED_OUT" ->
+          p.result.completeExceptionally(new StatesError(row.error(), row.cause()));
+      default ->
+          p.result.completeExceptionally(
+              new StatesError(StatesError.RUNTIME, "the task token was closed with its execution"));
     }
   }
 
@@ -123,11 +136,15 @@ public final class TaskTokens {
 
   /** SendTaskSuccess. */
   public void success(String token, String output) {
-    if (output != null && output.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-        > StateInterpreter.PAYLOAD_LIMIT_BYTES) {
-      throw new SfnApiException("ValidationException", "1 validation error detected: Value at "
-          + "'output' failed to satisfy constraint: Member must have length less than or equal "
-          + "to " + StateInterpreter.PAYLOAD_LIMIT_BYTES);
+    if (output != null
+        && output.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+            > StateInterpreter.PAYLOAD_LIMIT_BYTES) {
+      throw new SfnApiException(
+          "ValidationException",
+          "1 validation error detected: Value at "
+              + "'output' failed to satisfy constraint: Member must have length less than or equal "
+              + "to "
+              + StateInterpreter.PAYLOAD_LIMIT_BYTES);
     }
     JsonNode parsed;
     try {
@@ -179,8 +196,14 @@ public final class TaskTokens {
         if (p.heartbeatTimer != null) {
           p.heartbeatTimer.cancel();
         }
-        p.heartbeatTimer = clock.schedule(deadline, () -> expire(token,
-            StatesError.HEARTBEAT_TIMEOUT, "The task did not send a heartbeat in time"));
+        p.heartbeatTimer =
+            clock.schedule(
+                deadline,
+                () ->
+                    expire(
+                        token,
+                        StatesError.HEARTBEAT_TIMEOUT,
+                        "The task did not send a heartbeat in time"));
       }
     }
   }
@@ -188,12 +211,13 @@ public final class TaskTokens {
   /** Closes every token of an execution that ended (stopped or timed out). */
   void closeAll(String executionArn) {
     store.closeTokensOf(executionArn, clock.now());
-    pending.forEach((token, p) -> {
-      if (p.executionArn.equals(executionArn)) {
-        p.cancelTimers();
-        p.result.completeExceptionally(new StatesError(StatesError.RUNTIME, "execution ended"));
-      }
-    });
+    pending.forEach(
+        (token, p) -> {
+          if (p.executionArn.equals(executionArn)) {
+            p.cancelTimers();
+            p.result.completeExceptionally(new StatesError(StatesError.RUNTIME, "execution ended"));
+          }
+        });
   }
 
   /** Stops every timer this process armed; the tokens stay WAITING for the next start. */
@@ -203,8 +227,8 @@ public final class TaskTokens {
   }
 
   private void expire(String token, String error, String cause) {
-    if (store.expireToken(token, error.equals(StatesError.HEARTBEAT_TIMEOUT), error, cause,
-        clock.now())) {
+    if (store.expireToken(
+        token, error.equals(StatesError.HEARTBEAT_TIMEOUT), error, cause, clock.now())) {
       Pending p = pending.get(token);
       if (p != null) {
         p.result.completeExceptionally(new StatesError(error, cause));
@@ -218,7 +242,7 @@ public final class TaskTokens {
     if (row == null) {
       return new SfnApiException("InvalidToken", "Invalid Token: 'Invalid token'");
     }
-    return new SfnApiException("TaskTimedOut",
-        "Task Timed Out: 'Provided task does not exist anymore'");
+    return new SfnApiException(
+        "TaskTimedOut", "Task Timed Out: 'Provided task does not exist anymore'");
   }
 }

@@ -1,5 +1,6 @@
 package dev.protomolt.module.samples;
 
+import com.google.protobuf.Struct;
 import dev.protomolt.module.sdk.DocumentProcessor;
 import dev.protomolt.module.sdk.ModuleOutcome;
 import dev.protomolt.module.sdk.ProcessorFailure;
@@ -7,7 +8,6 @@ import dev.protomolt.module.sdk.WorkContext;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.module.v1.WorkUnit;
-import com.google.protobuf.Struct;
 
 /** Builds work units for sample processors and runs them the way the worker loop does. */
 public final class SampleWork {

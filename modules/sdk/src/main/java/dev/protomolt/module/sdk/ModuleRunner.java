@@ -34,11 +34,14 @@ public final class ModuleRunner {
                   "--concurrency must be a whole number >= 1, got \"" + value + "\"");
             }
           }
-          default -> { /* left for the module's own options */ }
+          default -> {
+            /* left for the module's own options */
+          }
         }
       }
       if (concurrency < 1) {
-        throw new IllegalArgumentException("--concurrency must be a whole number >= 1, got " + concurrency);
+        throw new IllegalArgumentException(
+            "--concurrency must be a whole number >= 1, got " + concurrency);
       }
       if (!gateway.matches("[^:]+:\\d{1,5}")) {
         throw new IllegalArgumentException("--gateway must be HOST:PORT, got \"" + gateway + "\"");
@@ -58,7 +61,8 @@ public final class ModuleRunner {
    * What a module's {@code main} calls: parses the common options, runs until SIGTERM / Ctrl-C, and
    * exits with status 2 and a one-line message when an option is wrong.
    */
-  public static void main(String moduleId, DocumentProcessor processor, String[] args, int defaultConcurrency)
+  public static void main(
+      String moduleId, DocumentProcessor processor, String[] args, int defaultConcurrency)
       throws InterruptedException {
     Options options;
     try {
@@ -104,8 +108,12 @@ public final class ModuleRunner {
                 },
                 moduleId + "-shutdown"));
     System.out.println(
-        moduleId + " worker pulling from " + options.gateway()
-            + " with up to " + options.concurrency() + " streams");
+        moduleId
+            + " worker pulling from "
+            + options.gateway()
+            + " with up to "
+            + options.concurrency()
+            + " streams");
     worker.start();
     // The slots are virtual threads, which do not keep the JVM alive: the main thread does.
     stopped.await();

@@ -163,9 +163,7 @@ public final class ModuleWorker implements AutoCloseable {
     Slot slot = new Slot(slotNumbers.incrementAndGet());
     slots.add(slot);
     slot.thread =
-        Thread.ofVirtual()
-            .name(config.moduleId() + "-slot-" + slot.number)
-            .unstarted(slot::run);
+        Thread.ofVirtual().name(config.moduleId() + "-slot-" + slot.number).unstarted(slot::run);
     slot.thread.start();
   }
 
@@ -251,7 +249,10 @@ public final class ModuleWorker implements AutoCloseable {
               LOG.log(
                   Level.WARNING,
                   "{0} slot {1}: stream failed ({2}); reconnecting in {3} ms",
-                  config.moduleId(), number, failed.why(), Long.toString(delay.toMillis()));
+                  config.moduleId(),
+                  number,
+                  failed.why(),
+                  Long.toString(delay.toMillis()));
               waitFor(delay);
             }
           }
@@ -367,7 +368,9 @@ public final class ModuleWorker implements AutoCloseable {
           WorkAckEncoder.encode(unit.getWorkUnitId(), outcome, context.logLines(), processingMs);
       if (!work.send(WorkRequest.newBuilder().setAck(ack).build())) {
         return new StreamEnd.Failed(
-            "stream closed while processing " + unit.getWorkUnitId() + "; the gateway redelivers it");
+            "stream closed while processing "
+                + unit.getWorkUnitId()
+                + "; the gateway redelivers it");
       }
       return switch (work.next()) {
         case WorkStream.Event.Closed closed ->
@@ -418,8 +421,10 @@ public final class ModuleWorker implements AutoCloseable {
           && !updated.getDocId().equals(inputDocId)) {
         return new ModuleOutcome.Reject(
             RejectReason.REJECT_REASON_MODULE_ERROR,
-            "updated_payload.doc_id \"" + updated.getDocId()
-                + "\" differs from the input doc_id \"" + inputDocId
+            "updated_payload.doc_id \""
+                + updated.getDocId()
+                + "\" differs from the input doc_id \""
+                + inputDocId
                 + "\": a module must not change a document's identity");
       }
       return outcome;

@@ -38,7 +38,8 @@ final class SystemWorkerClock implements WorkerClock {
   public CompletableFuture<Void> after(Duration delay) {
     CompletableFuture<Void> done = new CompletableFuture<>();
     ScheduledFuture<?> scheduled =
-        timer.schedule(() -> done.complete(null), Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+        timer.schedule(
+            () -> done.complete(null), Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
     done.whenComplete((ignored, failure) -> scheduled.cancel(false));
     return done;
   }

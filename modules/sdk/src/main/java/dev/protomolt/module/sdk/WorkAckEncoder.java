@@ -24,8 +24,7 @@ public final class WorkAckEncoder {
       case ModuleOutcome.NoOp noOp ->
           ack.setNoOp(NoOpResult.newBuilder().setReason(noOp.reason()).setDetail(noOp.detail()));
       case ModuleOutcome.Reject reject ->
-          ack.setReject(
-              Reject.newBuilder().setReason(reject.reason()).setDetail(reject.detail()));
+          ack.setReject(Reject.newBuilder().setReason(reject.reason()).setDetail(reject.detail()));
       case ModuleOutcome.RetryableFailure retry ->
           ack.setRetryableFailure(
               RetryableFailure.newBuilder()

@@ -26,7 +26,8 @@ final class WorkStream {
 
   private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
   private ClientCallStreamObserver<WorkRequest> requests;
-  // Volatile, not guarded: the transport marks it from its own thread while a send may hold the lock.
+  // Volatile, not guarded: the transport marks it from its own thread while a send may hold the
+  // lock.
   private volatile boolean closed;
 
   private WorkStream() {}

@@ -31,7 +31,8 @@ public record WorkerConfig(
     if (moduleId.isBlank() || !moduleId.matches("[A-Za-z0-9._-]+")) {
       throw new IllegalArgumentException(
           "moduleId must be non-blank letters, digits, '.', '_' or '-' (it names a topic), got \""
-              + moduleId + "\"");
+              + moduleId
+              + "\"");
     }
     if (instanceId == null || instanceId.isBlank()) {
       throw new IllegalArgumentException("instanceId must not be blank");
@@ -53,7 +54,11 @@ public record WorkerConfig(
     return new WorkerConfig(
         moduleId,
         // Readable in gateway logs (which process) and unique across restarts (the random part).
-        moduleId + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8),
+        moduleId
+            + "-"
+            + ProcessHandle.current().pid()
+            + "-"
+            + UUID.randomUUID().toString().substring(0, 8),
         maxConcurrency,
         DEFAULT_HEARTBEAT,
         Duration.ofSeconds(1),

@@ -11,8 +11,12 @@ class ModuleRunnerOptionsTest {
   void defaultsToTheLocalGatewayAndTheModulesConcurrency() {
     assertThat(ModuleRunner.Options.parse(new String[0], 4))
         .isEqualTo(new ModuleRunner.Options("127.0.0.1:18100", 4));
-    assertThat(ModuleRunner.Options.parse(
-            new String[] {"--index", "data/x", "--gateway", "gw.local:9000", "--concurrency", "8"}, 4))
+    assertThat(
+            ModuleRunner.Options.parse(
+                new String[] {
+                  "--index", "data/x", "--gateway", "gw.local:9000", "--concurrency", "8"
+                },
+                4))
         .isEqualTo(new ModuleRunner.Options("gw.local:9000", 8));
   }
 

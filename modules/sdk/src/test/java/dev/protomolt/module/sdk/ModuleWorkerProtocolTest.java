@@ -223,7 +223,8 @@ class ModuleWorkerProtocolTest {
   @Test
   void streamErrorsBackOffExponentiallyToThirtySecondsOnTheSameChannel() throws Exception {
     startWorker(1, this::heldProcessor);
-    List<Long> expectedMs = List.of(500L, 1_000L, 2_000L, 4_000L, 8_000L, 16_000L, 30_000L, 30_000L);
+    List<Long> expectedMs =
+        List.of(500L, 1_000L, 2_000L, 4_000L, 8_000L, 16_000L, 30_000L, 30_000L);
     for (long delayMs : expectedMs) {
       Conversation conversation = gateway.nextConversation();
       conversation.awaitHello();
@@ -256,9 +257,7 @@ class ModuleWorkerProtocolTest {
     doomed.sendWorkUnit(unit("wu-lost", 15));
     awaitStarted();
     doomed.fail(Status.UNAVAILABLE.withDescription("connection reset"));
-    release(
-        "wu-lost",
-        ModuleOutcome.updated(doc("doc-wu-lost")));
+    release("wu-lost", ModuleOutcome.updated(doc("doc-wu-lost")));
 
     await(() -> clock.pendingWaits().contains(Duration.ofMillis(500)), "the reconnect wait");
     clock.advance(Duration.ofMillis(500));

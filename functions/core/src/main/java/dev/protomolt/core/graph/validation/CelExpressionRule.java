@@ -25,10 +25,24 @@ final class CelExpressionRule implements GraphRule {
   public void check(PipelineGraph graph, RuleContext context, ViolationSink sink) {
     for (ExpressionSite site : ExpressionSite.of(graph)) {
       for (CelProblem problem : context.cel().check(site.expression(), site.shape())) {
-        String owner = site.edgeId().isEmpty() ? "node '" + site.nodeId() + "'" : "edge '" + site.edgeId() + "'";
-        sink.at(site.nodeId(), site.edgeId(), site.field(), problem.position(),
-            owner + " " + site.field() + " '" + site.expression() + "' does not compile at position "
-                + problem.position() + ": " + problem.message());
+        String owner =
+            site.edgeId().isEmpty()
+                ? "node '" + site.nodeId() + "'"
+                : "edge '" + site.edgeId() + "'";
+        sink.at(
+            site.nodeId(),
+            site.edgeId(),
+            site.field(),
+            problem.position(),
+            owner
+                + " "
+                + site.field()
+                + " '"
+                + site.expression()
+                + "' does not compile at position "
+                + problem.position()
+                + ": "
+                + problem.message());
       }
     }
   }

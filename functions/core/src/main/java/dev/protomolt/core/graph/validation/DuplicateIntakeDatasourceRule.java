@@ -32,9 +32,15 @@ final class DuplicateIntakeDatasourceRule implements GraphRule {
       }
       String first = firstNodeByDatasource.putIfAbsent(node.getDatasourceId(), node.getNodeId());
       if (first != null) {
-        sink.node(node.getNodeId(), "intake node '" + node.getNodeId() + "' binds datasource '"
-            + node.getDatasourceId() + "', already bound by intake node '" + first
-            + "'; each document would be admitted twice");
+        sink.node(
+            node.getNodeId(),
+            "intake node '"
+                + node.getNodeId()
+                + "' binds datasource '"
+                + node.getDatasourceId()
+                + "', already bound by intake node '"
+                + first
+                + "'; each document would be admitted twice");
       }
     }
   }

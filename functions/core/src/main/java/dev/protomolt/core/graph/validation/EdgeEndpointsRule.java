@@ -30,17 +30,32 @@ final class EdgeEndpointsRule implements GraphRule {
       if (edge.getFromNodeId().isBlank()) {
         sink.edge(id, "edge '" + id + "' has a blank from_node_id");
       } else if (!nodes.containsKey(edge.getFromNodeId())) {
-        sink.edge(id, "edge '" + id + "' starts at node '" + edge.getFromNodeId()
-            + "', which is not in this graph version");
+        sink.edge(
+            id,
+            "edge '"
+                + id
+                + "' starts at node '"
+                + edge.getFromNodeId()
+                + "', which is not in this graph version");
       }
       if (edge.getToNodeId().isBlank()) {
         sink.edge(id, "edge '" + id + "' has a blank to_node_id");
       } else if (!nodes.containsKey(edge.getToNodeId())) {
-        sink.edge(id, "edge '" + id + "' ends at node '" + edge.getToNodeId()
-            + "', which is not in this graph version");
+        sink.edge(
+            id,
+            "edge '"
+                + id
+                + "' ends at node '"
+                + edge.getToNodeId()
+                + "', which is not in this graph version");
       } else if (nodes.get(edge.getToNodeId()).getNodeType() == NodeType.NODE_TYPE_INTAKE) {
-        sink.edge(id, "edge '" + id + "' routes into intake node '" + edge.getToNodeId()
-            + "'; intake nodes are entry points and accept no incoming edges");
+        sink.edge(
+            id,
+            "edge '"
+                + id
+                + "' routes into intake node '"
+                + edge.getToNodeId()
+                + "'; intake nodes are entry points and accept no incoming edges");
       }
     }
   }

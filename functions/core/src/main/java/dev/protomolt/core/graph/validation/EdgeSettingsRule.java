@@ -23,24 +23,42 @@ final class EdgeSettingsRule implements GraphRule {
   @Override
   public void check(PipelineGraph graph, RuleContext context, ViolationSink sink) {
     if (graph.getSettings().getDefaultMaxHops() < 0) {
-      sink.graph("settings.default_max_hops is negative (" + graph.getSettings().getDefaultMaxHops()
-          + "); use 0 for no limit");
+      sink.graph(
+          "settings.default_max_hops is negative ("
+              + graph.getSettings().getDefaultMaxHops()
+              + "); use 0 for no limit");
     }
     Set<String> links = new HashSet<>();
     for (GraphEdge edge : graph.getEdgesList()) {
       String id = edge.getEdgeId();
       if (edge.getMaxHops() < 0) {
-        sink.edge(id, "edge '" + id + "' has negative max_hops (" + edge.getMaxHops()
-            + "); use 0 for the graph default");
+        sink.edge(
+            id,
+            "edge '"
+                + id
+                + "' has negative max_hops ("
+                + edge.getMaxHops()
+                + "); use 0 for the graph default");
       }
       if (edge.getTransportType() == TransportType.UNRECOGNIZED) {
-        sink.edge(id, "edge '" + id + "' has an unknown transport_type; use PERSIST, CACHE or MEMORY");
+        sink.edge(
+            id, "edge '" + id + "' has an unknown transport_type; use PERSIST, CACHE or MEMORY");
       }
-      String link = edge.getFromNodeId() + "\u0000" + edge.getToNodeId() + "\u0000" + edge.getCondition();
+      String link =
+          edge.getFromNodeId() + "\u0000" + edge.getToNodeId() + "\u0000" + edge.getCondition();
       if (!links.add(link)) {
-        sink.edge(id, "edge '" + id + "' repeats another edge from '" + edge.getFromNodeId()
-            + "' to '" + edge.getToNodeId() + "' with the same condition; the document would be "
-            + "delivered to '" + edge.getToNodeId() + "' twice");
+        sink.edge(
+            id,
+            "edge '"
+                + id
+                + "' repeats another edge from '"
+                + edge.getFromNodeId()
+                + "' to '"
+                + edge.getToNodeId()
+                + "' with the same condition; the document would be "
+                + "delivered to '"
+                + edge.getToNodeId()
+                + "' twice");
       }
     }
   }

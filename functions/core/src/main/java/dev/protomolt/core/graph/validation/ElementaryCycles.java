@@ -39,7 +39,8 @@ final class ElementaryCycles {
    * Finds up to {@code limit} cycles; each is the list of vertices in walk order, starting at its
    * least vertex (by {@code order}) and not repeating it at the end.
    */
-  static List<List<String>> find(List<String> order, Map<String, Set<String>> adjacency, int limit) {
+  static List<List<String>> find(
+      List<String> order, Map<String, Set<String>> adjacency, int limit) {
     ElementaryCycles search = new ElementaryCycles(order, adjacency, limit);
     search.run();
     return search.cycles;
@@ -135,8 +136,9 @@ final class ElementaryCycles {
   private Set<String> predecessors(String v) {
     if (reverse == null) {
       reverse = new HashMap<>();
-      adjacency.forEach((from, tos) -> tos.forEach(
-          to -> reverse.computeIfAbsent(to, k -> new LinkedHashSet<>()).add(from)));
+      adjacency.forEach(
+          (from, tos) ->
+              tos.forEach(to -> reverse.computeIfAbsent(to, k -> new LinkedHashSet<>()).add(from)));
     }
     return reverse.getOrDefault(v, Set.of());
   }

@@ -29,8 +29,7 @@ public final class GraphValidator {
 
   public ValidationResult validate(PipelineGraph graph, ValidationMode mode) {
     if (mode == ValidationMode.VALIDATION_MODE_UNSPECIFIED || mode == ValidationMode.UNRECOGNIZED) {
-      throw new IllegalArgumentException(
-          "mode must be DRAFT, DESIGN or PRODUCTION, was " + mode);
+      throw new IllegalArgumentException("mode must be DRAFT, DESIGN or PRODUCTION, was " + mode);
     }
     ViolationSink sink = new ViolationSink();
     for (GraphRule rule : rules) {
@@ -41,7 +40,10 @@ public final class GraphValidator {
     }
     var violations = sink.violations();
     boolean valid = violations.stream().noneMatch(v -> v.getSeverity() == Severity.SEVERITY_ERROR);
-    return ValidationResult.newBuilder().setValid(valid).setMode(mode)
-        .addAllViolations(violations).build();
+    return ValidationResult.newBuilder()
+        .setValid(valid)
+        .setMode(mode)
+        .addAllViolations(violations)
+        .build();
   }
 }

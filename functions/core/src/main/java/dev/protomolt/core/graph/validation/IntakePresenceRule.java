@@ -25,14 +25,21 @@ final class IntakePresenceRule implements GraphRule {
       if (node.getNodeType() == NodeType.NODE_TYPE_INTAKE) {
         any = true;
         if (node.getDatasourceId().isBlank()) {
-          sink.node(node.getNodeId(), "intake node '" + node.getNodeId()
-              + "' has no datasource_id: the datasource is what subscribes this graph to documents");
+          sink.node(
+              node.getNodeId(),
+              "intake node '"
+                  + node.getNodeId()
+                  + "' has no datasource_id: the datasource is what subscribes this graph to"
+                  + " documents");
         }
       }
     }
     if (!any) {
-      sink.graph("graph '" + graph.getGraphId() + "' has no INTAKE node, so no document can "
-          + "ever enter it; add an intake node bound to a datasource");
+      sink.graph(
+          "graph '"
+              + graph.getGraphId()
+              + "' has no INTAKE node, so no document can "
+              + "ever enter it; add an intake node bound to a datasource");
     }
   }
 }

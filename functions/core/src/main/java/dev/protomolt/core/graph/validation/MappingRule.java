@@ -31,47 +31,80 @@ final class MappingRule implements GraphRule {
     }
   }
 
-  private void checkAll(GraphNode node, String list, List<ProcessingMapping> mappings, ViolationSink sink) {
+  private void checkAll(
+      GraphNode node, String list, List<ProcessingMapping> mappings, ViolationSink sink) {
     for (int i = 0; i < mappings.size(); i++) {
       ProcessingMapping m = mappings.get(i);
-      String where = "node '" + node.getNodeId() + "' " + list + "[" + i + "]"
-          + (m.getMappingId().isBlank() ? "" : " ('" + m.getMappingId() + "')");
+      String where =
+          "node '"
+              + node.getNodeId()
+              + "' "
+              + list
+              + "["
+              + i
+              + "]"
+              + (m.getMappingId().isBlank() ? "" : " ('" + m.getMappingId() + "')");
       String field = list + "[" + i + "]";
       switch (m.getMappingType()) {
         case MAPPING_TYPE_UNSPECIFIED, UNRECOGNIZED ->
-            sink.at(node.getNodeId(), "", field + ".mapping_type", 0,
+            sink.at(
+                node.getNodeId(),
+                "",
+                field + ".mapping_type",
+                0,
                 where + " has no mapping_type: set DIRECT, AGGREGATE or CEL");
         case MAPPING_TYPE_DIRECT -> {
           if (m.getSourceFieldPathsCount() != 1) {
-            sink.at(node.getNodeId(), "", field + ".source_field_paths", 0, where
-                + " is DIRECT and needs exactly one source_field_path, has " + m.getSourceFieldPathsCount());
+            sink.at(
+                node.getNodeId(),
+                "",
+                field + ".source_field_paths",
+                0,
+                where
+                    + " is DIRECT and needs exactly one source_field_path, has "
+                    + m.getSourceFieldPathsCount());
           }
         }
         case MAPPING_TYPE_AGGREGATE -> {
           if (m.getSourceFieldPathsCount() == 0) {
-            sink.at(node.getNodeId(), "", field + ".source_field_paths", 0, where
-                + " is AGGREGATE and needs at least one source_field_path");
+            sink.at(
+                node.getNodeId(),
+                "",
+                field + ".source_field_paths",
+                0,
+                where + " is AGGREGATE and needs at least one source_field_path");
           }
         }
         case MAPPING_TYPE_CEL -> {
           if (m.getCelExpression().isBlank()) {
-            sink.at(node.getNodeId(), "", field + ".cel_expression", 0, where
-                + " is CEL and needs a cel_expression");
+            sink.at(
+                node.getNodeId(),
+                "",
+                field + ".cel_expression",
+                0,
+                where + " is CEL and needs a cel_expression");
           }
         }
       }
       for (int s = 0; s < m.getSourceFieldPathsCount(); s++) {
-        checkPath(node, sink, where, field + ".source_field_paths[" + s + "]", m.getSourceFieldPaths(s));
+        checkPath(
+            node, sink, where, field + ".source_field_paths[" + s + "]", m.getSourceFieldPaths(s));
       }
       if (m.getTargetFieldPath().isBlank()) {
-        sink.at(node.getNodeId(), "", field + ".target_field_path", 0, where + " has no target_field_path");
+        sink.at(
+            node.getNodeId(),
+            "",
+            field + ".target_field_path",
+            0,
+            where + " has no target_field_path");
       } else {
         checkPath(node, sink, where, field + ".target_field_path", m.getTargetFieldPath());
       }
     }
   }
 
-  private static void checkPath(GraphNode node, ViolationSink sink, String where, String field, String path) {
+  private static void checkPath(
+      GraphNode node, ViolationSink sink, String where, String field, String path) {
     try {
       DocumentFieldPath.parse(path);
     } catch (IllegalArgumentException e) {

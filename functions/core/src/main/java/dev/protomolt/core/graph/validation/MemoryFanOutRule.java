@@ -41,15 +41,29 @@ final class MemoryFanOutRule implements GraphRule {
       memoryOut.merge(edge.getFromNodeId(), 1, Integer::sum);
       GraphNode from = nodes.get(edge.getFromNodeId());
       if (from != null && from.getNodeType() == NodeType.NODE_TYPE_INTAKE) {
-        sink.warnNode(from.getNodeId(), "edge '" + edge.getEdgeId() + "' leaves intake node '"
-            + from.getNodeId() + "' on MEMORY: the first hop will have no replayable copy");
+        sink.warnNode(
+            from.getNodeId(),
+            "edge '"
+                + edge.getEdgeId()
+                + "' leaves intake node '"
+                + from.getNodeId()
+                + "' on MEMORY: the first hop will have no replayable copy");
       }
     }
-    memoryOut.forEach((nodeId, count) -> {
-      if (count > MEMORY_FRONTIER) {
-        sink.warnNode(nodeId, "node '" + nodeId + "' fans out on " + count + " MEMORY edges, more "
-            + "than the MEMORY frontier of " + MEMORY_FRONTIER + "; the extra hops will wait and may duck to CACHE");
-      }
-    });
+    memoryOut.forEach(
+        (nodeId, count) -> {
+          if (count > MEMORY_FRONTIER) {
+            sink.warnNode(
+                nodeId,
+                "node '"
+                    + nodeId
+                    + "' fans out on "
+                    + count
+                    + " MEMORY edges, more "
+                    + "than the MEMORY frontier of "
+                    + MEMORY_FRONTIER
+                    + "; the extra hops will wait and may duck to CACHE");
+          }
+        });
   }
 }

@@ -45,7 +45,9 @@ final class NoCyclesRule implements GraphRule {
     Map<String, String> edgeOf = new LinkedHashMap<>();
     for (GraphEdge edge : graph.getEdgesList()) {
       if (known.contains(edge.getFromNodeId()) && known.contains(edge.getToNodeId())) {
-        adjacency.computeIfAbsent(edge.getFromNodeId(), k -> new LinkedHashSet<>()).add(edge.getToNodeId());
+        adjacency
+            .computeIfAbsent(edge.getFromNodeId(), k -> new LinkedHashSet<>())
+            .add(edge.getToNodeId());
         edgeOf.putIfAbsent(edge.getFromNodeId() + "\u0000" + edge.getToNodeId(), edge.getEdgeId());
       }
     }
@@ -60,12 +62,20 @@ final class NoCyclesRule implements GraphRule {
       }
       String walk = String.join(" -> ", cycle) + " -> " + cycle.getFirst();
       String closing = edges.getLast();
-      sink.at(cycle.getFirst(), closing, "", 0, "cycle " + walk + " (edges " + String.join(", ", edges)
-          + "); a pipeline must be acyclic: remove or redirect one of these edges");
+      sink.at(
+          cycle.getFirst(),
+          closing,
+          "",
+          0,
+          "cycle "
+              + walk
+              + " (edges "
+              + String.join(", ", edges)
+              + "); a pipeline must be acyclic: remove or redirect one of these edges");
     }
     if (cycles.size() > MAX_REPORTED) {
-      sink.graph("more than " + MAX_REPORTED + " cycles; only the first " + MAX_REPORTED
-          + " are listed");
+      sink.graph(
+          "more than " + MAX_REPORTED + " cycles; only the first " + MAX_REPORTED + " are listed");
     }
   }
 }

@@ -30,14 +30,23 @@ final class NodeTypeRule implements GraphRule {
             sink.node(id, "node '" + id + "' has no node_type: set INTAKE, PROCESSOR or SINK");
         case NODE_TYPE_INTAKE -> {
           if (!node.getModuleId().isBlank()) {
-            sink.node(id, "intake node '" + id + "' names module_id '" + node.getModuleId()
-                + "', but intake nodes run no module; move the module to a PROCESSOR node");
+            sink.node(
+                id,
+                "intake node '"
+                    + id
+                    + "' names module_id '"
+                    + node.getModuleId()
+                    + "', but intake nodes run no module; move the module to a PROCESSOR node");
           }
         }
         case NODE_TYPE_PROCESSOR, NODE_TYPE_SINK -> {
           if (node.getModuleId().isBlank()) {
-            sink.node(id, (node.getNodeType() == NodeType.NODE_TYPE_SINK ? "sink" : "processor")
-                + " node '" + id + "' has no module_id: it must name the module service it runs");
+            sink.node(
+                id,
+                (node.getNodeType() == NodeType.NODE_TYPE_SINK ? "sink" : "processor")
+                    + " node '"
+                    + id
+                    + "' has no module_id: it must name the module service it runs");
           }
         }
       }

@@ -31,8 +31,10 @@ final class OrphanNodeRule implements GraphRule {
 
   @Override
   public void check(PipelineGraph graph, RuleContext context, ViolationSink sink) {
-    List<GraphNode> intakes = graph.getNodesList().stream()
-        .filter(n -> n.getNodeType() == NodeType.NODE_TYPE_INTAKE).toList();
+    List<GraphNode> intakes =
+        graph.getNodesList().stream()
+            .filter(n -> n.getNodeType() == NodeType.NODE_TYPE_INTAKE)
+            .toList();
     if (intakes.isEmpty()) {
       return;
     }
@@ -42,10 +44,11 @@ final class OrphanNodeRule implements GraphRule {
     }
     Set<String> reached = new HashSet<>();
     Deque<String> todo = new ArrayDeque<>();
-    intakes.forEach(n -> {
-      reached.add(n.getNodeId());
-      todo.push(n.getNodeId());
-    });
+    intakes.forEach(
+        n -> {
+          reached.add(n.getNodeId());
+          todo.push(n.getNodeId());
+        });
     while (!todo.isEmpty()) {
       for (String next : out.getOrDefault(todo.pop(), Set.of())) {
         if (reached.add(next)) {
@@ -56,8 +59,11 @@ final class OrphanNodeRule implements GraphRule {
     Set<String> reported = new HashSet<>();
     for (GraphNode node : graph.getNodesList()) {
       if (!reached.contains(node.getNodeId()) && reported.add(node.getNodeId())) {
-        sink.node(node.getNodeId(), "node '" + node.getNodeId()
-            + "' is not reachable from any intake node, so no document can ever reach it");
+        sink.node(
+            node.getNodeId(),
+            "node '"
+                + node.getNodeId()
+                + "' is not reachable from any intake node, so no document can ever reach it");
       }
     }
   }

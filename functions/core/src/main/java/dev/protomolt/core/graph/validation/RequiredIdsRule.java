@@ -21,19 +21,29 @@ final class RequiredIdsRule implements GraphRule {
     if (graph.getGraphId().isBlank()) {
       sink.graph("graph_id is blank: a graph id is part of every stored document's address");
     } else if (graph.getGraphId().contains(":") && !graph.getGraphId().startsWith("intake:")) {
-      sink.graph("graph_id '" + graph.getGraphId() + "' contains ':', which is reserved for "
-          + "intake graphs (intake:<accountId>) and subscription keys");
+      sink.graph(
+          "graph_id '"
+              + graph.getGraphId()
+              + "' contains ':', which is reserved for "
+              + "intake graphs (intake:<accountId>) and subscription keys");
     }
     for (int i = 0; i < graph.getNodesCount(); i++) {
       if (graph.getNodes(i).getNodeId().isBlank()) {
-        sink.node("", "nodes[" + i + "] ('" + graph.getNodes(i).getName()
-            + "') has a blank node_id");
+        sink.node(
+            "", "nodes[" + i + "] ('" + graph.getNodes(i).getName() + "') has a blank node_id");
       }
     }
     for (int i = 0; i < graph.getEdgesCount(); i++) {
       if (graph.getEdges(i).getEdgeId().isBlank()) {
-        sink.edge("", "edges[" + i + "] (" + graph.getEdges(i).getFromNodeId() + " -> "
-            + graph.getEdges(i).getToNodeId() + ") has a blank edge_id");
+        sink.edge(
+            "",
+            "edges["
+                + i
+                + "] ("
+                + graph.getEdges(i).getFromNodeId()
+                + " -> "
+                + graph.getEdges(i).getToNodeId()
+                + ") has a blank edge_id");
       }
     }
   }

@@ -25,10 +25,15 @@ final class SinkRequiresPlansRule implements GraphRule {
         continue;
       }
       if (node.getIndexPlanIdsCount() == 0) {
-        sink.node(node.getNodeId(), "sink node '" + node.getNodeId() + "' has no index_plan_ids; "
-            + "a PRODUCTION sink must name the index plans it writes");
+        sink.node(
+            node.getNodeId(),
+            "sink node '"
+                + node.getNodeId()
+                + "' has no index_plan_ids; "
+                + "a PRODUCTION sink must name the index plans it writes");
       } else if (node.getIndexPlanIdsList().stream().anyMatch(String::isBlank)) {
-        sink.node(node.getNodeId(), "sink node '" + node.getNodeId() + "' lists a blank index plan id");
+        sink.node(
+            node.getNodeId(), "sink node '" + node.getNodeId() + "' lists a blank index plan id");
       }
     }
   }

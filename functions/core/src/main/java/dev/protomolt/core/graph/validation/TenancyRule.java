@@ -25,8 +25,11 @@ final class TenancyRule implements GraphRule {
   @Override
   public void check(PipelineGraph graph, RuleContext context, ViolationSink sink) {
     if (graph.getAccountId().isBlank()) {
-      sink.graph("graph '" + graph.getGraphId() + "' has no account_id; DESIGN and PRODUCTION "
-          + "graphs must name the account that owns them");
+      sink.graph(
+          "graph '"
+              + graph.getGraphId()
+              + "' has no account_id; DESIGN and PRODUCTION "
+              + "graphs must name the account that owns them");
       return;
     }
     for (GraphNode node : graph.getNodesList()) {
@@ -35,12 +38,25 @@ final class TenancyRule implements GraphRule {
       }
       Optional<String> owner = context.tenancy().datasourceAccount(node.getDatasourceId());
       if (owner.isEmpty()) {
-        sink.node(node.getNodeId(), "intake node '" + node.getNodeId() + "' binds datasource '"
-            + node.getDatasourceId() + "', which is not registered");
+        sink.node(
+            node.getNodeId(),
+            "intake node '"
+                + node.getNodeId()
+                + "' binds datasource '"
+                + node.getDatasourceId()
+                + "', which is not registered");
       } else if (!owner.get().equals(graph.getAccountId())) {
-        sink.node(node.getNodeId(), "intake node '" + node.getNodeId() + "' binds datasource '"
-            + node.getDatasourceId() + "' of account '" + owner.get() + "', but the graph belongs to '"
-            + graph.getAccountId() + "'");
+        sink.node(
+            node.getNodeId(),
+            "intake node '"
+                + node.getNodeId()
+                + "' binds datasource '"
+                + node.getDatasourceId()
+                + "' of account '"
+                + owner.get()
+                + "', but the graph belongs to '"
+                + graph.getAccountId()
+                + "'");
       }
     }
   }

@@ -28,14 +28,22 @@ public final class ViolationSink {
   }
 
   public void warnNode(String nodeId, String message) {
-    add(ValidationViolation.newBuilder().setNodeId(nodeId).setMessage(message)
-        .setSeverity(Severity.SEVERITY_WARNING));
+    add(
+        ValidationViolation.newBuilder()
+            .setNodeId(nodeId)
+            .setMessage(message)
+            .setSeverity(Severity.SEVERITY_WARNING));
   }
 
   /** A violation located inside an expression or field. */
   public void at(String nodeId, String edgeId, String field, int position, String message) {
-    add(ValidationViolation.newBuilder().setNodeId(nodeId).setEdgeId(edgeId).setField(field)
-        .setPosition(position).setMessage(message));
+    add(
+        ValidationViolation.newBuilder()
+            .setNodeId(nodeId)
+            .setEdgeId(edgeId)
+            .setField(field)
+            .setPosition(position)
+            .setMessage(message));
   }
 
   private void add(ValidationViolation.Builder builder) {

@@ -25,8 +25,11 @@ public record ChunkerConfig(int windowChars, int overlapChars, String sourceFiel
     if (overlap >= window) {
       throw new DocumentRejectedException(
           RejectReason.REJECT_REASON_INVALID_INPUT,
-          "custom_config.overlap_chars (" + overlap + ") must be less than custom_config.window_chars ("
-              + window + ")");
+          "custom_config.overlap_chars ("
+              + overlap
+              + ") must be less than custom_config.window_chars ("
+              + window
+              + ")");
     }
     String field = config.stringValue("source_field").orElse("body");
     if (!FIELDS.contains(field)) {
@@ -50,8 +53,9 @@ public record ChunkerConfig(int windowChars, int overlapChars, String sourceFiel
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-256")
-              .digest(("sample-chunker/1|" + sourceField + "|" + chunkConfigId())
-                  .getBytes(StandardCharsets.UTF_8));
+              .digest(
+                  ("sample-chunker/1|" + sourceField + "|" + chunkConfigId())
+                      .getBytes(StandardCharsets.UTF_8));
       return "chunks-" + HexFormat.of().formatHex(digest, 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM ships SHA-256", e);

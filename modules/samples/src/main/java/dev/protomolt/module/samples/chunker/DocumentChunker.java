@@ -74,8 +74,16 @@ public final class DocumentChunker implements DocumentProcessor {
     if (!replaced) {
       updated.addSemanticResults(chunkSet);
     }
-    work.log("cut search_metadata." + config.sourceField() + " into " + windows.size()
-        + " chunks as " + resultId + " (" + config.chunkConfigId() + ")");
+    work.log(
+        "cut search_metadata."
+            + config.sourceField()
+            + " into "
+            + windows.size()
+            + " chunks as "
+            + resultId
+            + " ("
+            + config.chunkConfigId()
+            + ")");
     return ModuleOutcome.updated(document.toBuilder().setSearchMetadata(updated).build());
   }
 

@@ -33,11 +33,14 @@ public final class DocumentEmbedder implements DocumentProcessor {
 
   @Override
   public ModuleOutcome process(WorkContext work) throws DocumentRejectedException {
-    int dimensions = work.config().intValue("dimensions", DEFAULT_DIMENSIONS, 8, HashedNgramEmbedder.MAX_DIMENSIONS);
+    int dimensions =
+        work.config()
+            .intValue("dimensions", DEFAULT_DIMENSIONS, 8, HashedNgramEmbedder.MAX_DIMENSIONS);
     HashedNgramEmbedder embedder = new HashedNgramEmbedder(dimensions);
     PipeDoc document = work.document();
     SearchMetadata search = document.getSearchMetadata();
-    List<SemanticProcessingResult> sources = sourcesOf(search, work.config().stringValue("source_result_id").orElse(""));
+    List<SemanticProcessingResult> sources =
+        sourcesOf(search, work.config().stringValue("source_result_id").orElse(""));
     if (sources.isEmpty()) {
       return ModuleOutcome.noOp(
           NoOpReason.NO_OP_REASON_NOTHING_TO_DO,
@@ -57,8 +60,13 @@ public final class DocumentEmbedder implements DocumentProcessor {
       updated.addSemanticResults(replacement != null ? replacement : existing);
     }
     produced.values().forEach(updated::addSemanticResults);
-    work.log("embedded " + vectors + " chunks from " + sources.size() + " chunk set(s) with "
-        + embedder.configId());
+    work.log(
+        "embedded "
+            + vectors
+            + " chunks from "
+            + sources.size()
+            + " chunk set(s) with "
+            + embedder.configId());
     return ModuleOutcome.updated(document.toBuilder().setSearchMetadata(updated).build());
   }
 
@@ -72,16 +80,21 @@ public final class DocumentEmbedder implements DocumentProcessor {
       }
       throw new DocumentRejectedException(
           RejectReason.REJECT_REASON_INVALID_INPUT,
-          "custom_config.source_result_id \"" + named
+          "custom_config.source_result_id \""
+              + named
               + "\" names no chunk set in search_metadata.semantic_results (present: "
-              + search.getSemanticResultsList().stream().map(SemanticProcessingResult::getResultId).toList() + ")");
+              + search.getSemanticResultsList().stream()
+                  .map(SemanticProcessingResult::getResultId)
+                  .toList()
+              + ")");
     }
     List<SemanticProcessingResult> sources = new ArrayList<>();
     for (SemanticProcessingResult set : search.getSemanticResultsList()) {
       boolean unembedded =
           set.getEmbeddingConfigId().isEmpty()
               && set.getChunksCount() > 0
-              && set.getChunksList().stream().allMatch(c -> c.getEmbeddingInfo().getVectorCount() == 0);
+              && set.getChunksList().stream()
+                  .allMatch(c -> c.getEmbeddingInfo().getVectorCount() == 0);
       if (unembedded) {
         sources.add(set);
       }
@@ -89,7 +102,8 @@ public final class DocumentEmbedder implements DocumentProcessor {
     return sources;
   }
 
-  private static SemanticProcessingResult embed(SemanticProcessingResult source, HashedNgramEmbedder embedder) {
+  private static SemanticProcessingResult embed(
+      SemanticProcessingResult source, HashedNgramEmbedder embedder) {
     SemanticProcessingResult.Builder out =
         source.toBuilder()
             .clearChunks()

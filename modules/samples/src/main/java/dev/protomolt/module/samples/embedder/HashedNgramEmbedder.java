@@ -17,6 +17,7 @@ public final class HashedNgramEmbedder {
 
   public static final int MIN_N = 3;
   public static final int MAX_N = 5;
+
   /** Lucene's default codec indexes float vectors of at most 1024 dimensions. */
   public static final int MAX_DIMENSIONS = 1024;
 
@@ -27,7 +28,8 @@ public final class HashedNgramEmbedder {
 
   public HashedNgramEmbedder(int dimensions) {
     if (dimensions < 8 || dimensions > MAX_DIMENSIONS) {
-      throw new IllegalArgumentException("dimensions must be between 8 and " + MAX_DIMENSIONS + ", got " + dimensions);
+      throw new IllegalArgumentException(
+          "dimensions must be between 8 and " + MAX_DIMENSIONS + ", got " + dimensions);
     }
     this.dimensions = dimensions;
   }
@@ -44,10 +46,12 @@ public final class HashedNgramEmbedder {
   /** The unit-length vector of {@code text}; all zeros when the text has no characters. */
   public float[] embed(String text) {
     String normalized =
-        " " + Normalizer.normalize(text, Normalizer.Form.NFKC)
-            .toLowerCase(Locale.ROOT)
-            .replaceAll("\\s+", " ")
-            .strip() + " ";
+        " "
+            + Normalizer.normalize(text, Normalizer.Form.NFKC)
+                .toLowerCase(Locale.ROOT)
+                .replaceAll("\\s+", " ")
+                .strip()
+            + " ";
     int[] codePoints = normalized.codePoints().toArray();
     double[] sums = new double[dimensions];
     if (codePoints.length > 2) {
@@ -76,8 +80,7 @@ public final class HashedNgramEmbedder {
 
   private static long fnv1a(int[] codePoints, int from, int length) {
     long hash = FNV_OFFSET;
-    byte[] bytes =
-        new String(codePoints, from, length).getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = new String(codePoints, from, length).getBytes(StandardCharsets.UTF_8);
     for (byte b : bytes) {
       hash ^= b & 0xff;
       hash *= FNV_PRIME;

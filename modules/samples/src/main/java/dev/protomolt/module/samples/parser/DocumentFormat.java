@@ -62,8 +62,8 @@ public enum DocumentFormat {
         }
       }
     }
-    if (bytes.length >= 5 && new String(bytes, 0, 5, java.nio.charset.StandardCharsets.US_ASCII)
-        .equals("%PDF-")) {
+    if (bytes.length >= 5
+        && new String(bytes, 0, 5, java.nio.charset.StandardCharsets.US_ASCII).equals("%PDF-")) {
       return Optional.of(PDF);
     }
     // Undeclared and unrecognisable bytes are read as text; strict decoding rejects binary.

@@ -8,8 +8,8 @@ import dev.protomolt.module.sdk.DocumentRejectedException;
 import dev.protomolt.module.sdk.ModuleOutcome;
 import dev.protomolt.module.sdk.WorkContext;
 import dev.protomolt.proto.data.v1.Blob;
-import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.ParsedMetadata;
+import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.module.v1.RejectReason;
 import java.time.Clock;
@@ -39,7 +39,9 @@ public final class DocumentParser implements DocumentProcessor {
     Blob blob = blobOf(document);
     byte[] bytes = blob.getData().toByteArray();
     if (bytes.length == 0) {
-      throw reject(RejectReason.REJECT_REASON_INVALID_INPUT, "blob_bag.blob.data is empty (0 bytes): there is nothing to parse");
+      throw reject(
+          RejectReason.REJECT_REASON_INVALID_INPUT,
+          "blob_bag.blob.data is empty (0 bytes): there is nothing to parse");
     }
     DocumentFormat format =
         DocumentFormat.of(blob, bytes)
@@ -47,9 +49,13 @@ public final class DocumentParser implements DocumentProcessor {
                 () ->
                     reject(
                         RejectReason.REJECT_REASON_UNSUPPORTED_CONTENT,
-                        "blob_bag.blob.mime_type \"" + blob.getMimeType()
-                            + "\" is not one this parser reads (" + DocumentFormat.supportedMimeTypes() + ")"));
-    String encoding = blob.getEncoding().isBlank() ? charsetParameter(blob.getMimeType()) : blob.getEncoding();
+                        "blob_bag.blob.mime_type \""
+                            + blob.getMimeType()
+                            + "\" is not one this parser reads ("
+                            + DocumentFormat.supportedMimeTypes()
+                            + ")"));
+    String encoding =
+        blob.getEncoding().isBlank() ? charsetParameter(blob.getMimeType()) : blob.getEncoding();
     ParsedText parsed =
         switch (format) {
           case PLAIN_TEXT -> PlainText.read(TextDecoding.decode(bytes, encoding));
@@ -63,7 +69,10 @@ public final class DocumentParser implements DocumentProcessor {
     if (parsed.body().isBlank()) {
       throw reject(
           RejectReason.REJECT_REASON_INVALID_INPUT,
-          "blob_bag.blob.data (" + format.documentType() + ", " + bytes.length
+          "blob_bag.blob.data ("
+              + format.documentType()
+              + ", "
+              + bytes.length
               + " bytes) holds no readable text");
     }
 
@@ -110,8 +119,13 @@ public final class DocumentParser implements DocumentProcessor {
             .setData(data)
             .setParsedAt(timestamp(now))
             .build();
-    work.log("parsed " + format.documentType() + ": " + characters + " characters, language "
-        + (language.isBlank() ? "unknown" : language));
+    work.log(
+        "parsed "
+            + format.documentType()
+            + ": "
+            + characters
+            + " characters, language "
+            + (language.isBlank() ? "unknown" : language));
     return ModuleOutcome.updated(
         document.toBuilder()
             .setSearchMetadata(search)
@@ -121,7 +135,9 @@ public final class DocumentParser implements DocumentProcessor {
 
   private static Blob blobOf(PipeDoc document) throws DocumentRejectedException {
     if (!document.hasBlobBag()) {
-      throw reject(RejectReason.REJECT_REASON_INVALID_INPUT, "blob_bag is missing: the parser needs the document's source bytes");
+      throw reject(
+          RejectReason.REJECT_REASON_INVALID_INPUT,
+          "blob_bag is missing: the parser needs the document's source bytes");
     }
     Blob blob =
         switch (document.getBlobBag().getBlobDataCase()) {
@@ -131,7 +147,9 @@ public final class DocumentParser implements DocumentProcessor {
             if (count != 1) {
               throw reject(
                   RejectReason.REJECT_REASON_UNSUPPORTED_CONTENT,
-                  "blob_bag.blobs holds " + count + " blobs; this parser reads exactly one per document");
+                  "blob_bag.blobs holds "
+                      + count
+                      + " blobs; this parser reads exactly one per document");
             }
             yield document.getBlobBag().getBlobs().getBlob(0);
           }
@@ -141,8 +159,10 @@ public final class DocumentParser implements DocumentProcessor {
     if (blob.getContentCase() == Blob.ContentCase.STORAGE_REF) {
       throw reject(
           RejectReason.REJECT_REASON_HYDRATION_FAILED,
-          "blob_bag.blob has only a storage_ref (" + blob.getStorageRef().getObjectKey()
-              + "): the parser needs the bytes inline, so its node must declare needs_blob_content");
+          "blob_bag.blob has only a storage_ref ("
+              + blob.getStorageRef().getObjectKey()
+              + "): the parser needs the bytes inline, so its node must declare"
+              + " needs_blob_content");
     }
     return blob;
   }

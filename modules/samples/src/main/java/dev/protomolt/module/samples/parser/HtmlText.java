@@ -24,9 +24,12 @@ final class HtmlText {
     }
     StringBuilder text = new StringBuilder();
     NodeTraversor.traverse(new BlockText(text), document.body());
-    String lang = document.selectFirst("html") == null ? "" : document.selectFirst("html").attr("lang");
-    String language = lang.isBlank() ? "" : lang.strip().split("[-_]", 2)[0].toLowerCase(Locale.ROOT);
-    return new ParsedText(PlainText.shorten(title), PlainText.paragraphs(text.toString()), language, 0);
+    String lang =
+        document.selectFirst("html") == null ? "" : document.selectFirst("html").attr("lang");
+    String language =
+        lang.isBlank() ? "" : lang.strip().split("[-_]", 2)[0].toLowerCase(Locale.ROOT);
+    return new ParsedText(
+        PlainText.shorten(title), PlainText.paragraphs(text.toString()), language, 0);
   }
 
   /** Collects text nodes, breaking lines at block elements so paragraphs stay apart. */
@@ -36,7 +39,8 @@ final class HtmlText {
       if (node instanceof TextNode textNode) {
         String words = textNode.text();
         if (!words.isBlank()) {
-          if (!out.isEmpty() && !Character.isWhitespace(out.charAt(out.length() - 1))
+          if (!out.isEmpty()
+              && !Character.isWhitespace(out.charAt(out.length() - 1))
               && Character.isWhitespace(words.charAt(0))) {
             out.append(' ');
           }

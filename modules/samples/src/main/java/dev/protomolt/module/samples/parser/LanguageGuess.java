@@ -18,18 +18,30 @@ final class LanguageGuess {
 
   private static final Map<String, Set<String>> FUNCTION_WORDS =
       Map.of(
-          "en", Set.of("the", "and", "of", "to", "is", "in", "that", "it", "for", "with", "was",
-              "are", "this", "be", "on", "not", "by", "as", "from", "which"),
-          "de", Set.of("der", "die", "das", "und", "ist", "nicht", "ein", "eine", "mit", "den",
-              "sich", "auf", "für", "von", "dem", "zu", "auch", "wird", "des", "im"),
-          "fr", Set.of("le", "la", "les", "et", "est", "des", "une", "un", "pour", "dans", "qui",
-              "que", "pas", "sur", "avec", "du", "au", "ce", "sont", "aux"),
-          "es", Set.of("el", "la", "los", "las", "y", "es", "una", "por", "para", "con", "que",
-              "del", "se", "su", "al", "como", "más", "pero", "sus", "está"),
-          "it", Set.of("il", "di", "che", "è", "per", "una", "sono", "della", "non", "con", "gli",
-              "del", "nel", "alla", "anche", "come", "questo", "più", "delle", "lo"),
-          "nl", Set.of("de", "het", "een", "van", "en", "is", "niet", "dat", "op", "te", "zijn",
-              "voor", "met", "die", "ook", "aan", "er", "maar", "wordt", "bij"));
+          "en",
+              Set.of(
+                  "the", "and", "of", "to", "is", "in", "that", "it", "for", "with", "was", "are",
+                  "this", "be", "on", "not", "by", "as", "from", "which"),
+          "de",
+              Set.of(
+                  "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "mit", "den", "sich",
+                  "auf", "für", "von", "dem", "zu", "auch", "wird", "des", "im"),
+          "fr",
+              Set.of(
+                  "le", "la", "les", "et", "est", "des", "une", "un", "pour", "dans", "qui", "que",
+                  "pas", "sur", "avec", "du", "au", "ce", "sont", "aux"),
+          "es",
+              Set.of(
+                  "el", "la", "los", "las", "y", "es", "una", "por", "para", "con", "que", "del",
+                  "se", "su", "al", "como", "más", "pero", "sus", "está"),
+          "it",
+              Set.of(
+                  "il", "di", "che", "è", "per", "una", "sono", "della", "non", "con", "gli", "del",
+                  "nel", "alla", "anche", "come", "questo", "più", "delle", "lo"),
+          "nl",
+              Set.of(
+                  "de", "het", "een", "van", "en", "is", "niet", "dat", "op", "te", "zijn", "voor",
+                  "met", "die", "ook", "aan", "er", "maar", "wordt", "bij"));
 
   private LanguageGuess() {}
 

@@ -14,7 +14,8 @@ final class MarkdownText {
   private static final Pattern HEADING = Pattern.compile("^ {0,3}#{1,6}\\s+(.*?)\\s*#*\\s*$");
   private static final Pattern IMAGE = Pattern.compile("!\\[([^\\]]*)]\\([^)]*\\)");
   private static final Pattern LINK = Pattern.compile("\\[([^\\]]*)]\\([^)]*\\)");
-  private static final Pattern EMPHASIS = Pattern.compile("(\\*\\*|__|\\*|_|~~|`)(\\S.*?\\S|\\S)\\1");
+  private static final Pattern EMPHASIS =
+      Pattern.compile("(\\*\\*|__|\\*|_|~~|`)(\\S.*?\\S|\\S)\\1");
   private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(?:[-*+]|\\d+[.)])\\s+");
   private static final Pattern QUOTE = Pattern.compile("^\\s*>\\s?");
   private static final Pattern RULE = Pattern.compile("^\\s*([-*_])(\\s*\\1){2,}\\s*$");

@@ -22,20 +22,24 @@ final class PdfText {
       if (body.isBlank()) {
         throw new DocumentRejectedException(
             RejectReason.REJECT_REASON_UNSUPPORTED_CONTENT,
-            "blob_bag.blob.data is a PDF of " + pages
+            "blob_bag.blob.data is a PDF of "
+                + pages
                 + " page(s) with no text layer (a scan needs OCR, which this parser does not do)");
       }
       String infoTitle = document.getDocumentInformation().getTitle();
-      String title = infoTitle == null || infoTitle.isBlank() ? "" : PlainText.shorten(infoTitle.strip());
+      String title =
+          infoTitle == null || infoTitle.isBlank() ? "" : PlainText.shorten(infoTitle.strip());
       return new ParsedText(title, body, "", pages);
     } catch (InvalidPasswordException e) {
       throw new DocumentRejectedException(
           RejectReason.REJECT_REASON_UNSUPPORTED_CONTENT,
-          "blob_bag.blob.data is a password-protected PDF; this parser cannot open it", e);
+          "blob_bag.blob.data is a password-protected PDF; this parser cannot open it",
+          e);
     } catch (IOException e) {
       throw new DocumentRejectedException(
           RejectReason.REJECT_REASON_INVALID_INPUT,
-          "blob_bag.blob.data is not a readable PDF: " + e.getMessage(), e);
+          "blob_bag.blob.data is not a readable PDF: " + e.getMessage(),
+          e);
     }
   }
 }

@@ -34,8 +34,11 @@ final class TextDecoding {
     } catch (CharacterCodingException e) {
       throw new DocumentRejectedException(
           RejectReason.REJECT_REASON_INVALID_INPUT,
-          "blob_bag.blob.data is not valid " + charset.name() + " at byte offset "
-              + input.position() + " (set blob.encoding if the text uses another charset)");
+          "blob_bag.blob.data is not valid "
+              + charset.name()
+              + " at byte offset "
+              + input.position()
+              + " (set blob.encoding if the text uses another charset)");
     }
   }
 

@@ -34,7 +34,11 @@ public final class DocumentIndexSink implements DocumentProcessor {
   private final UlidGenerator attemptIds;
 
   public DocumentIndexSink(
-      LuceneIndex index, ReceiptSink receipts, String indexName, Clock clock, UlidGenerator attemptIds) {
+      LuceneIndex index,
+      ReceiptSink receipts,
+      String indexName,
+      Clock clock,
+      UlidGenerator attemptIds) {
     this.index = Objects.requireNonNull(index, "index");
     this.receipts = Objects.requireNonNull(receipts, "receipts");
     this.indexName = Objects.requireNonNull(indexName, "indexName");
@@ -65,7 +69,10 @@ public final class DocumentIndexSink implements DocumentProcessor {
     try {
       indexed = index.index(document);
     } catch (DocumentRejectedException rejected) {
-      emit(receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL).setErrorMessage(rejected.getMessage()));
+      emit(
+          receipt
+              .setOutcome(IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL)
+              .setErrorMessage(rejected.getMessage()));
       return rejected.outcome();
     } catch (IOException e) {
       String detail = "writing the Lucene index at " + index.path() + " failed: " + e;
@@ -83,8 +90,14 @@ public final class DocumentIndexSink implements DocumentProcessor {
     }
     // The receipt goes out only after the commit: a receipt always describes durable index state.
     emit(receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_INDEXED));
-    work.log("indexed " + document.getDocId() + " into " + indexName + " with "
-        + indexed.chunkDocuments() + " chunks");
+    work.log(
+        "indexed "
+            + document.getDocId()
+            + " into "
+            + indexName
+            + " with "
+            + indexed.chunkDocuments()
+            + " chunks");
     return ModuleOutcome.updated(document);
   }
 
@@ -119,6 +132,9 @@ public final class DocumentIndexSink implements DocumentProcessor {
   }
 
   private static Timestamp timestamp(Instant instant) {
-    return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+    return Timestamp.newBuilder()
+        .setSeconds(instant.getEpochSecond())
+        .setNanos(instant.getNano())
+        .build();
   }
 }

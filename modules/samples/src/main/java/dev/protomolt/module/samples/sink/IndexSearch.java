@@ -57,13 +57,17 @@ public final class IndexSearch {
     }
     BooleanQuery.Builder words = new BooleanQuery.Builder();
     for (String term : terms) {
-      words.add(new BoostQuery(new TermQuery(new Term(IndexFields.TITLE, term)), 2f), BooleanClause.Occur.SHOULD);
+      words.add(
+          new BoostQuery(new TermQuery(new Term(IndexFields.TITLE, term)), 2f),
+          BooleanClause.Occur.SHOULD);
       words.add(new TermQuery(new Term(IndexFields.BODY, term)), BooleanClause.Occur.SHOULD);
     }
     Query documentsOnly =
         new BooleanQuery.Builder()
             .add(words.build(), BooleanClause.Occur.MUST)
-            .add(new TermQuery(new Term(IndexFields.KIND, IndexFields.KIND_DOCUMENT)), BooleanClause.Occur.FILTER)
+            .add(
+                new TermQuery(new Term(IndexFields.KIND, IndexFields.KIND_DOCUMENT)),
+                BooleanClause.Occur.FILTER)
             .build();
     try (DirectoryReader reader = DirectoryReader.open(directory)) {
       IndexSearcher searcher = new IndexSearcher(reader);
@@ -72,12 +76,13 @@ public final class IndexSearch {
       List<SearchHit> hits = new ArrayList<>();
       for (ScoreDoc scoreDoc : top.scoreDocs) {
         Document document = stored.document(scoreDoc.doc);
-        hits.add(new SearchHit(
-            document.get(IndexFields.DOC_ID),
-            document.get(IndexFields.TITLE),
-            "",
-            scoreDoc.score,
-            snippet(document.get(IndexFields.BODY), terms)));
+        hits.add(
+            new SearchHit(
+                document.get(IndexFields.DOC_ID),
+                document.get(IndexFields.TITLE),
+                "",
+                scoreDoc.score,
+                snippet(document.get(IndexFields.BODY), terms)));
       }
       return hits;
     }
@@ -87,29 +92,33 @@ public final class IndexSearch {
   public List<SearchHit> vector(float[] vector, int limit) throws IOException {
     try (DirectoryReader reader = DirectoryReader.open(directory)) {
       String field = IndexFields.vectorField(vector.length);
-      if (reader.leaves().stream().noneMatch(leaf -> leaf.reader().getFieldInfos().fieldInfo(field) != null)) {
+      if (reader.leaves().stream()
+          .noneMatch(leaf -> leaf.reader().getFieldInfos().fieldInfo(field) != null)) {
         return List.of();
       }
       IndexSearcher searcher = new IndexSearcher(reader);
-      TopDocs top = searcher.search(KnnFloatVectorField.newVectorQuery(field, vector, limit), limit);
+      TopDocs top =
+          searcher.search(KnnFloatVectorField.newVectorQuery(field, vector, limit), limit);
       StoredFields stored = searcher.storedFields();
       List<SearchHit> hits = new ArrayList<>();
       for (ScoreDoc scoreDoc : top.scoreDocs) {
         Document chunk = stored.document(scoreDoc.doc);
         String text = chunk.get(IndexFields.CHUNK_TEXT);
-        hits.add(new SearchHit(
-            chunk.get(IndexFields.DOC_ID),
-            titleOf(searcher, chunk.get(IndexFields.DOC_ID)),
-            chunk.get(IndexFields.CHUNK_ID),
-            scoreDoc.score,
-            text.length() <= SNIPPET_CHARS ? text : text.substring(0, SNIPPET_CHARS) + "…"));
+        hits.add(
+            new SearchHit(
+                chunk.get(IndexFields.DOC_ID),
+                titleOf(searcher, chunk.get(IndexFields.DOC_ID)),
+                chunk.get(IndexFields.CHUNK_ID),
+                scoreDoc.score,
+                text.length() <= SNIPPET_CHARS ? text : text.substring(0, SNIPPET_CHARS) + "…"));
       }
       return hits;
     }
   }
 
   /** What {@code protomolt search TEXT} runs: the text's own hashed vector against chunk vectors. */
-  public List<SearchHit> vector(String text, HashedNgramEmbedder embedder, int limit) throws IOException {
+  public List<SearchHit> vector(String text, HashedNgramEmbedder embedder, int limit)
+      throws IOException {
     return vector(embedder.embed(text), limit);
   }
 
@@ -118,10 +127,14 @@ public final class IndexSearch {
       Query query =
           new BooleanQuery.Builder()
               .add(new TermQuery(new Term(IndexFields.DOC_ID, docId)), BooleanClause.Occur.FILTER)
-              .add(new TermQuery(new Term(IndexFields.KIND, IndexFields.KIND_DOCUMENT)), BooleanClause.Occur.FILTER)
+              .add(
+                  new TermQuery(new Term(IndexFields.KIND, IndexFields.KIND_DOCUMENT)),
+                  BooleanClause.Occur.FILTER)
               .build();
       TopDocs top = searcher.search(query, 1);
-      return top.scoreDocs.length == 0 ? "" : searcher.storedFields().document(top.scoreDocs[0].doc).get(IndexFields.TITLE);
+      return top.scoreDocs.length == 0
+          ? ""
+          : searcher.storedFields().document(top.scoreDocs[0].doc).get(IndexFields.TITLE);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

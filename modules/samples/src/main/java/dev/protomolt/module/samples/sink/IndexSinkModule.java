@@ -18,7 +18,8 @@ public final class IndexSinkModule {
 
   public static void main(String[] args) throws Exception {
     Path indexDir = Path.of(option(args, "--index", "data/index"));
-    Path receiptsFile = Path.of(option(args, "--receipts", indexDir.resolve("receipts.jsonl").toString()));
+    Path receiptsFile =
+        Path.of(option(args, "--receipts", indexDir.resolve("receipts.jsonl").toString()));
     try (LuceneIndex index = LuceneIndex.open(indexDir)) {
       DocumentIndexSink sink =
           new DocumentIndexSink(
@@ -27,7 +28,11 @@ public final class IndexSinkModule {
               INDEX_NAME,
               Clock.systemUTC(),
               new UlidGenerator(Clock.systemUTC(), new SecureRandom()));
-      System.out.println("indexing into " + indexDir.toAbsolutePath() + ", receipts to " + receiptsFile.toAbsolutePath());
+      System.out.println(
+          "indexing into "
+              + indexDir.toAbsolutePath()
+              + ", receipts to "
+              + receiptsFile.toAbsolutePath());
       ModuleRunner.main(MODULE_ID, sink, args, 2);
     }
   }

@@ -70,9 +70,13 @@ public final class LuceneIndex implements AutoCloseable {
     Document whole = new Document();
     whole.add(new StringField(IndexFields.DOC_ID, document.getDocId(), Field.Store.YES));
     whole.add(new StringField(IndexFields.KIND, IndexFields.KIND_DOCUMENT, Field.Store.YES));
-    whole.add(new TextField(IndexFields.TITLE, document.getSearchMetadata().getTitle(), Field.Store.YES));
-    whole.add(new TextField(IndexFields.BODY, document.getSearchMetadata().getBody(), Field.Store.YES));
-    whole.add(new StringField(IndexFields.ACCOUNT_ID, document.getOwnership().getAccountId(), Field.Store.YES));
+    whole.add(
+        new TextField(IndexFields.TITLE, document.getSearchMetadata().getTitle(), Field.Store.YES));
+    whole.add(
+        new TextField(IndexFields.BODY, document.getSearchMetadata().getBody(), Field.Store.YES));
+    whole.add(
+        new StringField(
+            IndexFields.ACCOUNT_ID, document.getOwnership().getAccountId(), Field.Store.YES));
     documents.add(whole);
 
     List<VectorSet> vectorSets = new ArrayList<>();
@@ -87,15 +91,23 @@ public final class LuceneIndex implements AutoCloseable {
         if (info.getVectorCount() == 0) {
           continue;
         }
-        String where = "search_metadata.semantic_results[" + s + "].chunks[" + c + "].embedding_info.vector";
+        String where =
+            "search_metadata.semantic_results[" + s + "].chunks[" + c + "].embedding_info.vector";
         if (dimensions < 0) {
           dimensions = info.getVectorCount();
         } else if (dimensions != info.getVectorCount()) {
-          throw invalid(where + " has " + info.getVectorCount() + " dimensions but chunk set \""
-              + set.getResultId() + "\" started with " + dimensions);
+          throw invalid(
+              where
+                  + " has "
+                  + info.getVectorCount()
+                  + " dimensions but chunk set \""
+                  + set.getResultId()
+                  + "\" started with "
+                  + dimensions);
         }
         if (dimensions > 1024) {
-          throw invalid(where + " has " + dimensions + " dimensions; this index takes at most 1024");
+          throw invalid(
+              where + " has " + dimensions + " dimensions; this index takes at most 1024");
         }
         float[] vector = new float[dimensions];
         double norm = 0;
@@ -107,15 +119,21 @@ public final class LuceneIndex implements AutoCloseable {
           norm += vector[i] * vector[i];
         }
         Document chunkDocument = new Document();
-        chunkDocument.add(new StringField(IndexFields.DOC_ID, document.getDocId(), Field.Store.YES));
-        chunkDocument.add(new StringField(IndexFields.KIND, IndexFields.KIND_CHUNK, Field.Store.YES));
-        chunkDocument.add(new StringField(IndexFields.CHUNK_ID, chunk.getChunkId(), Field.Store.YES));
-        chunkDocument.add(new StringField(IndexFields.RESULT_ID, set.getResultId(), Field.Store.YES));
-        chunkDocument.add(new TextField(IndexFields.CHUNK_TEXT, info.getTextContent(), Field.Store.YES));
+        chunkDocument.add(
+            new StringField(IndexFields.DOC_ID, document.getDocId(), Field.Store.YES));
+        chunkDocument.add(
+            new StringField(IndexFields.KIND, IndexFields.KIND_CHUNK, Field.Store.YES));
+        chunkDocument.add(
+            new StringField(IndexFields.CHUNK_ID, chunk.getChunkId(), Field.Store.YES));
+        chunkDocument.add(
+            new StringField(IndexFields.RESULT_ID, set.getResultId(), Field.Store.YES));
+        chunkDocument.add(
+            new TextField(IndexFields.CHUNK_TEXT, info.getTextContent(), Field.Store.YES));
         // A zero vector has no direction: cosine similarity is undefined, so only its text goes in.
         if (norm > 0) {
-          chunkDocument.add(new KnnFloatVectorField(
-              IndexFields.vectorField(dimensions), vector, VectorSimilarityFunction.COSINE));
+          chunkDocument.add(
+              new KnnFloatVectorField(
+                  IndexFields.vectorField(dimensions), vector, VectorSimilarityFunction.COSINE));
           vectors++;
         }
         documents.add(chunkDocument);

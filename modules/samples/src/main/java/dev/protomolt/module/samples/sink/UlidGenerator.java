@@ -18,8 +18,10 @@ public final class UlidGenerator {
   private final Clock clock;
   private final RandomGenerator random;
   private long lastMillis = -1;
+
   /** The upper 16 random bits (kept in the low bits of this field) and the lower 64. */
   private long randomHigh;
+
   private long randomLow;
 
   public UlidGenerator(Clock clock, RandomGenerator random) {
@@ -30,7 +32,8 @@ public final class UlidGenerator {
   public synchronized String next() {
     long millis = clock.millis();
     if (millis < 0 || millis > MAX_TIMESTAMP) {
-      throw new IllegalStateException("a ULID timestamp must fit in 48 bits, got " + millis + " ms");
+      throw new IllegalStateException(
+          "a ULID timestamp must fit in 48 bits, got " + millis + " ms");
     }
     if (millis > lastMillis) {
       lastMillis = millis;

@@ -23,11 +23,13 @@ class DocumentChunkerTest {
   private final DocumentChunker chunker = new DocumentChunker();
 
   static PipeDoc parsedHarbourNotes() throws IOException {
-    try (InputStream in = DocumentChunkerTest.class.getResourceAsStream("/samples/harbour-notes.txt")) {
+    try (InputStream in =
+        DocumentChunkerTest.class.getResourceAsStream("/samples/harbour-notes.txt")) {
       String body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       return PipeDoc.newBuilder()
           .setDocId("harbour-notes")
-          .setSearchMetadata(SearchMetadata.newBuilder().setTitle("Harbour maintenance notes").setBody(body))
+          .setSearchMetadata(
+              SearchMetadata.newBuilder().setTitle("Harbour maintenance notes").setBody(body))
           .build();
     }
   }
@@ -54,11 +56,13 @@ class DocumentChunkerTest {
       var info = chunk.getEmbeddingInfo();
       assertThat(info.getTextContent().length()).isLessThanOrEqualTo(120);
       assertThat(info.getTextContent())
-          .isEqualTo(body.substring(info.getOriginalCharStartOffset(), info.getOriginalCharEndOffset()));
+          .isEqualTo(
+              body.substring(info.getOriginalCharStartOffset(), info.getOriginalCharEndOffset()));
       assertThat(info.getVectorCount()).isZero();
       assertThat(chunk.getChunkId()).isEqualTo(set.getResultId() + "-" + chunk.getChunkNumber());
     }
-    assertThat(set.getMetadataOrThrow("chunk_count").getNumberValue()).isEqualTo(set.getChunksCount());
+    assertThat(set.getMetadataOrThrow("chunk_count").getNumberValue())
+        .isEqualTo(set.getChunksCount());
   }
 
   @Test
@@ -71,7 +75,8 @@ class DocumentChunkerTest {
     assertThat(another.getSearchMetadata().getSemanticResultsList())
         .extracting(SemanticProcessingResult::getResultId)
         .containsExactly(
-            new ChunkerConfig(120, 30, "body").resultId(), new ChunkerConfig(200, 0, "body").resultId())
+            new ChunkerConfig(120, 30, "body").resultId(),
+            new ChunkerConfig(200, 0, "body").resultId())
         .doesNotHaveDuplicates();
   }
 
@@ -86,23 +91,34 @@ class DocumentChunkerTest {
   void anEmptyFieldMovesOnUnchangedAndSaysWhy() {
     ModuleOutcome outcome = run(chunker, PipeDoc.newBuilder().setDocId("empty").build());
     assertThat(outcome)
-        .isEqualTo(new ModuleOutcome.NoOp(NoOpReason.NO_OP_REASON_NOT_APPLICABLE,
-            "search_metadata.body is empty: nothing to chunk"));
+        .isEqualTo(
+            new ModuleOutcome.NoOp(
+                NoOpReason.NO_OP_REASON_NOT_APPLICABLE,
+                "search_metadata.body is empty: nothing to chunk"));
   }
 
   @Test
   void badConfigIsRejectedNamingTheFieldAndTheRule() throws IOException {
     PipeDoc doc = parsedHarbourNotes();
     assertThat(run(chunker, doc, config(100, 100)))
-        .isEqualTo(new ModuleOutcome.Reject(RejectReason.REJECT_REASON_INVALID_INPUT,
-            "custom_config.overlap_chars (100) must be less than custom_config.window_chars (100)"));
+        .isEqualTo(
+            new ModuleOutcome.Reject(
+                RejectReason.REJECT_REASON_INVALID_INPUT,
+                "custom_config.overlap_chars (100) must be less than custom_config.window_chars"
+                    + " (100)"));
     assertThat(run(chunker, doc, config(4, 0)))
-        .isEqualTo(new ModuleOutcome.Reject(RejectReason.REJECT_REASON_INVALID_INPUT,
-            "custom_config.window_chars must be between 16 and 100000, got 4"));
-    Struct badField = Struct.newBuilder()
-        .putFields("source_field", Value.newBuilder().setStringValue("keywords").build()).build();
+        .isEqualTo(
+            new ModuleOutcome.Reject(
+                RejectReason.REJECT_REASON_INVALID_INPUT,
+                "custom_config.window_chars must be between 16 and 100000, got 4"));
+    Struct badField =
+        Struct.newBuilder()
+            .putFields("source_field", Value.newBuilder().setStringValue("keywords").build())
+            .build();
     assertThat(run(chunker, doc, badField))
-        .isEqualTo(new ModuleOutcome.Reject(RejectReason.REJECT_REASON_INVALID_INPUT,
-            "custom_config.source_field must be \"body\" or \"title\", got \"keywords\""));
+        .isEqualTo(
+            new ModuleOutcome.Reject(
+                RejectReason.REJECT_REASON_INVALID_INPUT,
+                "custom_config.source_field must be \"body\" or \"title\", got \"keywords\""));
   }
 }

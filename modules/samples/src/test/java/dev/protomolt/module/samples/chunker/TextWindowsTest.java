@@ -30,7 +30,8 @@ class TextWindowsTest {
   void everyWindowRespectsTheSizeMapsBackToTheSourceAndTogetherTheyCoverEveryWord() {
     Random random = new Random(42);
     // Whole code points, so the generated text holds surrogate pairs but never a lone half.
-    String[] alphabet = "a b c d e f g h i j k l m n o p q r s t u v w x y z . \uD83D\uDE00 \u00E9".split(" ");
+    String[] alphabet =
+        "a b c d e f g h i j k l m n o p q r s t u v w x y z . \uD83D\uDE00 \u00E9".split(" ");
     for (int round = 0; round < 300; round++) {
       StringBuilder text = new StringBuilder();
       int length = random.nextInt(400);
@@ -57,7 +58,9 @@ class TextWindowsTest {
       }
       for (int i = 0; i < source.length(); i++) {
         if (!Character.isWhitespace(source.charAt(i))) {
-          assertThat(covered[i]).as("char %d of %s (size %d, overlap %d)", i, source, size, overlap).isTrue();
+          assertThat(covered[i])
+              .as("char %d of %s (size %d, overlap %d)", i, source, size, overlap)
+              .isTrue();
         }
       }
     }

@@ -25,7 +25,8 @@ class DocumentEmbedderTest {
   private final DocumentEmbedder embedder = new DocumentEmbedder();
 
   private static PipeDoc chunkedTideTables() throws IOException {
-    try (InputStream in = DocumentEmbedderTest.class.getResourceAsStream("/samples/tide-tables.md")) {
+    try (InputStream in =
+        DocumentEmbedderTest.class.getResourceAsStream("/samples/tide-tables.md")) {
       PipeDoc doc =
           PipeDoc.newBuilder()
               .setDocId("tide-tables")
@@ -90,33 +91,55 @@ class DocumentEmbedderTest {
   @Test
   void aReRunReplacesItsOwnOutputAndADocumentWithoutChunksMovesOnUnchanged() throws IOException {
     PipeDoc once = updated(run(embedder, chunkedTideTables()));
-    Struct named = Struct.newBuilder()
-        .putFields("source_result_id",
-            Value.newBuilder().setStringValue(once.getSearchMetadata().getSemanticResults(0).getResultId()).build())
-        .build();
+    Struct named =
+        Struct.newBuilder()
+            .putFields(
+                "source_result_id",
+                Value.newBuilder()
+                    .setStringValue(once.getSearchMetadata().getSemanticResults(0).getResultId())
+                    .build())
+            .build();
     assertThat(updated(run(embedder, once, named))).isEqualTo(once);
     // Re-embedding is deterministic, so a redelivered unit produces the identical document.
     assertThat(updated(run(embedder, once))).isEqualTo(once);
     assertThat(run(embedder, PipeDoc.newBuilder().setDocId("plain").build()))
-        .isEqualTo(new ModuleOutcome.NoOp(NoOpReason.NO_OP_REASON_NOTHING_TO_DO,
-            "search_metadata.semantic_results has no chunk set without vectors to embed"));
+        .isEqualTo(
+            new ModuleOutcome.NoOp(
+                NoOpReason.NO_OP_REASON_NOTHING_TO_DO,
+                "search_metadata.semantic_results has no chunk set without vectors to embed"));
   }
 
   @Test
   void dimensionsComeFromConfigAndBadValuesAreRejectedByName() throws IOException {
     PipeDoc chunked = chunkedTideTables();
-    Struct small = Struct.newBuilder().putFields("dimensions", Value.newBuilder().setNumberValue(32).build()).build();
+    Struct small =
+        Struct.newBuilder()
+            .putFields("dimensions", Value.newBuilder().setNumberValue(32).build())
+            .build();
     PipeDoc embedded = updated(run(embedder, chunked, small));
-    assertThat(embedded.getSearchMetadata().getSemanticResults(1).getChunks(0).getEmbeddingInfo().getVectorCount())
+    assertThat(
+            embedded
+                .getSearchMetadata()
+                .getSemanticResults(1)
+                .getChunks(0)
+                .getEmbeddingInfo()
+                .getVectorCount())
         .isEqualTo(32);
 
-    Struct tooBig = Struct.newBuilder().putFields("dimensions", Value.newBuilder().setNumberValue(1e6).build()).build();
+    Struct tooBig =
+        Struct.newBuilder()
+            .putFields("dimensions", Value.newBuilder().setNumberValue(1e6).build())
+            .build();
     assertThat(run(embedder, chunked, tooBig))
-        .isEqualTo(new ModuleOutcome.Reject(RejectReason.REJECT_REASON_INVALID_INPUT,
-            "custom_config.dimensions must be between 8 and 1024, got 1000000"));
+        .isEqualTo(
+            new ModuleOutcome.Reject(
+                RejectReason.REJECT_REASON_INVALID_INPUT,
+                "custom_config.dimensions must be between 8 and 1024, got 1000000"));
 
-    Struct missing = Struct.newBuilder()
-        .putFields("source_result_id", Value.newBuilder().setStringValue("chunks-nope").build()).build();
+    Struct missing =
+        Struct.newBuilder()
+            .putFields("source_result_id", Value.newBuilder().setStringValue("chunks-nope").build())
+            .build();
     ModuleOutcome outcome = run(embedder, chunked, missing);
     assertThat(outcome).isInstanceOf(ModuleOutcome.Reject.class);
     assertThat(((ModuleOutcome.Reject) outcome).detail())

@@ -59,7 +59,8 @@ class DocumentParserTest {
   @Test
   void plainTextGetsTitleBodyLanguageAndLength() throws IOException {
     PipeDoc parsed =
-        updated(run(parser, docWith(resource("harbour-notes.txt"), "text/plain", "harbour-notes.txt")));
+        updated(
+            run(parser, docWith(resource("harbour-notes.txt"), "text/plain", "harbour-notes.txt")));
     var search = parsed.getSearchMetadata();
     assertThat(search.getTitle()).isEqualTo("Harbour maintenance notes");
     assertThat(search.getBody()).contains("north breakwater").contains("\n\nThe fuel pier");
@@ -77,7 +78,8 @@ class DocumentParserTest {
 
   @Test
   void markdownLosesItsMarkupButKeepsItsWordsAndCode() throws IOException {
-    PipeDoc parsed = updated(run(parser, docWith(resource("tide-tables.md"), "", "tide-tables.md")));
+    PipeDoc parsed =
+        updated(run(parser, docWith(resource("tide-tables.md"), "", "tide-tables.md")));
     var search = parsed.getSearchMetadata();
     assertThat(search.getTitle()).isEqualTo("Reading tide tables");
     assertThat(search.getBody())
@@ -91,7 +93,10 @@ class DocumentParserTest {
   @Test
   void htmlUsesItsTitleDeclaredLanguageAndVisibleText() throws IOException {
     PipeDoc parsed =
-        updated(run(parser, docWith(resource("lighthouse.html"), "text/html; charset=utf-8", "log.html")));
+        updated(
+            run(
+                parser,
+                docWith(resource("lighthouse.html"), "text/html; charset=utf-8", "log.html")));
     var search = parsed.getSearchMetadata();
     assertThat(search.getTitle()).isEqualTo("The lighthouse keeper's log");
     assertThat(search.getLanguage()).isEqualTo("en");
@@ -101,15 +106,21 @@ class DocumentParserTest {
         .doesNotContain("console.log", "font-family");
     assertThat(search.getBody()).contains("four.\n\nA fishing boat");
     assertThat(
-            parsed.getParsedMetadataOrThrow(DocumentParser.PARSER_NAME).getData()
-                .getFieldsOrThrow("language_source").getStringValue())
+            parsed
+                .getParsedMetadataOrThrow(DocumentParser.PARSER_NAME)
+                .getData()
+                .getFieldsOrThrow("language_source")
+                .getStringValue())
         .isEqualTo("declared");
   }
 
   @Test
   void pdfTextLayerTitleAndPagesComeThroughPdfBox() throws IOException {
-    byte[] pdf = pdf("Survey of the outer harbour", "The survey found the channel clear to a depth of nine metres.",
-        "The second page lists the buoys that were repainted this year.");
+    byte[] pdf =
+        pdf(
+            "Survey of the outer harbour",
+            "The survey found the channel clear to a depth of nine metres.",
+            "The second page lists the buoys that were repainted this year.");
     PipeDoc parsed = updated(run(parser, docWith(pdf, "application/pdf", "survey.pdf")));
     var search = parsed.getSearchMetadata();
     assertThat(search.getTitle()).isEqualTo("Survey of the outer harbour");
@@ -132,7 +143,10 @@ class DocumentParserTest {
   @Test
   void aCorruptPdfIsRejectedAsInvalidInput() {
     var reject =
-        rejected(run(parser, docWith("%PDF-1.7\nthis is not a pdf".getBytes(), "application/pdf", "bad.pdf")));
+        rejected(
+            run(
+                parser,
+                docWith("%PDF-1.7\nthis is not a pdf".getBytes(), "application/pdf", "bad.pdf")));
     assertThat(reject.reason()).isEqualTo(RejectReason.REJECT_REASON_INVALID_INPUT);
     assertThat(reject.detail()).startsWith("blob_bag.blob.data is not a readable PDF");
   }
@@ -169,17 +183,23 @@ class DocumentParserTest {
     byte[] latin1 = {'c', 'a', 'f', (byte) 0xE9, ' ', 'n', 'o', 'i', 'r'};
     var reject = rejected(run(parser, docWith(latin1, "text/plain", "menu.txt")));
     assertThat(reject.reason()).isEqualTo(RejectReason.REJECT_REASON_INVALID_INPUT);
-    assertThat(reject.detail()).isEqualTo(
-        "blob_bag.blob.data is not valid UTF-8 at byte offset 3 (set blob.encoding if the text uses another charset)");
+    assertThat(reject.detail())
+        .isEqualTo(
+            "blob_bag.blob.data is not valid UTF-8 at byte offset 3 (set blob.encoding if the text"
+                + " uses another charset)");
 
     // Declaring the charset makes the same bytes readable.
     PipeDoc declared = docWith(latin1, "text/plain", "menu.txt");
-    declared = declared.toBuilder()
-        .setBlobBag(BlobBag.newBuilder().setBlob(declared.getBlobBag().getBlob().toBuilder().setEncoding("ISO-8859-1")))
-        .build();
+    declared =
+        declared.toBuilder()
+            .setBlobBag(
+                BlobBag.newBuilder()
+                    .setBlob(declared.getBlobBag().getBlob().toBuilder().setEncoding("ISO-8859-1")))
+            .build();
     assertThat(updated(run(parser, declared)).getSearchMetadata().getBody()).isEqualTo("café noir");
     PipeDoc viaMimeType = docWith(latin1, "text/plain; charset=ISO-8859-1", "menu.txt");
-    assertThat(updated(run(parser, viaMimeType)).getSearchMetadata().getBody()).isEqualTo("café noir");
+    assertThat(updated(run(parser, viaMimeType)).getSearchMetadata().getBody())
+        .isEqualTo("café noir");
   }
 
   @Test
@@ -219,9 +239,13 @@ class DocumentParserTest {
 
   @Test
   void languageGuessNamesAClearWinnerAndOtherwiseStaysBlank() {
-    assertThat(LanguageGuess.guess("Der Hafen ist nicht groß, aber die Einfahrt ist auch bei Sturm sicher und der Leuchtturm steht auf dem Felsen."))
+    assertThat(
+            LanguageGuess.guess(
+                "Der Hafen ist nicht groß, aber die Einfahrt ist auch bei Sturm sicher und der"
+                    + " Leuchtturm steht auf dem Felsen."))
         .isEqualTo("de");
-    assertThat(LanguageGuess.guess("Le port est petit et les bateaux sont dans la baie pour la nuit."))
+    assertThat(
+            LanguageGuess.guess("Le port est petit et les bateaux sont dans la baie pour la nuit."))
         .isEqualTo("fr");
     assertThat(LanguageGuess.guess("HW 06:12 LW 12:30")).isEmpty();
   }

@@ -28,8 +28,10 @@ final class RelayGateway extends ModuleWorkServiceGrpc.ModuleWorkServiceImplBase
   private final List<String> chain;
   private final Map<String, Deque<WorkUnit>> queued = new HashMap<>();
   private final Map<String, Deque<StreamObserver<WorkResponse>>> parked = new HashMap<>();
+
   /** The final ack result per doc id: the last module's Updated, or wherever it stopped. */
   final Map<String, WorkAck> terminal = new ConcurrentHashMap<>();
+
   private final CountDownLatch settled;
 
   RelayGateway(List<String> chain, int documents) {
@@ -99,7 +101,9 @@ final class RelayGateway extends ModuleWorkServiceGrpc.ModuleWorkServiceImplBase
                     .build());
             responses.onCompleted();
           }
-          default -> { /* heartbeats: nothing to relay */ }
+          default -> {
+            /* heartbeats: nothing to relay */
+          }
         }
       }
 

@@ -57,15 +57,24 @@ class SamplePipelineTest {
     }
     return PipeDoc.newBuilder()
         .setDocId(file)
-        .setBlobBag(BlobBag.newBuilder().setBlob(
-            Blob.newBuilder().setData(ByteString.copyFrom(bytes)).setMimeType(mime).setFilename(file)))
+        .setBlobBag(
+            BlobBag.newBuilder()
+                .setBlob(
+                    Blob.newBuilder()
+                        .setData(ByteString.copyFrom(bytes))
+                        .setMimeType(mime)
+                        .setFilename(file)))
         .build();
   }
 
   @Test
   void documentsFlowThroughAllFourSamplesIntoASearchableIndex() throws Exception {
-    List<String> chain = List.of(
-        ParserModule.MODULE_ID, ChunkerModule.MODULE_ID, EmbedderModule.MODULE_ID, IndexSinkModule.MODULE_ID);
+    List<String> chain =
+        List.of(
+            ParserModule.MODULE_ID,
+            ChunkerModule.MODULE_ID,
+            EmbedderModule.MODULE_ID,
+            IndexSinkModule.MODULE_ID);
     RelayGateway gateway = new RelayGateway(chain, 4);
     String name = InProcessServerBuilder.generateName();
     Server server = InProcessServerBuilder.forName(name).addService(gateway).build().start();
@@ -74,15 +83,22 @@ class SamplePipelineTest {
     Clock clock = Clock.systemUTC();
     List<ModuleWorker> workers = new ArrayList<>();
     try (LuceneIndex index = LuceneIndex.open(folder.resolve("index"))) {
-      Map<String, DocumentProcessor> processors = Map.of(
-          ParserModule.MODULE_ID, new DocumentParser(clock),
-          ChunkerModule.MODULE_ID, new DocumentChunker(),
-          EmbedderModule.MODULE_ID, new DocumentEmbedder(),
-          IndexSinkModule.MODULE_ID, new DocumentIndexSink(
-              index, receipts::add, IndexSinkModule.INDEX_NAME, clock, new UlidGenerator(clock, new Random())));
+      Map<String, DocumentProcessor> processors =
+          Map.of(
+              ParserModule.MODULE_ID, new DocumentParser(clock),
+              ChunkerModule.MODULE_ID, new DocumentChunker(),
+              EmbedderModule.MODULE_ID, new DocumentEmbedder(),
+              IndexSinkModule.MODULE_ID,
+                  new DocumentIndexSink(
+                      index,
+                      receipts::add,
+                      IndexSinkModule.INDEX_NAME,
+                      clock,
+                      new UlidGenerator(clock, new Random())));
       for (String module : chain) {
         ModuleWorker worker =
-            new ModuleWorker(channel, WorkerConfig.of(module, 2), processors.get(module), WorkerClock.system());
+            new ModuleWorker(
+                channel, WorkerConfig.of(module, 2), processors.get(module), WorkerClock.system());
         worker.start();
         workers.add(worker);
       }
@@ -90,21 +106,34 @@ class SamplePipelineTest {
       gateway.ingest(upload("harbour-notes.txt", "text/plain"));
       gateway.ingest(upload("lighthouse.html", "text/html"));
       gateway.ingest(upload("tide-tables.md", "text/markdown"));
-      gateway.ingest(upload("harbour-notes.txt", "image/png").toBuilder().setDocId("photo.png").build());
+      gateway.ingest(
+          upload("harbour-notes.txt", "image/png").toBuilder().setDocId("photo.png").build());
 
-      assertThat(gateway.settled().await(30, TimeUnit.SECONDS)).as("every document settled").isTrue();
+      assertThat(gateway.settled().await(30, TimeUnit.SECONDS))
+          .as("every document settled")
+          .isTrue();
 
       Map<String, WorkAck> terminal = gateway.terminal;
       assertThat(terminal.get("photo.png").getReject().getReason())
           .isEqualTo(RejectReason.REJECT_REASON_UNSUPPORTED_CONTENT);
       for (String indexed : List.of("harbour-notes.txt", "lighthouse.html", "tide-tables.md")) {
-        assertThat(terminal.get(indexed).hasUpdatedPayload()).as(indexed + " reached the sink").isTrue();
+        assertThat(terminal.get(indexed).hasUpdatedPayload())
+            .as(indexed + " reached the sink")
+            .isTrue();
       }
-      assertThat(receipts).extracting(DocumentIndexedEvent::getDocId)
+      assertThat(receipts)
+          .extracting(DocumentIndexedEvent::getDocId)
           .containsExactlyInAnyOrder("harbour-notes.txt", "lighthouse.html", "tide-tables.md");
 
-      assertThat(index.search().text("tide tables", 3).getFirst().docId()).isEqualTo("tide-tables.md");
-      assertThat(index.search().vector("the lamp was lit at dusk and the fog signal sounded", new HashedNgramEmbedder(256), 1))
+      assertThat(index.search().text("tide tables", 3).getFirst().docId())
+          .isEqualTo("tide-tables.md");
+      assertThat(
+              index
+                  .search()
+                  .vector(
+                      "the lamp was lit at dusk and the fog signal sounded",
+                      new HashedNgramEmbedder(256),
+                      1))
           .singleElement()
           .satisfies(hit -> assertThat(hit.docId()).isEqualTo("lighthouse.html"));
     } finally {

@@ -46,7 +46,8 @@ class UlidGeneratorTest {
   @Test
   void theFirstTenCharactersAreTheMillisecondTimestamp() {
     // The example id from the ULID specification.
-    assertThat(UlidGenerator.timestampOf("01ARYZ6S41TSV4RRFFQ69G5FAV")).isEqualTo(1_469_918_176_385L);
+    assertThat(UlidGenerator.timestampOf("01ARYZ6S41TSV4RRFFQ69G5FAV"))
+        .isEqualTo(1_469_918_176_385L);
     SteppingClock clock = new SteppingClock();
     String id = new UlidGenerator(clock, new Random(1)).next();
     assertThat(id).hasSize(26).matches("[0-9A-HJKMNP-TV-Z]{26}");
