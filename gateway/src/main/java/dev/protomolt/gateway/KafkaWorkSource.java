@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -268,7 +269,7 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       } catch (RuntimeException e) {
         LOG.log(System.Logger.Level.ERROR, "consumer of " + topic(moduleId) + " stopped", e);
       } finally {
-        consumer.close(Duration.ofSeconds(5));
+        consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
       }
     }
 

@@ -544,7 +544,7 @@ class PipeDocStoreTest {
     assertThat(h.connectionsHeldDuringS3).hasValue(0);
 
     // The probe does see a connection that is held: hold one ourselves and read again.
-    try (java.sql.Connection held = h.postgres.dataSource().getConnection()) {
+    try (java.sql.Connection _ = h.postgres.dataSource().getConnection()) {
       store.get(Saves.read(second.getDocumentRef()));
     }
     assertThat(h.connectionsHeldDuringS3.get()).isGreaterThanOrEqualTo(1);

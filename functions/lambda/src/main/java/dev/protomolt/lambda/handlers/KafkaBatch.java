@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.protomolt.lambda.EventJson;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -30,8 +29,7 @@ public final class KafkaBatch {
     }
     JsonNode groups = json.objectField(event, "", "records");
     List<KafkaRecord> records = new ArrayList<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = groups.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> group = it.next();
+    for (Map.Entry<String, JsonNode> group : groups.properties()) {
       String groupPath = "records[\"" + group.getKey() + "\"]";
       if (!group.getValue().isArray()) {
         throw json.refuse(groupPath, "must be a JSON array of records");
