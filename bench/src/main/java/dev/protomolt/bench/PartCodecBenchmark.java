@@ -7,6 +7,7 @@ import dev.protomolt.core.parts.SplitDocument;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -39,8 +40,7 @@ public class PartCodecBenchmark {
   public void setUp() {
     original = shape.bytes();
     SplitDocument split = codec.split(keys, original);
-    if (!java.util.Arrays.equals(
-        codec.assembleBytes(split.manifest(), split.bytesByObjectKey()), original)) {
+    if (!Arrays.equals(codec.assembleBytes(split.manifest(), split.bytesByObjectKey()), original)) {
       throw new IllegalStateException("codec does not round-trip the " + shape + " document");
     }
   }

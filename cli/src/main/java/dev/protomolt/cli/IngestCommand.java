@@ -2,6 +2,7 @@ package dev.protomolt.cli;
 
 import dev.protomolt.core.orchestration.StateMachineNames;
 import java.io.PrintWriter;
+import java.net.ConnectException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -228,7 +229,7 @@ final class IngestCommand implements Callable<Integer> {
 
   private static boolean refusedConnection(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof java.net.ConnectException) {
+      if (t instanceof ConnectException) {
         return true;
       }
     }

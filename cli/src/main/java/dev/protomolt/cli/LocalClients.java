@@ -1,6 +1,7 @@
 package dev.protomolt.cli;
 
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -58,11 +59,11 @@ final class LocalClients implements AutoCloseable {
     db.setConnectTimeout(5);
   }
 
-  java.net.URI s3Endpoint() {
+  URI s3Endpoint() {
     return endpoints.s3();
   }
 
-  java.net.URI sfnEndpoint() {
+  URI sfnEndpoint() {
     return endpoints.stepFunctions().orElseThrow();
   }
 

@@ -7,6 +7,7 @@ import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.GraphUpdateFeed;
 import dev.protomolt.engine.graphs.PipelineGraphGrpcService;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import java.util.Objects;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -41,7 +42,7 @@ final class LocalGraphDoor {
       GraphUpdateFeed feed) {
     // The activation service attached itself to the admin service when it was built; taking it
     // here only makes that ordering a compile-time requirement of the caller.
-    java.util.Objects.requireNonNull(activation, "activation");
+    Objects.requireNonNull(activation, "activation");
     return new PipelineGraphGrpcService(admin, drafts, feed);
   }
 

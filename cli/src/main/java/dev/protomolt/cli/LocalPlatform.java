@@ -26,6 +26,7 @@ import dev.protomolt.engine.hop.KafkaEventBus;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.gateway.GatewayConfig;
+import dev.protomolt.gateway.GatewayCounters;
 import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
 import dev.protomolt.gateway.KafkaWorkSource;
@@ -82,8 +83,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -144,8 +148,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final ManagedChannel channel;
   private final List<ModuleWorker> workers = new ArrayList<>();
   private final Map<String, DocumentProcessor> processors = new LinkedHashMap<>();
-  private final java.util.Set<String> notifiedAccounts =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<String> notifiedAccounts = ConcurrentHashMap.newKeySet();
 
   private LocalPlatform(LocalCloud cloud, int gatewayPort) throws IOException {
     this.cloud = cloud;
@@ -385,7 +388,7 @@ public final class LocalPlatform implements AutoCloseable {
   }
 
   /** What the gateway did with work so far (served, settled, re-buffered, duplicates). */
-  public dev.protomolt.gateway.GatewayCounters gatewayCounters() {
+  public GatewayCounters gatewayCounters() {
     return gateway.counters();
   }
 
@@ -490,7 +493,7 @@ public final class LocalPlatform implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating module topics", e);
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new IllegalStateException("Kafka did not create the module topics within 30 s", e);
     }
   }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.config.v1.PipelineGraph;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -561,8 +563,8 @@ class CommandsTest {
   private Path write(String name, String text) {
     try {
       return Files.writeString(files.resolve(name), text, StandardCharsets.UTF_8);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

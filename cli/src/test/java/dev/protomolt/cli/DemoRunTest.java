@@ -6,8 +6,12 @@ import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -22,7 +26,7 @@ class DemoRunTest {
   @Test
   void theBundledCorpusReachesTheSinkAndIsSearchable() throws Exception {
     try (LocalPlatform platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
-      java.util.List<Integer> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+      List<Integer> seen = new CopyOnWriteArrayList<>();
       DemoRun.Summary summary =
           DemoRun.run(
               platform, DemoRun.bundledCorpus(), "tide", Duration.ofSeconds(120), seen::add);
@@ -107,7 +111,7 @@ class DemoRunTest {
       }
       assertThat(failed.status()).isEqualTo(ExecutionStatus.FAILED);
       DispositionWatch watch =
-          new DispositionWatch(platform.database(), sfn, DemoRun.ACCOUNT, java.time.Instant.EPOCH);
+          new DispositionWatch(platform.database(), sfn, DemoRun.ACCOUNT, Instant.EPOCH);
       assertThat(watch.endingOf("demo", failed))
           .isEqualTo(new DispositionWatch.Ending("demo", "embed", DispositionWatch.DEAD_LETTERED));
     }
@@ -115,18 +119,16 @@ class DemoRunTest {
 
   @Test
   void anAccountIdThatCouldCoverTheIntakeCopiesIsRefusedNamingTheField() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> LocalPlatform.requireAccountId("_intake-copies"))
+    Assertions.assertThatThrownBy(() -> LocalPlatform.requireAccountId("_intake-copies"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("accountId: ");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LocalPlatform.requireAccountId("a/b"))
+    Assertions.assertThatThrownBy(() -> LocalPlatform.requireAccountId("a/b"))
         .hasMessageContaining("a/b");
   }
 
   @Test
   void aCorpusFolderThatIsNotADirectoryIsRefusedNamingTheArgument() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> DemoRun.corpusIn(data.resolve("absent")))
+    Assertions.assertThatThrownBy(() -> DemoRun.corpusIn(data.resolve("absent")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("DIR: ")
         .hasMessageContaining("is not a directory");

@@ -8,6 +8,7 @@ import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -57,7 +58,7 @@ class KafkaReceiptSinkTest {
         });
   }
 
-  private static void withSink(java.util.function.Consumer<KafkaReceiptSink> use) {
+  private static void withSink(Consumer<KafkaReceiptSink> use) {
     try (KafkaProducer<String, byte[]> producer = neverConnected()) {
       use.accept(new KafkaReceiptSink(producer, Duration.ofSeconds(1), "plan-a"));
     }

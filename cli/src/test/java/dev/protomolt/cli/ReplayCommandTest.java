@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -77,7 +79,7 @@ class ReplayCommandTest {
         .contains("nothing was started");
 
     long version = platform.applyAndActivate(DemoGraph.of(ACCOUNT, "docs", LocalPlatform.CLUSTER));
-    java.time.Instant before = java.time.Instant.now().minusSeconds(1);
+    Instant before = Instant.now().minusSeconds(1);
     CommandRun replay =
         CommandRun.of(
             "replay",
@@ -103,7 +105,7 @@ class ReplayCommandTest {
       String versionArn =
           "arn:aws:states:us-east-1:000000000000:stateMachine:protomolt-local-demo:" + version;
       assertThat(replay.out()).contains(versionArn);
-      long deadline = System.nanoTime() + java.time.Duration.ofSeconds(120).toNanos();
+      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
       List<ExecutionListItem> runs;
       do {
         Thread.sleep(200);

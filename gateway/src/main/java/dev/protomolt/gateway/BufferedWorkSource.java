@@ -2,6 +2,7 @@ package dev.protomolt.gateway;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -21,8 +22,7 @@ public final class BufferedWorkSource implements WorkSource {
   private final int capacityPerModule;
   private final Map<String, Deque<PendingWork>> queues = new HashMap<>();
   private final Map<String, List<CompletableFuture<Void>>> waiters = new HashMap<>();
-  private final Set<PendingWork> inFlight =
-      java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<PendingWork> inFlight = Collections.newSetFromMap(new IdentityHashMap<>());
   private long sequence;
 
   public BufferedWorkSource(int capacityPerModule) {

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /** Dead-graph screening over the real pipeline_graphs table. */
 class DeadGraphScreenTest {
@@ -83,8 +84,7 @@ class DeadGraphScreenTest {
 
   @Test
   void aFailedLookupSaysWhichPinItWasFor() {
-    PostgresGraphVersions broken =
-        new PostgresGraphVersions(new org.postgresql.ds.PGSimpleDataSource());
+    PostgresGraphVersions broken = new PostgresGraphVersions(new PGSimpleDataSource());
     assertThatThrownBy(() -> broken.exists("news", 9)).hasMessageContaining("graph news version 9");
   }
 }

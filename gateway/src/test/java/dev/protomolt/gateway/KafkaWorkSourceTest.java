@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -193,7 +194,7 @@ class KafkaWorkSourceTest {
       var arrival = source.arrival("wake");
       assertThat(arrival).isNotDone();
       produce("wake", 0, 1);
-      arrival.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      arrival.get(30, TimeUnit.SECONDS);
       assertThat(pop(source, "wake").key()).isEqualTo("wake-0-0");
     }
   }

@@ -3,6 +3,7 @@ package dev.protomolt.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
 import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.proto.data.v1.Blob;
 import dev.protomolt.proto.data.v1.BlobBag;
@@ -64,10 +65,7 @@ class ReferencedBlobsTest {
   @Test
   void everyBlobOfAListIsResolvedAndInlineBlobsAreLeftAlone() {
     Blob inline =
-        Blob.newBuilder()
-            .setBlobId("b")
-            .setData(com.google.protobuf.ByteString.copyFromUtf8("already here"))
-            .build();
+        Blob.newBuilder().setBlobId("b").setData(ByteString.copyFromUtf8("already here")).build();
     PipeDoc doc =
         PipeDoc.newBuilder()
             .setDocId("d2")

@@ -6,11 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.Any;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Timestamp;
+import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
+import dev.protomolt.module.sdk.ModuleOutcome;
+import dev.protomolt.module.sdk.ModuleWorker;
+import dev.protomolt.module.sdk.WorkerClock;
+import dev.protomolt.module.sdk.WorkerConfig;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
 import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.data.v1.StreamMetadata;
 import dev.protomolt.proto.module.v1.Heartbeat;
 import dev.protomolt.proto.module.v1.ModuleWorkServiceGrpc;
@@ -38,6 +44,8 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -119,9 +127,7 @@ class WorkProtocolTest {
     return PipeDoc.newBuilder()
         .setDocId(docId)
         .setSearchMetadata(
-            dev.protomolt.proto.data.v1.SearchMetadata.newBuilder()
-                .setTitle("title of " + docId)
-                .setBody("body of " + docId))
+            SearchMetadata.newBuilder().setTitle("title of " + docId).setBody("body of " + docId))
         .build();
   }
 
@@ -215,8 +221,7 @@ class WorkProtocolTest {
         inline("u1", "t1", doc("d1"))
             .setCustomConfig(
                 Struct.newBuilder()
-                    .putFields(
-                        "size", com.google.protobuf.Value.newBuilder().setNumberValue(512).build()))
+                    .putFields("size", Value.newBuilder().setNumberValue(512).build()))
             .setAttempt(2)
             .build();
     offer(d);
@@ -666,36 +671,33 @@ class WorkProtocolTest {
   @Test
   void aWorkerKilledMidWorkLosesNothingAndTheNextWorkerCompletesTheUnitOnce() throws Exception {
     offer(inline("u1", "t1", doc("d1")).build());
-    java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1);
     ManagedChannel first = InProcessChannelBuilder.forName(serverName).directExecutor().build();
-    dev.protomolt.module.sdk.ModuleWorker doomed =
-        new dev.protomolt.module.sdk.ModuleWorker(
+    ModuleWorker doomed =
+        new ModuleWorker(
             first,
-            dev.protomolt.module.sdk.WorkerConfig.of(MODULE, 1),
+            WorkerConfig.of(MODULE, 1),
             work -> {
               started.countDown();
               never.await();
-              return dev.protomolt.module.sdk.ModuleOutcome.noOp(
-                  NoOpReason.NO_OP_REASON_NOTHING_TO_DO, "");
+              return ModuleOutcome.noOp(NoOpReason.NO_OP_REASON_NOTHING_TO_DO, "");
             },
-            dev.protomolt.module.sdk.WorkerClock.system());
+            WorkerClock.system());
     doomed.start();
-    assertThat(started.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
     assertThat(source.inFlight()).isEqualTo(1);
 
     first.shutdownNow();
     assertThat(source.keys(MODULE)).as("the unit went back at the head").containsExactly("u1");
 
     ManagedChannel second = InProcessChannelBuilder.forName(serverName).directExecutor().build();
-    dev.protomolt.module.sdk.ModuleWorker survivor =
-        new dev.protomolt.module.sdk.ModuleWorker(
+    ModuleWorker survivor =
+        new ModuleWorker(
             second,
-            dev.protomolt.module.sdk.WorkerConfig.of(MODULE, 1),
-            work ->
-                dev.protomolt.module.sdk.ModuleOutcome.noOp(
-                    NoOpReason.NO_OP_REASON_ALREADY_PROCESSED, "seen"),
-            dev.protomolt.module.sdk.WorkerClock.system());
+            WorkerConfig.of(MODULE, 1),
+            work -> ModuleOutcome.noOp(NoOpReason.NO_OP_REASON_ALREADY_PROCESSED, "seen"),
+            WorkerClock.system());
     survivor.start();
     try {
       for (int i = 0; i < 600 && survivor.completedUnits() < 1; i++) {

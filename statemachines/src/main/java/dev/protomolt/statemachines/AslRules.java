@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Checks a finished definition against the rules AWS enforces at CreateStateMachine time but
@@ -41,7 +42,7 @@ public final class AslRules {
     return List.copyOf(rules.problems);
   }
 
-  private void machine(Map<String, ?> machine, String where, java.util.Set<String> allowed) {
+  private void machine(Map<String, ?> machine, String where, Set<String> allowed) {
     for (String field : machine.keySet()) {
       if (!allowed.contains(field)) {
         problem(
@@ -417,7 +418,7 @@ public final class AslRules {
     catchers(where, state.get("Catch"), scope);
   }
 
-  private void fields(String where, Map<String, ?> object, java.util.Set<String> allowed) {
+  private void fields(String where, Map<String, ?> object, Set<String> allowed) {
     for (String field : object.keySet()) {
       if (!allowed.contains(field)) {
         problem(

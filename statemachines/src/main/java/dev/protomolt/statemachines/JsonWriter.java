@@ -1,6 +1,7 @@
 package dev.protomolt.statemachines;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -134,7 +135,7 @@ final class JsonWriter {
       // one JSON document in every reader; everything else is written as UTF-8.
       default ->
           c < 0x20 || c == '\u2028' || c == '\u2029'
-              ? String.format(java.util.Locale.ROOT, "\\u%04x", (int) c)
+              ? String.format(Locale.ROOT, "\\u%04x", (int) c)
               : null;
     };
   }

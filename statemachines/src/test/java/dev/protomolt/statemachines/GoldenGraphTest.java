@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +47,7 @@ class GoldenGraphTest {
   @MethodSource("cases")
   void compiledDefinitionMatchesTheCommittedGolden(String name) throws IOException {
     GoldenCase golden = new GoldenCase(name, GOLDEN.resolve(name));
-    java.util.Optional<String> stale = golden.check(ACTUAL, Boolean.getBoolean("golden.update"));
+    Optional<String> stale = golden.check(ACTUAL, Boolean.getBoolean("golden.update"));
     stale.ifPresent(message -> fail(message));
     String definition =
         Files.readString(GOLDEN.resolve(name).resolve(GoldenCase.EXPECTED), StandardCharsets.UTF_8);
@@ -111,7 +113,7 @@ class GoldenGraphTest {
           name.equals(StateMachineCompiler.STATE_MACHINE_VERSION_ARN)
               ? "arn:aws:states:eu-west-1:123456789012:stateMachine:protomolt-golden:1"
               : "arn:aws:lambda:eu-west-1:123456789012:function:protomolt-"
-                  + name.replace("FunctionArn", "").toLowerCase(java.util.Locale.ROOT);
+                  + name.replace("FunctionArn", "").toLowerCase(Locale.ROOT);
       result = result.replace("${" + name + "}", arn);
     }
     return result;

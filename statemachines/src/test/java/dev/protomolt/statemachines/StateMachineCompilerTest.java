@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.proto.config.v1.DlqConfig;
 import dev.protomolt.proto.config.v1.FilterAction;
 import dev.protomolt.proto.config.v1.FilterCondition;
 import dev.protomolt.proto.config.v1.GraphSettings;
@@ -17,7 +18,10 @@ import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.RetryPolicy;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** Each compiler rule with its error text, and the shape of what a graph compiles to. */
@@ -245,14 +249,11 @@ class StateMachineCompilerTest {
                 processor("saving")
                     .setSaveOnError(true)
                     .setDlqConfig(
-                        dev.protomolt.proto.config.v1.DlqConfig.newBuilder()
+                        DlqConfig.newBuilder()
                             .setEnabled(true)
                             .setTopicOverride("t.override")
                             .setMaxReprocessCount(9)))
-            .addNodes(
-                processor("quiet")
-                    .setDlqConfig(
-                        dev.protomolt.proto.config.v1.DlqConfig.newBuilder().setEnabled(false)))
+            .addNodes(processor("quiet").setDlqConfig(DlqConfig.newBuilder().setEnabled(false)))
             .build();
     JsonNode states = compile(graph).get("States");
     JsonNode plain = states.get("plain.Dlq").get("Parameters").get("Payload");
@@ -521,7 +522,7 @@ class StateMachineCompilerTest {
   @Test
   void theDeployableDefinitionIsCompactWithEverySubstitutionFilled() throws Exception {
     CompiledStateMachine compiled = StateMachineCompiler.compile(chain(1));
-    java.util.Map<String, String> arns = new java.util.LinkedHashMap<>();
+    Map<String, String> arns = new LinkedHashMap<>();
     for (String name : StateMachineCompiler.SUBSTITUTIONS) {
       arns.put(name, "arn:aws:lambda:eu-west-1:123456789012:function:" + name);
     }
@@ -539,15 +540,15 @@ class StateMachineCompilerTest {
         .isEqualTo(JSON.readTree(compiled.definition()));
 
     arns.remove(StateMachineCompiler.DLQ_FUNCTION_ARN);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
+    Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
         .hasMessageStartingWith("substitution 'DlqFunctionArn' has no value");
     arns.put(StateMachineCompiler.DLQ_FUNCTION_ARN, "a\"b");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
+    Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
         .hasMessage(
             "substitution 'DlqFunctionArn' value 'a\"b' must be a plain ARN (no quotes, backslashes"
                 + " or '${')");
     arns.put("Other", "x");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
+    Assertions.assertThatThrownBy(() -> compiled.deployableDefinition(arns))
         .hasMessageStartingWith("substitution 'Other' is not used by compiled definitions");
   }
 

@@ -3,10 +3,15 @@ package dev.protomolt.bench.compiler;
 import dev.protomolt.statemachines.CompiledStateMachine;
 import dev.protomolt.statemachines.GraphCompileException;
 import dev.protomolt.statemachines.StateMachineCompiler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -65,8 +70,8 @@ public final class CompilerBenchmarkRunner {
     CompilerBenchmark state = new CompilerBenchmark();
     try {
       state.load();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     System.out.println("same pairs as thread CPU time (warmed up, this JVM):");
     cpuRatio(
@@ -80,10 +85,7 @@ public final class CompilerBenchmarkRunner {
         state::serializeGenerated200Proto);
   }
 
-  private static void cpuRatio(
-      String what,
-      java.util.function.Supplier<?> compile,
-      java.util.function.Supplier<?> serialize) {
+  private static void cpuRatio(String what, Supplier<?> compile, Supplier<?> serialize) {
     double compileMicros = cpuMicros(compile, 150);
     double serializeMicros = cpuMicros(serialize, 20_000);
     System.out.printf(
@@ -95,9 +97,8 @@ public final class CompilerBenchmarkRunner {
         compileMicros / serializeMicros);
   }
 
-  private static double cpuMicros(java.util.function.Supplier<?> operation, int iterations) {
-    java.lang.management.ThreadMXBean threads =
-        java.lang.management.ManagementFactory.getThreadMXBean();
+  private static double cpuMicros(Supplier<?> operation, int iterations) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     int sink = 0;
     for (int i = 0; i < iterations; i++) {
       sink += operation.get().hashCode() & 1;

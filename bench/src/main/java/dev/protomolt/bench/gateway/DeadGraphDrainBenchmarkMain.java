@@ -42,6 +42,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -64,7 +65,7 @@ public final class DeadGraphDrainBenchmarkMain {
     int screened = quick ? 5_000 : 38_000;
     int baseline = quick ? 500 : 3_000;
     try (PostgresFixture postgres = PostgresFixture.start();
-        S3Clients s3 = new S3Clients(java.util.Map.of(), List.of())) {
+        S3Clients s3 = new S3Clients(Map.of(), List.of())) {
       try (Connection c = postgres.dataSource().getConnection();
           Statement s = c.createStatement()) {
         s.execute(

@@ -8,6 +8,7 @@ import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.TransportType;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,7 +123,7 @@ public final class EdgeBehaviorThroughputMain {
           memory,
           memory / persist,
           SEED_RATIO,
-          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
           Runtime.getRuntime().availableProcessors());
     }
   }

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.engine.replay.ReplayRefused;
 import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
@@ -21,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -201,7 +205,7 @@ class HandlersOnLocalCloudTest {
 
     // The execution is named by the replay and the document; the test plays the echo module.
     String name =
-        dev.protomolt.core.orchestration.StateMachineNames.hashOf(
+        StateMachineNames.hashOf(
             "replay", "fixture-replay-1", "acme", "acme-uploads", docId, "lambda-echo", "1");
     WorkDispatch work = nextDispatch(w -> w.getExecutionArn().endsWith(":" + name));
     assertThat(work.getStream().getDocumentRef().getDocId()).isEqualTo(docId);
@@ -217,8 +221,7 @@ class HandlersOnLocalCloudTest {
         failure(
             "replay",
             Fixtures.text("replay-request.json").replace("\"lambda-echo\"", "\"no-such-graph\""));
-    assertThat(unknownGraph.errorType())
-        .isEqualTo(dev.protomolt.engine.replay.ReplayRefused.class.getName());
+    assertThat(unknownGraph.errorType()).isEqualTo(ReplayRefused.class.getName());
     assertThat(unknownGraph.errorMessage())
         .startsWith("graph_id: graph 'no-such-graph' has no deployed version");
     assertThat(failure("replay", "{\"graphId\":\"lambda-echo\"}").errorMessage())
@@ -396,9 +399,9 @@ class HandlersOnLocalCloudTest {
             .replaceAll(
                 "\"value\": \"[^\"]+\"",
                 "\"value\": \""
-                    + java.util.Base64.getEncoder()
+                    + Base64.getEncoder()
                         .encodeToString(
-                            dev.protomolt.proto.events.v1.AccountEvent.newBuilder()
+                            AccountEvent.newBuilder()
                                 .setAccountId("_intake-copies")
                                 .build()
                                 .toByteArray())
@@ -477,7 +480,7 @@ class HandlersOnLocalCloudTest {
       // The fixture's provisioning event for acme, redelivered naming its datasource.
       AccountEvent fixture =
           AccountEvent.parseFrom(
-              java.util.Base64.getDecoder()
+              Base64.getDecoder()
                   .decode(
                       EventJson.MAPPER
                           .readTree(Fixtures.text("msk-account-events.json"))
@@ -524,9 +527,7 @@ class HandlersOnLocalCloudTest {
     return Fixtures.text("msk-account-events.json")
         .replaceAll(
             "\"value\": \"[^\"]+\"",
-            "\"value\": \""
-                + java.util.Base64.getEncoder().encodeToString(event.toByteArray())
-                + "\"");
+            "\"value\": \"" + Base64.getEncoder().encodeToString(event.toByteArray()) + "\"");
   }
 
   private static WorkDispatch nextDispatch(Predicate<WorkDispatch> wanted) throws Exception {
@@ -536,7 +537,7 @@ class HandlersOnLocalCloudTest {
             rec -> {
               try {
                 return wanted.test(WorkDispatch.parseFrom(rec.value()));
-              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+              } catch (InvalidProtocolBufferException e) {
                 throw new AssertionError(e);
               }
             });

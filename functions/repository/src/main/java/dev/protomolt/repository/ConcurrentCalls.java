@@ -1,6 +1,7 @@
 package dev.protomolt.repository;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -23,7 +24,7 @@ final class ConcurrentCalls {
   static <T> List<T> all(List<Callable<T>> calls) {
     if (calls.size() == 1) {
       // One call needs no thread of its own (and its result may be null, which List.of refuses).
-      return java.util.Collections.singletonList(callDirectly(calls.getFirst()));
+      return Collections.singletonList(callDirectly(calls.getFirst()));
     }
     try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
       List<Future<T>> futures = new ArrayList<>(calls.size());

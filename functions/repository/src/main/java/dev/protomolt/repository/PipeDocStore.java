@@ -3,6 +3,7 @@ package dev.protomolt.repository;
 import com.google.protobuf.Timestamp;
 import dev.protomolt.core.identity.NodeCoordinates;
 import dev.protomolt.core.identity.NodeIds;
+import dev.protomolt.core.identity.RowKind;
 import dev.protomolt.core.parts.FragmentRejectedException;
 import dev.protomolt.core.parts.ManifestChecksum;
 import dev.protomolt.core.parts.ObjectKeys;
@@ -137,7 +138,7 @@ public final class PipeDocStore {
       SplitDocument split,
       WriteProvenance written,
       Instant now) {
-    if (target.rowKind() == dev.protomolt.core.identity.RowKind.INTAKE && !request.getForceSave()) {
+    if (target.rowKind() == RowKind.INTAKE && !request.getForceSave()) {
       var existing =
           ledger
               .find(target.nodeId())
@@ -619,7 +620,7 @@ public final class PipeDocStore {
       NodeCoordinates coordinates,
       String reason,
       String expectedChecksum,
-      com.google.protobuf.Timestamp expectedUpdatedAt) {
+      Timestamp expectedUpdatedAt) {
     UUID nodeId = NodeIds.nodeId(coordinates);
     Optional<PipeDocRecord> row =
         ledger

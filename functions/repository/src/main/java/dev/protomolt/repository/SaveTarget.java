@@ -8,6 +8,7 @@ import dev.protomolt.core.identity.RowKind;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Where a save lands, validated: a save whose identity is blank or self-contradictory never gets
@@ -106,7 +107,7 @@ record SaveTarget(
   }
 
   /** Runs an identity rule of the core, re-reporting its refusal with the request's field name. */
-  static <T> T identity(java.util.function.Supplier<T> rule, String fieldPrefix) {
+  static <T> T identity(Supplier<T> rule, String fieldPrefix) {
     try {
       return rule.get();
     } catch (InvalidIdentityException e) {

@@ -10,7 +10,9 @@ import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,7 +41,7 @@ class FixtureCorpusStorageTest {
   void everyCorpusDocumentRoundTripsThroughS3AndTheLedger() throws Exception {
     List<String> mismatched = new ArrayList<>();
     int stored = 0;
-    java.util.Set<String> provisioned = new java.util.HashSet<>(List.of("corpus"));
+    Set<String> provisioned = new HashSet<>(List.of("corpus"));
     for (int i = 0; i < FixtureCorpus.size(); i++) {
       byte[] committed = FixtureCorpus.committedBytes(i);
       PipeDoc doc = PipeDoc.parseFrom(committed);

@@ -9,10 +9,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
+import dev.protomolt.core.identity.NodeCoordinates;
 import dev.protomolt.core.store.PipeDocRecord;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.ParsedMetadata;
 import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeDocPart;
 import dev.protomolt.proto.data.v1.SemanticProcessingResult;
 import dev.protomolt.proto.events.v1.AccountEvent;
 import dev.protomolt.proto.events.v1.AccountEventType;
@@ -26,11 +28,23 @@ import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import dev.protomolt.repository.fixtures.TransferCounter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.ThrowableAssert;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 
@@ -49,32 +63,24 @@ class PipeDocStoreTest {
    * When armed, holds each GetObject until {@code parties} of them are in flight together, so a
    * read that fetched its parts one after another would never see them all at once.
    */
-  private static final class GetRendezvous
-      implements software.amazon.awssdk.core.interceptor.ExecutionInterceptor {
-    volatile java.util.concurrent.CountDownLatch armed;
-    final java.util.concurrent.atomic.AtomicInteger inFlight =
-        new java.util.concurrent.atomic.AtomicInteger();
-    final java.util.concurrent.atomic.AtomicInteger maxInFlight =
-        new java.util.concurrent.atomic.AtomicInteger();
+  private static final class GetRendezvous implements ExecutionInterceptor {
+    volatile CountDownLatch armed;
+    final AtomicInteger inFlight = new AtomicInteger();
+    final AtomicInteger maxInFlight = new AtomicInteger();
 
     @Override
     public void beforeTransmission(
-        software.amazon.awssdk.core.interceptor.Context.BeforeTransmission context,
-        software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
-      java.util.concurrent.CountDownLatch latch = armed;
+        Context.BeforeTransmission context, ExecutionAttributes attributes) {
+      CountDownLatch latch = armed;
       if (latch == null
-          || !"GetObject"
-              .equals(
-                  attributes.getAttribute(
-                      software.amazon.awssdk.core.interceptor.SdkExecutionAttribute
-                          .OPERATION_NAME))) {
+          || !"GetObject".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))) {
         return;
       }
       maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
       latch.countDown();
       try {
         // A generous guard, not a timing assertion: a serial read waits it out and then fails.
-        latch.await(10, java.util.concurrent.TimeUnit.SECONDS);
+        latch.await(10, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -86,7 +92,7 @@ class PipeDocStoreTest {
 
   @BeforeAll
   static void start() {
-    h = StoreHarness.start(java.util.List.of(rendezvous));
+    h = StoreHarness.start(List.of(rendezvous));
     store = h.store;
     counter = h.counter;
     store.onAccountEvent(StoreHarness.platformAccount(ACME));
@@ -223,9 +229,7 @@ class PipeDocStoreTest {
     assertThat(second.getManifest().getEntriesList())
         .filteredOn(e -> e.getPart() == PIPE_DOC_PART_CHUNKS)
         .extracting(PartManifestEntry::getSubKey, PartManifestEntry::getOrdinal)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("chunker-a", 0),
-            org.assertj.core.groups.Tuple.tuple("embedder-b", 1));
+        .containsExactly(Tuple.tuple("chunker-a", 0), Tuple.tuple("embedder-b", 1));
     assertThat(store.get(Saves.read(second.getDocumentRef())).getPipedoc().toByteArray())
         .isEqualTo(embedded.toByteArray());
   }
@@ -260,9 +264,7 @@ class PipeDocStoreTest {
   void listingEveryPartNeedsNoCopySource() {
     PipeDoc doc = SampleDocs.document(uniqueId(), 17, 512, "chunker-a");
     DocumentReference neverStored =
-        PipeDocStore.reference(
-            new dev.protomolt.core.identity.NodeCoordinates(doc.getDocId(), "nowhere", ACME, GRAPH),
-            false);
+        PipeDocStore.reference(new NodeCoordinates(doc.getDocId(), "nowhere", ACME, GRAPH), false);
 
     SavePipeDocResponse saved =
         store.save(
@@ -465,7 +467,7 @@ class PipeDocStoreTest {
     DocumentReference ref =
         store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build()).getDocumentRef();
     rendezvous.maxInFlight.set(0);
-    rendezvous.armed = new java.util.concurrent.CountDownLatch(4);
+    rendezvous.armed = new CountDownLatch(4);
     try {
       assertThat(store.get(Saves.read(ref)).getPipedoc()).isEqualTo(doc);
     } finally {
@@ -522,7 +524,7 @@ class PipeDocStoreTest {
   }
 
   @Test
-  void noLedgerConnectionIsHeldWhileObjectStorageIsCalled() throws java.sql.SQLException {
+  void noLedgerConnectionIsHeldWhileObjectStorageIsCalled() throws SQLException {
     // Nothing else runs in this class concurrently, so any checked-out connection seen while an
     // S3 request is on the wire would be one the store holds across the round trip.
     h.connectionsHeldDuringS3.set(0);
@@ -544,7 +546,7 @@ class PipeDocStoreTest {
     assertThat(h.connectionsHeldDuringS3).hasValue(0);
 
     // The probe does see a connection that is held: hold one ourselves and read again.
-    try (java.sql.Connection _ = h.postgres.dataSource().getConnection()) {
+    try (Connection _ = h.postgres.dataSource().getConnection()) {
       store.get(Saves.read(second.getDocumentRef()));
     }
     assertThat(h.connectionsHeldDuringS3.get()).isGreaterThanOrEqualTo(1);
@@ -622,8 +624,7 @@ class PipeDocStoreTest {
         "copy_unwritten_parts_from");
 
     DocumentReference ref =
-        PipeDocStore.reference(
-            new dev.protomolt.core.identity.NodeCoordinates("d1", "parser", ACME, GRAPH), false);
+        PipeDocStore.reference(new NodeCoordinates("d1", "parser", ACME, GRAPH), false);
     assertRefused(
         () -> store.get(Saves.read(ref.toBuilder().setGraphId("").build())),
         "document_ref.graph_id");
@@ -657,16 +658,14 @@ class PipeDocStoreTest {
     assertThat(counter.requests()).as("no refused call reached object storage").isEmpty();
   }
 
-  private static void assertRefused(
-      org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String field) {
+  private static void assertRefused(ThrowableAssert.ThrowingCallable call, String field) {
     assertThatThrownBy(call)
         .isInstanceOfSatisfying(
             PipeDocStoreException.InvalidRequest.class, e -> assertThat(e.field()).isEqualTo(field))
         .hasMessageStartingWith(field + ": ");
   }
 
-  private static PartManifestEntry entry(
-      SavePipeDocResponse saved, dev.protomolt.proto.data.v1.PipeDocPart part) {
+  private static PartManifestEntry entry(SavePipeDocResponse saved, PipeDocPart part) {
     return saved.getManifest().getEntriesList().stream()
         .filter(e -> e.getPart() == part)
         .findFirst()

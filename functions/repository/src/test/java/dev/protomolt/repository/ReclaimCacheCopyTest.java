@@ -11,6 +11,7 @@ import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
+import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -77,8 +78,7 @@ class ReclaimCacheCopyTest {
     assertThat(body(at)).isEqualTo("kept");
   }
 
-  private static dev.protomolt.proto.repository.v1.SavePipeDocResponse save(
-      String docId, String body, boolean keep) {
+  private static SavePipeDocResponse save(String docId, String body, boolean keep) {
     PipeDoc doc =
         PipeDoc.newBuilder()
             .setDocId(docId)

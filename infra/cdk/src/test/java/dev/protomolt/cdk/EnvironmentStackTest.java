@@ -6,10 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.cdk.PolicyDocuments.Statement;
 import dev.protomolt.cdk.constructs.PipelineFunctions;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -449,14 +452,14 @@ class EnvironmentStackTest {
   }
 
   @Test
-  void cloudFormationsOwnLinterFindsNothingUnacknowledged() throws java.io.IOException {
+  void cloudFormationsOwnLinterFindsNothingUnacknowledged() throws IOException {
     // CDK runs CloudFormation validation at synth and downgrades its errors to warnings, so a
     // finding would not fail synth: this test makes any finding fail the build instead.
     Path report = TestEnvironments.devAssembly().resolve("validation-report.json");
     JsonNode plugins = new ObjectMapper().readTree(report.toFile()).path("pluginReports");
-    List<String> ran = new java.util.ArrayList<>();
-    List<String> findings = new java.util.ArrayList<>();
-    Set<String> acknowledged = new java.util.TreeSet<>();
+    List<String> ran = new ArrayList<>();
+    List<String> findings = new ArrayList<>();
+    Set<String> acknowledged = new TreeSet<>();
     plugins.forEach(
         plugin -> {
           ran.add(plugin.path("pluginName").asText());

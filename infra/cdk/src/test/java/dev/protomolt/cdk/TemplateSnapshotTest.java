@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,7 @@ class TemplateSnapshotTest {
     for (String type : types) {
       Integer was = expected.resourceTypes().get(type);
       Integer now = actual.resourceTypes().get(type);
-      if (!java.util.Objects.equals(was, now)) {
+      if (!Objects.equals(was, now)) {
         out.add(type + ": " + was + " -> " + now);
       }
     }

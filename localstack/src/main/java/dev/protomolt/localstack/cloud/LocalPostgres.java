@@ -1,5 +1,7 @@
 package dev.protomolt.localstack.cloud;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.protomolt.db.Migrations;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -31,7 +33,7 @@ public final class LocalPostgres implements AutoCloseable {
   private final EmbeddedPostgres postgres;
   private final Path dataDir;
   private final Migrations.MigrationReport migrations;
-  private final com.zaxxer.hikari.HikariDataSource pool;
+  private final HikariDataSource pool;
 
   private LocalPostgres(
       EmbeddedPostgres postgres, Path dataDir, Migrations.MigrationReport migrations) {
@@ -42,12 +44,12 @@ public final class LocalPostgres implements AutoCloseable {
     // records each history event on its own call, so without a pool the local cloud spends its
     // time forking backends (decision 0861). 20 leaves room under max_connections for the
     // gateway's own pool and for tools.
-    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    HikariConfig config = new HikariConfig();
     config.setDataSource(postgres.getPostgresDatabase());
     config.setMaximumPoolSize(20);
     config.setMinimumIdle(2);
     config.setPoolName("local-postgres");
-    this.pool = new com.zaxxer.hikari.HikariDataSource(config);
+    this.pool = new HikariDataSource(config);
   }
 
   /** Starts PostgreSQL on {@code port} (0 for a free one) with its cluster in {@code dataDir}. */

@@ -4,6 +4,7 @@ import dev.protomolt.localstack.s3.NotifyingBlobStore;
 import dev.protomolt.localstack.s3.ObjectCreatedListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,13 +71,13 @@ public final class LocalS3 implements AutoCloseable {
         }
         Thread.sleep(10);
       }
-    } catch (java.net.BindException e) {
+    } catch (BindException e) {
       throw new PortInUseException(COMPONENT, chosen, LocalCloudSettings.S3_PORT_SETTING, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while starting " + COMPONENT, e);
     } catch (Exception e) {
-      if (e.getCause() instanceof java.net.BindException bind) {
+      if (e.getCause() instanceof BindException bind) {
         throw new PortInUseException(COMPONENT, chosen, LocalCloudSettings.S3_PORT_SETTING, bind);
       }
       throw new IllegalStateException(COMPONENT + " failed to start on " + endpoint, e);

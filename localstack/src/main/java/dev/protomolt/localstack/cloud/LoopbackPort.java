@@ -2,6 +2,7 @@ package dev.protomolt.localstack.cloud;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -32,7 +33,7 @@ public final class LoopbackPort {
       probe.setReuseAddress(true);
       probe.bind(new InetSocketAddress(InetAddress.getByName(HOST), requested));
       return probe.getLocalPort();
-    } catch (java.net.BindException e) {
+    } catch (BindException e) {
       throw new PortInUseException(component, requested, setting, e);
     } catch (IOException e) {
       throw new UncheckedIOException(

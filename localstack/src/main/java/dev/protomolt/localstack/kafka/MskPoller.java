@@ -4,6 +4,7 @@ import dev.protomolt.localstack.lambda.LambdaInvocationException;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.lambda.Pause;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,6 +15,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -69,8 +71,7 @@ public final class MskPoller implements AutoCloseable {
         "arn:aws:kafka:"
             + region
             + ":000000000000:cluster/protomolt-local/"
-            + UUID.nameUUIDFromBytes(
-                bootstrapServers.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            + UUID.nameUUIDFromBytes(bootstrapServers.getBytes(StandardCharsets.UTF_8));
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ConsumerConfig.GROUP_ID_CONFIG, mapping.consumerGroupId());
@@ -169,7 +170,7 @@ public final class MskPoller implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     } else {
-      consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+      consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
   }
 
@@ -187,7 +188,7 @@ public final class MskPoller implements AutoCloseable {
     } finally {
       // Leaving the group must not fail because close() interrupted a retry pause.
       Thread.interrupted();
-      consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+      consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
   }
 

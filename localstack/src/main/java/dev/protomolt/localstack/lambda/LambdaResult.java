@@ -3,6 +3,7 @@ package dev.protomolt.localstack.lambda;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -46,7 +47,7 @@ public sealed interface LambdaResult {
 
     static Failure of(Throwable thrown) {
       List<String> trace =
-          java.util.Arrays.stream(thrown.getStackTrace()).map(StackTraceElement::toString).toList();
+          Arrays.stream(thrown.getStackTrace()).map(StackTraceElement::toString).toList();
       return new Failure(thrown.getClass().getName(), thrown.getMessage(), trace);
     }
   }

@@ -1,5 +1,6 @@
 package dev.protomolt.localstack.s3;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.protomolt.localstack.lambda.LambdaInvocationException;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
@@ -182,7 +183,7 @@ public final class S3Notifier implements ObjectCreatedListener, AutoCloseable {
       return "{\"errorType\":\""
           + e.errorCode()
           + "\",\"errorMessage\":"
-          + com.fasterxml.jackson.databind.node.TextNode.valueOf(e.getMessage())
+          + TextNode.valueOf(e.getMessage())
           + "}";
     }
   }

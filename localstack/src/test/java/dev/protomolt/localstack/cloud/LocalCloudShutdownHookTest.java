@@ -3,7 +3,9 @@ package dev.protomolt.localstack.cloud;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,7 +112,7 @@ class LocalCloudShutdownHookTest {
                             () -> {
                               try {
                                 out.lines().forEach(ignored -> {});
-                              } catch (java.io.UncheckedIOException closedWhenTheChildDied) {
+                              } catch (UncheckedIOException closedWhenTheChildDied) {
                                 // Nothing more to read.
                               }
                             });
@@ -118,7 +120,7 @@ class LocalCloudShutdownHookTest {
                   }
                 }
                 return false;
-              } catch (java.io.IOException e) {
+              } catch (IOException e) {
                 return false;
               }
             });

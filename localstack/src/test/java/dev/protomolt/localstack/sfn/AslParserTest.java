@@ -7,6 +7,7 @@ import dev.protomolt.localstack.sfn.asl.AslParser;
 import dev.protomolt.localstack.sfn.asl.Definition;
 import dev.protomolt.localstack.sfn.asl.InvalidDefinitionException;
 import dev.protomolt.localstack.sfn.asl.State;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -78,7 +79,7 @@ class AslParserTest {
   @Test
   void everyProblemIsReportedAtOnce() {
     InvalidDefinitionException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
+        Assertions.assertThrows(
             InvalidDefinitionException.class,
             () ->
                 AslParser.parse(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.protomolt.localstack.sfn.asl.Json;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -234,7 +235,7 @@ class RetryAndCatchTest {
   /** Runs a definition, advancing the fake clock by {@code step} seconds whenever it waits. */
   private static DescribeExecutionResponse sfnRunAdvancing(
       String definition, String input, int step) {
-    String arn = sfn.createMachine("m-" + java.util.UUID.randomUUID(), definition);
+    String arn = sfn.createMachine("m-" + UUID.randomUUID(), definition);
     String execution = sfn.startExecution(arn, input);
     while (sfn.client.describeExecution(b -> b.executionArn(execution)).status()
         == ExecutionStatus.RUNNING) {

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
@@ -121,7 +122,7 @@ final class SfnFixture implements AutoCloseable {
 
   /** Runs a definition on {@code input} and waits for it to close. */
   DescribeExecutionResponse run(String definition, String input) {
-    String arn = createMachine("m-" + java.util.UUID.randomUUID(), definition);
+    String arn = createMachine("m-" + UUID.randomUUID(), definition);
     return awaitClosed(startExecution(arn, input));
   }
 

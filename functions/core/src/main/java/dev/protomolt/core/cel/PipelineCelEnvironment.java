@@ -6,6 +6,7 @@ import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelIssue;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelSource;
+import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.CelKind;
 import dev.cel.common.types.MapType;
@@ -83,7 +84,7 @@ public final class PipelineCelEnvironment {
     try {
       CelAbstractSyntaxTree ast = result.getAst();
       return shapeProblems(ast, shape);
-    } catch (dev.cel.common.CelValidationException e) {
+    } catch (CelValidationException e) {
       return problems(e.getSource(), e.getErrors());
     }
   }
@@ -107,7 +108,7 @@ public final class PipelineCelEnvironment {
         throw new CelCompilationException(key, expression, shapeProblems);
       }
       return new CompiledExpression(key, expression, cel.createProgram(ast));
-    } catch (dev.cel.common.CelValidationException e) {
+    } catch (CelValidationException e) {
       throw new CelCompilationException(key, expression, problems(e.getSource(), e.getErrors()));
     } catch (CelEvaluationException e) {
       // Planning failed on a checked AST; report it at the start of the expression.

@@ -3,6 +3,8 @@ package dev.protomolt.core.orchestration;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
+import dev.protomolt.proto.repository.v1.PipeDocManifest;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -45,8 +47,7 @@ public interface DocumentStaging {
    * The manifest of the ACTIVE stored state {@code reference} names (no object is read), or empty
    * when it is gone. Its checksum and save time identify that exact copy in a reclaim request.
    */
-  java.util.Optional<dev.protomolt.proto.repository.v1.PipeDocManifest> activeManifest(
-      DocumentReference reference);
+  Optional<PipeDocManifest> activeManifest(DocumentReference reference);
 
   /**
    * Reclaims a CACHE copy (keep=false). The hop services only request it (a {@code ReclaimRequest}

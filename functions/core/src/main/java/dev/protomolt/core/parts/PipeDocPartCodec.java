@@ -13,6 +13,7 @@ import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -181,7 +182,7 @@ public final class PipeDocPartCodec {
    */
   public static boolean isCanonical(byte[] documentBytes) {
     try {
-      return java.util.Arrays.equals(parseAliasing(documentBytes).toByteArray(), documentBytes);
+      return Arrays.equals(parseAliasing(documentBytes).toByteArray(), documentBytes);
     } catch (InvalidProtocolBufferException e) {
       return false;
     }

@@ -1,5 +1,8 @@
 package dev.protomolt.core.store;
 
+import java.util.List;
+import java.util.function.Consumer;
+
 /**
  * Object storage for part bytes. Implementations are safe to call from many threads at once: the
  * document store fans part reads and writes out on virtual threads.
@@ -32,13 +35,13 @@ public interface BlobStore {
    *
    * @return the addresses that could not be deleted; empty when all are gone
    */
-  java.util.List<ObjectAddress> deleteAll(java.util.List<ObjectAddress> addresses);
+  List<ObjectAddress> deleteAll(List<ObjectAddress> addresses);
 
   /**
    * Every object under the drive's prefix, page by page; the callback sees each once. Used by the
    * reconciler, never by reads or saves (the manifest, not a listing, says what a document holds).
    */
-  void list(Drive drive, java.util.function.Consumer<StoredObject> each);
+  void list(Drive drive, Consumer<StoredObject> each);
 
   /** Whether a copy stayed inside the object store. */
   enum CopyMode {

@@ -1,5 +1,6 @@
 package dev.protomolt.core.store;
 
+import com.google.protobuf.Timestamp;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -35,8 +36,5 @@ public interface LedgerStore {
    * @return false when no such row was there
    */
   boolean tombstoneCacheCopy(
-      UUID nodeId,
-      Instant at,
-      String manifestChecksum,
-      com.google.protobuf.Timestamp manifestUpdatedAt);
+      UUID nodeId, Instant at, String manifestChecksum, Timestamp manifestUpdatedAt);
 }

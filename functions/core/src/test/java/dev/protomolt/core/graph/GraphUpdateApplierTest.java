@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.protomolt.core.cel.PipelineCelEnvironment;
 import dev.protomolt.core.graph.GraphUpdateApplier.Outcome;
+import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.events.v1.GraphUpdateEvent;
 import dev.protomolt.proto.events.v1.GraphUpdateType;
 import java.time.Duration;
@@ -18,14 +19,12 @@ class GraphUpdateApplierTest {
       new GraphCache(
           new GraphVersionSource() {
             @Override
-            public Optional<dev.protomolt.proto.config.v1.PipelineGraph> load(
-                String graphId, long version) {
+            public Optional<PipelineGraph> load(String graphId, long version) {
               return Optional.empty();
             }
 
             @Override
-            public Optional<dev.protomolt.proto.config.v1.PipelineGraph> loadActive(
-                String graphId) {
+            public Optional<PipelineGraph> loadActive(String graphId) {
               return Optional.empty();
             }
           },

@@ -5,6 +5,7 @@ import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.TransportType;
+import java.util.List;
 
 /** Small graphs the graph, validation and routing tests share. */
 public final class SampleGraphs {
@@ -35,7 +36,7 @@ public final class SampleGraphs {
         .setName(id)
         .setNodeType(NodeType.NODE_TYPE_SINK)
         .setModuleId("opensearch-sink")
-        .addAllIndexPlanIds(java.util.List.of(plans))
+        .addAllIndexPlanIds(List.of(plans))
         .build();
   }
 

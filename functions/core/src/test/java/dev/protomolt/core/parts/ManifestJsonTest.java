@@ -9,6 +9,7 @@ import dev.protomolt.proto.repository.v1.PartManifestEntry;
 import dev.protomolt.proto.repository.v1.PartState;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import dev.protomolt.proto.repository.v1.WriteProvenance;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -109,7 +110,6 @@ class ManifestJsonTest {
             .build();
     PartManifestEntry b = a.toBuilder().setSubKey("a").setSha256("bc").build();
 
-    assertThat(ManifestChecksum.of(java.util.List.of(a)))
-        .isNotEqualTo(ManifestChecksum.of(java.util.List.of(b)));
+    assertThat(ManifestChecksum.of(List.of(a))).isNotEqualTo(ManifestChecksum.of(List.of(b)));
   }
 }

@@ -2,6 +2,7 @@ package dev.protomolt.core.parts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.core.parts.DocumentRecipe.BlobShape;
@@ -12,8 +13,11 @@ import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.repository.v1.PartManifestEntry;
 import dev.protomolt.proto.repository.v1.PartState;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -264,7 +268,7 @@ class PipeDocPartCodecPropertyTest {
 
   /** A varied mask derived from the document, so masked assembly is exercised on every shape. */
   private static PartMask maskFrom(int bits, SplitDocument split) {
-    Set<PipeDocPart> parts = new java.util.HashSet<>();
+    Set<PipeDocPart> parts = new HashSet<>();
     PipeDocPart[] all = {
       PipeDocPart.PIPE_DOC_PART_CORE,
       PipeDocPart.PIPE_DOC_PART_BLOBS,
@@ -276,7 +280,7 @@ class PipeDocPartCodecPropertyTest {
         parts.add(all[i]);
       }
     }
-    Set<String> chunkSets = new java.util.HashSet<>();
+    Set<String> chunkSets = new HashSet<>();
     if (parts.contains(PipeDocPart.PIPE_DOC_PART_CHUNKS) && (bits >>> 4 & 1) == 1) {
       split.fragments().stream()
           .filter(f -> f.part() == PipeDocPart.PIPE_DOC_PART_CHUNKS)
@@ -291,9 +295,8 @@ class PipeDocPartCodecPropertyTest {
   }
 
   /** Re-emits the top-level fields of a message in a random order: a valid, non-canonical PipeDoc. */
-  static byte[] shuffleTopLevelFields(byte[] bytes, Random random) throws java.io.IOException {
-    com.google.protobuf.CodedInputStream input =
-        com.google.protobuf.CodedInputStream.newInstance(bytes);
+  static byte[] shuffleTopLevelFields(byte[] bytes, Random random) throws IOException {
+    CodedInputStream input = CodedInputStream.newInstance(bytes);
     List<byte[]> fields = new ArrayList<>();
     while (true) {
       int start = input.getTotalBytesRead();
@@ -303,7 +306,7 @@ class PipeDocPartCodecPropertyTest {
       }
       input.skipField(tag);
       int end = input.getTotalBytesRead();
-      fields.add(java.util.Arrays.copyOfRange(bytes, start, end));
+      fields.add(Arrays.copyOfRange(bytes, start, end));
     }
     // Keep repeated map entries in their relative order: their order is the map's order.
     List<Integer> order = new ArrayList<>();

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnknownFieldSet;
+import dev.protomolt.proto.data.v1.Blob;
 import dev.protomolt.proto.data.v1.BlobBag;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
@@ -18,6 +20,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -173,9 +177,7 @@ class PipeDocPartCodecTest {
         codec.assemble(
             split.manifest(),
             split.bytesByObjectKey(),
-            new PartMask(
-                java.util.Set.of(PipeDocPart.PIPE_DOC_PART_CHUNKS),
-                java.util.Set.of("paragraphs")));
+            new PartMask(Set.of(PipeDocPart.PIPE_DOC_PART_CHUNKS), Set.of("paragraphs")));
     assertThat(oneSet.getSearchMetadata().getSemanticResultsList())
         .containsExactly(doc.getSearchMetadata().getSemanticResults(2));
   }
@@ -389,15 +391,12 @@ class PipeDocPartCodecTest {
   @Test
   void largeBlobRoundTrips() {
     byte[] data = new byte[3 << 20];
-    new java.util.Random(7).nextBytes(data);
+    new Random(7).nextBytes(data);
     PipeDoc doc =
         PipeDoc.newBuilder()
             .setDocId("big")
             .setBlobBag(
-                BlobBag.newBuilder()
-                    .setBlob(
-                        dev.protomolt.proto.data.v1.Blob.newBuilder()
-                            .setData(ByteString.copyFrom(data))))
+                BlobBag.newBuilder().setBlob(Blob.newBuilder().setData(ByteString.copyFrom(data))))
             .build();
 
     SplitDocument split = codec.split(NODE, doc);
@@ -463,8 +462,8 @@ class PipeDocPartCodecTest {
             PartMask.of(PipeDocPart.PIPE_DOC_PART_CHUNKS, PipeDocPart.PIPE_DOC_PART_PARSED),
             PartMask.of(PipeDocPart.PIPE_DOC_PART_BLOBS),
             new PartMask(
-                java.util.Set.of(PipeDocPart.PIPE_DOC_PART_CHUNKS, PipeDocPart.PIPE_DOC_PART_CORE),
-                java.util.Set.of("#blank#2", "sentences-v1")))) {
+                Set.of(PipeDocPart.PIPE_DOC_PART_CHUNKS, PipeDocPart.PIPE_DOC_PART_CORE),
+                Set.of("#blank#2", "sentences-v1")))) {
       assertThat(codec.assembleBytes(split.manifest(), split.bytesByObjectKey(), mask))
           .as("mask %s", mask)
           .isEqualTo(
@@ -475,7 +474,7 @@ class PipeDocPartCodecTest {
   private static PipeDoc parse(byte[] bytes) {
     try {
       return PipeDoc.parseFrom(bytes);
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+    } catch (InvalidProtocolBufferException e) {
       throw new AssertionError(e);
     }
   }

@@ -16,6 +16,7 @@ import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.data.v1.StreamMetadata;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EdgeRouterTest {
@@ -93,7 +94,7 @@ class EdgeRouterTest {
     assertThat(decision)
         .isEqualTo(
             new RoutingDecision.Routed(
-                java.util.List.of(new Destination(GRAPH.getEdges(3), "all", EdgeBehavior.MEMORY))));
+                List.of(new Destination(GRAPH.getEdges(3), "all", EdgeBehavior.MEMORY))));
   }
 
   @Test
@@ -131,7 +132,7 @@ class EdgeRouterTest {
     assertThat(EdgeRouter.route(t, "parse", input("de", 10, 1, "low")))
         .isInstanceOf(RoutingDecision.Routed.class);
     assertThat(EdgeRouter.route(t, "parse", input("de", 10, 2, "low")))
-        .isEqualTo(new RoutingDecision.Terminal(java.util.List.of("to-all")));
+        .isEqualTo(new RoutingDecision.Terminal(List.of("to-all")));
     // History counts even when the counter was not carried (a rebuilt stream).
     CelInput rebuilt =
         new CelInput(
@@ -146,13 +147,13 @@ class EdgeRouterTest {
     assertThat(EdgeRouter.route(t, "parse", rebuilt)).isInstanceOf(RoutingDecision.Terminal.class);
     // The graph default applies where the edge sets none.
     assertThat(EdgeRouter.route(t, "in", input("de", 10, 10, "low")))
-        .isEqualTo(new RoutingDecision.Terminal(java.util.List.of("in-parse")));
+        .isEqualTo(new RoutingDecision.Terminal(List.of("in-parse")));
   }
 
   @Test
   void aLeafIsATerminalWithNothingBlocked() {
     assertThat(EdgeRouter.route(TOPOLOGY, "en", input("en", 1, 1, "x")))
-        .isEqualTo(new RoutingDecision.Terminal(java.util.List.of()));
+        .isEqualTo(new RoutingDecision.Terminal(List.of()));
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.data.v1.StreamMetadata;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NodeFilterTest {
@@ -24,8 +25,7 @@ class NodeFilterTest {
 
   private static GraphTopology withFilters(FilterCondition... filters) {
     PipelineGraph g = linear("g", 1);
-    GraphNode parse =
-        g.getNodes(1).toBuilder().addAllFilterConditions(java.util.List.of(filters)).build();
+    GraphNode parse = g.getNodes(1).toBuilder().addAllFilterConditions(List.of(filters)).build();
     return GraphTopology.load(g.toBuilder().setNodes(1, parse).build(), ENV);
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +47,7 @@ public abstract class BlobStoreContract {
     ObjectAddress from = drive().address(key());
     ObjectAddress to = sibling().address(key());
     byte[] bytes = new byte[4096];
-    new java.util.Random(7).nextBytes(bytes);
+    new Random(7).nextBytes(bytes);
     store().put(from, bytes, false);
 
     assertThat(store().copy(from, to)).isEqualTo(BlobStore.CopyMode.SERVER_SIDE);

@@ -1,21 +1,25 @@
 package dev.protomolt.core.store;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /** A {@link BlobStore} in a map, for tests of code above the store. Copies are server-side. */
 public final class InMemoryBlobStore implements BlobStore {
 
   private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
-  private final Map<String, java.time.Instant> writtenAt = new ConcurrentHashMap<>();
-  private final java.time.Clock clock;
+  private final Map<String, Instant> writtenAt = new ConcurrentHashMap<>();
+  private final Clock clock;
 
   public InMemoryBlobStore() {
-    this(java.time.Clock.systemUTC());
+    this(Clock.systemUTC());
   }
 
   /** A store whose listing reports each object written at {@code clock}'s instant. */
-  public InMemoryBlobStore(java.time.Clock clock) {
+  public InMemoryBlobStore(Clock clock) {
     this.clock = clock;
   }
 
@@ -45,13 +49,13 @@ public final class InMemoryBlobStore implements BlobStore {
   }
 
   @Override
-  public java.util.List<ObjectAddress> deleteAll(java.util.List<ObjectAddress> addresses) {
+  public List<ObjectAddress> deleteAll(List<ObjectAddress> addresses) {
     addresses.forEach(this::delete);
-    return java.util.List.of();
+    return List.of();
   }
 
   @Override
-  public void list(Drive drive, java.util.function.Consumer<StoredObject> each) {
+  public void list(Drive drive, Consumer<StoredObject> each) {
     String start = drive.bucket() + "/" + drive.prefix();
     objects.keySet().stream()
         .filter(id -> id.startsWith(start))

@@ -1,5 +1,6 @@
 package dev.protomolt.core.store;
 
+import com.google.protobuf.Timestamp;
 import dev.protomolt.core.identity.RowKind;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
 import java.time.Instant;
@@ -7,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * The ledger in a map, refusing the rows the database's row_kind constraint refuses, so code
@@ -67,10 +69,7 @@ public final class InMemoryLedgerStore implements LedgerStore {
 
   @Override
   public boolean tombstoneCacheCopy(
-      UUID nodeId,
-      Instant at,
-      String manifestChecksum,
-      com.google.protobuf.Timestamp manifestUpdatedAt) {
+      UUID nodeId, Instant at, String manifestChecksum, Timestamp manifestUpdatedAt) {
     return tombstoneIf(
         nodeId,
         at,
@@ -80,8 +79,7 @@ public final class InMemoryLedgerStore implements LedgerStore {
                 && r.manifest().getUpdatedAt().equals(manifestUpdatedAt));
   }
 
-  private boolean tombstoneIf(
-      UUID nodeId, Instant at, java.util.function.Predicate<PipeDocRecord> only) {
+  private boolean tombstoneIf(UUID nodeId, Instant at, Predicate<PipeDocRecord> only) {
     boolean[] done = {false};
     rows.computeIfPresent(
         nodeId,

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Admission: starts one execution per graph the intake's datasource feeds, pinned to the version
@@ -169,10 +170,10 @@ public final class AdmissionService {
    * The stored version whose recorded state machine version ARN is {@code versionArn}, the way
    * an alias target is mapped back to a graph version; empty when none recorded it.
    */
-  public static java.util.Optional<StoredGraph> storedAt(
+  public static Optional<StoredGraph> storedAt(
       GraphStore graphs, String graphId, String versionArn) {
     if (versionArn.isEmpty()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     return graphs.versions(graphId).stream()
         .filter(s -> s.stateMachineVersionArn().equals(versionArn))

@@ -23,10 +23,12 @@ import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.data.v1.StepStatus;
 import dev.protomolt.proto.data.v1.StreamMetadata;
 import dev.protomolt.proto.events.v1.ReclaimRequest;
+import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code N.Complete} and {@code N.Rejected}: post-mappings, hop count, processing path, the
@@ -316,9 +318,9 @@ public final class CompleteService {
     return requests;
   }
 
-  private java.util.Optional<ReclaimRequest> request(
+  private Optional<ReclaimRequest> request(
       DocumentReference ref, String reason, String workUnitId) {
-    java.util.Optional<dev.protomolt.proto.repository.v1.PipeDocManifest> manifest;
+    Optional<PipeDocManifest> manifest;
     try {
       manifest = hop.staging.activeManifest(ref);
     } catch (DocumentStaging.TransientStoreFailure e) {

@@ -10,6 +10,7 @@ import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.data.v1.ErrorInfo;
 import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeDocPart;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.data.v1.StepStatus;
@@ -70,7 +71,7 @@ public final class HopContext {
         var caps = node.getCapabilities();
         var parts =
             caps.getRequiredPartsList().isEmpty()
-                ? EnumSet.noneOf(dev.protomolt.proto.data.v1.PipeDocPart.class)
+                ? EnumSet.noneOf(PipeDocPart.class)
                 : EnumSet.copyOf(caps.getRequiredPartsList());
         try {
           yield staging.hydrate(stream.getDocumentRef(), parts, caps.getNeedsBlobContent());
@@ -101,10 +102,7 @@ public final class HopContext {
       return body(stream, GraphNode.newBuilder().setNodeId(nodeId).build());
     }
     try {
-      return staging.hydrate(
-          stream.getDocumentRef(),
-          EnumSet.noneOf(dev.protomolt.proto.data.v1.PipeDocPart.class),
-          true);
+      return staging.hydrate(stream.getDocumentRef(), EnumSet.noneOf(PipeDocPart.class), true);
     } catch (DocumentStaging.TransientStoreFailure e) {
       throw new TransientHopFailure(
           "hydrating doc '"

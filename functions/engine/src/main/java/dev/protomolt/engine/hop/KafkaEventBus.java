@@ -2,6 +2,7 @@ package dev.protomolt.engine.hop;
 
 import dev.protomolt.core.orchestration.EventBus;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +67,7 @@ public final class KafkaEventBus implements EventBus, AutoCloseable {
             (int) Math.min(timeout.toMillis(), 30_000),
             ProducerConfig.LINGER_MS_CONFIG,
             0);
-    Map<String, Object> config = new java.util.HashMap<>(connection);
+    Map<String, Object> config = new HashMap<>(connection);
     for (String key : durable.keySet()) {
       if (config.containsKey(key)) {
         throw new IllegalArgumentException(

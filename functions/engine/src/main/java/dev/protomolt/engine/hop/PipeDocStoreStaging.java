@@ -22,7 +22,9 @@ import dev.protomolt.repository.PipeDocStoreException;
 import java.io.UncheckedIOException;
 import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
@@ -151,7 +153,7 @@ public final class PipeDocStoreStaging implements DocumentStaging {
   }
 
   @Override
-  public java.util.Optional<PipeDocManifest> activeManifest(DocumentReference reference) {
+  public Optional<PipeDocManifest> activeManifest(DocumentReference reference) {
     return translated(
         "reading the manifest of doc '" + reference.getDocId() + "'",
         () -> {
@@ -160,10 +162,10 @@ public final class PipeDocStoreStaging implements DocumentStaging {
                 store.getManifest(
                     GetPipeDocManifestRequest.newBuilder().setDocumentRef(reference).build());
             return found.getStatus() == DocumentStatus.DOCUMENT_STATUS_ACTIVE
-                ? java.util.Optional.of(found.getManifest())
-                : java.util.Optional.<PipeDocManifest>empty();
+                ? Optional.of(found.getManifest())
+                : Optional.<PipeDocManifest>empty();
           } catch (PipeDocStoreException.DocumentNotFound gone) {
-            return java.util.Optional.<PipeDocManifest>empty();
+            return Optional.<PipeDocManifest>empty();
           }
         });
   }
@@ -178,7 +180,7 @@ public final class PipeDocStoreStaging implements DocumentStaging {
                 DocumentReferences.coordinates(reference, "document_ref"), "RECLAIMED", true));
   }
 
-  private static <T> T translated(String what, java.util.function.Supplier<T> call) {
+  private static <T> T translated(String what, Supplier<T> call) {
     try {
       return call.get();
     } catch (SdkException | UncheckedIOException e) {

@@ -1,5 +1,6 @@
 package dev.protomolt.engine.replay;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -23,7 +24,7 @@ public record ReplayReport(
   public static final String NOT_READ = "DATASOURCE_NOT_READ";
 
   public ReplayReport {
-    skipped = java.util.Collections.unmodifiableMap(new TreeMap<>(skipped));
+    skipped = Collections.unmodifiableMap(new TreeMap<>(skipped));
   }
 
   /** Every skipped candidate, whatever the verdict. */

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * Admission against the local Step Functions runtime and embedded PostgreSQL: the alias is
@@ -226,7 +227,7 @@ class AdmissionServiceTest {
   private void awaitClosed(String executionArn) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     while (sfn.describeExecution(b -> b.executionArn(executionArn)).status()
-        == software.amazon.awssdk.services.sfn.model.ExecutionStatus.RUNNING) {
+        == ExecutionStatus.RUNNING) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("execution " + executionArn + " did not close");
       }

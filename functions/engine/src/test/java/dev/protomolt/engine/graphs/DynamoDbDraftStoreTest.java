@@ -2,9 +2,11 @@ package dev.protomolt.engine.graphs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Timestamp;
 import dev.protomolt.core.graph.DraftStore;
 import dev.protomolt.core.graph.DraftStoreContract;
 import dev.protomolt.localstack.cloud.LocalDynamoDb;
+import dev.protomolt.proto.config.v1.GraphDraft;
 import dev.protomolt.repository.fixtures.LocalStackLease;
 import dev.protomolt.repository.fixtures.LocalStackPool;
 import dev.protomolt.repository.fixtures.TestCloud;
@@ -75,9 +77,9 @@ class DynamoDbDraftStoreTest extends DraftStoreContract {
   @Test
   void expiresAtIsStoredAsTheTtlAttributeInEpochSeconds() {
     store.put(
-        dev.protomolt.proto.config.v1.GraphDraft.newBuilder()
+        GraphDraft.newBuilder()
             .setDraftId("draft:c1:g:ann")
-            .setExpiresAt(com.google.protobuf.Timestamp.newBuilder().setSeconds(1_900_000_000L))
+            .setExpiresAt(Timestamp.newBuilder().setSeconds(1_900_000_000L))
             .build());
     Map<String, AttributeValue> item =
         client

@@ -12,8 +12,10 @@ import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.GraphStore;
 import dev.protomolt.core.graph.InMemoryVersionPins;
 import dev.protomolt.core.graph.OrphanedPinException;
+import dev.protomolt.core.graph.SampleGraphs;
 import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.core.graph.validation.TenancyDirectory;
+import dev.protomolt.proto.config.v1.GraphMode;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.events.v1.GraphUpdateEvent;
 import dev.protomolt.proto.events.v1.GraphUpdateType;
@@ -69,9 +71,7 @@ class GraphAdminServiceTest {
   void anInvalidGraphIsRefusedWithEveryViolationAndNothingIsStored() {
     PipelineGraph bad =
         linear("g", 0).toBuilder()
-            .addEdges(
-                dev.protomolt.core.graph.SampleGraphs.edge(
-                    "e9", "chunk", "parse", "document.x == 1", 0))
+            .addEdges(SampleGraphs.edge("e9", "chunk", "parse", "document.x == 1", 0))
             .build();
     assertThatThrownBy(() -> admin.create(bad, OptionalLong.empty(), "ann"))
         .isInstanceOfSatisfying(
@@ -88,8 +88,8 @@ class GraphAdminServiceTest {
   void productionGraphsAreHeldToProductionRules() {
     PipelineGraph noPlans =
         linear("g", 0).toBuilder()
-            .setMode(dev.protomolt.proto.config.v1.GraphMode.GRAPH_MODE_PRODUCTION)
-            .setNodes(3, dev.protomolt.core.graph.SampleGraphs.sink("index"))
+            .setMode(GraphMode.GRAPH_MODE_PRODUCTION)
+            .setNodes(3, SampleGraphs.sink("index"))
             .build();
     assertThatThrownBy(() -> admin.create(noPlans, OptionalLong.empty(), "ann"))
         .hasMessageContaining(
@@ -125,9 +125,7 @@ class GraphAdminServiceTest {
   void rollbackActivatesTheOlderVersionAndMovesTheSubscriptions() {
     create();
     admin.create(
-        linear("g", 0).toBuilder()
-            .setNodes(0, dev.protomolt.core.graph.SampleGraphs.intake("in", "ds-2"))
-            .build(),
+        linear("g", 0).toBuilder().setNodes(0, SampleGraphs.intake("in", "ds-2")).build(),
         OptionalLong.empty(),
         "ann");
     admin.activate("g", "c1", 2);

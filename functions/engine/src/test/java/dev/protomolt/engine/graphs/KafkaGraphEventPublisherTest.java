@@ -3,6 +3,13 @@ package dev.protomolt.engine.graphs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.protomolt.core.graph.FakeClock;
+import dev.protomolt.core.graph.GraphCache;
+import dev.protomolt.core.graph.GraphStore;
+import dev.protomolt.core.graph.GraphUpdateApplier;
+import dev.protomolt.core.graph.InMemoryVersionPins;
+import dev.protomolt.core.graph.SampleGraphs;
+import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.localstack.cloud.LocalKafka;
 import dev.protomolt.localstack.cloud.LoopbackPort;
 import dev.protomolt.proto.events.v1.GraphUpdateEvent;
@@ -10,9 +17,11 @@ import dev.protomolt.proto.events.v1.GraphUpdateType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -53,7 +62,7 @@ class KafkaGraphEventPublisherTest {
                 .setGraphId("g")
                 .setClusterId("c1")
                 .setVersion(1)
-                .setGraph(dev.protomolt.core.graph.SampleGraphs.linear("g", 1))
+                .setGraph(SampleGraphs.linear("g", 1))
                 .build());
       }
     }
@@ -93,17 +102,15 @@ class KafkaGraphEventPublisherTest {
 
   @Test
   void anActivationReachesAnotherInstancesCacheThroughGraphUpdates() throws Exception {
-    dev.protomolt.core.graph.GraphStore store = new PostgresGraphStore(EmbeddedDatabase.emptied());
-    dev.protomolt.core.graph.FakeClock clock =
-        new dev.protomolt.core.graph.FakeClock(java.time.Instant.EPOCH);
-    dev.protomolt.core.graph.GraphCache remote =
-        new dev.protomolt.core.graph.GraphCache(
+    GraphStore store = new PostgresGraphStore(EmbeddedDatabase.emptied());
+    FakeClock clock = new FakeClock(Instant.EPOCH);
+    GraphCache remote =
+        new GraphCache(
             new StoredVersionSource(store),
             GraphAdminServiceTest.CEL,
             clock,
             Duration.ofMinutes(30));
-    dev.protomolt.core.graph.GraphUpdateApplier applier =
-        new dev.protomolt.core.graph.GraphUpdateApplier(remote);
+    GraphUpdateApplier applier = new GraphUpdateApplier(remote);
     try (KafkaGraphEventPublisher publisher =
             KafkaGraphEventPublisher.connect(kafka.bootstrapServers(), Duration.ofSeconds(30));
         KafkaConsumer<String, byte[]> consumer =
@@ -118,15 +125,11 @@ class KafkaGraphEventPublisherTest {
       GraphAdminService admin =
           new GraphAdminService(
               store,
-              new dev.protomolt.core.graph.InMemoryVersionPins(),
+              new InMemoryVersionPins(),
               publisher,
-              dev.protomolt.core.graph.validation.GraphValidator.standard(
-                  GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY),
+              GraphValidator.standard(GraphAdminServiceTest.CEL, GraphAdminServiceTest.TENANCY),
               clock);
-      admin.createAndActivate(
-          dev.protomolt.core.graph.SampleGraphs.linear("wire", 0),
-          java.util.OptionalLong.empty(),
-          "ann");
+      admin.createAndActivate(SampleGraphs.linear("wire", 0), OptionalLong.empty(), "ann");
       admin.deactivate("wire", "c1");
       admin.activate("wire", "c1", 1);
 
@@ -153,8 +156,7 @@ class KafkaGraphEventPublisherTest {
           .as("the broadcast carried the snapshot; no reload needed")
           .isZero();
       // Replaying the first activation (read before the deactivation) cannot switch anything back.
-      assertThat(applier.apply(forWire.get(1)))
-          .isEqualTo(dev.protomolt.core.graph.GraphUpdateApplier.Outcome.STALE_IGNORED);
+      assertThat(applier.apply(forWire.get(1))).isEqualTo(GraphUpdateApplier.Outcome.STALE_IGNORED);
     }
   }
 

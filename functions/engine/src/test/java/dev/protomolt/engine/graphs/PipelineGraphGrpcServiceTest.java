@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.protomolt.core.graph.FakeClock;
 import dev.protomolt.core.graph.InMemoryDraftStore;
 import dev.protomolt.core.graph.InMemoryVersionPins;
+import dev.protomolt.core.graph.SampleGraphs;
 import dev.protomolt.core.graph.validation.GraphValidator;
+import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.ValidationMode;
 import dev.protomolt.proto.engine.v1.CreateGraphRequest;
 import dev.protomolt.proto.engine.v1.DeactivateGraphRequest;
@@ -133,12 +135,12 @@ class PipelineGraphGrpcServiceTest {
 
   @Test
   void activationThroughTheDoorDeploysThroughTheAttachedDeployment() {
-    java.util.List<String> deployed = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.List<String> pointed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> deployed = new CopyOnWriteArrayList<>();
+    List<String> pointed = new CopyOnWriteArrayList<>();
     admin.deployThrough(
         new GraphAdminService.Deployment() {
           @Override
-          public String deploy(dev.protomolt.proto.config.v1.PipelineGraph graph) {
+          public String deploy(PipelineGraph graph) {
             deployed.add(
                 graph.getGraphId() + ":" + graph.getClusterId() + ":" + graph.getVersion());
             return "arn:aws:states:us-east-1:000000000000:stateMachine:g:" + graph.getVersion();
@@ -236,9 +238,7 @@ class PipelineGraphGrpcServiceTest {
     var result =
         stub.validateGraph(
             ValidateGraphRequest.newBuilder()
-                .setGraph(
-                    linear("g", 0).toBuilder()
-                        .setNodes(3, dev.protomolt.core.graph.SampleGraphs.sink("index")))
+                .setGraph(linear("g", 0).toBuilder().setNodes(3, SampleGraphs.sink("index")))
                 .setMode(ValidationMode.VALIDATION_MODE_PRODUCTION)
                 .build());
     assertThat(result.getValid()).isFalse();

@@ -12,6 +12,7 @@ import dev.protomolt.localstack.sfn.LocalStepFunctions;
 import java.net.URI;
 import java.time.Instant;
 import java.util.OptionalLong;
+import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -82,7 +83,7 @@ class StepFunctionsVersionPinsTest {
     String versionArn =
         sfn.createStateMachine(
                 b ->
-                    b.name("g-" + java.util.UUID.randomUUID().toString().substring(0, 8))
+                    b.name("g-" + UUID.randomUUID().toString().substring(0, 8))
                         .definition(WAIT_FOR_MODULE)
                         .roleArn("arn:aws:iam::000000000000:role/protomolt")
                         .publish(true))

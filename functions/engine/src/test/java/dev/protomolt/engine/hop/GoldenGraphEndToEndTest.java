@@ -3,6 +3,7 @@ package dev.protomolt.engine.hop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.graph.GraphAdminException;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
@@ -22,6 +23,7 @@ import dev.protomolt.repository.PipeDocStoreException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -106,7 +108,7 @@ class GoldenGraphEndToEndTest {
     h.succeed(parser, parser.getStream());
     assertThat(disposition(execution)).isEqualTo("FANNED_OUT");
 
-    Map<String, WorkDispatch> children = new java.util.HashMap<>();
+    Map<String, WorkDispatch> children = new HashMap<>();
     for (int i = 0; i < 3; i++) {
       WorkDispatch child = h.nextDispatch();
       children.put(child.getNodeId(), child);
@@ -249,7 +251,7 @@ class GoldenGraphEndToEndTest {
             p -> {
               try {
                 return StepExecutionRecord.parseFrom(p.value());
-              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+              } catch (InvalidProtocolBufferException e) {
                 throw new IllegalStateException(e);
               }
             })

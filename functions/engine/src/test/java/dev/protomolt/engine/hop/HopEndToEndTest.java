@@ -8,6 +8,7 @@ import static dev.protomolt.core.graph.SampleGraphs.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.core.orchestration.StateMachineNames;
@@ -21,9 +22,12 @@ import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.data.v1.StepStatus;
+import dev.protomolt.proto.events.v1.ReclaimRequest;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,7 +76,7 @@ class HopEndToEndTest {
     assertThat(chunk.getWorkUnitId()).isNotEqualTo(parse.getWorkUnitId());
     assertThat(
             h.staging
-                .hydrate(chunk.getStream().getDocumentRef(), java.util.Set.of(), false)
+                .hydrate(chunk.getStream().getDocumentRef(), Set.of(), false)
                 .getSearchMetadata()
                 .getTitle())
         .isEqualTo("Parsed");
@@ -91,16 +95,14 @@ class HopEndToEndTest {
             StepExecutionRecord::getHopNumber,
             StepExecutionRecord::getStatus)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("in", 1, StepStatus.STEP_STATUS_SUCCESS),
-            org.assertj.core.groups.Tuple.tuple("parse", 2, StepStatus.STEP_STATUS_SUCCESS),
-            org.assertj.core.groups.Tuple.tuple("chunk", 3, StepStatus.STEP_STATUS_SUCCESS),
-            org.assertj.core.groups.Tuple.tuple("index", 4, StepStatus.STEP_STATUS_SUCCESS));
+            Tuple.tuple("in", 1, StepStatus.STEP_STATUS_SUCCESS),
+            Tuple.tuple("parse", 2, StepStatus.STEP_STATUS_SUCCESS),
+            Tuple.tuple("chunk", 3, StepStatus.STEP_STATUS_SUCCESS),
+            Tuple.tuple("index", 4, StepStatus.STEP_STATUS_SUCCESS));
     assertThat(h.staging.staged)
         .extracting(RecordingStaging.Staged::nodeId, RecordingStaging.Staged::keep)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("parse", true),
-            org.assertj.core.groups.Tuple.tuple("chunk", true),
-            org.assertj.core.groups.Tuple.tuple("index", true));
+            Tuple.tuple("parse", true), Tuple.tuple("chunk", true), Tuple.tuple("index", true));
     assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS))
         .as("PERSIST copies are kept")
         .isEmpty();
@@ -209,15 +211,12 @@ class HopEndToEndTest {
     assertThat(h.staging.staged)
         .filteredOn(s -> !s.nodeId().equals("parse"))
         .extracting(RecordingStaging.Staged::nodeId, RecordingStaging.Staged::keep)
-        .containsExactlyInAnyOrder(
-            org.assertj.core.groups.Tuple.tuple("archive", true),
-            org.assertj.core.groups.Tuple.tuple("side", false));
+        .containsExactlyInAnyOrder(Tuple.tuple("archive", true), Tuple.tuple("side", false));
     assertThat(h.events.on(CompleteService.RECLAIM_REQUESTS))
         .singleElement()
         .satisfies(
             p -> {
-              dev.protomolt.proto.events.v1.ReclaimRequest r =
-                  dev.protomolt.proto.events.v1.ReclaimRequest.parseFrom(p.value());
+              ReclaimRequest r = ReclaimRequest.parseFrom(p.value());
               assertThat(r.getDocumentRef().getGraphAddressId()).isEqualTo("side");
               assertThat(r.getDocumentRef().getKeep()).isFalse();
               assertThat(r.getWorkUnitId()).isEqualTo(p.key());
@@ -315,7 +314,7 @@ class HopEndToEndTest {
             p -> {
               try {
                 return StepExecutionRecord.parseFrom(p.value());
-              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+              } catch (InvalidProtocolBufferException e) {
                 throw new IllegalStateException(e);
               }
             })

@@ -1,5 +1,6 @@
 package dev.protomolt.engine.hop;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,6 +15,7 @@ import dev.protomolt.engine.activation.EngineTestClients;
 import dev.protomolt.engine.activation.GraphActivationService;
 import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
+import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
@@ -59,7 +61,7 @@ final class HopHarness implements AutoCloseable {
   final GraphAdminService admin;
   final GraphActivationService activation;
   final AdmissionService admission;
-  final dev.protomolt.engine.admission.IntakeService intake;
+  final IntakeService intake;
 
   /** The runtime's clock: heartbeats, timeouts and retry waits happen only when a test advances it. */
   final dev.protomolt.localstack.sfn.FakeClock sfnClock =
@@ -102,9 +104,7 @@ final class HopHarness implements AutoCloseable {
             machines,
             new PostgresAdmissionLog(ds),
             clock);
-    intake =
-        new dev.protomolt.engine.admission.IntakeService(
-            RecordingStaging.store(), admission, clock);
+    intake = new IntakeService(RecordingStaging.store(), admission, clock);
   }
 
   /**
@@ -169,7 +169,7 @@ final class HopHarness implements AutoCloseable {
   static JsonNode tree(PipeStream stream) throws InvalidProtocolBufferException {
     try {
       return JSON.readTree(JsonFormat.printer().print(stream));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -177,7 +177,7 @@ final class HopHarness implements AutoCloseable {
   static JsonNode parse(String json) {
     try {
       return JSON.readTree(json);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }

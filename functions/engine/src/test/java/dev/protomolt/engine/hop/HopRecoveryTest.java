@@ -4,9 +4,12 @@ import static dev.protomolt.core.graph.SampleGraphs.linear;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.core.graph.GraphAdminException;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.core.orchestration.EventBus;
+import dev.protomolt.engine.activation.EngineTestClients;
+import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.Intake;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
@@ -133,7 +136,7 @@ class HopRecoveryTest {
                 p -> {
                   try {
                     return StepExecutionRecord.parseFrom(p.value());
-                  } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                  } catch (InvalidProtocolBufferException e) {
                     throw new IllegalStateException(e);
                   }
                 })
@@ -153,10 +156,7 @@ class HopRecoveryTest {
     h.succeed(parse, parse.getStream().toBuilder().clearDocumentRef().build());
     h.awaitClosed(execution);
     DlqReprocessService reprocess =
-        new DlqReprocessService(
-            h.store,
-            new dev.protomolt.engine.activation.SfnStateMachines(
-                h.sfn, dev.protomolt.engine.activation.EngineTestClients.ROLE));
+        new DlqReprocessService(h.store, new SfnStateMachines(h.sfn, EngineTestClients.ROLE));
     String topic = EventBus.dlqTopic("c1", "g1", "parse");
 
     for (int attempt = 1; attempt <= 3; attempt++) {

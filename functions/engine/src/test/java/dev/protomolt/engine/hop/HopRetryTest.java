@@ -4,13 +4,16 @@ import static dev.protomolt.core.graph.SampleGraphs.linear;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
+import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.engine.admission.Intake;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.SearchMetadata;
+import dev.protomolt.proto.events.v1.DlqMessage;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.statemachines.ErrorNames;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -98,15 +101,12 @@ class HopRetryTest {
     retryWaits(5);
     var done = h.awaitClosed(execution);
     assertThat(done.error()).isEqualTo(ErrorNames.DEAD_LETTERED);
-    var dead = h.events.on(dev.protomolt.core.orchestration.EventBus.dlqTopic("c1", "g1", "in"));
+    var dead = h.events.on(EventBus.dlqTopic("c1", "g1", "in"));
     assertThat(dead)
         .singleElement()
         .satisfies(
             p ->
-                assertThat(
-                        dev.protomolt.proto.events.v1.DlqMessage.parseFrom(p.value())
-                            .getError()
-                            .getCode())
+                assertThat(DlqMessage.parseFrom(p.value()).getError().getCode())
                     .isEqualTo(ErrorNames.ENGINE_TRANSIENT));
   }
 
@@ -115,7 +115,7 @@ class HopRetryTest {
    * it is, and advances the clock exactly that far: the backoff, without any wall-clock timing.
    */
   private List<Duration> retryWaits(int retries) throws Exception {
-    List<Duration> waits = new java.util.ArrayList<>();
+    List<Duration> waits = new ArrayList<>();
     for (int retry = 0; retry < retries; retry++) {
       h.sfnClock.awaitPendingTimers(1, HopHarness.PATIENCE);
       Duration wait = Duration.between(h.sfnClock.now(), h.sfnClock.nextDeadline().orElseThrow());

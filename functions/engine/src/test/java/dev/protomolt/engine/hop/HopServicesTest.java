@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.proto.config.v1.MappingType;
 import dev.protomolt.proto.config.v1.ModuleCapabilities;
 import dev.protomolt.proto.config.v1.PipelineGraph;
@@ -20,7 +22,11 @@ import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.data.v1.StreamMetadata;
+import dev.protomolt.proto.events.v1.DlqMessage;
+import dev.protomolt.proto.events.v1.ReclaimRequest;
+import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -171,26 +177,20 @@ class HopServicesTest {
         .satisfies(
             r -> {
               assertThat(r.key()).isEqualTo("wu-1:pre");
-              assertThat(
-                      dev.protomolt.proto.events.v1.ReclaimRequest.parseFrom(r.value())
-                          .getDocumentRef()
-                          .getGraphAddressId())
+              assertThat(ReclaimRequest.parseFrom(r.value()).getDocumentRef().getGraphAddressId())
                   .isEqualTo("parse.pre");
             });
     var report =
-        new dev.protomolt.engine.reclaim.ReclaimService(RecordingStaging.store())
+        new ReclaimService(RecordingStaging.store())
             .handle(requests.stream().map(RecordingEventBus.Produced::value).toList());
     assertThat(report.reclaimed()).isEqualTo(1);
     assertThat(
             RecordingStaging.store()
-                .getManifest(
-                    dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest.newBuilder()
-                        .setDocumentRef(result)
-                        .build())
+                .getManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(result).build())
                 .getKeep())
         .as("the node's copy is still PERSIST")
         .isTrue();
-    assertThat(h.staging.hydrate(result, java.util.Set.of(), false).getDocId())
+    assertThat(h.staging.hydrate(result, Set.of(), false).getDocId())
         .as("the PERSIST copy stays")
         .isEqualTo("p");
   }
@@ -321,8 +321,7 @@ class HopServicesTest {
         .singleElement()
         .satisfies(
             p -> {
-              dev.protomolt.proto.events.v1.DlqMessage m =
-                  dev.protomolt.proto.events.v1.DlqMessage.parseFrom(p.value());
+              DlqMessage m = DlqMessage.parseFrom(p.value());
               assertThat(m.getDlqId()).isEqualTo(out.get("dlqId").asText());
               assertThat(m.getSavedBodyRef().getKeep()).isTrue();
               assertThat(m.getSavedBodyRef().getDocId()).isEqualTo("failing");
@@ -414,7 +413,7 @@ class HopServicesTest {
   private static JsonNode tree(PipeStream stream) {
     try {
       return HopHarness.tree(stream);
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+    } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException(e);
     }
   }

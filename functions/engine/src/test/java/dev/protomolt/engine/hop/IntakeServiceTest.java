@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.core.orchestration.AdmissionLog.Outcome;
 import dev.protomolt.engine.admission.IntakeService;
+import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import java.io.IOException;
@@ -62,7 +63,7 @@ class IntakeServiceTest {
     assertThat(input.at("/stream/documentRef/graphAddressId").asText()).isEqualTo("ds-1");
     PipeDoc intakeCopy =
         h.staging.hydrate(
-            dev.protomolt.proto.data.v1.DocumentReference.newBuilder()
+            DocumentReference.newBuilder()
                 .setDocId(admitted.getFirst().docId())
                 .setAccountId("acme")
                 .setGraphId("intake:acme")

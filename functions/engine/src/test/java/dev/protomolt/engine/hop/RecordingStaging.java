@@ -4,8 +4,11 @@ import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
+import dev.protomolt.proto.repository.v1.PipeDocManifest;
+import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,7 +36,7 @@ final class RecordingStaging implements DocumentStaging {
   private final DocumentStaging store = new PipeDocStoreStaging(harness().store);
 
   /** The shared real store, for tests that save intake copies directly. */
-  static dev.protomolt.repository.PipeDocStore store() {
+  static PipeDocStore store() {
     return harness().store;
   }
 
@@ -97,8 +100,7 @@ final class RecordingStaging implements DocumentStaging {
   }
 
   @Override
-  public java.util.Optional<dev.protomolt.proto.repository.v1.PipeDocManifest> activeManifest(
-      DocumentReference reference) {
+  public Optional<PipeDocManifest> activeManifest(DocumentReference reference) {
     return store.activeManifest(reference);
   }
 

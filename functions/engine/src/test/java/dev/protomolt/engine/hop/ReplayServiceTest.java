@@ -16,12 +16,14 @@ import dev.protomolt.engine.replay.ReplayService;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.module.v1.WorkDispatch;
+import dev.protomolt.proto.repository.v1.ReplayCandidate;
 import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import dev.protomolt.repository.ledger.SourceSettlement;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.S3BlobStore;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +73,7 @@ class ReplayServiceTest {
     String elsewhere = upload("ds-2", "other.pdf");
     StoreHarness store = RecordingStaging.harness();
     Clock fixed = Clock.fixed(StoreHarness.NOW, ZoneOffset.UTC);
-    List<dev.protomolt.proto.repository.v1.ReplayCandidate> found = new ArrayList<>();
+    List<ReplayCandidate> found = new ArrayList<>();
     new ReplayQuery(store.postgres.dataSource()).stream(selectors(settled), found::add);
     var row = found.getFirst().getDocumentRef();
     assertThat(
@@ -153,7 +155,7 @@ class ReplayServiceTest {
     assertThat(h.nextDispatch().getGraphVersion()).isEqualTo(2);
     // Later, while that execution still runs: Step Functions answers a same-name start with other
     // input (a later created_at) as ExecutionAlreadyExists, so the rerun converges.
-    h.clock.advance(java.time.Duration.ofMinutes(1));
+    h.clock.advance(Duration.ofMinutes(1));
     assertThat(
             replay
                 .replay(new ReplayRequest("", selectors(a), "g1", OptionalLong.empty()))

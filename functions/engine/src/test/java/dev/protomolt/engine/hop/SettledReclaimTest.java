@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.TransportType;
@@ -186,7 +187,7 @@ class SettledReclaimTest {
   private static JsonNode tree(PipeStream stream) {
     try {
       return HopHarness.tree(stream);
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+    } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException(e);
     }
   }

@@ -4,6 +4,7 @@ import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -42,9 +43,7 @@ final class KafkaTopics {
               .createTopics(
                   List.of(
                       new NewTopic(
-                          topic.name(),
-                          java.util.Optional.of(topic.partitions()),
-                          java.util.Optional.empty())))
+                          topic.name(), Optional.of(topic.partitions()), Optional.empty())))
               .all()
               .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
           created.add(topic.name());

@@ -9,6 +9,7 @@ import dev.protomolt.lambda.InvalidEventException;
 import dev.protomolt.lambda.handlers.KafkaBatch.KafkaRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class KafkaBatchTest {
@@ -31,10 +32,7 @@ class KafkaBatchTest {
 
     assertThat(records)
         .extracting(KafkaRecord::partition, KafkaRecord::offset)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(1, 7L),
-            org.assertj.core.groups.Tuple.tuple(1, 8L),
-            org.assertj.core.groups.Tuple.tuple(0, 3L));
+        .containsExactly(Tuple.tuple(1, 7L), Tuple.tuple(1, 8L), Tuple.tuple(0, 3L));
     assertThat(new String(records.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("a");
     assertThat(records.get(0).value()).containsExactly(1, 2);
     // A record without a key (the poller leaves it out when null) decodes with a null key.

@@ -1,5 +1,6 @@
 package dev.protomolt.repository.postgres;
 
+import com.google.protobuf.util.Timestamps;
 import dev.protomolt.core.identity.RowKind;
 import dev.protomolt.core.parts.ManifestJson;
 import dev.protomolt.core.store.LedgerStore;
@@ -126,7 +127,7 @@ public final class PostgresLedgerStore implements LedgerStore {
       s.setTimestamp(1, Timestamp.from(at));
       s.setObject(2, nodeId);
       s.setString(3, manifestChecksum);
-      s.setString(4, com.google.protobuf.util.Timestamps.toString(manifestUpdatedAt));
+      s.setString(4, Timestamps.toString(manifestUpdatedAt));
       return s.executeUpdate() == 1;
     } catch (SQLException | IllegalArgumentException e) {
       throw new LedgerException("tombstoning the CACHE copy " + nodeId, e);

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ public final class TombstoneReannouncer {
     List<UUID> stuck = new ArrayList<>();
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(STUCK)) {
-      s.setTimestamp(1, java.sql.Timestamp.from(clock.instant().minus(grace)));
+      s.setTimestamp(1, Timestamp.from(clock.instant().minus(grace)));
       s.setInt(2, limit);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {

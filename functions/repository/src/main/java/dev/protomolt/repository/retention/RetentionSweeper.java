@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -118,7 +119,7 @@ public final class RetentionSweeper {
     List<NodeCoordinates> expired = new ArrayList<>();
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(EXPIRED)) {
-      s.setTimestamp(1, java.sql.Timestamp.from(cutoff));
+      s.setTimestamp(1, Timestamp.from(cutoff));
       s.setInt(2, limit);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {

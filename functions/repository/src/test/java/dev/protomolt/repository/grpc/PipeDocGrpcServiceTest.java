@@ -5,6 +5,7 @@ import static dev.protomolt.proto.data.v1.PipeDocPart.PIPE_DOC_PART_PARSED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.protomolt.core.identity.NodeCoordinates;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.repository.v1.DeletePipeDocRequest;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
@@ -15,15 +16,18 @@ import dev.protomolt.proto.repository.v1.ReplayEligibility;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
 import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
+import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
+import dev.protomolt.repository.replay.ReplayQuery;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import java.util.ArrayList;
 import java.util.UUID;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterAll;
@@ -50,10 +54,7 @@ class PipeDocGrpcServiceTest {
     server =
         InProcessServerBuilder.forName(name)
             .directExecutor()
-            .addService(
-                new PipeDocGrpcService(
-                    h.store,
-                    new dev.protomolt.repository.replay.ReplayQuery(h.postgres.dataSource())))
+            .addService(new PipeDocGrpcService(h.store, new ReplayQuery(h.postgres.dataSource())))
             .build()
             .start();
     channel = InProcessChannelBuilder.forName(name).directExecutor().build();
@@ -138,9 +139,7 @@ class PipeDocGrpcServiceTest {
         () ->
             stub.getPipeDoc(
                 Saves.read(
-                    dev.protomolt.repository.PipeDocStore.reference(
-                        new dev.protomolt.core.identity.NodeCoordinates("nope", "n", ACME, GRAPH),
-                        false))),
+                    PipeDocStore.reference(new NodeCoordinates("nope", "n", ACME, GRAPH), false))),
         Status.Code.NOT_FOUND,
         "no stored document");
 
@@ -206,7 +205,7 @@ class PipeDocGrpcServiceTest {
     PipeDoc doc = doc(5);
     stub.savePipeDoc(Saves.intake(ACME, "ds-replay", doc).setCrawlId("crawl-door").build());
 
-    var candidates = new java.util.ArrayList<ReplayCandidate>();
+    var candidates = new ArrayList<ReplayCandidate>();
     stub.streamDocumentsForReplay(
             StreamDocumentsForReplayRequest.newBuilder()
                 .setAccountId(ACME)

@@ -32,11 +32,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -310,7 +312,7 @@ class StoragePurgerTest {
             return null;
           });
     }
-    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+    try (var pool = Executors.newFixedThreadPool(8)) {
       pool.invokeAll(puts);
     } catch (InterruptedException e) {
       throw new IllegalStateException(e);
@@ -337,7 +339,7 @@ class StoragePurgerTest {
             h.postgres.dataSource(),
             h.ledger,
             h.purgeEvents,
-            java.time.Duration.ofMinutes(10),
+            Duration.ofMinutes(10),
             Clock.fixed(StoreHarness.NOW.plusSeconds(60), ZoneOffset.UTC));
     // Other tests of this class leave tombstones too, so only this row's events are looked at.
     tooSoon.reannounce(100);
@@ -348,7 +350,7 @@ class StoragePurgerTest {
             h.postgres.dataSource(),
             h.ledger,
             h.purgeEvents,
-            java.time.Duration.ofMinutes(10),
+            Duration.ofMinutes(10),
             Clock.fixed(StoreHarness.NOW.plusSeconds(3600), ZoneOffset.UTC));
     assertThat(later.reannounce(100)).isPositive();
     List<StoragePurgeEvent> events =
@@ -375,7 +377,7 @@ class StoragePurgerTest {
                     h.postgres.dataSource(),
                     h.ledger,
                     h.purgeEvents,
-                    java.time.Duration.ofSeconds(5),
+                    Duration.ofSeconds(5),
                     Clock.systemUTC()))
         .hasMessageContaining("grace must be at least PT1M");
   }

@@ -2,6 +2,7 @@ package dev.protomolt.cdk.config;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.io.IOException;
@@ -87,8 +88,7 @@ public final class EnvironmentConfigLoader {
   }
 
   private static String path(JacksonException e) {
-    if (e instanceof com.fasterxml.jackson.databind.JsonMappingException m
-        && !m.getPath().isEmpty()) {
+    if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
       StringBuilder out = new StringBuilder();
       for (var ref : m.getPath()) {
         if (ref.getFieldName() != null) {

@@ -2,6 +2,7 @@ package dev.protomolt.cdk.config;
 
 import dev.protomolt.cdk.PlatformFunction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -234,9 +235,7 @@ public final class EnvironmentConfigValidator {
             fail(
                 field,
                 "names no function; known: "
-                    + java.util.Arrays.stream(PlatformFunction.values())
-                        .map(PlatformFunction::id)
-                        .toList());
+                    + Arrays.stream(PlatformFunction.values()).map(PlatformFunction::id).toList());
           }
           range(field, mb, 512, 10240, "Lambda memory");
         });

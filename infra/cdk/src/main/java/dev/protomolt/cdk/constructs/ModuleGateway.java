@@ -1,6 +1,7 @@
 package dev.protomolt.cdk.constructs;
 
 import dev.protomolt.cdk.config.DeployArtifacts;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
@@ -140,7 +141,7 @@ public final class ModuleGateway extends Construct {
             .retention(props.logRetention())
             .removalPolicy(RemovalPolicy.DESTROY)
             .build();
-    Map<String, String> environment = new java.util.HashMap<>(props.environment());
+    Map<String, String> environment = new HashMap<>(props.environment());
     environment.put("PROTOMOLT_GATEWAY_PORT", Integer.toString(CONTAINER_PORT));
     environment.put("PROTOMOLT_BACKLOG_METRIC", BACKLOG_METRIC);
     task.addContainer(

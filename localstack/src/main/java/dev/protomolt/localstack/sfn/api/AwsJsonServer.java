@@ -14,6 +14,7 @@ import dev.protomolt.localstack.sfn.store.StateMachineStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +70,7 @@ public final class AwsJsonServer {
     try {
       this.server =
           HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
-    } catch (java.net.BindException e) {
+    } catch (BindException e) {
       throw new IOException(
           "Step Functions port "
               + port

@@ -12,8 +12,10 @@ import dev.protomolt.localstack.sfn.store.ExecutionStore;
 import dev.protomolt.localstack.sfn.store.StateMachineStore;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** Executions, their history and task tokens. */
@@ -110,7 +112,7 @@ final class ExecutionOperations {
     ExecutionStore.Execution e = execution(Requests.required(request, "executionArn"));
     List<ExecutionStore.HistoryEvent> events = new ArrayList<>(store.history(e.arn()));
     if (request.path("reverseOrder").asBoolean(false)) {
-      java.util.Collections.reverse(events);
+      Collections.reverse(events);
     }
     boolean includeData = request.path("includeExecutionData").asBoolean(true);
     Page page = Page.of(request, events.size());
@@ -203,8 +205,8 @@ final class ExecutionOperations {
       return new Page(from, Math.min(total, from + size), total);
     }
 
-    java.util.Optional<String> next() {
-      return to < total ? java.util.Optional.of(Integer.toString(to)) : java.util.Optional.empty();
+    Optional<String> next() {
+      return to < total ? Optional.of(Integer.toString(to)) : Optional.empty();
     }
   }
 }

@@ -12,6 +12,7 @@ import dev.protomolt.localstack.sfn.asl.Json;
 import dev.protomolt.localstack.sfn.asl.StatesError;
 import dev.protomolt.localstack.sfn.store.ExecutionStore;
 import dev.protomolt.localstack.sfn.store.StateMachineStore;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -96,8 +97,7 @@ public final class ExecutionEngine implements ExecutionStarter {
       roleArn = version.roleArn();
     }
     String inputText = input == null ? "{}" : input;
-    if (inputText.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-        > StateInterpreter.PAYLOAD_LIMIT_BYTES) {
+    if (inputText.getBytes(StandardCharsets.UTF_8).length > StateInterpreter.PAYLOAD_LIMIT_BYTES) {
       throw new SfnApiException(
           "InvalidExecutionInput",
           "Invalid State Machine Execution Input: "

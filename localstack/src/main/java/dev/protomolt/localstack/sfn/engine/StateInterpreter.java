@@ -10,6 +10,7 @@ import dev.protomolt.localstack.sfn.asl.Json;
 import dev.protomolt.localstack.sfn.asl.State;
 import dev.protomolt.localstack.sfn.asl.StatesError;
 import dev.protomolt.localstack.sfn.store.ExecutionStore;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -97,7 +98,7 @@ final class StateInterpreter {
           };
       resume = null;
       String printed = Json.print(step.output());
-      if (printed.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > PAYLOAD_LIMIT_BYTES) {
+      if (printed.getBytes(StandardCharsets.UTF_8).length > PAYLOAD_LIMIT_BYTES) {
         throw new StatesError(
             StatesError.DATA_LIMIT_EXCEEDED,
             "The state/task '"

@@ -6,6 +6,7 @@ import dev.protomolt.localstack.sfn.SfnApiException;
 import dev.protomolt.localstack.sfn.asl.Json;
 import dev.protomolt.localstack.sfn.asl.StatesError;
 import dev.protomolt.localstack.sfn.store.ExecutionStore;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
@@ -137,8 +138,7 @@ public final class TaskTokens {
   /** SendTaskSuccess. */
   public void success(String token, String output) {
     if (output != null
-        && output.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-            > StateInterpreter.PAYLOAD_LIMIT_BYTES) {
+        && output.getBytes(StandardCharsets.UTF_8).length > StateInterpreter.PAYLOAD_LIMIT_BYTES) {
       throw new SfnApiException(
           "ValidationException",
           "1 validation error detected: Value at "

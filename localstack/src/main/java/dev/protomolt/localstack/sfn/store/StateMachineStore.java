@@ -1,5 +1,7 @@
 package dev.protomolt.localstack.sfn.store;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import javax.sql.DataSource;
@@ -142,7 +144,7 @@ public final class StateMachineStore {
         stateMachineArn);
   }
 
-  private static Version version(java.sql.ResultSet rs) throws java.sql.SQLException {
+  private static Version version(ResultSet rs) throws SQLException {
     return new Version(
         rs.getString("arn"),
         rs.getString("state_machine_arn"),

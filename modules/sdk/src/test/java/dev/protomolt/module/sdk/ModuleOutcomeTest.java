@@ -8,6 +8,7 @@ import com.google.protobuf.Value;
 import dev.protomolt.proto.module.v1.NoOpReason;
 import dev.protomolt.proto.module.v1.RejectReason;
 import dev.protomolt.proto.module.v1.RetryReason;
+import java.io.IOException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -28,8 +29,7 @@ class ModuleOutcomeTest {
   @Test
   void failureDescriptionNamesEachCause() {
     ModuleOutcome outcome =
-        ProcessorFailure.outcomeOf(
-            new IllegalStateException("outer", new java.io.IOException("inner")));
+        ProcessorFailure.outcomeOf(new IllegalStateException("outer", new IOException("inner")));
     assertThat(outcome)
         .isEqualTo(
             new ModuleOutcome.RetryableFailure(

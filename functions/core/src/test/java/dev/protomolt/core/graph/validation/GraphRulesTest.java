@@ -12,6 +12,7 @@ import dev.protomolt.core.cel.PipelineCelEnvironment;
 import dev.protomolt.proto.config.v1.FilterCondition;
 import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.config.v1.MappingType;
+import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.ProcessingMapping;
 import dev.protomolt.proto.config.v1.Severity;
@@ -116,9 +117,7 @@ class GraphRulesTest {
     PipelineGraph graph =
         linear("g", 1).toBuilder()
             .setNodes(1, processor("parse", ""))
-            .addNodes(
-                processor("x", "m").toBuilder()
-                    .setNodeType(dev.protomolt.proto.config.v1.NodeType.NODE_TYPE_UNSPECIFIED))
+            .addNodes(processor("x", "m").toBuilder().setNodeType(NodeType.NODE_TYPE_UNSPECIFIED))
             .addNodes(intake("in2", "ds-2").toBuilder().setModuleId("parser"))
             .addEdges(edge("ex", "in", "x"))
             .build();

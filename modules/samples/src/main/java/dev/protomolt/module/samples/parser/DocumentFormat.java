@@ -1,6 +1,7 @@
 package dev.protomolt.module.samples.parser;
 
 import dev.protomolt.proto.data.v1.Blob;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -62,8 +63,7 @@ public enum DocumentFormat {
         }
       }
     }
-    if (bytes.length >= 5
-        && new String(bytes, 0, 5, java.nio.charset.StandardCharsets.US_ASCII).equals("%PDF-")) {
+    if (bytes.length >= 5 && new String(bytes, 0, 5, StandardCharsets.US_ASCII).equals("%PDF-")) {
       return Optional.of(PDF);
     }
     // Undeclared and unrecognisable bytes are read as text; strict decoding rejects binary.

@@ -1,5 +1,6 @@
 package dev.protomolt.module.samples.parser;
 
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -46,7 +47,7 @@ final class LanguageGuess {
   private LanguageGuess() {}
 
   static String guess(String text) {
-    Map<String, Integer> hits = new java.util.HashMap<>();
+    Map<String, Integer> hits = new HashMap<>();
     var words = WORD.matcher(text.toLowerCase(Locale.ROOT));
     int seen = 0;
     while (words.find() && seen++ < MAX_WORDS) {

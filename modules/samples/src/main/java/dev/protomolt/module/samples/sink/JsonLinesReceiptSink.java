@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Appends each receipt as one line of proto3 JSON, so a person or a script can read them. */
 public final class JsonLinesReceiptSink implements ReceiptSink {
@@ -33,8 +35,8 @@ public final class JsonLinesReceiptSink implements ReceiptSink {
   }
 
   /** Reads every receipt back, in the order written. */
-  public java.util.List<DocumentIndexedEvent> readAll() throws IOException {
-    java.util.List<DocumentIndexedEvent> receipts = new java.util.ArrayList<>();
+  public List<DocumentIndexedEvent> readAll() throws IOException {
+    List<DocumentIndexedEvent> receipts = new ArrayList<>();
     if (!Files.exists(file)) {
       return receipts;
     }

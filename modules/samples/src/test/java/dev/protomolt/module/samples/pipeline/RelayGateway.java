@@ -1,5 +1,6 @@
 package dev.protomolt.module.samples.pipeline;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.module.v1.AckConfirmed;
@@ -129,7 +130,7 @@ final class RelayGateway extends ModuleWorkServiceGrpc.ModuleWorkServiceImplBase
         PipeDoc next = ack.getUpdatedPayload().unpack(PipeDoc.class);
         offer(chain.get(position + 1), unit(chain.get(position + 1), next));
         return;
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      } catch (InvalidProtocolBufferException e) {
         throw new IllegalStateException("updated_payload is not a PipeDoc", e);
       }
     }
