@@ -1,5 +1,7 @@
 package dev.protomolt.localstack.cloud;
 
+import dev.protomolt.localstack.iam.PrincipalRegistry;
+import dev.protomolt.localstack.iam.enforce.IamEnforcement;
 import dev.protomolt.localstack.kafka.MskEventSourceMapping;
 import dev.protomolt.localstack.kafka.MskPoller;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
@@ -44,6 +46,8 @@ public final class LocalCloud implements AutoCloseable {
   private final LocalLambdaRunner lambdas;
   private final S3Notifier notifier;
   private final StepFunctionsRuntime stepFunctions;
+  private final PrincipalRegistry iam;
+  private final IamEnforcement.Installation iamEnforcement;
   private final List<MskPoller> pollers = new ArrayList<>();
   private final Map<String, Duration> startTimes;
   private final Thread shutdownHook;
@@ -54,7 +58,8 @@ public final class LocalCloud implements AutoCloseable {
       Started started,
       LocalLambdaRunner lambdas,
       S3Notifier notifier,
-      StepFunctionsRuntime stepFunctions) {
+      StepFunctionsRuntime stepFunctions,
+      PrincipalRegistry iam) {
     this.settings = settings;
     this.s3 = started.s3;
     this.postgres = started.postgres;
@@ -63,6 +68,8 @@ public final class LocalCloud implements AutoCloseable {
     this.lambdas = lambdas;
     this.notifier = notifier;
     this.stepFunctions = stepFunctions;
+    this.iam = iam;
+    this.iamEnforcement = IamEnforcement.install(iam);
     this.startTimes = Map.copyOf(started.startTimes);
     this.shutdownHook = new Thread(this::closeFromHook, "protomolt-local-cloud-shutdown");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -81,6 +88,7 @@ public final class LocalCloud implements AutoCloseable {
     Path data = settings.dataDir().toAbsolutePath();
     claimFixedPorts(settings);
     LocalLambdaRunner lambdas = new LocalLambdaRunner(settings.region(), ACCOUNT_ID);
+    PrincipalRegistry iam = new PrincipalRegistry(ACCOUNT_ID);
     S3Notifier notifier =
         new S3Notifier(
             data.resolve("s3-notifications"),
@@ -120,7 +128,8 @@ public final class LocalCloud implements AutoCloseable {
                               settings.accessKeyId(),
                               settings.secretAccessKey(),
                               settings.buckets(),
-                              notifier)),
+                              notifier,
+                              iam::secretAccessKey)),
               started.timed(
                   LocalDynamoDb.COMPONENT,
                   starters,
@@ -157,7 +166,7 @@ public final class LocalCloud implements AutoCloseable {
           StepFunctionsEnvironment.COMPONENT, Duration.ofNanos(System.nanoTime() - sfnStart));
     }
     notifier.start();
-    return new LocalCloud(settings, started, lambdas, notifier, sfn);
+    return new LocalCloud(settings, started, lambdas, notifier, sfn, iam);
   }
 
   /**
@@ -212,6 +221,15 @@ public final class LocalCloud implements AutoCloseable {
   /** Register handlers here; Step Functions tasks, S3 rules and MSK mappings invoke them. */
   public LocalLambdaRunner lambdas() {
     return lambdas;
+  }
+
+  /**
+   * The local IAM: register each function's (and the gateway task's) access key with its role's
+   * policies, and every S3, Step Functions, DynamoDB and Lambda call an SDK client in this JVM signs
+   * with that key is checked against them before it is sent. Calls signed with other keys pass.
+   */
+  public PrincipalRegistry iam() {
+    return iam;
   }
 
   /** The migrated database, for code that runs in the same JVM. */
@@ -306,6 +324,7 @@ public final class LocalCloud implements AutoCloseable {
       // Called from the hook itself, or during JVM exit: nothing to remove.
     }
     Deque<AutoCloseable> order = new ArrayDeque<>();
+    order.add(iamEnforcement);
     pollers.forEach(order::add);
     order.add(notifier);
     if (stepFunctions != null) {
