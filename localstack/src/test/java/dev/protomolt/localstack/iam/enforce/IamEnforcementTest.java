@@ -9,10 +9,12 @@ import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.iam.IamPrincipal;
 import dev.protomolt.localstack.iam.PolicyDocument;
+import dev.protomolt.localstack.lambda.api.FunctionConfiguration;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,6 +33,8 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.lambda.model.LambdaException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -341,6 +345,61 @@ class IamEnforcementTest {
                   .getItem(b -> b.tableName(TABLE).key(Map.of("id", AttributeValue.fromS("2"))))
                   .hasItem())
           .isFalse();
+    }
+  }
+
+  @Test
+  void lambdaInvokeThroughTheLocalLambdaApiIsCheckedOnTheQualifiedFunctionArn() {
+    AtomicInteger runs = new AtomicInteger();
+    cloud
+        .lambdas()
+        .register(
+            "pm-test-reclaim",
+            (event, context) -> {
+              runs.incrementAndGet();
+              return "{\"reclaimed\":0}";
+            });
+    String arn = "arn:aws:lambda:us-east-1:000000000000:function:pm-test-reclaim";
+    cloud
+        .lambdaApi()
+        .register(
+            new FunctionConfiguration(
+                "pm-test-reclaim",
+                arn,
+                "dev.protomolt.lambda.Reclaim::handleRequest",
+                "java21",
+                60,
+                512,
+                Map.of(),
+                ROLE,
+                "",
+                Map.of("live", "1")),
+            payload -> cloud.lambdas().invoke("pm-test-reclaim", payload));
+    grant(
+        "{\"Effect\":\"Allow\",\"Action\":\"lambda:InvokeFunction\",\"Resource\":\"" + arn + "\"}");
+    try (LambdaClient intake =
+        LambdaClient.builder()
+            .endpointOverride(endpoints.lambda().orElseThrow())
+            .region(Region.US_EAST_1)
+            .credentialsProvider(credentials(KEY, SECRET))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build()) {
+      assertThat(intake.invoke(b -> b.functionName("pm-test-reclaim")).payload().asUtf8String())
+          .isEqualTo("{\"reclaimed\":0}");
+      assertThat(runs).hasValue(1);
+      // The unqualified ARN does not cover the alias, as in AWS.
+      assertThatThrownBy(
+              () -> intake.invoke(b -> b.functionName("pm-test-reclaim").qualifier("live")))
+          .isInstanceOfSatisfying(
+              LambdaException.class,
+              e -> {
+                assertThat(e.statusCode()).isEqualTo(403);
+                assertThat(e.awsErrorDetails().errorCode()).isEqualTo("AccessDeniedException");
+                assertThat(e.getMessage())
+                    .contains("lambda:InvokeFunction")
+                    .contains(arn + ":live");
+              });
+      assertThat(runs).hasValue(1);
     }
   }
 
