@@ -66,19 +66,9 @@ public final class IamEnforcement {
       return;
     }
     String accessKeyId = SigningKey.accessKeyId(http);
-    Optional<IamPrincipal> principal = Optional.empty();
-    PrincipalRegistry owner = null;
-    boolean strict = false;
-    for (PrincipalRegistry registry : REGISTRIES) {
-      strict |= registry.strict();
-      principal = registry.principal(accessKeyId);
-      if (principal.isPresent()) {
-        owner = registry;
-        break;
-      }
-    }
-    if (principal.isEmpty()) {
-      if (strict) {
+    Optional<Caller> found = caller(accessKeyId);
+    if (found.isEmpty()) {
+      if (REGISTRIES.stream().anyMatch(PrincipalRegistry::strict)) {
         String message =
             "The access key "
                 + (accessKeyId == null ? "(none: unsigned request)" : accessKeyId)
@@ -90,10 +80,10 @@ public final class IamEnforcement {
       }
       return;
     }
-    IamPrincipal caller = principal.get();
+    IamPrincipal caller = found.get().principal();
     List<AccessRequest> asked;
     try {
-      asked = actions(request, operation, region, owner.accountId());
+      asked = actions(request, operation, region, found.get().registry().accountId());
     } catch (OperationNotMappedException e) {
       LOG.warning("IAM refused " + caller.name() + ": " + e.getMessage());
       throw AccessDenials.of(request, e.getMessage());
@@ -128,6 +118,24 @@ public final class IamEnforcement {
             "IAM allowed " + caller.name() + ": " + access.action() + " on " + access.resource());
       }
     }
+  }
+
+  /** A registered principal and the registry (so the account) it belongs to. */
+  record Caller(IamPrincipal principal, PrincipalRegistry registry) {}
+
+  /** The principal signing with {@code accessKeyId} in any installed registry. */
+  static Optional<Caller> caller(String accessKeyId) {
+    for (PrincipalRegistry registry : REGISTRIES) {
+      Optional<IamPrincipal> principal = registry.principal(accessKeyId);
+      if (principal.isPresent()) {
+        return Optional.of(new Caller(principal.get(), registry));
+      }
+    }
+    return Optional.empty();
+  }
+
+  static boolean active() {
+    return !REGISTRIES.isEmpty();
   }
 
   private static boolean checkedService(SdkRequest request) {

@@ -2,6 +2,7 @@ package dev.protomolt.localstack.iam.enforce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.localstack.cloud.LocalCloud;
@@ -36,7 +37,11 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.LambdaException;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.DeletedObject;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.SfnException;
@@ -222,6 +227,47 @@ class IamEnforcementTest {
                   .getObjectAsBytes(b -> b.bucket("protomolt-store").key("docs/a"))
                   .asUtf8String())
           .isEqualTo("a");
+    }
+  }
+
+  @Test
+  void deleteObjectsDeletesThePermittedKeysAndReportsEachRefusedOne() {
+    try (S3Client admin = admin()) {
+      for (String key : List.of("purge/d1", "purge/d2", "keep/k1")) {
+        admin.putObject(b -> b.bucket("protomolt-store").key(key), RequestBody.fromString(key));
+      }
+    }
+    grant(
+        "{\"Effect\":\"Allow\",\"Action\":\"s3:DeleteObject\","
+            + "\"Resource\":\"arn:aws:s3:::protomolt-store/purge/*\"}");
+    try (S3Client intake = s3(KEY, SECRET)) {
+      DeleteObjectsResponse mixed =
+          intake.deleteObjects(
+              b ->
+                  b.bucket("protomolt-store")
+                      .delete(
+                          d ->
+                              d.objects(
+                                  ObjectIdentifier.builder().key("purge/d1").build(),
+                                  ObjectIdentifier.builder().key("keep/k1").build())));
+      assertThat(mixed.errors())
+          .extracting(S3Error::key, S3Error::code)
+          .containsExactly(tuple("keep/k1", "AccessDenied"));
+      assertThat(mixed.deleted()).extracting(DeletedObject::key).containsExactly("purge/d1");
+      assertThat(exists("protomolt-store", "purge/d1")).isFalse();
+      assertThat(exists("protomolt-store", "keep/k1")).isTrue();
+
+      DeleteObjectsResponse noneAllowed =
+          intake.deleteObjects(
+              b ->
+                  b.bucket("protomolt-store")
+                      .delete(d -> d.objects(ObjectIdentifier.builder().key("keep/k1").build())));
+      assertThat(noneAllowed.errors())
+          .extracting(S3Error::key, S3Error::code)
+          .containsExactly(tuple("keep/k1", "AccessDenied"));
+      assertThat(noneAllowed.deleted()).isEmpty();
+      assertThat(exists("protomolt-store", "keep/k1")).isTrue();
+      assertThat(exists("protomolt-store", "purge/d2")).isTrue();
     }
   }
 
