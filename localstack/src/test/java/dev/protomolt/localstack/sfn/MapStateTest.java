@@ -103,7 +103,7 @@ class MapStateTest {
                 """),
             "[1,2,3,4,5]");
 
-    SfnFixture.awaitTrue(() -> sfn.lambdas.inFlight.get() == 2, "two iterations in flight");
+    SfnFixture.awaitTrue(() -> sfn.lambdas.inFlight.get() >= 2, "two iterations in flight");
     // Items start in order, so releasing item k frees the permit item k + 2 waits for.
     for (int k = 1; k <= items; k++) {
       int startedSoFar = Math.min(k + 1, items);
