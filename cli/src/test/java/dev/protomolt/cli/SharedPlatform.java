@@ -24,15 +24,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * classes only differ in what they do on it.
  *
  * <p>A class takes it as a parameter of a before-all or test method and registers the {@link
- * Resolver} extension. Sharing holds because each class provisions its own
- * account and datasources and uses its own graph ids: datasource ids, graph ids and their state
- * machines are global on a platform, accounts keep everything else apart. A class that must
- * restart the platform or kill its workers starts its own instead.
+ * Resolver} extension. Sharing holds because each class provisions its own account and
+ * datasources and uses its own graph ids: datasource ids, graph ids and their state machines are
+ * global on a platform, accounts keep everything else apart. A class that must restart the
+ * platform or kill its workers starts its own instead.
  *
  * <p>The platform listens on fixed free ports published as the {@code -Dprotomolt.local.*.port}
- * properties (see {@link LocalPorts}), so commands that derive their endpoints from the settings
- * alone ({@code env}, {@code ingest}, {@code replay}, {@code search}) find it, as they would find
- * one a user started with {@code protomolt up}.
+ * properties for the whole run (see {@link LocalPorts}), so commands that derive their endpoints
+ * from the settings alone ({@code env}, {@code ingest}, {@code replay}, {@code search}) find it, as
+ * they would find one a user started with {@code protomolt up}. A test of the defaults runs under
+ * {@link LocalPorts#unsetDuring}.
  */
 final class SharedPlatform implements AutoCloseable {
 
