@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -79,11 +78,6 @@ class KafkaWorkSourceTest {
     }
   }
 
-  /** Waits for the broker round trip; a generous bound, never a timing assertion. */
-  static void eventually(String what, BooleanSupplier condition) {
-    Eventually.until(what, condition);
-  }
-
   /**
    * Returns once the source's consumer has run a whole turn (commit, pause or resume, poll) that
    * began after this call, so whatever that turn would have done with the state before the call
@@ -100,7 +94,7 @@ class KafkaWorkSourceTest {
               new ProducerRecord<>(
                   KafkaWorkSource.topic(module), partition, MARKER + markers++, new byte[0]))
           .get();
-      eventually(
+      Eventually.until(
           "marker " + i + " buffered on " + module + "-" + partition,
           () -> source.buffered(module, partition) == before + 1);
     }
@@ -128,7 +122,7 @@ class KafkaWorkSourceTest {
     produce("commit", 0, 5);
     try (KafkaWorkSource source =
         new KafkaWorkSource(kafka.bootstrapServers(), "g-commit", List.of("commit"), 100)) {
-      eventually("five records buffered", () -> source.buffered("commit") == 5);
+      Eventually.until("five records buffered", () -> source.buffered("commit") == 5);
       PendingWork w0 = pop(source, "commit");
       PendingWork w1 = pop(source, "commit");
       PendingWork w2 = pop(source, "commit");
@@ -146,7 +140,7 @@ class KafkaWorkSourceTest {
       assertThat(source.committed("commit", 0)).isLessThanOrEqualTo(0);
 
       source.settle(w0);
-      eventually("commit reaches 3", () -> source.committed("commit", 0) == 3);
+      Eventually.until("commit reaches 3", () -> source.committed("commit", 0) == 3);
       assertThat(committed("g-commit", "commit", 0)).isEqualTo(3);
     }
   }
@@ -158,19 +152,19 @@ class KafkaWorkSourceTest {
     produce("redeliver", 0, 3);
     try (KafkaWorkSource source =
         new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver", List.of("redeliver"), 100)) {
-      eventually("three records buffered", () -> source.buffered("redeliver") == 3);
+      Eventually.until("three records buffered", () -> source.buffered("redeliver") == 3);
       PendingWork first = pop(source, "redeliver");
       source.rebuffer(first);
       PendingWork again = pop(source, "redeliver");
       assertThat(again.key()).isEqualTo("redeliver-0-0");
       source.settle(again);
-      eventually("commit reaches 1", () -> source.committed("redeliver", 0) == 1);
+      Eventually.until("commit reaches 1", () -> source.committed("redeliver", 0) == 1);
       pop(source, "redeliver");
       // Offset 1 popped but never settled: the gateway "crashes" here.
     }
     try (KafkaWorkSource restarted =
         new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver", List.of("redeliver"), 100)) {
-      eventually("the unsettled records return", () -> restarted.buffered("redeliver") == 2);
+      Eventually.until("the unsettled records return", () -> restarted.buffered("redeliver") == 2);
       assertThat(pop(restarted, "redeliver").key()).isEqualTo("redeliver-0-1");
     }
   }
@@ -184,7 +178,7 @@ class KafkaWorkSourceTest {
     int capacity = 3;
     try (KafkaWorkSource source =
         new KafkaWorkSource(kafka.bootstrapServers(), "g-bounded", List.of("bounded"), capacity)) {
-      eventually(
+      Eventually.until(
           "both partitions buffered",
           () ->
               source.buffered("bounded", 0) >= capacity
@@ -196,7 +190,7 @@ class KafkaWorkSourceTest {
       assertThat(source.buffered("bounded", 1)).isLessThanOrEqualTo(2 * capacity - 1);
 
       List<String> seen = new ArrayList<>();
-      eventually(
+      Eventually.until(
           "all 24 served, and the two markers",
           () -> {
             Optional<PendingWork> w = source.poll("bounded");
@@ -214,7 +208,7 @@ class KafkaWorkSourceTest {
           .anyMatch(k -> k.startsWith("bounded-0"))
           .anyMatch(k -> k.startsWith("bounded-1"))
           .anyMatch(k -> k.startsWith(MARKER));
-      eventually(
+      Eventually.until(
           "every partition committed",
           () ->
               source.committed("bounded", 0) == 12
