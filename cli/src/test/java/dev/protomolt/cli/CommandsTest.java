@@ -16,39 +16,32 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every client command against one real running platform (local cloud, engine, gateway, sample
- * modules) started on free fixed ports, as a user would run them beside {@code protomolt up}.
+ * Every client command against the shared running platform (local cloud, engine, gateway, sample
+ * modules) on free fixed ports, as a user would run them beside {@code protomolt up}.
  */
+@ExtendWith(SharedPlatform.Resolver.class)
 class CommandsTest {
 
   static final String ACCOUNT = "acme";
 
-  @TempDir static Path data;
+  static Path data;
   static LocalPlatform platform;
   static String gateway;
 
   @TempDir Path files;
 
   @BeforeAll
-  static void startPlatform() {
-    LocalPorts.claim();
-    platform = LocalPlatform.start(LocalCloudSettings.fromSystemProperties().withDataDir(data), 0);
+  static void provision(SharedPlatform shared) {
+    platform = shared.platform();
+    data = shared.data();
+    gateway = shared.gateway();
     platform.provisionAccount(ACCOUNT, "docs", "drafts", "notes");
-    gateway = "127.0.0.1:" + platform.gatewayPort();
-  }
-
-  @AfterAll
-  static void stopPlatform() {
-    if (platform != null) {
-      platform.close();
-    }
-    LocalPorts.release();
   }
 
   static CommandRun run(String... args) {
