@@ -23,7 +23,8 @@ final class LocalPorts {
           LocalCloudSettings.KAFKA_PORT_SETTING,
           LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING,
           LocalCloudSettings.DYNAMODB_PORT_SETTING,
-          LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING);
+          LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING,
+          LocalCloudSettings.LAMBDA_PORT_SETTING);
 
   private LocalPorts() {}
 
