@@ -7,6 +7,7 @@ import dev.protomolt.core.graph.OrphanedPinException;
 import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.core.routing.InlineBudget;
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.data.v1.ErrorInfo;
 import dev.protomolt.proto.data.v1.PipeDoc;
@@ -27,10 +28,10 @@ import java.util.Objects;
 public final class HopContext {
 
   /**
-   * Inline bodies are held to this many bytes of stream JSON, below Step Functions' 256 KB state
-   * limit with room for the envelope (node, work unit id, destinations) around one copy.
+   * Inline bodies are held to this many bytes of stream JSON, shared by every inline copy one hop
+   * hands on; graph validation quotes the same figure.
    */
-  public static final int DEFAULT_INLINE_LIMIT = 200 * 1024;
+  public static final int DEFAULT_INLINE_LIMIT = InlineBudget.DEFAULT_BYTES;
 
   final GraphCache graphs;
   final DocumentStaging staging;

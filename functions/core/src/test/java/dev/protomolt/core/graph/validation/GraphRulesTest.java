@@ -392,9 +392,46 @@ class GraphRulesTest {
         .containsExactlyInAnyOrder(
             "edge 'e1' leaves intake node 'in' on MEMORY: the first hop will have no replayable"
                 + " copy",
-            "node 'parse' fans out on 6 MEMORY edges, more than the MEMORY frontier of 5; the extra"
-                + " hops will wait and may duck to CACHE");
+            "node 'parse' fans out on 6 MEMORY edges: their inline copies share one hop budget of"
+                + " 204800 bytes of stream JSON (about 34133 each); a copy past what is left ducks"
+                + " to CACHE, never PERSIST, and a right-to-be-forgotten document is rejected"
+                + " instead");
     assertThat(result.getValid()).isTrue();
+  }
+
+  @Test
+  void memoryEdges_theFanOutWarningStartsWhereTwoCopiesShareTheInlineBudget() {
+    PipelineGraph.Builder graph = linear("g", 1).toBuilder();
+    graph
+        .addNodes(processor("f0", "m"))
+        .addEdges(
+            GraphEdge.newBuilder()
+                .setEdgeId("m0")
+                .setFromNodeId("parse")
+                .setToNodeId("f0")
+                .setTransportType(TransportType.TRANSPORT_TYPE_MEMORY));
+    assertThat(of(draft(graph.build()), "MemoryEdges"))
+        .as("one copy has the budget alone")
+        .isEmpty();
+
+    graph
+        .addNodes(processor("f1", "m"))
+        .addEdges(
+            GraphEdge.newBuilder()
+                .setEdgeId("m1")
+                .setFromNodeId("parse")
+                .setToNodeId("f1")
+                .setTransportType(TransportType.TRANSPORT_TYPE_MEMORY));
+    assertThat(of(draft(graph.build()), "MemoryEdges"))
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.getNodeId()).isEqualTo("parse");
+              assertThat(v.getMessage())
+                  .startsWith(
+                      "node 'parse' fans out on 2 MEMORY edges: their inline copies share one"
+                          + " hop budget of 204800 bytes of stream JSON (about 102400 each)");
+            });
   }
 
   // ---- Tenancy ----
