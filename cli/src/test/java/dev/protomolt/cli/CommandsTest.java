@@ -537,6 +537,122 @@ class CommandsTest {
   }
 
   @Test
+  void aProductionGraphIsAppliedOnlyWhenItsSinkNamesPlansItsModuleDeclared() throws Exception {
+    PipelineGraph production =
+        DemoGraph.of(ACCOUNT, "drafts", LocalPlatform.CLUSTER).toBuilder()
+            .setGraphId("prod-articles")
+            .setName("prod-articles")
+            .setMode(dev.protomolt.proto.config.v1.GraphMode.GRAPH_MODE_PRODUCTION)
+            .build();
+    PipelineGraph ghost =
+        production.toBuilder()
+            .setNodes(4, production.getNodes(4).toBuilder().addIndexPlanIds("ghost-plan"))
+            .build();
+
+    CommandRun refused =
+        run(
+            "graph",
+            "apply",
+            write("ghost.json", GraphFile.json(ghost)).toString(),
+            "--inactive",
+            "--gateway",
+            gateway);
+    assertThat(refused.status()).as("%s", refused).isEqualTo(1);
+    assertThat(refused.out())
+        .contains(
+            "ERROR rule=IndexPlanProducible node=index: sink node 'index' names index plan"
+                + " 'ghost-plan', which no sink module has declared")
+        .contains("nothing applied");
+
+    CommandRun applied =
+        run(
+            "graph",
+            "apply",
+            write("prod.json", GraphFile.json(production)).toString(),
+            "--inactive",
+            "--gateway",
+            gateway);
+    assertThat(applied.status()).as("the sample sink declared its plan: %s", applied).isZero();
+    assertThat(applied.out()).contains("graph 'prod-articles' version 1 stored, not active");
+  }
+
+  @Test
+  void aDatasourceIsGrantedToAnotherAccountAuditedAndRevoked() throws Exception {
+    platform.provisionAccount("globex", "globex-docs");
+    Path reader =
+        write(
+            "reader.json",
+            GraphFile.json(
+                DemoGraph.of("globex", "notes", LocalPlatform.CLUSTER).toBuilder()
+                    .setGraphId("globex-reader")
+                    .setName("globex-reader")
+                    .build()));
+    CommandRun ungranted = run("graph", "validate", reader.toString(), "--gateway", gateway);
+    assertThat(ungranted.out())
+        .as("%s", ungranted)
+        .contains("'acme' has not granted it to 'globex'");
+
+    CommandRun granted =
+        run(
+            "datasource",
+            "grant",
+            "notes",
+            "--owner",
+            ACCOUNT,
+            "--to",
+            "globex",
+            "--by",
+            "ops",
+            "--reason",
+            "shared notes",
+            "--gateway",
+            gateway);
+    assertThat(granted.status()).as("%s", granted).isZero();
+    assertThat(granted.out())
+        .contains("notes -> globex live granted by ops at ")
+        .contains("(shared notes)");
+    CommandRun valid = run("graph", "validate", reader.toString(), "--gateway", gateway);
+    assertThat(valid.status()).as("%s", valid).isZero();
+
+    CommandRun notOwner =
+        run(
+            "datasource",
+            "grant",
+            "notes",
+            "--owner",
+            "globex",
+            "--to",
+            "initech",
+            "--gateway",
+            gateway);
+    assertThat(notOwner.status()).isEqualTo(1);
+    assertThat(notOwner.err()).contains("ownerAccountId: 'globex' does not own datasource 'notes'");
+
+    CommandRun revoked =
+        run(
+            "datasource",
+            "revoke",
+            "notes",
+            "--owner",
+            ACCOUNT,
+            "--from",
+            "globex",
+            "--by",
+            "sec",
+            "--gateway",
+            gateway);
+    assertThat(revoked.out()).as("%s", revoked).contains("revoked by sec at ");
+    CommandRun history = run("datasource", "grants", "notes", "--gateway", gateway);
+    assertThat(history.out().lines())
+        .singleElement()
+        .asString()
+        .contains("notes -> globex revoked");
+    assertThat(run("graph", "validate", reader.toString(), "--gateway", gateway).status())
+        .as("refused again once revoked")
+        .isEqualTo(1);
+  }
+
+  @Test
   void anUnknownDocumentIsReportedWithWhereIdsComeFrom() {
     CommandRun doc = run("doc", "get", "no-such-doc", "--account", ACCOUNT, "--gateway", gateway);
     assertThat(doc.status()).as("%s", doc).isEqualTo(1);
