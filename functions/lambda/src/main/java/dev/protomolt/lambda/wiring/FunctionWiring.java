@@ -8,6 +8,7 @@ import dev.protomolt.core.graph.validation.TenancyDirectory;
 import dev.protomolt.db.Migrations;
 import dev.protomolt.engine.activation.EngineFunctions;
 import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.engine.activation.KafkaTopicProvisioning;
 import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
@@ -221,7 +222,8 @@ public final class FunctionWiring {
             env.hopFunctionArn("PREPARE"),
             env.hopFunctionArn("DISPATCH"),
             env.hopFunctionArn("COMPLETE"),
-            env.hopFunctionArn("DLQ")));
+            env.hopFunctionArn("DLQ")),
+        new KafkaTopicProvisioning(clients.kafkaAdmin(), ContainerClients.KAFKA_TIMEOUT));
   }
 
   private IndexingLedger indexingLedger() {
