@@ -4,6 +4,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
 import dev.protomolt.core.doclog.DocumentLog;
+import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
+import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
@@ -22,11 +24,15 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -46,6 +52,8 @@ public final class GatewayMain implements AutoCloseable {
   private final HikariDataSource dataSource;
   private final ModuleWorkGateway gateway;
   private final DocumentWorkUnitLogs workUnitLogs;
+  private final Admin kafkaAdmin;
+  private final ScheduledExecutorService backlogReports;
 
   private GatewayMain(GatewayConfig config, List<BindableService> extraServices)
       throws IOException {
@@ -112,6 +120,30 @@ public final class GatewayMain implements AutoCloseable {
             .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)));
     extraServices.forEach(builder::addService);
     this.server = builder.build().start();
+    // The stack scales the service on this backlog (ModuleGateway): measured each minute, written
+    // as an EMF line that the awslogs driver ships to CloudWatch.
+    Map<String, Object> adminConfig = new HashMap<>(connection);
+    adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    this.kafkaAdmin = Admin.create(adminConfig);
+    ModuleBacklog backlog =
+        new ModuleBacklog(
+            kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30));
+    MetricsSink metrics = EmbeddedMetricFormatSink.stdout(config.environmentName());
+    this.backlogReports =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("gateway-backlog").unstarted(r));
+    backlogReports.scheduleAtFixedRate(
+        () -> {
+          try {
+            backlog.report(metrics);
+          } catch (RuntimeException e) {
+            // A missed minute leaves a gap in the metric; the next minute tries again.
+            System.err.println("gateway: module backlog not measured: " + e.getMessage());
+          }
+        },
+        1,
+        60,
+        TimeUnit.SECONDS);
   }
 
   /** Starts everything; the returned gateway is serving. */
@@ -150,6 +182,8 @@ public final class GatewayMain implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     server.shutdownNow();
+    backlogReports.shutdownNow();
+    kafkaAdmin.close();
     source.close();
     purgeEvents.close();
     sfn.close();
