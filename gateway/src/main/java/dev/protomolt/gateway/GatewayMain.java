@@ -53,6 +53,7 @@ public final class GatewayMain implements AutoCloseable {
   private final ModuleWorkGateway gateway;
   private final DocumentWorkUnitLogs workUnitLogs;
   private final Admin kafkaAdmin;
+  private final KafkaReceiptProducer receipts;
   private final ScheduledExecutorService backlogReports;
 
   private GatewayMain(GatewayConfig config, List<BindableService> extraServices)
@@ -95,6 +96,8 @@ public final class GatewayMain implements AutoCloseable {
             config.consumerGroup(),
             config.modules(),
             config.partitionCapacity());
+    // Sink modules' receipts reach the indexing ledger through here (WorkAck.indexing_receipts).
+    this.receipts = new KafkaReceiptProducer(bootstrap, connection, Duration.ofSeconds(30));
     GatewayClock clock = GatewayClock.system();
     PostgresLogPartIndex logIndex = new PostgresLogPartIndex(dataSource);
     this.workUnitLogs =
@@ -111,7 +114,8 @@ public final class GatewayMain implements AutoCloseable {
             new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)),
             clock,
             GatewaySettings.defaults(),
-            workUnitLogs);
+            workUnitLogs,
+            receipts);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
             // Sessions block on Step Functions and the store; virtual threads make that cheap.
@@ -183,6 +187,7 @@ public final class GatewayMain implements AutoCloseable {
     }
     server.shutdownNow();
     backlogReports.shutdownNow();
+    receipts.close();
     kafkaAdmin.close();
     source.close();
     purgeEvents.close();

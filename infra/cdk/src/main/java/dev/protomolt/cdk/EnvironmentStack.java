@@ -32,6 +32,7 @@ import dev.protomolt.cdk.constructs.PipelineFunctions;
 import dev.protomolt.cdk.constructs.PlatformStorage;
 import dev.protomolt.cdk.constructs.Provisioning;
 import dev.protomolt.cdk.constructs.StateTables;
+import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.names.PlatformVariable;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -278,6 +279,8 @@ public final class EnvironmentStack extends ZonePinnedStack {
     // The document store behind the gateway announces tombstones on storage-purge
     // (KafkaPurgeEvents).
     messaging.grantProduce(gatewayRole, "storage-purge");
+    // Sink modules' indexing receipts ride their acks; the gateway produces them (decision 1555).
+    messaging.grantProduce(gatewayRole, PlatformTopic.INDEXING_RECEIPTS.topicName());
 
     new Alerting(
         this,
