@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -56,7 +57,8 @@ public final class GatewayMain implements AutoCloseable {
   private final KafkaReceiptProducer receipts;
   private final ScheduledExecutorService backlogReports;
 
-  private GatewayMain(GatewayConfig config, List<BindableService> extraServices)
+  private GatewayMain(
+      GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
       throws IOException {
     // Sessions run on virtual threads; sixteen connections cover them without crowding the proxy.
     this.dataSource =
@@ -132,7 +134,6 @@ public final class GatewayMain implements AutoCloseable {
     ModuleBacklog backlog =
         new ModuleBacklog(
             kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30));
-    MetricsSink metrics = EmbeddedMetricFormatSink.stdout(config.environmentName());
     this.backlogReports =
         Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("gateway-backlog").unstarted(r));
@@ -152,7 +153,8 @@ public final class GatewayMain implements AutoCloseable {
 
   /** Starts everything; the returned gateway is serving. */
   public static GatewayMain start(GatewayConfig config) throws IOException {
-    return new GatewayMain(config, List.of());
+    return new GatewayMain(
+        config, List.of(), EmbeddedMetricFormatSink.stdout(config.environmentName()));
   }
 
   /**
@@ -161,7 +163,18 @@ public final class GatewayMain implements AutoCloseable {
    */
   public static GatewayMain start(GatewayConfig config, List<BindableService> extraServices)
       throws IOException {
-    return new GatewayMain(config, List.copyOf(extraServices));
+    return start(config, extraServices, EmbeddedMetricFormatSink.stdout(config.environmentName()));
+  }
+
+  /**
+   * As above, emitting the gateway's metrics to {@code metrics} instead of EMF lines on stdout: the
+   * local cloud records them so a test can read them back.
+   */
+  public static GatewayMain start(
+      GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
+      throws IOException {
+    return new GatewayMain(
+        config, List.copyOf(extraServices), Objects.requireNonNull(metrics, "metrics"));
   }
 
   public int port() {

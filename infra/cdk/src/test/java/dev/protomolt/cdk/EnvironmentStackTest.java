@@ -380,7 +380,9 @@ class EnvironmentStackTest {
             "pipestream.module.chunker",
             "pipestream.module.embedder",
             "pipestream.module.opensearch-sink",
-            "storage-purge");
+            "storage-purge",
+            // Sink modules' receipts ride their acks and the gateway produces them (decision 1555).
+            "indexing-receipts");
     assertThat(
             statements.stream()
                 .flatMap(st -> st.resources().stream())
