@@ -117,7 +117,8 @@ public final class PipeDocStore {
     if (!accounts.isActive(accountId)) {
       throw new PipeDocStoreException.AccountInactive(accountId);
     }
-    ObjectKeys keys = ObjectKeys.forNode(drive.prefix(), target.nodeId());
+    // CACHE copies go under cache/ so the bucket's lifecycle rule can expire them (decision 1556).
+    ObjectKeys keys = ObjectKeys.forCopy(drive.prefix(), target.nodeId(), request.getKeep());
     SplitDocument split = codec.split(keys, request.getPipedoc());
     Instant now = clock.instant();
     WriteProvenance written = provenance(request, now);

@@ -1,5 +1,6 @@
 package dev.protomolt.core.parts;
 
+import dev.protomolt.names.StoragePrefix;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
@@ -59,6 +60,20 @@ public final class ObjectKeys {
       throw new IllegalArgumentException("node_id must not be null");
     }
     return new ObjectKeys(nodeId, drivePrefix + nodeId + "/");
+  }
+
+  /**
+   * Keys of one stored copy on a drive: a PERSIST copy ({@code keep}) under the drive prefix, a
+   * CACHE copy under {@link StoragePrefix#CACHE_STAGING} followed by the drive prefix, so the
+   * platform bucket's lifecycle rule (one static key prefix) can expire CACHE staging that reclaim
+   * missed without ever matching a PERSIST copy.
+   */
+  public static ObjectKeys forCopy(String drivePrefix, UUID nodeId, boolean keep) {
+    if (drivePrefix == null) {
+      throw new IllegalArgumentException(
+          "drive prefix must not be null (use \"\" for the bucket root)");
+    }
+    return forNode(keep ? drivePrefix : StoragePrefix.CACHE_STAGING + drivePrefix, nodeId);
   }
 
   /** The node whose objects these keys name. */

@@ -5,6 +5,7 @@ import dev.protomolt.core.store.BlobStore;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.core.store.StoredObject;
+import dev.protomolt.names.StoragePrefix;
 import dev.protomolt.proto.repository.v1.PartManifestEntry;
 import dev.protomolt.repository.postgres.LedgerException;
 import java.sql.Connection;
@@ -27,7 +28,8 @@ import javax.sql.DataSource;
  * and orphans are reclaimable. The S3 write and the ledger row are not committed together, so
  * orphans are expected (a save that failed after its PUTs, a chunk set a later save dropped).
  *
- * <p>Only keys in the store's own layout ({@code <drive prefix><nodeId>/...}) are judged; anything
+ * <p>Only keys in the store's own layouts ({@code <drive prefix><nodeId>/...}, and {@code
+ * cache/<drive prefix><nodeId>/...} for CACHE copies) are judged; anything
  * else in the bucket is not the store's to delete. Ownership is checked against rows of any drive
  * in the same bucket that are ACTIVE or PENDING_PURGE (the purger owns the latter's objects).
  */
@@ -53,14 +55,47 @@ public final class StorageReconciler {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** Reconciles one drive. */
+  /**
+   * Reconciles one drive: its PERSIST layout under the drive prefix and its CACHE layout under
+   * {@code cache/<drive prefix>} ({@code ObjectKeys.forCopy}), as one report.
+   */
   public ReconcileReport reconcile(Drive drive) {
     Instant cutoff = clock.instant().minus(settings.minimumAge());
     Tally tally = new Tally();
+    Drive cache =
+        new Drive(
+            drive.name(),
+            drive.accountId(),
+            drive.kind(),
+            drive.bucket(),
+            StoragePrefix.CACHE_STAGING + drive.prefix(),
+            drive.region(),
+            drive.credentialsRef(),
+            drive.provider());
+    // A drive at the bucket root lists the CACHE layout too; it is judged by the second pass.
+    scan(drive, cache.prefix(), cutoff, tally);
+    scan(cache, null, cutoff, tally);
+    return new ReconcileReport(
+        drive.name(),
+        !settings.deleteOrphans(),
+        tally.scanned,
+        tally.foreign,
+        tally.young,
+        tally.owned,
+        tally.orphans,
+        tally.sample,
+        tally.deleted,
+        tally.notDeleted);
+  }
+
+  private void scan(Drive drive, String skipPrefix, Instant cutoff, Tally tally) {
     List<Candidate> batch = new ArrayList<>();
     blobs.list(
         drive,
         object -> {
+          if (skipPrefix != null && object.key().startsWith(skipPrefix)) {
+            return;
+          }
           tally.scanned++;
           UUID nodeId = nodeOf(drive, object.key());
           if (nodeId == null) {
@@ -78,17 +113,6 @@ public final class StorageReconciler {
           }
         });
     judge(drive, batch, tally);
-    return new ReconcileReport(
-        drive.name(),
-        !settings.deleteOrphans(),
-        tally.scanned,
-        tally.foreign,
-        tally.young,
-        tally.owned,
-        tally.orphans,
-        tally.sample,
-        tally.deleted,
-        tally.notDeleted);
   }
 
   private void judge(Drive drive, List<Candidate> batch, Tally tally) {
