@@ -231,6 +231,17 @@ public final class PostgresLedgerStore implements LedgerStore {
     }
   }
 
+  /**
+   * Records {@code lost} (its manifest naming the objects that lost their owner) in {@code
+   * pipedoc_superseded}, on the caller's transaction: for the store's other writers of a manifest
+   * (settlement), which must supersede objects exactly as a save does.
+   */
+  public static void recordSuperseded(
+      Connection c, PipeDocRecord lost, long lostToken, long byToken, String reason, Instant at)
+      throws SQLException {
+    supersede(c, lost, lostToken, byToken, reason, lost.createdAt(), at);
+  }
+
   private static void supersede(
       Connection c,
       PipeDocRecord lost,
