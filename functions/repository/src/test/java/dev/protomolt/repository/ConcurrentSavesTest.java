@@ -2,19 +2,23 @@ package dev.protomolt.repository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.protomolt.core.identity.NodeCoordinates;
 import dev.protomolt.core.parts.ObjectKeys;
 import dev.protomolt.core.parts.PipeDocPartCodec;
 import dev.protomolt.core.parts.Sha256Hex;
+import dev.protomolt.core.parts.SplitDocument;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.core.store.ObjectMissingException;
 import dev.protomolt.core.store.PipeDocRecord;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeDocPart;
 import dev.protomolt.proto.repository.v1.GetPipeDocResponse;
 import dev.protomolt.proto.repository.v1.PartManifestEntry;
 import dev.protomolt.proto.repository.v1.PartState;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
+import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
 import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
@@ -208,6 +212,92 @@ class ConcurrentSavesTest {
     assertThat(storedKeysOf(nodeId)).containsExactlyInAnyOrderElementsOf(live);
     assertThat(store.get(Saves.read(ref)).getPipedoc())
         .isEqualTo(savedByChecksum.get(row.manifest().getChecksum()));
+  }
+
+  @Test
+  void aPartialSaveCarriesOneWholeStateOfASourceBeingRewritten() throws Exception {
+    String docId = "doc-carried";
+    int rounds = 40;
+    // Every source state's non-CORE parts, as (part, sub key, SHA-256) lines.
+    Set<Set<String>> sourceStates = ConcurrentHashMap.newKeySet();
+    PipeDoc seed = content(docId, 0, 0);
+    sourceStates.add(carriedParts(split(seed).manifest()));
+    DocumentReference source =
+        store.save(Saves.pipeline(ACME, GRAPH, "parser", seed).build()).getDocumentRef();
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<?>> all = new ArrayList<>();
+    List<DocumentReference> targets = new ArrayList<>();
+    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int w = 0; w < 4; w++) {
+        int writer = w;
+        all.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  for (int i = 1; i <= rounds; i++) {
+                    PipeDoc doc = content(docId, writer + 1, i);
+                    sourceStates.add(carriedParts(split(doc).manifest()));
+                    store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build());
+                  }
+                  return null;
+                }));
+      }
+      for (int p = 0; p < 4; p++) {
+        int carrier = p;
+        all.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  for (int i = 0; i < rounds; i++) {
+                    PipeDoc doc =
+                        seed.toBuilder()
+                            .setSearchMetadata(
+                                seed.getSearchMetadata().toBuilder()
+                                    .setTitle("carried " + carrier + "/" + i))
+                            .build();
+                    SavePipeDocResponse saved =
+                        store.save(
+                            Saves.partial(
+                                    Saves.pipeline(ACME, GRAPH, "chunker-" + carrier, doc),
+                                    source,
+                                    PipeDocPart.PIPE_DOC_PART_CORE)
+                                .build());
+                    GetPipeDocResponse read = store.get(Saves.read(saved.getDocumentRef()));
+                    assertThat(read.getPipedoc().getSearchMetadata().getTitle())
+                        .startsWith("carried " + carrier + "/");
+                    assertThat(sourceStates).contains(carriedParts(read.getManifest()));
+                  }
+                  return null;
+                }));
+        targets.add(
+            PipeDocStore.reference(
+                new NodeCoordinates(docId, "chunker-" + carrier, ACME, GRAPH), false));
+      }
+      go.countDown();
+      for (Future<?> f : all) {
+        f.get();
+      }
+    }
+    for (DocumentReference target : targets) {
+      PipeDocManifest stored = manifestOf(target);
+      assertWhole(stored);
+      assertThat(sourceStates).contains(carriedParts(stored));
+    }
+  }
+
+  private static SplitDocument split(PipeDoc doc) {
+    return new PipeDocPartCodec().split(UUID.randomUUID(), doc);
+  }
+
+  /** What a partial save writing CORE carries: every other entry's part, sub key and hash. */
+  private static Set<String> carriedParts(PipeDocManifest manifest) {
+    Set<String> parts = new HashSet<>();
+    for (PartManifestEntry e : manifest.getEntriesList()) {
+      if (e.getPart() != PipeDocPart.PIPE_DOC_PART_CORE) {
+        parts.add(e.getPart() + "/" + e.getSubKey() + "/" + e.getState() + "/" + e.getSha256());
+      }
+    }
+    return parts;
   }
 
   private static String checksumOf(PipeDoc doc) {
