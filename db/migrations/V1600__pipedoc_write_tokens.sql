@@ -32,3 +32,5 @@ CREATE TABLE pipedoc_superseded (
 );
 
 CREATE INDEX ix_pipedoc_superseded_due ON pipedoc_superseded (drive_name, superseded_at);
+-- The reconciler counts a superseded state's objects as owned until they are reclaimed.
+CREATE INDEX ix_pipedoc_superseded_node ON pipedoc_superseded (node_id);
