@@ -61,7 +61,7 @@ import java.util.concurrent.Callable;
  * kinds of part objects in the account's drive and one ledger row per stored state.
  *
  * <p>The order of every call is: validate, look up (one short SQL statement each), talk to object
- * storage (concurrently, on virtual threads), record (one SQL statement). No database connection is
+ * storage (concurrently, on virtual threads), record (one short transaction with no S3 call). No database connection is
  * held while object storage is being called, and the S3 write and the ledger row are not committed
  * together: an object that no live row lists is an orphan for the reconciler, never a document.
  *
