@@ -26,8 +26,8 @@ class CacheStagingRuleTest {
     assertThat(prefixes).isNotEmpty();
     UUID node = UUID.fromString("0b7c6f3e-2f5e-4a63-9a3e-6f1d1f2b9c10");
     for (String drivePrefix : List.of("", "acme/pipeline/", "tenants/acme/")) {
-      ObjectKeys cache = ObjectKeys.forCopy(drivePrefix, node, false);
-      ObjectKeys persist = ObjectKeys.forCopy(drivePrefix, node, true);
+      ObjectKeys cache = ObjectKeys.forWrite(drivePrefix, node, false, 1);
+      ObjectKeys persist = ObjectKeys.forWrite(drivePrefix, node, true, 1);
       for (String key : List.of(cache.core(), cache.blobs(), cache.parsed())) {
         assertThat(prefixes).as("a rule expiring " + key).anyMatch(key::startsWith);
       }

@@ -8,6 +8,7 @@ import dev.protomolt.core.store.StoredObject;
 import dev.protomolt.names.StoragePrefix;
 import dev.protomolt.proto.repository.v1.PartManifestEntry;
 import dev.protomolt.repository.postgres.LedgerException;
+import dev.protomolt.repository.purge.SupersededStates;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,12 +41,16 @@ public final class StorageReconciler {
 
   private static final String OWNERS =
       "SELECT p.manifest FROM pipedocs p JOIN drives d ON d.drive_name = p.drive_name WHERE"
-          + " p.node_id = ANY (?) AND p.status IN ('ACTIVE', 'PENDING_PURGE') AND d.bucket = ?";
+          + " p.node_id = ANY (?) AND p.status IN ('ACTIVE', 'PENDING_PURGE') AND d.bucket = ?"
+          // A superseded state still in its grace period owns its objects until it is reclaimed.
+          + " UNION ALL SELECT x.manifest FROM pipedoc_superseded x JOIN drives d ON d.drive_name ="
+          + " x.drive_name WHERE x.node_id = ANY (?) AND d.bucket = ?";
 
   private final DataSource dataSource;
   private final BlobStore blobs;
   private final ReconcilerSettings settings;
   private final Clock clock;
+  private final SupersededStates superseded;
 
   public StorageReconciler(
       DataSource dataSource, BlobStore blobs, ReconcilerSettings settings, Clock clock) {
@@ -53,14 +58,19 @@ public final class StorageReconciler {
     this.blobs = Objects.requireNonNull(blobs, "blobs");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.superseded = new SupersededStates(dataSource, blobs, clock);
   }
 
   /**
-   * Reconciles one drive: its PERSIST layout under the drive prefix and its CACHE layout under
-   * {@code cache/<drive prefix>} ({@code ObjectKeys.forCopy}), as one report.
+   * Reconciles one drive, as one report: first the states that newer saves superseded more than
+   * the minimum age ago are reclaimed with their purge proof (always, even in a dry run: they are
+   * the store's own record of exactly which objects lost their owner, not a guess from a listing),
+   * then its PERSIST layout under the drive prefix and its CACHE layout under {@code cache/<drive
+   * prefix>} ({@code ObjectKeys.forCopy}) are judged for orphans.
    */
   public ReconcileReport reconcile(Drive drive) {
     Instant cutoff = clock.instant().minus(settings.minimumAge());
+    SupersededStates.Reclaimed reclaimed = superseded.reclaimDue(drive, cutoff);
     Tally tally = new Tally();
     Drive cache =
         new Drive(
@@ -85,7 +95,10 @@ public final class StorageReconciler {
         tally.orphans,
         tally.sample,
         tally.deleted,
-        tally.notDeleted);
+        tally.notDeleted,
+        reclaimed.states(),
+        reclaimed.objectsDeleted(),
+        reclaimed.notDeleted());
   }
 
   private void scan(Drive drive, String skipPrefix, Instant cutoff, Tally tally) {
@@ -148,6 +161,8 @@ public final class StorageReconciler {
         PreparedStatement s = c.prepareStatement(OWNERS)) {
       s.setArray(1, c.createArrayOf("uuid", nodeIds.toArray()));
       s.setString(2, bucket);
+      s.setArray(3, c.createArrayOf("uuid", nodeIds.toArray()));
+      s.setString(4, bucket);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           for (PartManifestEntry e : ManifestJson.fromJson(rs.getString(1)).getEntriesList()) {
