@@ -9,8 +9,10 @@ import dev.protomolt.core.parts.Sha256Hex;
 import dev.protomolt.core.parts.SplitDocument;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.core.store.ObjectMissingException;
 import dev.protomolt.core.store.PipeDocRecord;
+import dev.protomolt.names.StoragePrefix;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
@@ -316,7 +318,7 @@ class ConcurrentSavesTest {
       }
       byte[] bytes;
       try {
-        bytes = blobs.get(pipeline.address(e.getObjectKey().substring(pipeline.prefix().length())));
+        bytes = blobs.get(new ObjectAddress(pipeline, e.getObjectKey()));
       } catch (ObjectMissingException missing) {
         throw new AssertionError("the manifest names " + e.getObjectKey() + " which is gone");
       }
@@ -325,16 +327,29 @@ class ConcurrentSavesTest {
     }
   }
 
+  /** The node's objects in both layouts: these saves are CACHE copies, kept under cache/. */
   private static Set<String> storedKeysOf(UUID nodeId) {
     Set<String> keys = new HashSet<>();
-    String prefix = pipeline.prefix() + nodeId + "/";
-    blobs.list(
-        pipeline,
-        o -> {
-          if (o.key().startsWith(prefix)) {
-            keys.add(o.key());
-          }
-        });
+    Drive cache =
+        new Drive(
+            pipeline.name(),
+            pipeline.accountId(),
+            pipeline.kind(),
+            pipeline.bucket(),
+            StoragePrefix.CACHE_STAGING + pipeline.prefix(),
+            pipeline.region(),
+            pipeline.credentialsRef(),
+            pipeline.provider());
+    for (Drive layout : List.of(pipeline, cache)) {
+      String prefix = layout.prefix() + nodeId + "/";
+      blobs.list(
+          layout,
+          o -> {
+            if (o.key().startsWith(prefix)) {
+              keys.add(o.key());
+            }
+          });
+    }
     return keys;
   }
 
