@@ -22,7 +22,8 @@ import picocli.CommandLine.Command;
       SearchCommand.class,
       DemoCommand.class,
       ReplayCommand.class,
-      DatasourceCommand.class
+      DatasourceCommand.class,
+      LogsCommand.class
     })
 public final class Main implements Runnable {
 

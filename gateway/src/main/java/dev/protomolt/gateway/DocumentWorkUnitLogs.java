@@ -6,6 +6,7 @@ import dev.protomolt.core.doclog.DocumentLogState;
 import dev.protomolt.core.doclog.LogKey;
 import dev.protomolt.core.doclog.LogPartIndex;
 import dev.protomolt.core.doclog.WindowSpec;
+import dev.protomolt.proto.module.v1.LogText;
 import dev.protomolt.proto.module.v1.WorkAck;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import java.util.List;
@@ -18,10 +19,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * the document {@code logs/work-units/<work_unit_id>} in the collection of the document's account
  * (decision 0862), cut into 1000/150 windows as they arrive and indexed window by window.
  *
- * <p>One ack appends one block: a header naming the attempt, the worker instance and the outcome,
- * then the lines. A work unit retried after a retryable failure keeps one log across its attempts,
- * since the work unit id is stable per hop. The log is sealed when the ack ends the hop (continue,
- * no-op, reject): sealing writes the trailing window, so even a short log becomes searchable.
+ * <p>A module on the current SDK streams its log instead: each heartbeat carries the text written
+ * since the last one at its offset from {@code WorkUnit.log_offset} (the log's length when the
+ * attempt was served), so a part is written and indexed the moment its window completes, a repeat
+ * is skipped by offset and a gap is refused. The ack carries the rest; a line naming the attempt
+ * and its outcome follows, then the seal when the hop ends.
+ *
+ * <p>One ack of an older module appends one block: a header naming the attempt, the worker
+ * instance and the outcome, then the lines. A work unit retried after a retryable failure keeps
+ * one log across its attempts, since the work unit id is stable per hop. The log is sealed when the
+ * ack ends the hop (continue, no-op, reject): sealing writes the trailing window, so even a short
+ * log becomes searchable.
  */
 public final class DocumentWorkUnitLogs implements WorkUnitLogs {
 
@@ -43,7 +51,43 @@ public final class DocumentWorkUnitLogs implements WorkUnitLogs {
   }
 
   @Override
+  public long logOffset(WorkDispatch dispatch) {
+    try {
+      return log.status(keyOf(dispatch)).map(DocumentLogState::length).orElse(0L);
+    } catch (RuntimeException e) {
+      // Only a read: the unit is served, and the ack's attempt to keep the text counts a failure.
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          "the log of work unit " + dispatch.getWorkUnitId() + " could not be read; serving it",
+          e);
+      return 0;
+    }
+  }
+
+  @Override
+  public void stream(WorkDispatch dispatch, LogText text) {
+    try {
+      LogKey key = keyOf(dispatch);
+      log.open(key, WindowSpec.DEFAULT);
+      log.append(key, text.getText(), text.getOffset());
+    } catch (RuntimeException e) {
+      failures.incrementAndGet();
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "streamed log text of work unit "
+              + dispatch.getWorkUnitId()
+              + " at offset "
+              + text.getOffset()
+              + " was not kept; the unit itself goes on",
+          e);
+    }
+  }
+
+  @Override
   public void record(WorkDispatch dispatch, WorkAck ack, String instanceId) {
+    if (ack.hasLog()) {
+      recordStreamed(dispatch, ack, instanceId);
+    }
     if (ack.getLogLinesCount() == 0) {
       return;
     }
@@ -76,6 +120,49 @@ public final class DocumentWorkUnitLogs implements WorkUnitLogs {
               + " were not kept; the unit itself is settled",
           e);
     }
+  }
+
+  /**
+   * The end of a streamed attempt: the rest of the text at its offset, then a line naming the
+   * attempt and its outcome, then the seal when the hop ends. A unit that streamed nothing, by
+   * heartbeat or ack, gets no log.
+   */
+  private void recordStreamed(WorkDispatch dispatch, WorkAck ack, String instanceId) {
+    try {
+      LogKey key = keyOf(dispatch);
+      if (!ack.getLog().getText().isEmpty()) {
+        log.open(key, WindowSpec.DEFAULT);
+        log.append(key, ack.getLog().getText(), ack.getLog().getOffset());
+      }
+      Optional<DocumentLogState> state = log.status(key);
+      if (state.isEmpty() || state.get().sealed()) {
+        return;
+      }
+      log.append(key, footer(dispatch, ack, instanceId), state.get().length());
+      if (ack.getResultCase() != WorkAck.ResultCase.RETRYABLE_FAILURE) {
+        log.seal(key);
+      }
+    } catch (RuntimeException e) {
+      failures.incrementAndGet();
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "the streamed log of work unit "
+              + dispatch.getWorkUnitId()
+              + " was not completed; the unit itself is settled",
+          e);
+    }
+  }
+
+  private static String footer(WorkDispatch dispatch, WorkAck ack, String instanceId) {
+    return "# end of attempt "
+        + dispatch.getAttempt()
+        + " of node "
+        + dispatch.getNodeId()
+        + " on "
+        + (instanceId.isBlank() ? "an unnamed worker" : instanceId)
+        + ": "
+        + outcomeOf(ack)
+        + "\n";
   }
 
   /** The log of one work unit so far, whole; empty if the unit has logged nothing. */

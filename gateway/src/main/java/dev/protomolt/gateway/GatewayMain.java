@@ -10,6 +10,7 @@ import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
 import dev.protomolt.repository.doclog.PostgresLogPartIndex;
+import dev.protomolt.repository.doclog.PostgresPartAnnotations;
 import dev.protomolt.repository.grpc.PipeDocGrpcService;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
@@ -102,9 +103,8 @@ public final class GatewayMain implements AutoCloseable {
     this.receipts = new KafkaReceiptProducer(bootstrap, connection, Duration.ofSeconds(30));
     GatewayClock clock = GatewayClock.system();
     PostgresLogPartIndex logIndex = new PostgresLogPartIndex(dataSource);
-    this.workUnitLogs =
-        new DocumentWorkUnitLogs(
-            new DocumentLog(new PostgresDocumentLogStore(dataSource), logIndex), logIndex);
+    PostgresDocumentLogStore logStore = new PostgresDocumentLogStore(dataSource);
+    this.workUnitLogs = new DocumentWorkUnitLogs(new DocumentLog(logStore, logIndex), logIndex);
     this.gateway =
         new ModuleWorkGateway(
             source,
@@ -123,7 +123,12 @@ public final class GatewayMain implements AutoCloseable {
             // Sessions block on Step Functions and the store; virtual threads make that cheap.
             .executor(Executors.newVirtualThreadPerTaskExecutor())
             .addService(gateway)
-            .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)));
+            .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)))
+            .addService(
+                new DocumentLogGrpcService(
+                    logStore,
+                    logIndex,
+                    new PostgresPartAnnotations(dataSource, Clock.systemUTC())));
     extraServices.forEach(builder::addService);
     this.server = builder.build().start();
     // The stack scales the service on this backlog (ModuleGateway): measured each minute, written

@@ -147,6 +147,10 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     armWatchdog();
+    if (heartbeat.hasLog() && !heartbeat.getLog().getText().isEmpty()) {
+      // Written and indexed window by window as it arrives, best effort like every unit log.
+      ctx.logs().stream(dispatch, heartbeat.getLog());
+    }
     Instant now = ctx.clock().now();
     // Throttle: a module beating faster than asked costs Step Functions nothing extra.
     if (Duration.between(lastRelay, now).compareTo(moduleHeartbeat.dividedBy(2)) < 0 || tokenGone) {
@@ -386,7 +390,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
             .setAttempt(d.getAttempt())
             .setBlobContentIncluded(unit.blobContentIncluded())
             .addAllIndexPlanIds(d.getIndexPlanIdsList())
-            .setStoredNodeId(SinkReceipts.storedNodeId(d, unit.stream()));
+            .setStoredNodeId(SinkReceipts.storedNodeId(d, unit.stream()))
+            .setLogOffset(ctx.logs().logOffset(d));
     if (d.hasCustomConfig()) {
       wu.setCustomConfig(d.getCustomConfig());
     }

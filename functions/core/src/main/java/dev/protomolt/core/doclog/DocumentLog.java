@@ -181,6 +181,12 @@ public final class DocumentLog {
     return Optional.of(text.toString());
   }
 
+  /** The log's state (length, parts written, seal); empty when no log is open under {@code key}. */
+  public Optional<DocumentLogState> status(LogKey key) {
+    Objects.requireNonNull(key, "key: must not be null");
+    return store.load(key);
+  }
+
   private DocumentLogState loadOpen(LogKey key) {
     return store
         .load(key)

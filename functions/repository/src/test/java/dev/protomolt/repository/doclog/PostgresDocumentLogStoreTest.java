@@ -28,7 +28,7 @@ class PostgresDocumentLogStoreTest extends DocumentLogStoreContract {
   protected DocumentLogStore newStore() {
     try (Connection c = db.dataSource().getConnection();
         Statement s = c.createStatement()) {
-      s.execute("TRUNCATE document_logs, document_log_parts");
+      s.execute("TRUNCATE document_logs, document_log_parts, document_log_annotations");
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }

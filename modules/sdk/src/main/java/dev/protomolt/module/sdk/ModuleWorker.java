@@ -4,6 +4,7 @@ import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.module.v1.AckConfirmed;
 import dev.protomolt.proto.module.v1.Heartbeat;
 import dev.protomolt.proto.module.v1.Hello;
+import dev.protomolt.proto.module.v1.LogText;
 import dev.protomolt.proto.module.v1.ModuleWorkServiceGrpc;
 import dev.protomolt.proto.module.v1.RejectReason;
 import dev.protomolt.proto.module.v1.WorkAck;
@@ -350,10 +351,7 @@ public final class ModuleWorker implements AutoCloseable {
               () ->
                   work.send(
                       WorkRequest.newBuilder()
-                          .setHeartbeat(
-                              Heartbeat.newBuilder()
-                                  .setWorkUnitId(unit.getWorkUnitId())
-                                  .setProgress(context.progress()))
+                          .setHeartbeat(heartbeat(unit.getWorkUnitId(), context))
                           .build()));
       Instant started = clock.now();
       ModuleOutcome outcome;
@@ -364,9 +362,13 @@ public final class ModuleWorker implements AutoCloseable {
         heartbeats.stop();
       }
       long processingMs = Duration.between(started, clock.now()).toMillis();
+      // The log streams: what no heartbeat carried yet rides the ack, at its offset.
       WorkAck ack =
           WorkAckEncoder.encode(
-              unit.getWorkUnitId(), outcome, context.logLines(), context.receipts(), processingMs);
+                  unit.getWorkUnitId(), outcome, List.of(), context.receipts(), processingMs)
+              .toBuilder()
+              .setLog(context.takeUnsentLog())
+              .build();
       if (!work.send(WorkRequest.newBuilder().setAck(ack).build())) {
         return new StreamEnd.Failed(
             "stream closed while processing "
@@ -386,6 +388,16 @@ public final class ModuleWorker implements AutoCloseable {
           yield new StreamEnd.Worked();
         }
       };
+    }
+
+    private static Heartbeat heartbeat(String workUnitId, WorkContext context) {
+      Heartbeat.Builder heartbeat =
+          Heartbeat.newBuilder().setWorkUnitId(workUnitId).setProgress(context.progress());
+      LogText log = context.takeUnsentLog();
+      if (!log.getText().isEmpty()) {
+        heartbeat.setLog(log);
+      }
+      return heartbeat.build();
     }
 
     private ModuleOutcome runProcessor(WorkContext context) {

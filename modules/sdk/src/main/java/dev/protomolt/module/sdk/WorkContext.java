@@ -3,6 +3,7 @@ package dev.protomolt.module.sdk;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
+import dev.protomolt.proto.module.v1.LogText;
 import dev.protomolt.proto.module.v1.WorkUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,9 +11,12 @@ import java.util.Objects;
 
 /**
  * One work unit as a processor sees it: the hydrated document, the node's config, and three ways to
- * talk back while working: {@link #progress(String)} rides the next heartbeat, {@link
- * #log(String)} lines travel with the ack as the work unit's document log, and a sink's {@link
- * #receipt(DocumentIndexedEvent) indexing receipts} travel with the ack too, for the gateway to
+ * talk back while working: {@link #progress(String)} rides the next heartbeat; {@link #log(String)}
+ * lines become the work unit's document log, the lines written since the last heartbeat travelling
+ * with the next one and the rest with the ack, each piece at its char offset in that log (the
+ * unit's {@code log_offset} plus what was sent before), so the gateway writes and indexes a part
+ * the moment its window completes and recognises a repeated piece by its offset; and a sink's
+ * {@link #receipt(DocumentIndexedEvent) indexing receipts} travel with the ack, for the gateway to
  * produce to {@code indexing-receipts} (the indexing ledger and settlement read them there).
  */
 public final class WorkContext {
@@ -21,6 +25,8 @@ public final class WorkContext {
   private final CustomConfig config;
   private final List<String> logLines = new ArrayList<>();
   private final List<DocumentIndexedEvent> receipts = new ArrayList<>();
+  private final StringBuilder logText = new StringBuilder();
+  private int logSent;
   private volatile String progress = "";
 
   private WorkContext(WorkUnit unit) {
@@ -83,9 +89,25 @@ public final class WorkContext {
     return progress;
   }
 
+  /** Adds one line (a newline is appended) to the work unit's document log. */
   public void log(String line) {
+    String text = line == null ? "" : line;
     synchronized (logLines) {
-      logLines.add(line);
+      logLines.add(text);
+      logText.append(text).append('\n');
+    }
+  }
+
+  /**
+   * The log text not yet sent, at its offset in the work unit's log, and marks it sent; empty text
+   * when nothing new was logged. The heartbeat and the ack take their piece from here.
+   */
+  public LogText takeUnsentLog() {
+    synchronized (logLines) {
+      String text = logText.substring(logSent);
+      long offset = unit.getLogOffset() + logSent;
+      logSent = logText.length();
+      return LogText.newBuilder().setText(text).setOffset(offset).build();
     }
   }
 

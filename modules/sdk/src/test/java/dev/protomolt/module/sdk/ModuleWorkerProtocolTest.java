@@ -149,7 +149,10 @@ class ModuleWorkerProtocolTest {
     PipeDoc updated = ack.getUpdatedPayload().unpack(PipeDoc.class);
     assertThat(updated.getDocId()).isEqualTo("doc-wu-1");
     assertThat(updated.getSearchMetadata().getTitle()).isEqualTo("A title");
-    assertThat(ack.getLogLinesList()).containsExactly("parsed doc-wu-1");
+    // The line streams as the unit's log: the ack carries what no heartbeat did, at its offset.
+    assertThat(ack.getLog().getText()).isEqualTo("parsed doc-wu-1\n");
+    assertThat(ack.getLog().getOffset()).isZero();
+    assertThat(ack.getLogLinesList()).isEmpty();
 
     first.confirm("wu-1");
     await(() -> worker.completedUnits() == 1, "the confirmed unit to be counted");
