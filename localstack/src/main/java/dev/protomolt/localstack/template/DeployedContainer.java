@@ -1,0 +1,22 @@
+package dev.protomolt.localstack.template;
+
+import java.util.Map;
+
+/**
+ * One container of an {@code AWS::ECS::TaskDefinition} as the local cloud runs it: the task's
+ * family, the container's name, its environment with every intrinsic resolved (plus the task's own
+ * credentials and the local endpoints), and the task role.
+ */
+public record DeployedContainer(
+    String logicalId,
+    String family,
+    String containerName,
+    Map<String, String> environment,
+    String taskRoleLogicalId,
+    String taskRoleArn,
+    FunctionCredentials credentials) {
+
+  public DeployedContainer {
+    environment = Map.copyOf(environment);
+  }
+}
