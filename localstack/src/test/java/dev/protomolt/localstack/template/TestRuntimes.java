@@ -18,7 +18,13 @@ final class TestRuntimes {
 
   final List<Invocation> invocations = new CopyOnWriteArrayList<>();
   final List<DeployedContainer> runningContainers = new CopyOnWriteArrayList<>();
-  final CountDownLatch invoked = new CountDownLatch(1);
+  final java.util.concurrent.BlockingQueue<Invocation> kafkaBatches =
+      new java.util.concurrent.LinkedBlockingQueue<>();
+  final java.util.concurrent.BlockingQueue<Invocation> s3Events =
+      new java.util.concurrent.LinkedBlockingQueue<>();
+
+  /** When set, "echo" fails every custom resource request, as a failing migration does. */
+  volatile boolean failCustomResources;
 
   final FunctionRuntime functions =
       new FunctionRuntime() {
@@ -42,8 +48,17 @@ final class TestRuntimes {
             };
           }
           return (event, context) -> {
-            invocations.add(new Invocation(function.functionName(), event, function.environment()));
-            invoked.countDown();
+            Invocation call =
+                new Invocation(function.functionName(), event, function.environment());
+            if (failCustomResources && event.contains("\"RequestType\"")) {
+              throw new IllegalStateException("the schema could not be migrated");
+            }
+            invocations.add(call);
+            if (event.contains("aws:kafka")) {
+              kafkaBatches.add(call);
+            } else if (event.contains("aws:s3")) {
+              s3Events.add(call);
+            }
             return event;
           };
         }
