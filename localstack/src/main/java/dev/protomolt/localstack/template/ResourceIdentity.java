@@ -16,9 +16,6 @@ import java.util.Map;
  */
 record ResourceIdentity(JsonNode ref, Map<String, JsonNode> attributes, boolean anyAttribute) {
 
-  /** Where the local stand-ins of managed services listen. */
-  public record LocalServices(String postgresHost, int postgresPort) {}
-
   JsonNode attribute(String name) {
     JsonNode known = attributes.get(name);
     if (known != null || !anyAttribute) {

@@ -9,7 +9,6 @@ import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.schedule.LocalScheduler;
 import dev.protomolt.localstack.schedule.ScheduleExpression;
-import dev.protomolt.localstack.template.ResourceIdentity.LocalServices;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;

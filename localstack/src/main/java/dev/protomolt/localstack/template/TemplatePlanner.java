@@ -1,7 +1,6 @@
 package dev.protomolt.localstack.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.protomolt.localstack.template.ResourceIdentity.LocalServices;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

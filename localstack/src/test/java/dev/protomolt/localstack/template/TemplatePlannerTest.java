@@ -3,7 +3,6 @@ package dev.protomolt.localstack.template;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.protomolt.localstack.template.ResourceIdentity.LocalServices;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
