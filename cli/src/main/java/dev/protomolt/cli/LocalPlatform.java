@@ -72,10 +72,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -354,24 +350,17 @@ public final class LocalPlatform implements AutoCloseable {
 
   /** What intake admitted for {@code accountId} so far, oldest first. */
   public List<Admission> admissions(String accountId) {
-    List<Admission> found = new ArrayList<>();
-    try (Connection c = cloud.database().getConnection();
-        PreparedStatement s =
-            c.prepareStatement(
-                "SELECT doc_id, graph_id, graph_version, outcome, execution_arn"
-                    + " FROM intake_admissions WHERE account_id = ? ORDER BY recorded_at")) {
-      s.setString(1, accountId);
-      try (ResultSet r = s.executeQuery()) {
-        while (r.next()) {
-          found.add(
-              new Admission(
-                  r.getString(1), r.getString(2), r.getLong(3), r.getString(4), r.getString(5)));
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read intake_admissions: " + e.getMessage(), e);
-    }
-    return found;
+    return new PostgresAdmissionLog(cloud.database())
+        .forAccount(accountId).stream()
+            .map(
+                r ->
+                    new Admission(
+                        r.docId(),
+                        r.graphId(),
+                        r.graphVersion(),
+                        r.outcome().name(),
+                        r.executionArn()))
+            .toList();
   }
 
   /** The local cloud's migrated database, for reading what the platform recorded. */
