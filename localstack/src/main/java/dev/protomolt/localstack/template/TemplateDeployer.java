@@ -36,6 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.SfnException;
 import software.amazon.awssdk.services.sfn.model.StateMachineAlreadyExistsException;
 
 /**
@@ -279,6 +280,12 @@ public final class TemplateDeployer {
               b -> b.name(m.name()).definition(m.definition()).roleArn(m.roleArn()));
         } catch (StateMachineAlreadyExistsException exists) {
           // Deployed before into the same data directory.
+        } catch (SfnException e) {
+          throw new IllegalStateException(
+              m.logicalId()
+                  + " (AWS::StepFunctions::StateMachine): the local runtime refused it: "
+                  + e.awsErrorDetails().errorMessage(),
+              e);
         }
       }
     }

@@ -27,6 +27,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * The small stack deployed onto a real local cloud: its bucket, table and topic exist, its
@@ -131,6 +134,32 @@ class TemplateDeployerTest {
               LambdaResult.Failure.class,
               f -> assertThat(f.errorMessage()).isEqualTo("Task timed out after 1.00 seconds"));
 
+      // The template's state machine is on the local runtime, and its task reaches the alias.
+      try (SfnClient sfn =
+          SfnClient.builder()
+              .endpointOverride(ep.stepFunctions().orElseThrow())
+              .region(Region.of(ep.region()))
+              .credentialsProvider(credentials(ep))
+              .httpClient(UrlConnectionHttpClient.create())
+              .build()) {
+        String arn =
+            sfn.listStateMachines().stateMachines().stream()
+                .filter(m -> m.name().equals("small-flow"))
+                .findFirst()
+                .orElseThrow()
+                .stateMachineArn();
+        String execution =
+            sfn.startExecution(b -> b.stateMachineArn(arn).input("{\"flow\":\"ran\"}"))
+                .executionArn();
+        DescribeExecutionResponse done = sfn.describeExecution(b -> b.executionArn(execution));
+        for (int i = 0; i < 600 && done.status() == ExecutionStatus.RUNNING; i++) {
+          Thread.sleep(100);
+          done = sfn.describeExecution(b -> b.executionArn(execution));
+        }
+        assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+        assertThat(done.output()).isEqualTo("{\"flow\":\"ran\"}");
+      }
+
       assertThat(runtimes.runningContainers)
           .singleElement()
           .satisfies(c -> assertThat(c.environment()).containsEntry("TABLE", "small-drafts"));
@@ -151,6 +180,51 @@ class TemplateDeployerTest {
             "Migration (Custom::ProtoMoltSchemaMigration): its onEvent function small-echo failed:")
         .hasMessageContaining("the schema could not be migrated");
     assertThat(runtimes.runningContainers).isEmpty();
+  }
+
+  @Test
+  void theAwsCliListsTheTemplatesStateMachines() throws Exception {
+    Path aws =
+        java.util.stream.Stream.concat(
+                java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(":"))
+                    .map(dir -> Path.of(dir, "aws")),
+                java.util.stream.Stream.of(
+                    Path.of(System.getProperty("user.home"), ".pyenv", "shims", "aws")))
+            .filter(java.nio.file.Files::isExecutable)
+            .findFirst()
+            .orElse(null);
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        aws != null, "SKIPPED: no 'aws' command on PATH (install Debian's awscli to run it)");
+    TestRuntimes runtimes = new TestRuntimes();
+    LocalCloudEndpoints ep = cloud.endpoints();
+    try (DeployedStack stack =
+        TemplateDeployer.deploy(plan(runtimes), cloud, runtimes.functions, runtimes.containers)) {
+      ProcessBuilder builder =
+          new ProcessBuilder(
+                  aws.toString(),
+                  "stepfunctions",
+                  "list-state-machines",
+                  "--endpoint-url",
+                  ep.stepFunctions().orElseThrow().toString(),
+                  "--region",
+                  ep.region(),
+                  "--output",
+                  "json")
+              .redirectErrorStream(true);
+      builder.environment().put("AWS_ACCESS_KEY_ID", ep.accessKeyId());
+      builder.environment().put("AWS_SECRET_ACCESS_KEY", ep.secretAccessKey());
+      builder.environment().put("AWS_PAGER", "");
+      Process process = builder.start();
+      String out =
+          new String(
+              process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(process.exitValue()).as("aws said: " + out).isZero();
+      assertThat(out)
+          .contains("\"name\": \"small-flow\"")
+          .contains("arn:aws:states:us-east-1:000000000000:stateMachine:small-flow");
+      assertThat(stack.plan().stateMachines()).hasSize(1);
+    }
   }
 
   private static void produce(LocalCloudEndpoints ep, String topic, String key, String value)

@@ -150,6 +150,16 @@ class TemplatePlannerTest {
               assertThat(c.credentials()).isEqualTo(FunctionCredentials.of("small", "Task"));
               assertThat(c.taskRoleLogicalId()).isEqualTo("EchoRole");
             });
+    assertThat(plan.stateMachines())
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.name()).isEqualTo("small-flow");
+              assertThat(m.roleArn()).isEqualTo("arn:aws:iam::000000000000:role/small-EchoRole");
+              assertThat(m.definition())
+                  .contains(
+                      "\"FunctionName\":\"arn:aws:lambda:us-east-1:000000000000:function:small-echo:live\"");
+            });
     assertThat(plan.iam())
         .extracting(TemplatePlan.IamResource::logicalId)
         .containsExactly("EchoRole", "EchoPolicy");
