@@ -1,6 +1,8 @@
 package dev.protomolt.localstack.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.protomolt.localstack.sfn.asl.AslParser;
+import dev.protomolt.localstack.sfn.asl.InvalidDefinitionException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -221,6 +223,15 @@ public final class TemplatePlanner {
         case STATE_MACHINE -> {
           JsonNode def = p.path("DefinitionString");
           String definition = def.isTextual() ? def.asText() : p.path("Definition").toString();
+          try {
+            // The local runtime's own check, so an unsupported definition fails before anything
+            // starts rather than half-way through the deployment.
+            AslParser.parse(definition);
+          } catch (InvalidDefinitionException e) {
+            for (String problem : e.problems()) {
+              problem(r, "Properties.DefinitionString", problem);
+            }
+          }
           machines.add(
               new TemplatePlan.StateMachine(
                   id,

@@ -280,6 +280,26 @@ class TemplatePlannerTest {
   }
 
   @Test
+  void aStateMachineOutsideTheLocalRuntimesSubsetIsRefusedBeforeAnythingStarts() {
+    String json =
+        smallStack()
+            .replace("arn:aws:states:::lambda:invoke\\\"", "arn:aws:states:::sqs:sendMessage\\\"");
+    assertThat(json).contains("sqs:sendMessage");
+    assertThatThrownBy(() -> plan(json))
+        .isInstanceOfSatisfying(
+            InvalidTemplateException.class,
+            e ->
+                assertThat(e.problems())
+                    .singleElement()
+                    .satisfies(
+                        p -> {
+                          assertThat(p.logicalId()).isEqualTo("Flow");
+                          assertThat(p.field()).isEqualTo("Properties.DefinitionString");
+                          assertThat(p.rule()).contains("arn:aws:states:::sqs:sendMessage");
+                        }));
+  }
+
+  @Test
   void malformedTemplatesAreRefusedNamingWhatIsWrong() {
     assertThatThrownBy(() -> CloudFormationTemplate.parse("{"))
         .isInstanceOf(InvalidTemplateException.class)
