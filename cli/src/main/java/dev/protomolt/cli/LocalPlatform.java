@@ -29,7 +29,6 @@ import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.gateway.GatewayCounters;
 import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
-import dev.protomolt.gateway.KafkaWorkSource;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.localstack.cloud.LocalCloud;
@@ -37,6 +36,7 @@ import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.s3.S3NotificationRule;
+import dev.protomolt.localstack.template.TemplateDeployer;
 import dev.protomolt.module.samples.chunker.ChunkerModule;
 import dev.protomolt.module.samples.chunker.DocumentChunker;
 import dev.protomolt.module.samples.embedder.DocumentEmbedder;
@@ -81,16 +81,9 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -240,7 +233,9 @@ public final class LocalPlatform implements AutoCloseable {
     IntakeService intake = new IntakeService(store, admission, clock);
     register(lambdas, "intake", NamedHandlers.intake(intake));
 
-    createModuleTopics(ep.kafkaBootstrapServers());
+    // The topics the stack's Kafka topics custom resource creates in AWS (module topics included),
+    // from the synthesized local template; planning it also proves it deployable (decision 1501).
+    TemplateDeployer.createTopics(LocalTemplate.plan(LocalTemplate.template(), cloud), ep);
     // The stack's MSK-triggered functions (reclaim, purge, indexing ledger, account events) on
     // their local event-source mappings, as infra/cdk's FunctionTriggers wires them (decision
     // 0966).
@@ -460,31 +455,6 @@ public final class LocalPlatform implements AutoCloseable {
     v.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
     v.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
     return v;
-  }
-
-  /** The gateway subscribes to each module topic; creating them first avoids a metadata wait. */
-  private static void createModuleTopics(String bootstrap) {
-    try (Admin kafka =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-      for (String module : MODULES) {
-        try {
-          kafka
-              .createTopics(List.of(new NewTopic(KafkaWorkSource.topic(module), 1, (short) 1)))
-              .all()
-              .get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-          if (!(e.getCause() instanceof TopicExistsException)) {
-            throw new IllegalStateException(
-                "cannot create topic for module " + module + ": " + e.getCause(), e.getCause());
-          }
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating module topics", e);
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("Kafka did not create the module topics within 30 s", e);
-    }
   }
 
   @Override

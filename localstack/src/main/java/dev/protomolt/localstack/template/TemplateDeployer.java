@@ -226,7 +226,11 @@ public final class TemplateDeployer {
     }
   }
 
-  private static void createTopics(TemplatePlan plan, LocalCloudEndpoints ep) {
+  /**
+   * Creates the topics of the plan's Kafka topics custom resources on the local broker, leaving
+   * existing ones as they are; {@link #deploy} does this too.
+   */
+  public static void createTopics(TemplatePlan plan, LocalCloudEndpoints ep) {
     if (plan.topics().isEmpty()) {
       return;
     }
