@@ -11,11 +11,15 @@ import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
 import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.GraphUpdateFeed;
+import dev.protomolt.engine.graphs.IndexPlanGrpcService;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
+import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
+import dev.protomolt.engine.graphs.PostgresIndexPlans;
 import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
@@ -208,7 +212,10 @@ public final class LocalPlatform implements AutoCloseable {
     register(lambdas, "dlq", NamedHandlers.dlq(dlq));
 
     GraphUpdateFeed feed = new GraphUpdateFeed(event -> {});
-    GraphValidator validator = GraphValidator.standard(cel, tenancy);
+    // The in-process sample sink declares its plan as a standalone one does when it starts.
+    PostgresIndexPlans plans = new PostgresIndexPlans(ds, clock);
+    plans.declare(List.of(IndexSinkModule.PLAN));
+    GraphValidator validator = GraphValidator.standard(cel, tenancy, plans);
     this.admin =
         new GraphAdminService(
             graphs, new StepFunctionsVersionPins(sfn, graphs), feed, validator, clock);
@@ -229,7 +236,8 @@ public final class LocalPlatform implements AutoCloseable {
             graphs,
             machines,
             new PostgresAdmissionLog(ds),
-            clock);
+            clock,
+            tenancy);
     IntakeService intake = new IntakeService(store, admission, clock);
     register(lambdas, "intake", NamedHandlers.intake(intake));
 
@@ -246,7 +254,9 @@ public final class LocalPlatform implements AutoCloseable {
             GatewayConfig.from(gatewayValues(ep, gatewayPort)),
             List.of(
                 LocalGraphDoor.of(
-                    admin, activation, new DraftService(drafts.store(), validator, clock), feed)));
+                    admin, activation, new DraftService(drafts.store(), validator, clock), feed),
+                new IndexPlanGrpcService(plans),
+                new DatasourceGrantGrpcService(new PostgresDatasourceGrants(ds, clock))));
     // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
     tenancy.accounts().forEach(this::notifyIntake);
 

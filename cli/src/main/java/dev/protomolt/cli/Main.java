@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
       DocCommand.class,
       SearchCommand.class,
       DemoCommand.class,
-      ReplayCommand.class
+      ReplayCommand.class,
+      DatasourceCommand.class
     })
 public final class Main implements Runnable {
 

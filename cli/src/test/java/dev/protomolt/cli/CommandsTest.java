@@ -16,39 +16,32 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every client command against one real running platform (local cloud, engine, gateway, sample
- * modules) started on free fixed ports, as a user would run them beside {@code protomolt up}.
+ * Every client command against the shared running platform (local cloud, engine, gateway, sample
+ * modules) on free fixed ports, as a user would run them beside {@code protomolt up}.
  */
+@ExtendWith(SharedPlatform.Resolver.class)
 class CommandsTest {
 
   static final String ACCOUNT = "acme";
 
-  @TempDir static Path data;
+  static Path data;
   static LocalPlatform platform;
   static String gateway;
 
   @TempDir Path files;
 
   @BeforeAll
-  static void startPlatform() {
-    LocalPorts.claim();
-    platform = LocalPlatform.start(LocalCloudSettings.fromSystemProperties().withDataDir(data), 0);
+  static void provision(SharedPlatform shared) {
+    platform = shared.platform();
+    data = shared.data();
+    gateway = shared.gateway();
     platform.provisionAccount(ACCOUNT, "docs", "drafts", "notes");
-    gateway = "127.0.0.1:" + platform.gatewayPort();
-  }
-
-  @AfterAll
-  static void stopPlatform() {
-    if (platform != null) {
-      platform.close();
-    }
-    LocalPorts.release();
   }
 
   static CommandRun run(String... args) {
@@ -541,6 +534,122 @@ class CommandsTest {
     } finally {
       System.setProperty(LocalCloudSettings.POSTGRES_PORT_SETTING, port);
     }
+  }
+
+  @Test
+  void aProductionGraphIsAppliedOnlyWhenItsSinkNamesPlansItsModuleDeclared() throws Exception {
+    PipelineGraph production =
+        DemoGraph.of(ACCOUNT, "drafts", LocalPlatform.CLUSTER).toBuilder()
+            .setGraphId("prod-articles")
+            .setName("prod-articles")
+            .setMode(dev.protomolt.proto.config.v1.GraphMode.GRAPH_MODE_PRODUCTION)
+            .build();
+    PipelineGraph ghost =
+        production.toBuilder()
+            .setNodes(4, production.getNodes(4).toBuilder().addIndexPlanIds("ghost-plan"))
+            .build();
+
+    CommandRun refused =
+        run(
+            "graph",
+            "apply",
+            write("ghost.json", GraphFile.json(ghost)).toString(),
+            "--inactive",
+            "--gateway",
+            gateway);
+    assertThat(refused.status()).as("%s", refused).isEqualTo(1);
+    assertThat(refused.out())
+        .contains(
+            "ERROR rule=IndexPlanProducible node=index: sink node 'index' names index plan"
+                + " 'ghost-plan', which no sink module has declared")
+        .contains("nothing applied");
+
+    CommandRun applied =
+        run(
+            "graph",
+            "apply",
+            write("prod.json", GraphFile.json(production)).toString(),
+            "--inactive",
+            "--gateway",
+            gateway);
+    assertThat(applied.status()).as("the sample sink declared its plan: %s", applied).isZero();
+    assertThat(applied.out()).contains("graph 'prod-articles' version 1 stored, not active");
+  }
+
+  @Test
+  void aDatasourceIsGrantedToAnotherAccountAuditedAndRevoked() throws Exception {
+    platform.provisionAccount("globex", "globex-docs");
+    Path reader =
+        write(
+            "reader.json",
+            GraphFile.json(
+                DemoGraph.of("globex", "notes", LocalPlatform.CLUSTER).toBuilder()
+                    .setGraphId("globex-reader")
+                    .setName("globex-reader")
+                    .build()));
+    CommandRun ungranted = run("graph", "validate", reader.toString(), "--gateway", gateway);
+    assertThat(ungranted.out())
+        .as("%s", ungranted)
+        .contains("'acme' has not granted it to 'globex'");
+
+    CommandRun granted =
+        run(
+            "datasource",
+            "grant",
+            "notes",
+            "--owner",
+            ACCOUNT,
+            "--to",
+            "globex",
+            "--by",
+            "ops",
+            "--reason",
+            "shared notes",
+            "--gateway",
+            gateway);
+    assertThat(granted.status()).as("%s", granted).isZero();
+    assertThat(granted.out())
+        .contains("notes -> globex live granted by ops at ")
+        .contains("(shared notes)");
+    CommandRun valid = run("graph", "validate", reader.toString(), "--gateway", gateway);
+    assertThat(valid.status()).as("%s", valid).isZero();
+
+    CommandRun notOwner =
+        run(
+            "datasource",
+            "grant",
+            "notes",
+            "--owner",
+            "globex",
+            "--to",
+            "initech",
+            "--gateway",
+            gateway);
+    assertThat(notOwner.status()).isEqualTo(1);
+    assertThat(notOwner.err()).contains("ownerAccountId: 'globex' does not own datasource 'notes'");
+
+    CommandRun revoked =
+        run(
+            "datasource",
+            "revoke",
+            "notes",
+            "--owner",
+            ACCOUNT,
+            "--from",
+            "globex",
+            "--by",
+            "sec",
+            "--gateway",
+            gateway);
+    assertThat(revoked.out()).as("%s", revoked).contains("revoked by sec at ");
+    CommandRun history = run("datasource", "grants", "notes", "--gateway", gateway);
+    assertThat(history.out().lines())
+        .singleElement()
+        .asString()
+        .contains("notes -> globex revoked");
+    assertThat(run("graph", "validate", reader.toString(), "--gateway", gateway).status())
+        .as("refused again once revoked")
+        .isEqualTo(1);
   }
 
   @Test

@@ -1,20 +1,19 @@
 package dev.protomolt.cli;
 
-import static dev.protomolt.cli.LocalPlatformEndToEndTest.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
-import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.module.samples.sink.IndexSinkModule;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.TransportType;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.events.v1.DeletionReason;
 import dev.protomolt.proto.events.v1.DocumentDeleted;
+import dev.protomolt.testsupport.Eventually;
+import dev.protomolt.testsupport.StepFunctionsExecutions;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,40 +30,40 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
- * The MSK-triggered functions on the running local platform, one platform for the class: the
+ * The MSK-triggered functions on the shared running local platform: the
  * reclaim of CACHE copies once their hop settles, the purge of an explicitly deleted document, and
  * the sample sink's receipts reaching the indexing ledger. Every document goes the whole way
  * (upload, intake, Step Functions, the four sample modules) through a demo graph whose two middle
  * edges are CACHE, so the stored states at {@code chunk} and {@code embed} are reclaimable while
  * those at {@code parse} and {@code index} are PERSIST.
  */
+@ExtendWith(SharedPlatform.Resolver.class)
 class LocalPlatformEventSourcesTest {
 
   static final String ACCOUNT = "harbour";
   static final String DATASOURCE = "logs";
-
-  @TempDir static Path data;
+  static final String GRAPH = "cached";
 
   static LocalPlatform platform;
   static S3Client s3;
 
   @BeforeAll
-  static void start() {
-    platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0);
+  static void provision(SharedPlatform shared) {
+    platform = shared.platform();
     platform.provisionAccount(ACCOUNT, DATASOURCE);
-    PipelineGraph demo = DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER);
+    PipelineGraph demo =
+        DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER).toBuilder()
+            .setGraphId(GRAPH)
+            .setName(GRAPH)
+            .build();
     PipelineGraph.Builder cached = demo.toBuilder();
     for (int i = 0; i < demo.getEdgesCount(); i++) {
       String to = demo.getEdges(i).getToNodeId();
@@ -74,26 +73,13 @@ class LocalPlatformEventSourcesTest {
       }
     }
     platform.applyAndActivate(cached.build());
-    LocalCloudEndpoints ep = platform.endpoints();
-    s3 =
-        S3Client.builder()
-            .endpointOverride(ep.s3())
-            .region(Region.of(ep.region()))
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-            .httpClient(UrlConnectionHttpClient.create())
-            .build();
+    s3 = shared.s3();
   }
 
   @AfterAll
-  static void stop() {
+  static void closeClient() {
     if (s3 != null) {
       s3.close();
-    }
-    if (platform != null) {
-      platform.close();
     }
   }
 
@@ -103,7 +89,7 @@ class LocalPlatformEventSourcesTest {
 
     for (String cacheAddress : List.of(DemoGraph.CHUNK, DemoGraph.EMBED)) {
       String reason =
-          eventually(
+          Eventually.value(
               "the CACHE copy at " + cacheAddress + " purged",
               () -> purgeReason(docId, cacheAddress));
       assertThat(reason).as("why the copy at %s went", cacheAddress).startsWith("RECLAIMED");
@@ -142,7 +128,7 @@ class LocalPlatformEventSourcesTest {
                           DocumentReference.newBuilder()
                               .setDocId(docId)
                               .setAccountId(ACCOUNT)
-                              .setGraphId(DemoGraph.GRAPH_ID)
+                              .setGraphId(GRAPH)
                               .setGraphAddressId(DemoGraph.INDEX)
                               .setKeep(true))
                       .setReason(DeletionReason.DELETION_REASON_USER)
@@ -152,7 +138,7 @@ class LocalPlatformEventSourcesTest {
           .get();
     }
 
-    eventually("the deleted copy purged", () -> purgeReason(docId, DemoGraph.INDEX));
+    Eventually.value("the deleted copy purged", () -> purgeReason(docId, DemoGraph.INDEX));
     assertThat(status(docId, DemoGraph.INDEX)).contains("PURGED");
     List<String[]> objects = purgedObjects(docId, DemoGraph.INDEX);
     assertThat(objects).as("the proof names what it deleted").isNotEmpty();
@@ -170,7 +156,7 @@ class LocalPlatformEventSourcesTest {
         runToTheSink("lights.txt", "Bell Rock light shows one white flash every five seconds.");
 
     String outcome =
-        eventually(
+        Eventually.value(
             "the receipt in document_index_state",
             () ->
                 query(
@@ -206,7 +192,7 @@ class LocalPlatformEventSourcesTest {
                 .contentType("text/plain"),
         RequestBody.fromBytes(text.getBytes(StandardCharsets.UTF_8)));
     LocalPlatform.Admission admitted =
-        eventually(
+        Eventually.value(
             "the upload of " + name + " admitted",
             () ->
                 platform.admissions(ACCOUNT).stream()
@@ -214,16 +200,8 @@ class LocalPlatformEventSourcesTest {
                     .filter(a -> !a.executionArn().isEmpty())
                     .findFirst());
     ExecutionStatus status =
-        eventually(
-            "the execution of " + name + " to end",
-            () -> {
-              ExecutionStatus s =
-                  platform
-                      .stepFunctions()
-                      .describeExecution(b -> b.executionArn(admitted.executionArn()))
-                      .status();
-              return s == ExecutionStatus.RUNNING ? Optional.empty() : Optional.of(s);
-            });
+        StepFunctionsExecutions.awaitClosed(platform.stepFunctions(), admitted.executionArn())
+            .status();
     assertThat(status).as("execution of %s", name).isEqualTo(ExecutionStatus.SUCCEEDED);
     return admitted.docId();
   }
@@ -234,7 +212,7 @@ class LocalPlatformEventSourcesTest {
             + " AND graph_address_id = ?",
         ACCOUNT,
         docId,
-        DemoGraph.GRAPH_ID,
+        GRAPH,
         address);
   }
 
@@ -244,7 +222,7 @@ class LocalPlatformEventSourcesTest {
                 + " AND graph_id = ? AND graph_address_id = ?",
             ACCOUNT,
             docId,
-            DemoGraph.GRAPH_ID,
+            GRAPH,
             address)
         .orElseThrow();
   }
@@ -255,7 +233,7 @@ class LocalPlatformEventSourcesTest {
             + " AND graph_id = ? AND graph_address_id = ?",
         ACCOUNT,
         docId,
-        DemoGraph.GRAPH_ID,
+        GRAPH,
         address);
   }
 

@@ -1,16 +1,16 @@
 package dev.protomolt.cli;
 
-import static dev.protomolt.cli.LocalPlatformEndToEndTest.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import dev.protomolt.testsupport.Eventually;
+import dev.protomolt.testsupport.StepFunctionsExecutions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -20,12 +20,14 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
-import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * A restart of the platform on the same data folder keeps what was provisioned and activated: the
  * datasource's owner, the account's intake notification and the active graph version, so an upload
  * after the restart runs through the graph activated before it with nothing re-applied.
+ *
+ * <p>It starts platforms of its own rather than the {@link SharedPlatform}: the behaviour under
+ * test is a stop and a start on one data folder, which a shared platform must never go through.
  */
 class LocalPlatformRestartTest {
 
@@ -79,7 +81,7 @@ class LocalPlatformRestartTest {
                 "Tide tables\n\nSpring tides follow the full moon.\n", StandardCharsets.UTF_8));
       }
       LocalPlatform.Admission admitted =
-          eventually(
+          Eventually.value(
               "the upload admitted after the restart",
               () ->
                   second.admissions("acme").stream()
@@ -89,15 +91,7 @@ class LocalPlatformRestartTest {
           .as("the version activated before the restart")
           .isEqualTo(1);
       DescribeExecutionResponse done =
-          eventually(
-              "the execution to end",
-              () -> {
-                DescribeExecutionResponse d =
-                    second
-                        .stepFunctions()
-                        .describeExecution(b -> b.executionArn(admitted.executionArn()));
-                return d.status() == ExecutionStatus.RUNNING ? Optional.empty() : Optional.of(d);
-              });
+          StepFunctionsExecutions.awaitClosed(second.stepFunctions(), admitted.executionArn());
       assertThat(new ObjectMapper().readTree(done.output()).path("disposition").asText())
           .as("%s %s", done.error(), done.cause())
           .isEqualTo("SINK_REACHED");

@@ -4,7 +4,10 @@ import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Fixed ports for a test's local cloud, set as the {@code -Dprotomolt.local.*.port} properties, so
@@ -20,7 +23,8 @@ final class LocalPorts {
           LocalCloudSettings.KAFKA_PORT_SETTING,
           LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING,
           LocalCloudSettings.DYNAMODB_PORT_SETTING,
-          LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING);
+          LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING,
+          LocalCloudSettings.LAMBDA_PORT_SETTING);
 
   private LocalPorts() {}
 
@@ -32,6 +36,26 @@ final class LocalPorts {
 
   static void release() {
     SETTINGS.forEach(System::clearProperty);
+  }
+
+  /**
+   * Runs {@code action} as if no port were set, then restores them: the shared platform keeps its
+   * ports set for the whole run, and a test of the defaults must not see them.
+   */
+  static <T> T unsetDuring(Supplier<T> action) {
+    Map<String, String> set = new HashMap<>();
+    for (String setting : SETTINGS) {
+      String value = System.getProperty(setting);
+      if (value != null) {
+        set.put(setting, value);
+      }
+    }
+    SETTINGS.forEach(System::clearProperty);
+    try {
+      return action.get();
+    } finally {
+      set.forEach(System::setProperty);
+    }
   }
 
   static int free() {

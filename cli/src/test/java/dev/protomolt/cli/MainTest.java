@@ -40,7 +40,8 @@ class MainTest {
 
   @Test
   void envWithoutARunningPlatformPrintsTheDefaultEndpointsForTheDataFolder() {
-    CommandRun env = CommandRun.of("env", "--data", "/tmp/some where");
+    CommandRun env =
+        LocalPorts.unsetDuring(() -> CommandRun.of("env", "--data", "/tmp/some where"));
     assertThat(env.status()).as("%s", env).isZero();
     assertThat(env.out())
         .contains("export AWS_ENDPOINT_URL_S3=http://127.0.0.1:18110;")

@@ -2,15 +2,14 @@ package dev.protomolt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import dev.protomolt.testsupport.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
@@ -20,35 +19,34 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * datasource are replayed onto the demo graph (the sample modules run them), a second run
  * converges, and refusals name the flag.
  */
+@ExtendWith(SharedPlatform.Resolver.class)
 class ReplayCommandTest {
 
-  static final String ACCOUNT = "acme";
+  static final String ACCOUNT = "archive";
+  static final String DATASOURCE = "stored";
+  static final String GRAPH = "replayed";
 
-  @TempDir static Path data;
+  static SharedPlatform shared;
   static LocalPlatform platform;
+  static String data;
 
   @BeforeAll
-  static void startPlatform() {
-    LocalPorts.claim();
-    platform = LocalPlatform.start(LocalCloudSettings.fromSystemProperties().withDataDir(data), 0);
-    platform.provisionAccount(ACCOUNT, "docs");
+  static void provision(SharedPlatform platformToShare) {
+    shared = platformToShare;
+    platform = shared.platform();
+    data = shared.data().toString();
+    platform.provisionAccount(ACCOUNT, DATASOURCE);
   }
 
-  @AfterAll
-  static void stopPlatform() {
-    if (platform != null) {
-      platform.close();
-    }
-    LocalPorts.release();
-  }
+  @TempDir Path files;
 
   @Test
   void storedDocumentsAreReplayedOntoTheGraphAndASecondRunConverges() throws Exception {
-    Path corpus = Files.createDirectories(data.resolve("corpus"));
+    Path corpus = Files.createDirectories(files.resolve("corpus"));
     Files.writeString(
         corpus.resolve("tides.txt"), "Tide tables list the high and low water times.");
     Files.writeString(corpus.resolve("keepers.txt"), "Lighthouse keepers kept the lamps burning.");
-    // No graph reads 'docs' yet: intake stores the copies and admits them nowhere.
+    // No graph reads the datasource yet: intake stores the copies and admits them nowhere.
     CommandRun ingest =
         CommandRun.of(
             "ingest",
@@ -57,9 +55,9 @@ class ReplayCommandTest {
             "--account",
             ACCOUNT,
             "--datasource",
-            "docs",
+            DATASOURCE,
             "--data",
-            data.toString());
+            data);
     assertThat(ingest.status()).as("%s", ingest).isZero();
 
     CommandRun noGraph =
@@ -68,17 +66,22 @@ class ReplayCommandTest {
             "--account",
             ACCOUNT,
             "--graph",
-            DemoGraph.GRAPH_ID,
+            GRAPH,
             "--datasource",
-            "docs",
+            DATASOURCE,
             "--data",
-            data.toString());
+            data);
     assertThat(noGraph.status()).as("%s", noGraph).isEqualTo(CommandFailure.REFUSED);
     assertThat(noGraph.err())
-        .contains("--graph: graph '" + DemoGraph.GRAPH_ID + "' has no deployed version")
+        .contains("--graph: graph '" + GRAPH + "' has no deployed version")
         .contains("nothing was started");
 
-    long version = platform.applyAndActivate(DemoGraph.of(ACCOUNT, "docs", LocalPlatform.CLUSTER));
+    long version =
+        platform.applyAndActivate(
+            DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER).toBuilder()
+                .setGraphId(GRAPH)
+                .setName(GRAPH)
+                .build());
     Instant before = Instant.now().minusSeconds(1);
     CommandRun replay =
         CommandRun.of(
@@ -86,35 +89,39 @@ class ReplayCommandTest {
             "--account",
             ACCOUNT,
             "--graph",
-            DemoGraph.GRAPH_ID,
+            GRAPH,
             "--datasource",
-            "docs",
+            DATASOURCE,
             "--data",
-            data.toString());
+            data);
     assertThat(replay.status()).as("%s", replay).isZero();
     assertThat(replay.out())
         .contains("replaying [##############################] 2/2 100%")
-        .contains("of graph '" + DemoGraph.GRAPH_ID + "' version " + version)
+        .contains("of graph '" + GRAPH + "' version " + version)
         .contains("candidates 2, started 2, already started 0, skipped 0");
 
     // The sample modules run both replayed documents on that version to the sink.
-    try (LocalClients clients =
-        new LocalClients(
-            LocalEnvironment.expected(
-                LocalCloudSettings.fromSystemProperties().withDataDir(data)))) {
+    try (LocalClients clients = new LocalClients(LocalEnvironment.expected(shared.settings()))) {
       String versionArn =
-          "arn:aws:states:us-east-1:000000000000:stateMachine:protomolt-local-demo:" + version;
+          "arn:aws:states:us-east-1:000000000000:stateMachine:protomolt-local-"
+              + GRAPH
+              + ":"
+              + version;
       assertThat(replay.out()).contains(versionArn);
-      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-      List<ExecutionListItem> runs;
-      do {
-        Thread.sleep(200);
-        runs =
-            clients.sfn().listExecutions(b -> b.stateMachineArn(versionArn)).executions().stream()
-                .filter(e -> e.startDate().isAfter(before))
-                .toList();
-      } while (runs.stream().anyMatch(e -> e.status() == ExecutionStatus.RUNNING)
-          && System.nanoTime() < deadline);
+      List<ExecutionListItem> runs =
+          Eventually.valueWhen(
+              "both replayed executions closed",
+              () ->
+                  clients
+                      .sfn()
+                      .listExecutions(b -> b.stateMachineArn(versionArn))
+                      .executions()
+                      .stream()
+                      .filter(e -> e.startDate().isAfter(before))
+                      .toList(),
+              r ->
+                  r.size() >= 2
+                      && r.stream().noneMatch(e -> e.status() == ExecutionStatus.RUNNING));
       assertThat(runs)
           .hasSize(2)
           .allSatisfy(e -> assertThat(e.status()).isEqualTo(ExecutionStatus.SUCCEEDED));
@@ -126,25 +133,18 @@ class ReplayCommandTest {
             "--account",
             ACCOUNT,
             "--graph",
-            DemoGraph.GRAPH_ID,
+            GRAPH,
             "--datasource",
-            "docs",
+            DATASOURCE,
             "--version",
             Long.toString(version),
             "--data",
-            data.toString());
+            data);
     assertThat(again.status()).as("%s", again).isZero();
     assertThat(again.out()).contains("candidates 2, started 0, already started 2, skipped 0");
 
     CommandRun bare =
-        CommandRun.of(
-            "replay",
-            "--account",
-            ACCOUNT,
-            "--graph",
-            DemoGraph.GRAPH_ID,
-            "--data",
-            data.toString());
+        CommandRun.of("replay", "--account", ACCOUNT, "--graph", GRAPH, "--data", data);
     assertThat(bare.status()).isEqualTo(CommandFailure.REFUSED);
     assertThat(bare.err()).contains("--account: a bare account_id selects a whole tenant");
 
@@ -154,11 +154,11 @@ class ReplayCommandTest {
             "--account",
             ACCOUNT,
             "--graph",
-            DemoGraph.GRAPH_ID,
+            GRAPH,
             "--modified-after",
             "yesterday",
             "--data",
-            data.toString());
+            data);
     assertThat(badTime.status()).isEqualTo(2);
     assertThat(badTime.err()).contains("--modified-after: must be an ISO-8601 instant");
 
@@ -168,15 +168,15 @@ class ReplayCommandTest {
             "--account",
             ACCOUNT,
             "--graph",
-            DemoGraph.GRAPH_ID,
+            GRAPH,
             "--doc",
             "x",
             "--version",
             "9",
             "--data",
-            data.toString());
+            data);
     assertThat(unknownVersion.err())
         .as("%s", unknownVersion)
-        .contains("--version: graph '" + DemoGraph.GRAPH_ID + "' has no version 9");
+        .contains("--version: graph '" + GRAPH + "' has no version 9");
   }
 }

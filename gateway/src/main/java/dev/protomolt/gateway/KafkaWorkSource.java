@@ -179,6 +179,15 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
         .sum();
   }
 
+  /** Records buffered (not in flight) for one partition of a module, or 0 when unassigned. */
+  public synchronized int buffered(String moduleId, int partition) {
+    PartitionBuffer b =
+        buffers
+            .getOrDefault(moduleId, Map.of())
+            .get(new TopicPartition(topic(moduleId), partition));
+    return b == null ? 0 : b.deque.size();
+  }
+
   /** The offset last committed for a partition, or -1 before the first commit. */
   public synchronized long committed(String moduleId, int partition) {
     PartitionBuffer b =

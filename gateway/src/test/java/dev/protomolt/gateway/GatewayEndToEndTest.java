@@ -1,5 +1,6 @@
 package dev.protomolt.gateway;
 
+import static dev.protomolt.testsupport.StepFunctionsExecutions.awaitClosed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -23,6 +24,7 @@ import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
+import dev.protomolt.testsupport.Eventually;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -38,7 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -169,7 +170,7 @@ class GatewayEndToEndTest {
           String rejected = start(sfn, machine, h, imageDoc, "wu-image");
           String stopped =
               start(sfn, machine, h, document("doc-stop", text, "text/plain"), "wu-stop");
-          eventually("three dispatches on the topic", () -> dispatched.get() == 3);
+          Eventually.until("three dispatches on the topic", () -> dispatched.get() == 3);
           sfn.stopExecution(b -> b.executionArn(stopped).error("Test.Stopped"));
 
           ManagedChannel channel =
@@ -212,12 +213,12 @@ class GatewayEndToEndTest {
                         .getStringValue())
                 .isEqualTo("REJECT_REASON_UNSUPPORTED_CONTENT");
 
-            eventually(
+            Eventually.until(
                 "the stopped execution's record is drained by screening",
                 () ->
                     gateway.counters().drainedByReason().getOrDefault("execution-ended", 0L) == 1);
             assertThat(gateway.counters().settledUnits()).isEqualTo(2);
-            eventually(
+            Eventually.until(
                 "every record committed",
                 () -> source.committed(MODULE, 0) + source.committed(MODULE, 1) == 3);
             assertThat(worker.completedUnits()).isEqualTo(2);
@@ -296,23 +297,5 @@ class GatewayEndToEndTest {
 
   static String sha256(byte[] bytes) throws Exception {
     return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-  }
-
-  static DescribeExecutionResponse awaitClosed(SfnClient sfn, String arn) throws Exception {
-    eventually(
-        "execution " + arn + " to close",
-        () -> sfn.describeExecution(b -> b.executionArn(arn)).status() != ExecutionStatus.RUNNING);
-    return sfn.describeExecution(b -> b.executionArn(arn));
-  }
-
-  /** Waits for real components; a generous bound, never a timing assertion. */
-  static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-    for (int i = 0; i < 1200; i++) {
-      if (condition.getAsBoolean()) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("never happened: " + what);
   }
 }

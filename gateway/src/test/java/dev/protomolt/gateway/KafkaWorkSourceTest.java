@@ -3,6 +3,7 @@ package dev.protomolt.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.protomolt.localstack.cloud.LocalKafka;
+import dev.protomolt.testsupport.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -35,6 +35,11 @@ class KafkaWorkSourceTest {
   static LocalKafka kafka;
   static Admin admin;
   static KafkaProducer<String, byte[]> producer;
+
+  /** Keys of the records {@link #awaitAConsumerTurn} produces. */
+  static final String MARKER = "marker-";
+
+  static int markers;
 
   @BeforeAll
   static void startKafka() {
@@ -73,15 +78,26 @@ class KafkaWorkSourceTest {
     }
   }
 
-  /** Waits for the broker round trip; a generous bound, never a timing assertion. */
-  static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-    for (int i = 0; i < 600; i++) {
-      if (condition.getAsBoolean()) {
-        return;
-      }
-      Thread.sleep(50);
+  /**
+   * Returns once the source's consumer has run a whole turn (commit, pause or resume, poll) that
+   * began after this call, so whatever that turn would have done with the state before the call
+   * has been done. Two markers are produced to {@code partition} one after the other, the second
+   * only once the first is buffered: the second can only be fetched on a later turn than the one
+   * that fetched the first, and that later turn started after the first marker was produced.
+   */
+  static void awaitAConsumerTurn(KafkaWorkSource source, String module, int partition)
+      throws Exception {
+    for (int i = 0; i < 2; i++) {
+      int before = source.buffered(module, partition);
+      producer
+          .send(
+              new ProducerRecord<>(
+                  KafkaWorkSource.topic(module), partition, MARKER + markers++, new byte[0]))
+          .get();
+      Eventually.until(
+          "marker " + i + " buffered on " + module + "-" + partition,
+          () -> source.buffered(module, partition) == before + 1);
     }
-    throw new AssertionError("never happened: " + what);
   }
 
   static long committed(String group, String module, int partition) throws Exception {
@@ -106,7 +122,7 @@ class KafkaWorkSourceTest {
     produce("commit", 0, 5);
     try (KafkaWorkSource source =
         new KafkaWorkSource(kafka.bootstrapServers(), "g-commit", List.of("commit"), 100)) {
-      eventually("five records buffered", () -> source.buffered("commit") == 5);
+      Eventually.until("five records buffered", () -> source.buffered("commit") == 5);
       PendingWork w0 = pop(source, "commit");
       PendingWork w1 = pop(source, "commit");
       PendingWork w2 = pop(source, "commit");
@@ -115,13 +131,16 @@ class KafkaWorkSourceTest {
 
       source.settle(w1);
       source.settle(w2);
-      Thread.sleep(500);
+      // A turn after the settlements would commit past offset 0 if it committed settled records
+      // regardless of the first unsettled one.
+      awaitAConsumerTurn(source, "commit", 0);
       assertThat(committed("g-commit", "commit", 0))
           .as("offset 0 is still in flight")
           .isLessThanOrEqualTo(0);
+      assertThat(source.committed("commit", 0)).isLessThanOrEqualTo(0);
 
       source.settle(w0);
-      eventually("commit reaches 3", () -> source.committed("commit", 0) == 3);
+      Eventually.until("commit reaches 3", () -> source.committed("commit", 0) == 3);
       assertThat(committed("g-commit", "commit", 0)).isEqualTo(3);
     }
   }
@@ -133,39 +152,46 @@ class KafkaWorkSourceTest {
     produce("redeliver", 0, 3);
     try (KafkaWorkSource source =
         new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver", List.of("redeliver"), 100)) {
-      eventually("three records buffered", () -> source.buffered("redeliver") == 3);
+      Eventually.until("three records buffered", () -> source.buffered("redeliver") == 3);
       PendingWork first = pop(source, "redeliver");
       source.rebuffer(first);
       PendingWork again = pop(source, "redeliver");
       assertThat(again.key()).isEqualTo("redeliver-0-0");
       source.settle(again);
-      eventually("commit reaches 1", () -> source.committed("redeliver", 0) == 1);
+      Eventually.until("commit reaches 1", () -> source.committed("redeliver", 0) == 1);
       pop(source, "redeliver");
       // Offset 1 popped but never settled: the gateway "crashes" here.
     }
     try (KafkaWorkSource restarted =
         new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver", List.of("redeliver"), 100)) {
-      eventually("the unsettled records return", () -> restarted.buffered("redeliver") == 2);
+      Eventually.until("the unsettled records return", () -> restarted.buffered("redeliver") == 2);
       assertThat(pop(restarted, "redeliver").key()).isEqualTo("redeliver-0-1");
     }
   }
 
   @Test
   void eachPartitionBuffersABoundedDequeAndEveryRecordStillArrives() throws Exception {
-    createTopic("bounded", 2);
+    // Partitions 0 and 1 carry the work; partition 2 carries the markers of a consumer turn.
+    createTopic("bounded", 3);
     produce("bounded", 0, 12);
     produce("bounded", 1, 12);
     int capacity = 3;
     try (KafkaWorkSource source =
         new KafkaWorkSource(kafka.bootstrapServers(), "g-bounded", List.of("bounded"), capacity)) {
-      eventually("both partitions buffered", () -> source.buffered("bounded") >= 2 * capacity);
-      Thread.sleep(500);
+      Eventually.until(
+          "both partitions buffered",
+          () ->
+              source.buffered("bounded", 0) >= capacity
+                  && source.buffered("bounded", 1) >= capacity);
+      // Full deques pause their partitions; an unpaused one would be fetched again on this turn.
+      awaitAConsumerTurn(source, "bounded", 2);
       // One poll may land up to max.poll.records on a deque just under its bound.
-      assertThat(source.buffered("bounded")).isLessThanOrEqualTo(2 * (2 * capacity - 1));
+      assertThat(source.buffered("bounded", 0)).isLessThanOrEqualTo(2 * capacity - 1);
+      assertThat(source.buffered("bounded", 1)).isLessThanOrEqualTo(2 * capacity - 1);
 
       List<String> seen = new ArrayList<>();
-      eventually(
-          "all 24 served",
+      Eventually.until(
+          "all 24 served, and the two markers",
           () -> {
             Optional<PendingWork> w = source.poll("bounded");
             w.ifPresent(
@@ -173,16 +199,21 @@ class KafkaWorkSourceTest {
                   seen.add(p.key());
                   source.settle(p);
                 });
-            return seen.size() == 24;
+            return seen.size() == 26;
           });
       assertThat(seen).doesNotHaveDuplicates();
-      assertThat(seen.subList(0, 2))
+      assertThat(seen).filteredOn(k -> k.startsWith(MARKER)).hasSize(2);
+      assertThat(seen.subList(0, 3))
           .as("partitions are served round-robin")
           .anyMatch(k -> k.startsWith("bounded-0"))
-          .anyMatch(k -> k.startsWith("bounded-1"));
-      eventually(
-          "both partitions committed",
-          () -> source.committed("bounded", 0) == 12 && source.committed("bounded", 1) == 12);
+          .anyMatch(k -> k.startsWith("bounded-1"))
+          .anyMatch(k -> k.startsWith(MARKER));
+      Eventually.until(
+          "every partition committed",
+          () ->
+              source.committed("bounded", 0) == 12
+                  && source.committed("bounded", 1) == 12
+                  && source.committed("bounded", 2) == 2);
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.protomolt.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.localstack.sfn.Clock;
 import dev.protomolt.localstack.sfn.LocalStepFunctions;
@@ -20,7 +19,10 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
-/** The Step Functions adapters against the local runtime's real callback tasks. */
+/**
+ * The Step Functions execution screen against the local runtime's real callback tasks. The task
+ * completion adapter is held to its port's contract in {@link SfnTaskCompletionContractTest}.
+ */
 class SfnAdaptersTest {
 
   static final String DEFINITION =
@@ -81,21 +83,6 @@ class SfnAdaptersTest {
     String token = TOKENS.poll(30, TimeUnit.SECONDS);
     assertThat(token).as("the Work state handed out its token").isNotNull();
     return new String[] {arn, token};
-  }
-
-  @Test
-  void aCompletedTokenIsGoneForEveryLaterCall() throws Exception {
-    String[] waiting = startWaiting();
-    SfnTaskCompletion completion = new SfnTaskCompletion(sfn);
-    completion.heartbeat(waiting[1]);
-    completion.succeed(waiting[1], "{\"workUnitId\":\"u\",\"outcome\":\"NO_OP\",\"stream\":{}}");
-
-    assertThatThrownBy(() -> completion.succeed(waiting[1], "{}"))
-        .isInstanceOf(TaskTokenGoneException.class);
-    assertThatThrownBy(() -> completion.heartbeat(waiting[1]))
-        .isInstanceOf(TaskTokenGoneException.class);
-    assertThatThrownBy(() -> completion.fail(waiting[1], "Module.Reject", "{}"))
-        .isInstanceOf(TaskTokenGoneException.class);
   }
 
   @Test

@@ -37,6 +37,7 @@ import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import dev.protomolt.statemachines.ErrorNames;
+import dev.protomolt.testsupport.Eventually;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -700,9 +701,7 @@ class WorkProtocolTest {
             WorkerClock.system());
     survivor.start();
     try {
-      for (int i = 0; i < 600 && survivor.completedUnits() < 1; i++) {
-        Thread.sleep(50);
-      }
+      Eventually.until("the survivor completed the unit", () -> survivor.completedUnits() >= 1);
       assertThat(survivor.completedUnits()).isEqualTo(1);
       assertThat(sfn.calls("success"))
           .extracting(RecordingTaskCompletion.Call::token)

@@ -20,6 +20,7 @@ import dev.protomolt.proto.events.v1.AccountEventType;
 import dev.protomolt.proto.events.v1.DlqMessage;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import dev.protomolt.testsupport.StepFunctionsExecutions;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -574,17 +575,7 @@ class HandlersOnLocalCloudTest {
     }
   }
 
-  private static ExecutionStatus awaitClosed(SfnClient sfn, String executionArn)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    ExecutionStatus status;
-    while ((status = sfn.describeExecution(b -> b.executionArn(executionArn)).status())
-        == ExecutionStatus.RUNNING) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("execution " + executionArn + " still running after " + PATIENCE);
-      }
-      Thread.sleep(20);
-    }
-    return status;
+  private static ExecutionStatus awaitClosed(SfnClient sfn, String executionArn) {
+    return StepFunctionsExecutions.awaitClosed(sfn, executionArn, PATIENCE).status();
   }
 }

@@ -1,11 +1,18 @@
 package dev.protomolt.localstack.cloud;
 
+import dev.protomolt.localstack.iam.PrincipalRegistry;
+import dev.protomolt.localstack.iam.enforce.IamEnforcement;
 import dev.protomolt.localstack.kafka.MskEventSourceMapping;
 import dev.protomolt.localstack.kafka.MskPoller;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.lambda.Pause;
+import dev.protomolt.localstack.lambda.api.FunctionRegistry;
+import dev.protomolt.localstack.lambda.api.LambdaApiServer;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.s3.S3Notifier;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,6 +40,8 @@ public final class LocalCloud implements AutoCloseable {
 
   public static final String ACCOUNT_ID = "000000000000";
 
+  static final String LAMBDA_API_COMPONENT = "Lambda API";
+
   /** Locally a failed event is retried after a second, not the minute AWS waits. */
   private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
 
@@ -44,6 +53,10 @@ public final class LocalCloud implements AutoCloseable {
   private final LocalLambdaRunner lambdas;
   private final S3Notifier notifier;
   private final StepFunctionsRuntime stepFunctions;
+  private final PrincipalRegistry iam;
+  private final FunctionRegistry functions;
+  private final LambdaApiServer lambdaApi;
+  private final IamEnforcement.Installation iamEnforcement;
   private final List<MskPoller> pollers = new ArrayList<>();
 
   /** Buckets created after start (a deployed template's); notifications may name them too. */
@@ -58,7 +71,10 @@ public final class LocalCloud implements AutoCloseable {
       Started started,
       LocalLambdaRunner lambdas,
       S3Notifier notifier,
-      StepFunctionsRuntime stepFunctions) {
+      StepFunctionsRuntime stepFunctions,
+      PrincipalRegistry iam,
+      FunctionRegistry functions,
+      LambdaApiServer lambdaApi) {
     this.settings = settings;
     this.s3 = started.s3;
     this.postgres = started.postgres;
@@ -67,6 +83,10 @@ public final class LocalCloud implements AutoCloseable {
     this.lambdas = lambdas;
     this.notifier = notifier;
     this.stepFunctions = stepFunctions;
+    this.iam = iam;
+    this.functions = functions;
+    this.lambdaApi = lambdaApi;
+    this.iamEnforcement = IamEnforcement.install(iam);
     this.startTimes = Map.copyOf(started.startTimes);
     this.shutdownHook = new Thread(this::closeFromHook, "protomolt-local-cloud-shutdown");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -85,6 +105,7 @@ public final class LocalCloud implements AutoCloseable {
     Path data = settings.dataDir().toAbsolutePath();
     claimFixedPorts(settings);
     LocalLambdaRunner lambdas = new LocalLambdaRunner(settings.region(), ACCOUNT_ID);
+    PrincipalRegistry iam = new PrincipalRegistry(ACCOUNT_ID);
     S3Notifier notifier =
         new S3Notifier(
             data.resolve("s3-notifications"),
@@ -124,7 +145,8 @@ public final class LocalCloud implements AutoCloseable {
                               settings.accessKeyId(),
                               settings.secretAccessKey(),
                               settings.buckets(),
-                              notifier)),
+                              notifier,
+                              iam::secretAccessKey)),
               started.timed(
                   LocalDynamoDb.COMPONENT,
                   starters,
@@ -160,8 +182,27 @@ public final class LocalCloud implements AutoCloseable {
       started.startTimes.put(
           StepFunctionsEnvironment.COMPONENT, Duration.ofNanos(System.nanoTime() - sfnStart));
     }
+    FunctionRegistry functions = new FunctionRegistry();
+    LambdaApiServer lambdaApi;
+    try {
+      lambdaApi = LambdaApiServer.start(settings.lambdaPort(), functions);
+    } catch (IOException e) {
+      if (sfn != null) {
+        sfn.close();
+      }
+      started.closeAll();
+      notifier.close();
+      if (e.getCause() instanceof BindException bind) {
+        throw new PortInUseException(
+            LAMBDA_API_COMPONENT,
+            settings.lambdaPort(),
+            LocalCloudSettings.LAMBDA_PORT_SETTING,
+            bind);
+      }
+      throw new UncheckedIOException("cannot start the " + LAMBDA_API_COMPONENT, e);
+    }
     notifier.start();
-    return new LocalCloud(settings, started, lambdas, notifier, sfn);
+    return new LocalCloud(settings, started, lambdas, notifier, sfn, iam, functions, lambdaApi);
   }
 
   /**
@@ -190,7 +231,11 @@ public final class LocalCloud implements AutoCloseable {
             new Claim(
                 settings.stepFunctionsPort(),
                 StepFunctionsEnvironment.COMPONENT,
-                LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING))) {
+                LocalCloudSettings.STEP_FUNCTIONS_PORT_SETTING),
+            new Claim(
+                settings.lambdaPort(),
+                LAMBDA_API_COMPONENT,
+                LocalCloudSettings.LAMBDA_PORT_SETTING))) {
       if (claim.port() != 0) {
         LoopbackPort.claim(claim.port(), claim.component(), claim.setting());
       }
@@ -210,12 +255,30 @@ public final class LocalCloud implements AutoCloseable {
         postgres.jdbcUrl(),
         LocalPostgres.USER,
         LocalPostgres.USER,
-        Optional.ofNullable(stepFunctions).map(StepFunctionsRuntime::endpoint));
+        Optional.ofNullable(stepFunctions).map(StepFunctionsRuntime::endpoint),
+        Optional.of(lambdaApi.endpoint()));
   }
 
   /** Register handlers here; Step Functions tasks, S3 rules and MSK mappings invoke them. */
   public LocalLambdaRunner lambdas() {
     return lambdas;
+  }
+
+  /**
+   * The local IAM: register each function's (and the gateway task's) access key with its role's
+   * policies, and every S3, Step Functions, DynamoDB and Lambda call an SDK client in this JVM signs
+   * with that key is checked against them before it is sent. Calls signed with other keys pass.
+   */
+  public PrincipalRegistry iam() {
+    return iam;
+  }
+
+  /**
+   * What the local Lambda API lists and invokes: register each deployed function's configuration
+   * and entry point here (the handler itself is registered with {@link #lambdas()}).
+   */
+  public FunctionRegistry lambdaApi() {
+    return functions;
   }
 
   /** The migrated database, for code that runs in the same JVM. */
@@ -316,6 +379,8 @@ public final class LocalCloud implements AutoCloseable {
       // Called from the hook itself, or during JVM exit: nothing to remove.
     }
     Deque<AutoCloseable> order = new ArrayDeque<>();
+    order.add(iamEnforcement);
+    order.add(lambdaApi);
     pollers.forEach(order::add);
     order.add(notifier);
     if (stepFunctions != null) {

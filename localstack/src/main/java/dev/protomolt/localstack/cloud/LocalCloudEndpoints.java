@@ -13,6 +13,9 @@ import java.util.Optional;
  * variables the AWS SDKs and the AWS CLI read.
  *
  * @param stepFunctions empty until the local Step Functions runtime is plugged in
+ * @param lambda the local Lambda API (ListFunctions, GetFunction, Invoke); empty where unknown.
+ *     {@link #environment()} leaves it out: {@code protomolt env} derives its variables from the
+ *     settings, and both must print the same set.
  */
 public record LocalCloudEndpoints(
     Path dataDir,
@@ -26,10 +29,41 @@ public record LocalCloudEndpoints(
     String postgresJdbcUrl,
     String postgresUser,
     String postgresPassword,
-    Optional<URI> stepFunctions) {
+    Optional<URI> stepFunctions,
+    Optional<URI> lambda) {
 
   public LocalCloudEndpoints {
     buckets = List.copyOf(buckets);
+  }
+
+  /** The endpoints without a known Lambda API, as callers built them before it existed. */
+  public LocalCloudEndpoints(
+      Path dataDir,
+      String region,
+      String accessKeyId,
+      String secretAccessKey,
+      URI s3,
+      List<String> buckets,
+      URI dynamoDb,
+      String kafkaBootstrapServers,
+      String postgresJdbcUrl,
+      String postgresUser,
+      String postgresPassword,
+      Optional<URI> stepFunctions) {
+    this(
+        dataDir,
+        region,
+        accessKeyId,
+        secretAccessKey,
+        s3,
+        buckets,
+        dynamoDb,
+        kafkaBootstrapServers,
+        postgresJdbcUrl,
+        postgresUser,
+        postgresPassword,
+        stepFunctions,
+        Optional.empty());
   }
 
   /**

@@ -37,6 +37,10 @@ public final class LocalCloudMain {
     for (Map.Entry<String, String> e : cloud.endpoints().environment().entrySet()) {
       System.out.println("export " + e.getKey() + "=" + e.getValue());
     }
+    cloud
+        .endpoints()
+        .lambda()
+        .ifPresent(uri -> System.out.println("export AWS_ENDPOINT_URL_LAMBDA=" + uri));
     new CountDownLatch(1).await();
   }
 }

@@ -25,7 +25,8 @@ public record LocalCloudSettings(
     int kafkaPort,
     int kafkaControllerPort,
     int dynamoDbPort,
-    int stepFunctionsPort) {
+    int stepFunctionsPort,
+    int lambdaPort) {
 
   public static final String DATA_DIR_SETTING = "protomolt.local.data";
   public static final String S3_PORT_SETTING = "protomolt.local.s3.port";
@@ -35,6 +36,7 @@ public record LocalCloudSettings(
       "protomolt.local.kafka.controller.port";
   public static final String DYNAMODB_PORT_SETTING = "protomolt.local.dynamodb.port";
   public static final String STEP_FUNCTIONS_PORT_SETTING = "protomolt.local.stepfunctions.port";
+  public static final String LAMBDA_PORT_SETTING = "protomolt.local.lambda.port";
 
   /** The default data folder, relative to the working directory. */
   public static final Path DEFAULT_DATA_DIR = Path.of(".protomolt");
@@ -53,6 +55,7 @@ public record LocalCloudSettings(
   public static final int DEFAULT_KAFKA_CONTROLLER_PORT = 18131;
   public static final int DEFAULT_DYNAMODB_PORT = 18140;
   public static final int DEFAULT_STEP_FUNCTIONS_PORT = 18150;
+  public static final int DEFAULT_LAMBDA_PORT = 18160;
 
   public LocalCloudSettings {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -71,6 +74,37 @@ public record LocalCloudSettings(
     }
   }
 
+  /**
+   * The settings as they were before the Lambda API had a port of its own: it then listens on a
+   * free port (0), so existing callers never collide with anything.
+   */
+  public LocalCloudSettings(
+      Path dataDir,
+      String region,
+      String accessKeyId,
+      String secretAccessKey,
+      List<String> buckets,
+      int s3Port,
+      int postgresPort,
+      int kafkaPort,
+      int kafkaControllerPort,
+      int dynamoDbPort,
+      int stepFunctionsPort) {
+    this(
+        dataDir,
+        region,
+        accessKeyId,
+        secretAccessKey,
+        buckets,
+        s3Port,
+        postgresPort,
+        kafkaPort,
+        kafkaControllerPort,
+        dynamoDbPort,
+        stepFunctionsPort,
+        0);
+  }
+
   /** The fixed, documented ports under {@code dataDir}. */
   public static LocalCloudSettings defaults(Path dataDir) {
     return new LocalCloudSettings(
@@ -84,7 +118,8 @@ public record LocalCloudSettings(
         DEFAULT_KAFKA_PORT,
         DEFAULT_KAFKA_CONTROLLER_PORT,
         DEFAULT_DYNAMODB_PORT,
-        DEFAULT_STEP_FUNCTIONS_PORT);
+        DEFAULT_STEP_FUNCTIONS_PORT,
+        DEFAULT_LAMBDA_PORT);
   }
 
   /** Free ports chosen at start: for tests and benchmarks that must not collide with anything. */
@@ -95,6 +130,7 @@ public record LocalCloudSettings(
         DEFAULT_ACCESS_KEY_ID,
         DEFAULT_SECRET_ACCESS_KEY,
         DEFAULT_BUCKETS,
+        0,
         0,
         0,
         0,
@@ -118,7 +154,8 @@ public record LocalCloudSettings(
         port(KAFKA_PORT_SETTING, d.kafkaPort()),
         port(KAFKA_CONTROLLER_PORT_SETTING, d.kafkaControllerPort()),
         port(DYNAMODB_PORT_SETTING, d.dynamoDbPort()),
-        port(STEP_FUNCTIONS_PORT_SETTING, d.stepFunctionsPort()));
+        port(STEP_FUNCTIONS_PORT_SETTING, d.stepFunctionsPort()),
+        port(LAMBDA_PORT_SETTING, d.lambdaPort()));
   }
 
   public LocalCloudSettings withDataDir(Path newDataDir) {
@@ -133,7 +170,8 @@ public record LocalCloudSettings(
         kafkaPort,
         kafkaControllerPort,
         dynamoDbPort,
-        stepFunctionsPort);
+        stepFunctionsPort,
+        lambdaPort);
   }
 
   public LocalCloudSettings withBuckets(List<String> newBuckets) {
@@ -148,7 +186,8 @@ public record LocalCloudSettings(
         kafkaPort,
         kafkaControllerPort,
         dynamoDbPort,
-        stepFunctionsPort);
+        stepFunctionsPort,
+        lambdaPort);
   }
 
   private static int port(String setting, int fallback) {

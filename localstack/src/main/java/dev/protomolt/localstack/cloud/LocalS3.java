@@ -9,6 +9,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.gaul.s3proxy.AccessGrant;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
@@ -43,6 +46,22 @@ public final class LocalS3 implements AutoCloseable {
       String secretAccessKey,
       List<String> buckets,
       ObjectCreatedListener listener) {
+    return start(
+        dataDir, port, accessKeyId, secretAccessKey, buckets, listener, key -> Optional.empty());
+  }
+
+  /**
+   * As above, also accepting requests signed with any further key {@code moreSecrets} knows
+   * (the per-function keys the local IAM registers), each verified against its own secret.
+   */
+  public static LocalS3 start(
+      Path dataDir,
+      int port,
+      String accessKeyId,
+      String secretAccessKey,
+      List<String> buckets,
+      ObjectCreatedListener listener,
+      Function<String, Optional<String>> moreSecrets) {
     int chosen = LoopbackPort.claim(port, COMPONENT, LocalCloudSettings.S3_PORT_SETTING);
     try {
       Files.createDirectories(dataDir);
@@ -63,6 +82,16 @@ public final class LocalS3 implements AutoCloseable {
             .ignoreUnknownHeaders(true)
             .jettyMaxThreads(16)
             .build();
+    proxy.setBlobStoreLocator(
+        (identity, container, blob) -> {
+          if (accessKeyId.equals(identity)) {
+            return new AccessGrant(secretAccessKey, store);
+          }
+          return moreSecrets
+              .apply(identity)
+              .map(secret -> new AccessGrant(secret, store))
+              .orElse(null);
+        });
     try {
       proxy.start();
       while (!"STARTED".equals(proxy.getState())) {

@@ -23,8 +23,9 @@ class LocalCloudSettingsTest {
                 settings.kafkaPort(),
                 settings.kafkaControllerPort(),
                 settings.dynamoDbPort(),
-                settings.stepFunctionsPort()))
-        .containsExactly(18110, 18120, 18130, 18131, 18140, 18150);
+                settings.stepFunctionsPort(),
+                settings.lambdaPort()))
+        .containsExactly(18110, 18120, 18130, 18131, 18140, 18150, 18160);
     assertThat(settings.dataDir()).isEqualTo(Path.of("data"));
   }
 

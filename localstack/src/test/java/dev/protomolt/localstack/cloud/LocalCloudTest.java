@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.localstack.kafka.MskEventSourceMapping;
 import dev.protomolt.localstack.s3.S3NotificationRule;
+import dev.protomolt.testsupport.Eventually;
+import dev.protomolt.testsupport.StepFunctionsExecutions;
 import java.io.File;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -179,9 +181,8 @@ class LocalCloudTest {
     }
 
     JsonNode record = nextEvent(S3_EVENTS).get("Records").get(0);
-    for (int i = 0; i < 100 && cloud.pendingS3Notifications() > 0; i++) {
-      Thread.sleep(100);
-    }
+    Eventually.until(
+        "the notification marked delivered", () -> cloud.pendingS3Notifications() == 0);
     assertThat(cloud.pendingS3Notifications())
         .as("marked delivered once the function returned")
         .isZero();
@@ -300,11 +301,7 @@ class LocalCloudTest {
           sfn.startExecution(b -> b.stateMachineArn(machine).name("run-1").input("{\"n\":21}"))
               .executionArn();
 
-      DescribeExecutionResponse done = sfn.describeExecution(b -> b.executionArn(execution));
-      for (int i = 0; i < 600 && done.status() == ExecutionStatus.RUNNING; i++) {
-        Thread.sleep(100);
-        done = sfn.describeExecution(b -> b.executionArn(execution));
-      }
+      DescribeExecutionResponse done = StepFunctionsExecutions.awaitClosed(sfn, execution);
 
       assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
       JsonNode output = JSON.readTree(done.output());

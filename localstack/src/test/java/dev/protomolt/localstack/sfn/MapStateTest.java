@@ -3,8 +3,12 @@ package dev.protomolt.localstack.sfn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.protomolt.localstack.sfn.asl.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,15 +60,30 @@ class MapStateTest {
                 """));
   }
 
-  /** AWS: MaxConcurrency 2 means at most two iterations run at the same time. */
+  /**
+   * AWS: MaxConcurrency 2 means at most two iterations run at the same time. Each iteration holds
+   * until the test releases it, and the test releases one only once the next has started, so with
+   * the bound the runtime always has two iterations held when a new one starts. An iteration
+   * started while two were still held would raise the in-flight count to three, which the lambda
+   * records at the moment it happens; no wait is needed to see that nothing else started.
+   */
   @Test
-  void maxConcurrencyBoundsParallelIterations() throws InterruptedException {
-    CountDownLatch release = new CountDownLatch(1);
+  void maxConcurrencyBoundsParallelIterations() {
+    int items = 5;
+    List<CountDownLatch> release = new ArrayList<>();
+    for (int i = 0; i < items; i++) {
+      release.add(new CountDownLatch(1));
+    }
+    // How many iterations the test had released when each one started, in start order.
+    List<Integer> releasedAtStart = new CopyOnWriteArrayList<>();
+    AtomicInteger released = new AtomicInteger();
     sfn.lambdas.register(
         "hold",
         payload -> {
+          releasedAtStart.add(released.get());
+          int item = Integer.parseInt(payload.trim());
           try {
-            release.await(SfnFixture.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            release.get(item - 1).await(SfnFixture.PATIENCE.toSeconds(), TimeUnit.SECONDS);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
@@ -84,15 +103,25 @@ class MapStateTest {
                 """),
             "[1,2,3,4,5]");
 
-    SfnFixture.awaitTrue(() -> sfn.lambdas.inFlight.get() == 2, "two iterations in flight");
-    // Give a third iteration every chance to start if the bound were not enforced.
-    Thread.sleep(200);
-    assertThat(sfn.lambdas.inFlight.get()).isEqualTo(2);
-    release.countDown();
+    SfnFixture.awaitTrue(() -> sfn.lambdas.inFlight.get() >= 2, "two iterations in flight");
+    // Items start in order, so releasing item k frees the permit item k + 2 waits for.
+    for (int k = 1; k <= items; k++) {
+      int startedSoFar = Math.min(k + 1, items);
+      SfnFixture.awaitTrue(
+          () -> releasedAtStart.size() >= startedSoFar, startedSoFar + " iterations started");
+      assertThat(sfn.lambdas.maxInFlight.get())
+          .as("iterations at once after %d of %d released", k - 1, items)
+          .isEqualTo(2);
+      released.incrementAndGet();
+      release.get(k - 1).countDown();
+    }
 
     DescribeExecutionResponse r = sfn.awaitClosed(execution);
     assertThat(Json.parse(r.output())).isEqualTo(Json.parse("[1,2,3,4,5]"));
     assertThat(sfn.lambdas.maxInFlight.get()).isEqualTo(2);
+    assertThat(releasedAtStart)
+        .as("the third iteration waits for one release, the fourth for two, the fifth for three")
+        .containsExactly(0, 0, 1, 2, 3);
   }
 
   /** AWS: an iteration's error fails the Map with that error, which the Map's Catch handles. */

@@ -1,5 +1,7 @@
 package dev.protomolt.localstack.sfn;
 
+import dev.protomolt.testsupport.Eventually;
+import dev.protomolt.testsupport.StepFunctionsExecutions;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +21,6 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
-import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * One local runtime on its own fresh database, with a fake clock and scripted Lambdas, and an
@@ -112,12 +113,7 @@ final class SfnFixture implements AutoCloseable {
 
   /** Waits until the execution has closed and returns it. */
   DescribeExecutionResponse awaitClosed(String executionArn) {
-    awaitTrue(
-        () ->
-            client.describeExecution(b -> b.executionArn(executionArn)).status()
-                != ExecutionStatus.RUNNING,
-        "execution " + executionArn + " to close");
-    return client.describeExecution(b -> b.executionArn(executionArn));
+    return StepFunctionsExecutions.awaitClosed(client, executionArn, PATIENCE);
   }
 
   /** Runs a definition on {@code input} and waits for it to close. */
@@ -127,18 +123,7 @@ final class SfnFixture implements AutoCloseable {
   }
 
   static void awaitTrue(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("gave up waiting for " + what);
-      }
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for " + what);
-      }
-    }
+    Eventually.until(what, PATIENCE, condition);
   }
 
   void awaitTimers(int count) {

@@ -44,6 +44,22 @@ public interface DocumentStaging {
       boolean keep);
 
   /**
+   * Like {@link #stageFrom}, for a {@code document} read from {@code source} without its BLOBS part
+   * (hydration level 2 skipped): the diff observes every other part, and BLOBS is always carried
+   * forward from {@code source}. A save that cannot carry from {@code source} (it is gone, or it
+   * belongs to another document or account) is refused with {@link BlobsNotInHand} rather than
+   * written without the blobs the source holds; the caller reads them and stages with {@link
+   * #stageFrom}.
+   */
+  DocumentReference stageFromWithoutBlobs(
+      DocumentReference source,
+      PipeDoc document,
+      String accountId,
+      String graphId,
+      String nodeId,
+      boolean keep);
+
+  /**
    * The manifest of the ACTIVE stored state {@code reference} names (no object is read), or empty
    * when it is gone. Its checksum and save time identify that exact copy in a reclaim request.
    */
@@ -54,6 +70,13 @@ public interface DocumentStaging {
    * on {@code reclaim-requests}); the reclaim consumer calls this once the hop has settled.
    */
   void reclaim(DocumentReference reference);
+
+  /** A carry of BLOBS was impossible and the blob bytes were never read: nothing was written. */
+  final class BlobsNotInHand extends RuntimeException {
+    public BlobsNotInHand(String message) {
+      super(message);
+    }
+  }
 
   /** The store could not answer now; retrying may succeed. */
   final class TransientStoreFailure extends RuntimeException {

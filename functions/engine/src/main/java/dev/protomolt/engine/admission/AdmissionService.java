@@ -6,6 +6,7 @@ import dev.protomolt.core.graph.GraphStore;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.graph.SubscriptionIds;
 import dev.protomolt.core.graph.SubscriptionLookup;
+import dev.protomolt.core.graph.validation.TenancyDirectory;
 import dev.protomolt.core.orchestration.AdmissionLog;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.core.orchestration.AdmissionLog.Outcome;
@@ -40,13 +41,33 @@ public final class AdmissionService {
   private final StateMachines machines;
   private final AdmissionLog log;
   private final InstantSource clock;
+  private final TenancyDirectory grants;
 
+  /**
+   * Admission that knows no grants: a subscription of another account's graph to the intake's
+   * datasource is recorded UNBOUND and not started.
+   */
   public AdmissionService(
       SubscriptionLookup subscriptions,
       GraphStore graphs,
       StateMachines machines,
       AdmissionLog log,
       InstantSource clock) {
+    this(subscriptions, graphs, machines, log, clock, TenancyDirectory.empty());
+  }
+
+  /**
+   * Admission that starts another account's graph only while {@code grants} says the datasource's
+   * owner grants it to that account, checked on every upload so a revoke takes effect at once.
+   */
+  public AdmissionService(
+      SubscriptionLookup subscriptions,
+      GraphStore graphs,
+      StateMachines machines,
+      AdmissionLog log,
+      InstantSource clock,
+      TenancyDirectory grants) {
+    this.grants = Objects.requireNonNull(grants, "grants");
     this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
     this.graphs = Objects.requireNonNull(graphs, "graphs");
     this.machines = Objects.requireNonNull(machines, "machines");
@@ -62,7 +83,8 @@ public final class AdmissionService {
    */
   public List<AdmissionRecord> admit(Intake intake) {
     Map<String, List<DatasourceSubscription>> byGraph = new LinkedHashMap<>();
-    // One datasource may feed many graphs, other accounts' included (seed 001): no account filter.
+    // One datasource may feed many graphs, other accounts' included (seed 001) while their owner
+    // grants it (decision 1620): the grant is checked per graph below.
     for (DatasourceSubscription s : subscriptions.forDatasource(intake.datasourceId())) {
       byGraph.computeIfAbsent(s.getGraphId(), g -> new ArrayList<>()).add(s);
     }
@@ -101,6 +123,30 @@ public final class AdmissionService {
 
   private AdmissionRecord admitToGraph(
       Intake intake, String graphId, DatasourceSubscription subscription) {
+    String graphAccount = subscription.getAccountId();
+    if (!graphAccount.isEmpty()
+        && !graphAccount.equals(intake.accountId())
+        && !grants.granted(intake.datasourceId(), graphAccount)) {
+      // Activation accepted the binding under a grant that is gone (or never was): not started.
+      return record(
+          intake,
+          graphId,
+          subscription.getVersion(),
+          Outcome.UNBOUND,
+          "",
+          "",
+          "graph '"
+              + graphId
+              + "' of account '"
+              + graphAccount
+              + "' subscribes to datasource '"
+              + intake.datasourceId()
+              + "' of account '"
+              + intake.accountId()
+              + "', which has no live grant to '"
+              + graphAccount
+              + "'");
+    }
     // The subscription names the store's active version; its recorded ARN locates the machine.
     String anyVersionArn =
         graphs
@@ -204,12 +250,21 @@ public final class AdmissionService {
     }
   }
 
+  /**
+   * The stream's account is the graph's: every copy its hops stage lands in the storage of the
+   * account that owns the graph, while the document reference still names the intake copy in the
+   * uploader's account (decision 1620). A graph without an account runs in the intake's.
+   */
   private static PipeStream stamp(Intake intake, StoredGraph pinned, String intakeNode) {
+    String account =
+        pinned.graph().getAccountId().isEmpty()
+            ? intake.accountId()
+            : pinned.graph().getAccountId();
     StreamMetadata.Builder metadata =
         intake.stream().getMetadata().toBuilder()
             .setGraphId(pinned.graph().getGraphId())
             .setGraphVersion(pinned.graph().getVersion())
-            .setAccountId(intake.accountId())
+            .setAccountId(account)
             .setDatasourceId(intake.datasourceId());
     return intake.stream().toBuilder()
         .setMetadata(metadata)

@@ -12,7 +12,7 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Which account owns each datasource, from the {@code datasource_bindings} table the local platform
+ * Which account owns each datasource, and which other accounts it was granted to, from the {@code datasource_bindings} table the local platform
  * already keeps (migration V960, decision 0961), so graph admin in AWS checks ownership against the
  * same rows (decision 0672). A datasource never changes owner: the primary key is the datasource
  * alone, and {@link #bind} refuses a second owner instead of overwriting the first.
@@ -80,6 +80,28 @@ public final class PostgresDatasourceBindings implements TenancyDirectory {
     } catch (SQLException e) {
       throw new IllegalStateException(
           "cannot read datasource_bindings for '" + datasourceId + "': " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Whether a live grant of {@code datasourceId} to {@code accountId} exists (decision 1620); the
+   * grants themselves are made and revoked through {@link PostgresDatasourceGrants}.
+   */
+  @Override
+  public boolean granted(String datasourceId, String accountId) {
+    try (Connection c = db.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT 1 FROM datasource_grants WHERE datasource_id = ? AND grantee_account_id"
+                    + " = ? AND revoked_at IS NULL")) {
+      s.setString(1, datasourceId);
+      s.setString(2, accountId);
+      try (ResultSet r = s.executeQuery()) {
+        return r.next();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot read datasource_grants for '" + datasourceId + "': " + e.getMessage(), e);
     }
   }
 

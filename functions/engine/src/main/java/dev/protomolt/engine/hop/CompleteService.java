@@ -15,6 +15,7 @@ import dev.protomolt.core.routing.EdgeBehavior;
 import dev.protomolt.core.routing.EdgeRouter;
 import dev.protomolt.core.routing.FieldMappings;
 import dev.protomolt.core.routing.RoutingDecision;
+import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.ErrorInfo;
 import dev.protomolt.proto.data.v1.PipeDoc;
@@ -99,7 +100,10 @@ public final class CompleteService {
             .getContextParamsOrDefault(PrepareService.PRE_MAPPED_PARAM_PREFIX + id.nodeId(), "");
     // Read before the body, so the requests name the copies as this hop found them (decision 0817).
     List<SettledReclaims.Keyed> reclaims = reclaimsOnSettle(input, id, preMapped, workUnitId);
-    PipeDoc document = hop.fullBody(input, id.nodeId());
+    // Level 2 only where something here needs the bytes (decision 1623): mappings or routing that
+    // name the blob bag read them now; a destination that needs the whole body reads them below.
+    boolean blobsInHand = !input.hasDocumentRef() || touchesBlobs(pinned, id.nodeId());
+    PipeDoc document = hop.completeBody(input, id.nodeId(), blobsInHand);
     if (status == StepStatus.STEP_STATUS_SUCCESS && !"INTAKE".equals(outcome)
         || status == StepStatus.STEP_STATUS_NO_OP) {
       try {
@@ -152,6 +156,10 @@ public final class CompleteService {
       SettledReclaims.carry(carried, reclaims);
       stamped = stamped.toBuilder().setMetadata(carried).build();
     }
+    if (!blobsInHand && needsWholeBody(destinations, document, input, stamped)) {
+      document = hop.withBlobs(document, input, id.nodeId());
+      blobsInHand = true;
+    }
     List<PipeStream> staged = new ArrayList<>();
     int inlineBudget = hop.inlineLimitBytes;
     for (Destination destination : destinations) {
@@ -164,7 +172,8 @@ public final class CompleteService {
               destination,
               workUnitId,
               destinations.size() > 1,
-              inlineBudget);
+              inlineBudget,
+              blobsInHand);
       if (s.hasDocument()) {
         // Every inline sibling rides in the same state: they share one budget, not one each.
         inlineBudget -= jsonSize(s);
@@ -218,7 +227,8 @@ public final class CompleteService {
       Destination destination,
       String workUnitId,
       boolean child,
-      int inlineBudget) {
+      int inlineBudget,
+      boolean blobsInHand) {
     StreamMetadata.Builder metadata = stamped.getMetadata().toBuilder();
     if (child) {
       metadata.setParentWorkUnitId(workUnitId);
@@ -261,16 +271,29 @@ public final class CompleteService {
       // A body read from a stored state is saved as a partial save over it: the written parts are
       // whatever the per-part diff observes changed (post-mappings included), never what the
       // module claims; the rest is carried forward by server-side copy (decision 0813).
-      DocumentReference ref =
-          input.hasDocumentRef()
-              ? hop.staging.stageFrom(
-                  input.getDocumentRef(),
-                  document,
-                  account,
-                  id.graphId(),
-                  destination.toNodeId(),
-                  keep)
-              : hop.staging.stage(document, account, id.graphId(), destination.toNodeId(), keep);
+      DocumentReference ref;
+      if (!input.hasDocumentRef()) {
+        ref = hop.staging.stage(document, account, id.graphId(), destination.toNodeId(), keep);
+      } else if (blobsInHand) {
+        ref =
+            hop.staging.stageFrom(
+                input.getDocumentRef(),
+                document,
+                account,
+                id.graphId(),
+                destination.toNodeId(),
+                keep);
+      } else {
+        // BLOBS was not read: the save carries it from the input's stored state.
+        ref =
+            hop.staging.stageFromWithoutBlobs(
+                input.getDocumentRef(),
+                document,
+                account,
+                id.graphId(),
+                destination.toNodeId(),
+                keep);
+      }
       return out.setMetadata(metadata).setDocumentRef(ref).build();
     } catch (DocumentStaging.TransientStoreFailure e) {
       throw new TransientHopFailure(
@@ -282,6 +305,45 @@ public final class CompleteService {
               + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * Whether this node's post-mappings or the conditions of its outgoing edges mention the blob bag:
+   * they run on the body in hand, so its bytes must be read first. A textual check, deliberately
+   * wide: a false yes only costs a read.
+   */
+  private static boolean touchesBlobs(PinnedNode pinned, String nodeId) {
+    for (var mapping : pinned.node().getPostMappingsList()) {
+      if (namesBlobs(mapping.toString())) {
+        return true;
+      }
+    }
+    for (GraphEdge edge : pinned.topology().edgesFrom(nodeId)) {
+      if (namesBlobs(edge.getCondition())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean namesBlobs(String text) {
+    return text.contains("blob_bag") || text.contains("blobBag");
+  }
+
+  /**
+   * Whether a destination needs the whole body rather than a carry from the input's stored state:
+   * a MEMORY copy travels inline (even one that may duck, whose size is judged on the whole body),
+   * and a save into another account or under another doc id cannot carry parts.
+   */
+  private static boolean needsWholeBody(
+      List<Destination> destinations, PipeDoc document, PipeStream input, PipeStream stamped) {
+    DocumentReference source = input.getDocumentRef();
+    if (!source.getAccountId().equals(stamped.getMetadata().getAccountId())
+        || !source.getDocId().equals(document.getDocId())) {
+      return !destinations.isEmpty();
+    }
+    return destinations.stream()
+        .anyMatch(d -> EdgeBehavior.of(d.edge(), document) == EdgeBehavior.MEMORY);
   }
 
   private static int jsonSize(PipeStream stream) {

@@ -7,6 +7,7 @@ import dev.protomolt.core.graph.OrphanedPinException;
 import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.core.routing.InlineBudget;
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.data.v1.ErrorInfo;
 import dev.protomolt.proto.data.v1.PipeDoc;
@@ -27,10 +28,10 @@ import java.util.Objects;
 public final class HopContext {
 
   /**
-   * Inline bodies are held to this many bytes of stream JSON, below Step Functions' 256 KB state
-   * limit with room for the envelope (node, work unit id, destinations) around one copy.
+   * Inline bodies are held to this many bytes of stream JSON, shared by every inline copy one hop
+   * hands on; graph validation quotes the same figure.
    */
-  public static final int DEFAULT_INLINE_LIMIT = 200 * 1024;
+  public static final int DEFAULT_INLINE_LIMIT = InlineBudget.DEFAULT_BYTES;
 
   final GraphCache graphs;
   final DocumentStaging staging;
@@ -93,16 +94,30 @@ public final class HopContext {
   }
 
   /**
-   * Every part of the stream's body, blobs included: what Complete carries forward to the
-   * destinations. Level 1 / level 2 masks are about what a module is handed, not about what the
-   * engine keeps, so nothing is lost between hops.
+   * The stream's body as Complete needs it: every part, and the blob bytes only when {@code
+   * withBlobs}. Level 1 / level 2 masks are about what a module is handed; Complete reads all but
+   * BLOBS and carries BLOBS forward from the stored state when the bytes are not needed here
+   * (decision 1623), so nothing is lost between hops.
    */
-  PipeDoc fullBody(PipeStream stream, String nodeId) {
+  PipeDoc completeBody(PipeStream stream, String nodeId, boolean withBlobs) {
     if (!stream.hasDocumentRef()) {
       return body(stream, GraphNode.newBuilder().setNodeId(nodeId).build());
     }
+    return read(stream, nodeId, EnumSet.noneOf(PipeDocPart.class), withBlobs);
+  }
+
+  /** {@code document} with the blob bag of the stream's stored state read in (BLOBS only). */
+  PipeDoc withBlobs(PipeDoc document, PipeStream stream, String nodeId) {
+    PipeDoc blobs = read(stream, nodeId, EnumSet.of(PipeDocPart.PIPE_DOC_PART_BLOBS), true);
+    return blobs.hasBlobBag()
+        ? document.toBuilder().setBlobBag(blobs.getBlobBag()).build()
+        : document.toBuilder().clearBlobBag().build();
+  }
+
+  private PipeDoc read(
+      PipeStream stream, String nodeId, EnumSet<PipeDocPart> parts, boolean withBlobs) {
     try {
-      return staging.hydrate(stream.getDocumentRef(), EnumSet.noneOf(PipeDocPart.class), true);
+      return staging.hydrate(stream.getDocumentRef(), parts, withBlobs);
     } catch (DocumentStaging.TransientStoreFailure e) {
       throw new TransientHopFailure(
           "hydrating doc '"

@@ -43,6 +43,13 @@ public final class PipeDocStoreStaging implements DocumentStaging {
           PipeDocPart.PIPE_DOC_PART_CHUNKS,
           PipeDocPart.PIPE_DOC_PART_PARSED);
 
+  /** What a read without level 2 covers: every part but BLOBS, every chunk set. */
+  private static final PartMask WITHOUT_BLOBS =
+      PartMask.of(
+          PipeDocPart.PIPE_DOC_PART_CORE,
+          PipeDocPart.PIPE_DOC_PART_CHUNKS,
+          PipeDocPart.PIPE_DOC_PART_PARSED);
+
   private final PipeDocStore store;
   private final PipeDocPartCodec codec = new PipeDocPartCodec();
 
@@ -92,6 +99,59 @@ public final class PipeDocStoreStaging implements DocumentStaging {
       String graphId,
       String nodeId,
       boolean keep) {
+    return carry(
+        source,
+        document,
+        accountId,
+        graphId,
+        nodeId,
+        keep,
+        PartMask.ALL,
+        why -> stage(document, accountId, graphId, nodeId, keep));
+  }
+
+  @Override
+  public DocumentReference stageFromWithoutBlobs(
+      DocumentReference source,
+      PipeDoc document,
+      String accountId,
+      String graphId,
+      String nodeId,
+      boolean keep) {
+    return carry(
+        source,
+        document,
+        accountId,
+        graphId,
+        nodeId,
+        keep,
+        WITHOUT_BLOBS,
+        why -> {
+          throw new BlobsNotInHand(
+              "doc '"
+                  + document.getDocId()
+                  + "' was read without its blobs and "
+                  + why
+                  + ", so they cannot be carried to node '"
+                  + nodeId
+                  + "'; nothing was written");
+        });
+  }
+
+  /**
+   * The partial save over {@code source}: the diff observes what {@code read} covers, and every part
+   * it does not cover or did not see change is carried. When no carry is possible {@code
+   * fullSave} is asked, with the reason.
+   */
+  private DocumentReference carry(
+      DocumentReference source,
+      PipeDoc document,
+      String accountId,
+      String graphId,
+      String nodeId,
+      boolean keep,
+      PartMask read,
+      java.util.function.Function<String, DocumentReference> fullSave) {
     String what =
         "staging doc '"
             + document.getDocId()
@@ -102,7 +162,7 @@ public final class PipeDocStoreStaging implements DocumentStaging {
     if (!source.getDocId().equals(document.getDocId())
         || !source.getAccountId().equals(accountId)) {
       // Parts are only ever carried within one document of one account.
-      return stage(document, accountId, graphId, nodeId, keep);
+      return fullSave.apply("its source belongs to another document or account");
     }
     return translated(
         what,
@@ -113,17 +173,17 @@ public final class PipeDocStoreStaging implements DocumentStaging {
                 store.getManifest(
                     GetPipeDocManifestRequest.newBuilder().setDocumentRef(source).build());
             if (found.getStatus() != DocumentStatus.DOCUMENT_STATUS_ACTIVE) {
-              return stage(document, accountId, graphId, nodeId, keep);
+              return fullSave.apply("its source is no longer active");
             }
             stored = found.getManifest();
           } catch (PipeDocStoreException.DocumentNotFound gone) {
-            return stage(document, accountId, graphId, nodeId, keep);
+            return fullSave.apply("its source is gone");
           }
           ObjectKeys keys =
               ObjectKeys.forNode(
                   NodeIds.nodeId(
                       new NodeCoordinates(document.getDocId(), nodeId, accountId, graphId)));
-          PartChanges changes = codec.observe(stored, document, keys, PartMask.ALL).changes();
+          PartChanges changes = codec.observe(stored, document, keys, read).changes();
           SavePipeDocRequest.Builder save =
               request(document, accountId, graphId, nodeId, keep).setCopyUnwrittenPartsFrom(source);
           Set<PipeDocPart> written = EnumSet.noneOf(PipeDocPart.class);
@@ -146,8 +206,8 @@ public final class PipeDocStoreStaging implements DocumentStaging {
           try {
             return store.save(save.build()).getDocumentRef();
           } catch (PipeDocStoreException.CopySourceGone gone) {
-            // The source was reclaimed between the manifest read and the copy: the body is in hand.
-            return stage(document, accountId, graphId, nodeId, keep);
+            // The source was reclaimed between the manifest read and the copy.
+            return fullSave.apply("its source was reclaimed during the save");
           }
         });
   }

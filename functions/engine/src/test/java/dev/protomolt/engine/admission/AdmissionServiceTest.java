@@ -24,6 +24,7 @@ import dev.protomolt.localstack.sfn.LocalStepFunctions;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.testsupport.StepFunctionsExecutions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -34,7 +35,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
-import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * Admission against the local Step Functions runtime and embedded PostgreSQL: the alias is
@@ -224,15 +224,8 @@ class AdmissionServiceTest {
   }
 
   /** Bounds the wait for the intake hop to finish; never asserted on. */
-  private void awaitClosed(String executionArn) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (sfn.describeExecution(b -> b.executionArn(executionArn)).status()
-        == ExecutionStatus.RUNNING) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("execution " + executionArn + " did not close");
-      }
-      Thread.sleep(5);
-    }
+  private void awaitClosed(String executionArn) {
+    StepFunctionsExecutions.awaitClosed(sfn, executionArn);
   }
 
   private static Intake byReference(String docId) {

@@ -20,7 +20,7 @@ class PostgresDatasourceBindingsTest {
     db = EmbeddedDatabase.migrated();
     try (Connection c = db.getConnection();
         Statement s = c.createStatement()) {
-      s.execute("TRUNCATE datasource_bindings");
+      s.execute("TRUNCATE datasource_grants, datasource_bindings");
     }
     bindings = new PostgresDatasourceBindings(db);
   }

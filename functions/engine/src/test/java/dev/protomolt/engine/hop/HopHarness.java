@@ -10,6 +10,7 @@ import dev.protomolt.core.graph.FakeClock;
 import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.SubscriptionLookup;
 import dev.protomolt.core.graph.validation.GraphValidator;
+import dev.protomolt.core.graph.validation.TenancyDirectory;
 import dev.protomolt.engine.activation.EngineDatabase;
 import dev.protomolt.engine.activation.EngineTestClients;
 import dev.protomolt.engine.activation.GraphActivationService;
@@ -18,6 +19,8 @@ import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.graphs.GraphAdminService;
+import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
+import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
@@ -62,6 +65,8 @@ final class HopHarness implements AutoCloseable {
   final GraphActivationService activation;
   final AdmissionService admission;
   final IntakeService intake;
+  final PostgresDatasourceBindings owners;
+  final PostgresDatasourceGrants grants;
 
   /** The runtime's clock: heartbeats, timeouts and retry waits happen only when a test advances it. */
   final dev.protomolt.localstack.sfn.FakeClock sfnClock =
@@ -74,6 +79,23 @@ final class HopHarness implements AutoCloseable {
   HopHarness(int inlineLimitBytes) {
     DataSource ds = EngineDatabase.fresh();
     store = new PostgresGraphStore(ds);
+    owners = new PostgresDatasourceBindings(ds);
+    grants = new PostgresDatasourceGrants(ds, clock);
+    // Owners are the test datasources' fixed ones; grants are real rows a test makes.
+    TenancyDirectory tenancy =
+        new TenancyDirectory() {
+          @Override
+          public java.util.Optional<String> datasourceAccount(String datasourceId) {
+            return owners
+                .datasourceAccount(datasourceId)
+                .or(() -> EngineDatabase.TENANCY.datasourceAccount(datasourceId));
+          }
+
+          @Override
+          public boolean granted(String datasourceId, String accountId) {
+            return owners.granted(datasourceId, accountId);
+          }
+        };
     context =
         new HopContext(
             new GraphCache(
@@ -93,7 +115,7 @@ final class HopHarness implements AutoCloseable {
             store,
             new StepFunctionsVersionPins(sfn, store),
             event -> {},
-            GraphValidator.standard(EngineDatabase.CEL, EngineDatabase.TENANCY),
+            GraphValidator.standard(EngineDatabase.CEL, tenancy),
             clock);
     SfnStateMachines machines = new SfnStateMachines(sfn, EngineTestClients.ROLE);
     activation = new GraphActivationService(admin, machines, EngineTestClients.FUNCTIONS);
@@ -103,7 +125,8 @@ final class HopHarness implements AutoCloseable {
             store,
             machines,
             new PostgresAdmissionLog(ds),
-            clock);
+            clock,
+            tenancy);
     intake = new IntakeService(RecordingStaging.store(), admission, clock);
   }
 

@@ -263,6 +263,65 @@ class HopServicesTest {
             });
   }
 
+  /**
+   * The inline budget is the whole MEMORY bound: a copy whose stream JSON is exactly the budget
+   * rides inline, one byte more ducks to CACHE, and a right-to-be-forgotten copy one byte over is
+   * rejected. The body size that lands exactly on the bound is measured from a small copy, since
+   * every body character is one byte of stream JSON.
+   */
+  @Test
+  void theInlineBudgetIsExactlyTheBoundOnMemoryExposure() throws Exception {
+    int atBound = bodyCharsAtTheBound("edge", false);
+
+    JsonNode fits =
+        HopHarness.parse(
+            h.complete.handle(completePayload("parse", stream(doc("edge", atBound, false)))));
+    assertThat(fits.at("/stream/document/docId").asText())
+        .as("exactly the budget")
+        .isEqualTo("edge");
+
+    JsonNode over =
+        HopHarness.parse(
+            h.complete.handle(completePayload("parse", stream(doc("edge", atBound + 1, false)))));
+    assertThat(over.at("/stream").has("document")).isFalse();
+    assertThat(over.at("/stream/metadata/contextParams").toString())
+        .contains("its stream is " + (LIMIT + 1) + " bytes and " + LIMIT + " of the inline limit")
+        .contains("staged as CACHE");
+    assertThat(h.staging.staged)
+        .singleElement()
+        .satisfies(s -> assertThat(s.keep()).as("never PERSIST").isFalse());
+
+    assertThat(
+            HopHarness.parse(
+                    h.complete.handle(
+                        completePayload(
+                            "parse", stream(doc("rtbf", bodyCharsAtTheBound("rtbf", true), true)))))
+                .at("/stream/document/docId")
+                .asText())
+        .isEqualTo("rtbf");
+    assertThatThrownBy(
+            () ->
+                h.complete.handle(
+                    completePayload(
+                        "parse", stream(doc("rtbf", bodyCharsAtTheBound("rtbf", true) + 1, true)))))
+        .isInstanceOfSatisfying(
+            HopFailure.class, e -> assertThat(e.errorType()).isEqualTo(HopFailure.RTBF_TOO_LARGE));
+    assertThat(h.staging.staged).as("the RTBF copy was never written").hasSize(1);
+  }
+
+  /** The body length whose inline copy out of 'parse' is exactly the budget. */
+  private int bodyCharsAtTheBound(String docId, boolean rightToBeForgotten) throws Exception {
+    JsonNode small =
+        HopHarness.parse(
+            h.complete.handle(
+                completePayload("parse", stream(doc(docId, 10, rightToBeForgotten)))));
+    PipeStream.Builder measured = PipeStream.newBuilder();
+    com.google.protobuf.util.JsonFormat.parser().merge(small.get("stream").toString(), measured);
+    // History is added after staging, so it is not part of what the budget measured.
+    measured.getMetadataBuilder().clearHistory();
+    return 10 + LIMIT - HopJson.print(HopJson.tree(measured.build())).length();
+  }
+
   @Test
   void aRightToBeForgottenBodyOverTheLimitIsRefusedAndNeverStored() {
     assertThatThrownBy(

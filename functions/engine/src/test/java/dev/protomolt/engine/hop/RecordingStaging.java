@@ -100,6 +100,24 @@ final class RecordingStaging implements DocumentStaging {
   }
 
   @Override
+  public DocumentReference stageFromWithoutBlobs(
+      DocumentReference source,
+      PipeDoc document,
+      String accountId,
+      String graphId,
+      String nodeId,
+      boolean keep) {
+    if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new TransientStoreFailure(
+          "staging doc '" + document.getDocId() + "' failed: S3 timed out (injected)", null);
+    }
+    DocumentReference ref =
+        store.stageFromWithoutBlobs(source, document, accountId, graphId, nodeId, keep);
+    staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));
+    return ref;
+  }
+
+  @Override
   public Optional<PipeDocManifest> activeManifest(DocumentReference reference) {
     return store.activeManifest(reference);
   }

@@ -16,6 +16,7 @@ import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
+import dev.protomolt.engine.graphs.PostgresIndexPlans;
 import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
@@ -69,14 +70,26 @@ public final class FunctionWiring {
 
   /**
    * The AWS wiring: graph admin's DESIGN-mode tenancy check reads datasource ownership from the
-   * ledger's {@code datasource_bindings}, which account events fill (decision 0672). The pool is
+   * ledger's {@code datasource_bindings}, which account events fill (decision 0672), and the
+   * datasource grants (decision 1620), which admission also checks. The pool is
    * only built when a check first asks.
    */
   public FunctionWiring(ContainerClients clients) {
     this(
         clients,
-        datasourceId ->
-            new PostgresDatasourceBindings(clients.dataSource()).datasourceAccount(datasourceId),
+        new TenancyDirectory() {
+          @Override
+          public java.util.Optional<String> datasourceAccount(String datasourceId) {
+            return new PostgresDatasourceBindings(clients.dataSource())
+                .datasourceAccount(datasourceId);
+          }
+
+          @Override
+          public boolean granted(String datasourceId, String accountId) {
+            return new PostgresDatasourceBindings(clients.dataSource())
+                .granted(datasourceId, accountId);
+          }
+        },
         null);
   }
 
@@ -197,7 +210,8 @@ public final class FunctionWiring {
             graphs,
             machines,
             new PostgresAdmissionLog(clients.dataSource()),
-            clients.clock());
+            clients.clock(),
+            tenancy);
     return new IntakeService(clients.store(), admission, clients.clock());
   }
 
@@ -207,7 +221,10 @@ public final class FunctionWiring {
         graphs,
         new StepFunctionsVersionPins(clients.sfn(), graphs),
         new KafkaGraphEventPublisher(clients.producer(), ContainerClients.KAFKA_TIMEOUT),
-        GraphValidator.standard(PipelineCelEnvironment.create(), tenancy),
+        GraphValidator.standard(
+            PipelineCelEnvironment.create(),
+            tenancy,
+            new PostgresIndexPlans(clients.dataSource(), clients.clock())),
         clients.clock());
   }
 

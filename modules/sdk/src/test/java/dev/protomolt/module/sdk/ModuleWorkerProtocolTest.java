@@ -17,6 +17,7 @@ import dev.protomolt.proto.module.v1.RetryReason;
 import dev.protomolt.proto.module.v1.WorkAck;
 import dev.protomolt.proto.module.v1.WorkRequest;
 import dev.protomolt.proto.module.v1.WorkUnit;
+import dev.protomolt.testsupport.Eventually;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -113,12 +114,8 @@ class ModuleWorkerProtocolTest {
         .build();
   }
 
-  private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(ScriptedGateway.PATIENCE_SECONDS);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for: " + what).isLessThan(deadline);
-      Thread.sleep(2);
-    }
+  private static void await(BooleanSupplier condition, String what) {
+    Eventually.until(what, Duration.ofSeconds(ScriptedGateway.PATIENCE_SECONDS), condition);
   }
 
   private WorkAck ackOn(Conversation conversation) throws InterruptedException {

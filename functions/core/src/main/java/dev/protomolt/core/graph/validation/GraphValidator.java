@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Runs every rule of a mode and returns all violations together. DRAFT runs the structural rules,
- * DESIGN adds tenancy, PRODUCTION adds sink index plans. A result is valid when it holds no
+ * DESIGN adds tenancy, PRODUCTION adds sink index plans and their producibility. A result is valid when it holds no
  * ERROR-severity violation; warnings are reported but do not block.
  */
 public final class GraphValidator {
@@ -22,9 +22,18 @@ public final class GraphValidator {
     this.context = context;
   }
 
-  /** The standard rule set, with the shared CEL environment and a tenancy directory. */
+  /**
+   * The standard rule set, with the shared CEL environment and a tenancy directory, and no declared
+   * index plans: PRODUCTION refuses every plan a sink names.
+   */
   public static GraphValidator standard(PipelineCelEnvironment cel, TenancyDirectory tenancy) {
     return new GraphValidator(StandardRules.all(), new RuleContext(cel, tenancy));
+  }
+
+  /** The standard rule set, with the index plans sink modules declared for PRODUCTION. */
+  public static GraphValidator standard(
+      PipelineCelEnvironment cel, TenancyDirectory tenancy, IndexPlanRegistry plans) {
+    return new GraphValidator(StandardRules.all(), new RuleContext(cel, tenancy, plans));
   }
 
   public ValidationResult validate(PipelineGraph graph, ValidationMode mode) {

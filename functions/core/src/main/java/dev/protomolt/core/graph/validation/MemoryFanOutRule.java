@@ -1,5 +1,6 @@
 package dev.protomolt.core.graph.validation;
 
+import dev.protomolt.core.routing.InlineBudget;
 import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.config.v1.NodeType;
@@ -10,14 +11,15 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * MEMORY edges are fast but not replayable and share a bounded frontier (five in flight per graph
- * by default). A node fanning out on more MEMORY edges than the frontier holds will always wait
- * and may duck to CACHE; a MEMORY edge out of an intake node leaves no durable first copy. Both are
- * warnings: legal, but rarely what the author meant.
+ * MEMORY edges are fast but not replayable. Their exposure is bounded by the one limit this design
+ * has: every inline copy a hop hands on shares the hop's inline budget of stream JSON ({@link
+ * InlineBudget}), and a copy past what is left ducks to CACHE (never PERSIST) or, for a
+ * right-to-be-forgotten document, is rejected. A node fanning out on two or more MEMORY edges
+ * splits that budget, so the warning states the share each copy gets; a MEMORY edge out of an
+ * intake node leaves no durable first copy. Both are warnings: legal, but rarely what the author
+ * meant.
  */
 final class MemoryFanOutRule implements GraphRule {
-
-  static final int MEMORY_FRONTIER = 5;
 
   @Override
   public String name() {
@@ -52,17 +54,19 @@ final class MemoryFanOutRule implements GraphRule {
     }
     memoryOut.forEach(
         (nodeId, count) -> {
-          if (count > MEMORY_FRONTIER) {
+          if (count > 1) {
             sink.warnNode(
                 nodeId,
                 "node '"
                     + nodeId
                     + "' fans out on "
                     + count
-                    + " MEMORY edges, more "
-                    + "than the MEMORY frontier of "
-                    + MEMORY_FRONTIER
-                    + "; the extra hops will wait and may duck to CACHE");
+                    + " MEMORY edges: their inline copies share one hop budget of "
+                    + InlineBudget.DEFAULT_BYTES
+                    + " bytes of stream JSON (about "
+                    + InlineBudget.DEFAULT_BYTES / count
+                    + " each); a copy past what is left ducks to CACHE, never PERSIST, and a"
+                    + " right-to-be-forgotten document is rejected instead");
           }
         });
   }

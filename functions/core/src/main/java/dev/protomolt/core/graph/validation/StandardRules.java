@@ -22,6 +22,7 @@ public final class StandardRules {
         new MappingRule(),
         new MemoryFanOutRule(),
         new TenancyRule(),
-        new SinkRequiresPlansRule());
+        new SinkRequiresPlansRule(),
+        new IndexPlanProducibleRule());
   }
 }

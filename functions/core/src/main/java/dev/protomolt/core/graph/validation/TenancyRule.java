@@ -7,8 +7,9 @@ import dev.protomolt.proto.config.v1.ValidationMode;
 import java.util.Optional;
 
 /**
- * DESIGN and up: the graph names its owning account, and every intake datasource exists and
- * belongs to that account, so one tenant's graph can never subscribe to another tenant's data.
+ * DESIGN and up: the graph names its owning account, and every intake datasource exists and either
+ * belongs to that account or was granted to it by its owner (an explicit, revocable grant), so one
+ * tenant's graph can never subscribe to another tenant's data without that tenant's consent.
  */
 final class TenancyRule implements GraphRule {
 
@@ -45,7 +46,8 @@ final class TenancyRule implements GraphRule {
                 + "' binds datasource '"
                 + node.getDatasourceId()
                 + "', which is not registered");
-      } else if (!owner.get().equals(graph.getAccountId())) {
+      } else if (!owner.get().equals(graph.getAccountId())
+          && !context.tenancy().granted(node.getDatasourceId(), graph.getAccountId())) {
         sink.node(
             node.getNodeId(),
             "intake node '"
@@ -55,6 +57,10 @@ final class TenancyRule implements GraphRule {
                 + "' of account '"
                 + owner.get()
                 + "', but the graph belongs to '"
+                + graph.getAccountId()
+                + "' and '"
+                + owner.get()
+                + "' has not granted it to '"
                 + graph.getAccountId()
                 + "'");
       }

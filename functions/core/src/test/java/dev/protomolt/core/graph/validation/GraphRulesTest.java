@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.protomolt.core.cel.PipelineCelEnvironment;
 import dev.protomolt.proto.config.v1.FilterCondition;
 import dev.protomolt.proto.config.v1.GraphEdge;
+import dev.protomolt.proto.config.v1.IndexPlan;
 import dev.protomolt.proto.config.v1.MappingType;
 import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.config.v1.PipelineGraph;
@@ -32,7 +33,12 @@ class GraphRulesTest {
   private static final TenancyDirectory TENANCY =
       id ->
           Optional.ofNullable(Map.of("ds-1", "acme", "ds-2", "acme", "ds-other", "globex").get(id));
-  private static final GraphValidator VALIDATOR = GraphValidator.standard(CEL, TENANCY);
+  private static final IndexPlanRegistry PLANS =
+      IndexPlanRegistry.of(
+          List.of(
+              IndexPlan.newBuilder().setPlanId("plan-1").setModuleId("opensearch-sink").build(),
+              IndexPlan.newBuilder().setPlanId("lucene-1").setModuleId("index-sink").build()));
+  private static final GraphValidator VALIDATOR = GraphValidator.standard(CEL, TENANCY, PLANS);
 
   private static ValidationResult draft(PipelineGraph graph) {
     return VALIDATOR.validate(graph, ValidationMode.VALIDATION_MODE_DRAFT);
@@ -392,9 +398,46 @@ class GraphRulesTest {
         .containsExactlyInAnyOrder(
             "edge 'e1' leaves intake node 'in' on MEMORY: the first hop will have no replayable"
                 + " copy",
-            "node 'parse' fans out on 6 MEMORY edges, more than the MEMORY frontier of 5; the extra"
-                + " hops will wait and may duck to CACHE");
+            "node 'parse' fans out on 6 MEMORY edges: their inline copies share one hop budget of"
+                + " 204800 bytes of stream JSON (about 34133 each); a copy past what is left ducks"
+                + " to CACHE, never PERSIST, and a right-to-be-forgotten document is rejected"
+                + " instead");
     assertThat(result.getValid()).isTrue();
+  }
+
+  @Test
+  void memoryEdges_theFanOutWarningStartsWhereTwoCopiesShareTheInlineBudget() {
+    PipelineGraph.Builder graph = linear("g", 1).toBuilder();
+    graph
+        .addNodes(processor("f0", "m"))
+        .addEdges(
+            GraphEdge.newBuilder()
+                .setEdgeId("m0")
+                .setFromNodeId("parse")
+                .setToNodeId("f0")
+                .setTransportType(TransportType.TRANSPORT_TYPE_MEMORY));
+    assertThat(of(draft(graph.build()), "MemoryEdges"))
+        .as("one copy has the budget alone")
+        .isEmpty();
+
+    graph
+        .addNodes(processor("f1", "m"))
+        .addEdges(
+            GraphEdge.newBuilder()
+                .setEdgeId("m1")
+                .setFromNodeId("parse")
+                .setToNodeId("f1")
+                .setTransportType(TransportType.TRANSPORT_TYPE_MEMORY));
+    assertThat(of(draft(graph.build()), "MemoryEdges"))
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.getNodeId()).isEqualTo("parse");
+              assertThat(v.getMessage())
+                  .startsWith(
+                      "node 'parse' fans out on 2 MEMORY edges: their inline copies share one"
+                          + " hop budget of 204800 bytes of stream JSON (about 102400 each)");
+            });
   }
 
   // ---- Tenancy ----
@@ -413,7 +456,7 @@ class GraphRulesTest {
         .extracting(ValidationViolation::getMessage)
         .containsExactly(
             "intake node 'in2' binds datasource 'ds-other' of account 'globex', but the graph"
-                + " belongs to 'acme'",
+                + " belongs to 'acme' and 'globex' has not granted it to 'acme'",
             "intake node 'in3' binds datasource 'ds-unknown', which is not registered");
     PipelineGraph ownerless = linear("g", 1).toBuilder().clearAccountId().build();
     assertThat(of(VALIDATOR.validate(ownerless, ValidationMode.VALIDATION_MODE_DESIGN), "Tenancy"))
@@ -421,6 +464,41 @@ class GraphRulesTest {
         .containsExactly(
             "graph 'g' has no account_id; DESIGN and PRODUCTION graphs must name the account that"
                 + " owns them");
+  }
+
+  @Test
+  void tenancy_anotherAccountsDatasourceIsAcceptedOnlyWhileItsOwnerGrantsIt() {
+    java.util.Set<String> grants = new java.util.HashSet<>(java.util.Set.of("ds-other>acme"));
+    TenancyDirectory directory =
+        new TenancyDirectory() {
+          @Override
+          public Optional<String> datasourceAccount(String datasourceId) {
+            return TENANCY.datasourceAccount(datasourceId);
+          }
+
+          @Override
+          public boolean granted(String datasourceId, String accountId) {
+            return grants.contains(datasourceId + ">" + accountId);
+          }
+        };
+    GraphValidator validator = GraphValidator.standard(CEL, directory);
+    PipelineGraph graph =
+        linear("g", 1).toBuilder()
+            .addNodes(intake("in2", "ds-other"))
+            .addEdges(edge("x2", "in2", "parse"))
+            .build();
+    assertThat(of(validator.validate(graph, ValidationMode.VALIDATION_MODE_DESIGN), "Tenancy"))
+        .as("granted by globex")
+        .isEmpty();
+
+    grants.clear();
+    assertThat(of(validator.validate(graph, ValidationMode.VALIDATION_MODE_DESIGN), "Tenancy"))
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.getNodeId()).isEqualTo("in2");
+              assertThat(v.getMessage()).endsWith("'globex' has not granted it to 'acme'");
+            });
   }
 
   // ---- SinkRequiresPlans ----
@@ -445,5 +523,43 @@ class GraphRulesTest {
                       "sink node 'index' has no index_plan_ids; a PRODUCTION sink must name the"
                           + " index plans it writes");
             });
+  }
+
+  // ---- IndexPlanProducible ----
+  @Test
+  void indexPlanProducible_refusesUnknownPlansAndPlansOfAnotherModuleNamingNodeAndPlan() {
+    PipelineGraph graph =
+        linear("g", 1).toBuilder()
+            .setNodes(3, sink("index", "plan-1", "ghost", "lucene-1"))
+            .build();
+    assertThat(
+            of(
+                VALIDATOR.validate(graph, ValidationMode.VALIDATION_MODE_DESIGN),
+                "IndexPlanProducible"))
+        .as("only PRODUCTION asks the registry")
+        .isEmpty();
+
+    ValidationResult production =
+        VALIDATOR.validate(graph, ValidationMode.VALIDATION_MODE_PRODUCTION);
+
+    assertThat(production.getValid()).isFalse();
+    assertThat(of(production, "IndexPlanProducible"))
+        .allSatisfy(v -> assertThat(v.getNodeId()).isEqualTo("index"))
+        .extracting(ValidationViolation::getMessage)
+        .containsExactly(
+            "sink node 'index' names index plan 'ghost', which no sink module has declared",
+            "sink node 'index' names index plan 'lucene-1', which module 'index-sink' produces,"
+                + " but the node runs module 'opensearch-sink'");
+  }
+
+  @Test
+  void indexPlanProducible_withNoRegistryEveryPlanIsUnknown() {
+    ValidationResult production =
+        GraphValidator.standard(CEL, TENANCY)
+            .validate(linear("g", 1), ValidationMode.VALIDATION_MODE_PRODUCTION);
+    assertThat(of(production, "IndexPlanProducible"))
+        .extracting(ValidationViolation::getMessage)
+        .containsExactly(
+            "sink node 'index' names index plan 'plan-1', which no sink module has declared");
   }
 }
