@@ -62,6 +62,9 @@ class LocalTemplateTest {
               assertThat(f.environment().get("PROTOMOLT_KAFKA_CLUSTER_ARN"))
                   .startsWith("arn:aws:kafka:us-east-1:000000000000:cluster/protomolt-local/");
               assertThat(f.roleArn()).startsWith("arn:aws:iam::000000000000:role/");
+              // Every role's policies are evaluable by the local IAM checks (the ledger connect
+              // grant at least).
+              assertThat(f.policies()).as(f.functionName()).isNotEmpty();
             });
     Set<String> keys = new HashSet<>();
     plan.functions().forEach(f -> keys.add(f.credentials().accessKeyId()));

@@ -18,7 +18,8 @@ public record CloudFormationTemplate(
     Map<String, TemplateResource> resources,
     JsonNode parameters,
     JsonNode conditions,
-    JsonNode mappings) {
+    JsonNode mappings,
+    JsonNode root) {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
@@ -75,7 +76,8 @@ public record CloudFormationTemplate(
         parsed,
         orEmpty(root.path("Parameters")),
         orEmpty(root.path("Conditions")),
-        orEmpty(root.path("Mappings")));
+        orEmpty(root.path("Mappings")),
+        root);
   }
 
   private static JsonNode orEmpty(JsonNode node) {

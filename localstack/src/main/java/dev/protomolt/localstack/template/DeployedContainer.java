@@ -1,5 +1,7 @@
 package dev.protomolt.localstack.template;
 
+import dev.protomolt.localstack.iam.PolicyDocument;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,9 +16,11 @@ public record DeployedContainer(
     Map<String, String> environment,
     String taskRoleLogicalId,
     String taskRoleArn,
-    FunctionCredentials credentials) {
+    FunctionCredentials credentials,
+    List<PolicyDocument> policies) {
 
   public DeployedContainer {
     environment = Map.copyOf(environment);
+    policies = List.copyOf(policies);
   }
 }

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import dev.protomolt.localstack.iam.IamPrincipal;
 import dev.protomolt.localstack.kafka.MskEventSourceMapping;
 import dev.protomolt.localstack.lambda.LambdaResult;
+import dev.protomolt.localstack.lambda.api.FunctionConfiguration;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.schedule.LocalScheduler;
 import dev.protomolt.localstack.schedule.ScheduleExpression;
@@ -106,6 +108,31 @@ public final class TemplateDeployer {
                 fn.functionName(), functions.start(fn), fn.timeout(), fn.reservedConcurrency());
         started.push(bounded);
         cloud.lambdas().register(fn.functionName(), bounded);
+        // Its calls are checked against its role's policies, keyed by its own access key.
+        cloud
+            .iam()
+            .register(
+                fn.credentials().accessKeyId(),
+                fn.credentials().secretAccessKey(),
+                new IamPrincipal(fn.functionName(), fn.roleArn(), fn.policies()));
+        started.push(() -> cloud.iam().remove(fn.credentials().accessKeyId()));
+        // The AWS CLI lists and invokes it through the local Lambda API, as in AWS.
+        cloud
+            .lambdaApi()
+            .register(
+                new FunctionConfiguration(
+                    fn.functionName(),
+                    fn.arn(),
+                    fn.handlerProperty(),
+                    fn.runtime(),
+                    (int) fn.timeout().toSeconds(),
+                    fn.memoryMb(),
+                    fn.templateEnvironment(),
+                    fn.roleArn(),
+                    fn.description(),
+                    aliases(plan, fn)),
+                payload -> cloud.lambdas().invoke(fn.functionName(), payload));
+        started.push(() -> cloud.lambdaApi().remove(fn.functionName()));
       }
       for (TemplatePlan.Migration m : plan.migrations()) {
         runCustomResource(plan, cloud, m);
@@ -137,6 +164,13 @@ public final class TemplateDeployer {
                 at -> s.input() != null ? s.input() : scheduledEvent(plan.stack(), ruleArn, at)));
       }
       for (DeployedContainer c : plan.containers()) {
+        cloud
+            .iam()
+            .register(
+                c.credentials().accessKeyId(),
+                c.credentials().secretAccessKey(),
+                new IamPrincipal(c.family(), c.taskRoleArn(), c.policies()));
+        started.push(() -> cloud.iam().remove(c.credentials().accessKeyId()));
         started.push(containers.start(c));
       }
       return new DeployedStack(plan, cloud.lambdas(), scheduler, started);
@@ -144,6 +178,18 @@ public final class TemplateDeployer {
       new DeployedStack(plan, cloud.lambdas(), scheduler, started).closeQuietly(e);
       throw e;
     }
+  }
+
+  /** The function's aliases and the version each points at, from the template's qualified ARNs. */
+  private static Map<String, String> aliases(TemplatePlan plan, DeployedFunction fn) {
+    Map<String, String> aliases = new LinkedHashMap<>();
+    for (Map.Entry<String, String> q : plan.qualifiedArns().entrySet()) {
+      String qualifier = q.getKey().substring(q.getKey().lastIndexOf(':') + 1);
+      if (q.getValue().equals(fn.functionName()) && !qualifier.matches("\\d+")) {
+        aliases.put(qualifier, "1");
+      }
+    }
+    return aliases;
   }
 
   private static void runCustomResource(

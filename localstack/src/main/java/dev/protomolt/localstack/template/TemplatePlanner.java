@@ -1,6 +1,9 @@
 package dev.protomolt.localstack.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.protomolt.localstack.iam.InvalidPolicyException;
+import dev.protomolt.localstack.iam.PolicyDocument;
+import dev.protomolt.localstack.iam.RolePolicies;
 import dev.protomolt.localstack.sfn.asl.AslParser;
 import dev.protomolt.localstack.sfn.asl.InvalidDefinitionException;
 import java.time.Duration;
@@ -40,6 +43,7 @@ public final class TemplatePlanner {
   private final Map<String, ResourceIdentity> identities = new HashMap<>();
   private final Map<String, LocalRole> roles = new LinkedHashMap<>();
   private final Set<String> skipped = new HashSet<>();
+  private IntrinsicResolver resolver;
 
   private TemplatePlanner(
       CloudFormationTemplate template,
@@ -90,7 +94,7 @@ public final class TemplatePlanner {
         roles.put(r.logicalId(), mapping.get().role());
       }
     }
-    IntrinsicResolver resolver =
+    this.resolver =
         new IntrinsicResolver(
             template,
             stack,
@@ -315,6 +319,7 @@ public final class TemplatePlanner {
       }
       env.put(v.getKey(), v.getValue().asText());
     }
+    Map<String, String> templateEnvironment = Map.copyOf(env);
     String handlerProperty = p.path("Handler").asText("");
     Optional<String> handler = functionRuntime.handlerOf(handlerProperty, env);
     if (handler.isEmpty()) {
@@ -357,7 +362,12 @@ public final class TemplatePlanner {
             timeout,
             memory,
             reserved.isNumber() ? OptionalInt.of(reserved.asInt()) : OptionalInt.empty(),
-            credentials));
+            credentials,
+            handlerProperty,
+            p.path("Runtime").asText(""),
+            p.path("Description").asText(""),
+            templateEnvironment,
+            policies(r, "Properties.Role", referencedId(r.properties().path("Role")))));
   }
 
   private Optional<TemplatePlan.Table> table(TemplateResource r, JsonNode p) {
@@ -489,9 +499,28 @@ public final class TemplatePlanner {
               env,
               referencedId(r.properties().path("TaskRoleArn")),
               p.path("TaskRoleArn").asText(),
-              credentials));
+              credentials,
+              policies(
+                  r, "Properties.TaskRoleArn", referencedId(r.properties().path("TaskRoleArn")))));
     }
     return out;
+  }
+
+  /**
+   * The policies of the template's role {@code roleLogicalId}, resolved, as the IAM checks evaluate
+   * them; a policy they cannot evaluate is a problem of the resource that runs as the role.
+   */
+  private List<PolicyDocument> policies(TemplateResource r, String field, String roleLogicalId) {
+    if (roleLogicalId == null) {
+      return List.of();
+    }
+    try {
+      return RolePolicies.forRole(
+          template.root(), roleLogicalId, n -> resolver.resolve(n, "PolicyDocument"));
+    } catch (InvalidPolicyException | UnresolvableException e) {
+      problem(r, field, "its role's policies cannot be evaluated locally: " + e.getMessage());
+      return List.of();
+    }
   }
 
   /** Functions a custom resource's ServiceToken names: CDK providers, not run themselves. */

@@ -164,8 +164,61 @@ class TemplateDeployerTest {
           .singleElement()
           .satisfies(c -> assertThat(c.environment()).containsEntry("TABLE", "small-drafts"));
       assertThat(stack.function("small-echo")).contains(plan.function("small-echo"));
+
+      // The Lambda API reports the template's configuration, resolved.
+      DeployedFunction echo = plan.function("small-echo");
+      assertThat(cloud.lambdaApi().find("small-echo"))
+          .hasValueSatisfying(
+              f -> {
+                assertThat(f.configuration().environment())
+                    .containsEntry("BUCKET", "small-000000000000-uploads")
+                    .doesNotContainKey("AWS_SECRET_ACCESS_KEY");
+                assertThat(f.configuration().roleArn()).isEqualTo(echo.roleArn());
+                assertThat(f.configuration().timeoutSeconds()).isEqualTo(2);
+                assertThat(f.configuration().aliases()).containsEntry("live", "1");
+              });
+
+      // Calls signed with the function's own key are checked against its role's policies: its
+      // policy lets it read the uploads bucket and nothing else.
+      try (S3Client asEcho =
+          S3Client.builder()
+              .endpointOverride(ep.s3())
+              .region(Region.of(ep.region()))
+              .credentialsProvider(
+                  StaticCredentialsProvider.create(
+                      AwsBasicCredentials.create(
+                          echo.credentials().accessKeyId(), echo.credentials().secretAccessKey())))
+              .forcePathStyle(true)
+              .httpClient(UrlConnectionHttpClient.create())
+              .build()) {
+        assertThat(
+                asEcho
+                    .getObjectAsBytes(
+                        b -> b.bucket("small-000000000000-uploads").key("in/report.txt"))
+                    .asUtf8String())
+            .isEqualTo("hello");
+        assertThatThrownBy(
+                () ->
+                    asEcho.putObject(
+                        b -> b.bucket("small-000000000000-uploads").key("in/forged.txt"),
+                        RequestBody.fromString("forged")))
+            .isInstanceOfSatisfying(
+                software.amazon.awssdk.services.s3.model.S3Exception.class,
+                e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("AccessDenied"));
+      }
+      try (S3Client s3 = s3(ep)) {
+        assertThat(
+                s3.listObjectsV2(b -> b.bucket("small-000000000000-uploads").prefix("in/"))
+                    .contents())
+            .extracting(o -> o.key())
+            .as("the denied write wrote nothing")
+            .containsExactly("in/report.txt");
+      }
     }
     assertThat(runtimes.runningContainers).as("closing the stack stops its task").isEmpty();
+    assertThat(cloud.lambdaApi().find("small-echo")).isEmpty();
+    assertThat(cloud.iam().principal(plan.function("small-echo").credentials().accessKeyId()))
+        .isEmpty();
   }
 
   @Test
