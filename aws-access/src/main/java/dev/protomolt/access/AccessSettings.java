@@ -1,5 +1,6 @@
 package dev.protomolt.access;
 
+import dev.protomolt.names.PlatformVariable;
 import java.util.Map;
 import java.util.Optional;
 
@@ -25,7 +26,7 @@ public final class AccessSettings {
 
   /** {@code AWS_REGION}, {@code us-east-1} when unset. */
   public String region() {
-    return optional("AWS_REGION").orElse("us-east-1");
+    return optional(PlatformVariable.AWS_REGION.key()).orElse("us-east-1");
   }
 
   /**
@@ -33,11 +34,11 @@ public final class AccessSettings {
    * {@code PROTOMOLT_KAFKA_CLUSTER_ARN} (MSK with IAM, what the stack sets).
    */
   public BrokerAccess brokers() {
-    Optional<String> bootstrap = optional("PROTOMOLT_KAFKA_BOOTSTRAP");
+    Optional<String> bootstrap = optional(PlatformVariable.KAFKA_BOOTSTRAP.key());
     if (bootstrap.isPresent()) {
       return new BrokerAccess.Bootstrap(bootstrap.get());
     }
-    Optional<String> cluster = optional("PROTOMOLT_KAFKA_CLUSTER_ARN");
+    Optional<String> cluster = optional(PlatformVariable.KAFKA_CLUSTER_ARN.key());
     if (cluster.isEmpty()) {
       throw new IllegalStateException(
           "PROTOMOLT_KAFKA_BOOTSTRAP or PROTOMOLT_KAFKA_CLUSTER_ARN: one is"
@@ -61,7 +62,7 @@ public final class AccessSettings {
    * (5432), {@code PROTOMOLT_DB_NAME} and {@code PROTOMOLT_DB_USER} (what the stack sets).
    */
   public DatabaseAccess database() {
-    Optional<String> url = optional("PROTOMOLT_JDBC_URL");
+    Optional<String> url = optional(PlatformVariable.JDBC_URL.key());
     if (url.isPresent()) {
       if (!url.get().startsWith("jdbc:postgresql:")) {
         throw new IllegalStateException(
@@ -69,20 +70,20 @@ public final class AccessSettings {
       }
       return new DatabaseAccess.Password(
           url.get(),
-          optional("PROTOMOLT_JDBC_USER").orElse(""),
-          optional("PROTOMOLT_JDBC_PASSWORD").orElse(""));
+          optional(PlatformVariable.JDBC_USER.key()).orElse(""),
+          optional(PlatformVariable.JDBC_PASSWORD.key()).orElse(""));
     }
-    if (optional("PROTOMOLT_DB_HOST").isEmpty()) {
+    if (optional(PlatformVariable.DB_HOST.key()).isEmpty()) {
       throw new IllegalStateException(
           "PROTOMOLT_JDBC_URL or PROTOMOLT_DB_HOST: one is required by "
               + who
               + " but neither is set");
     }
     return new DatabaseAccess.RdsIam(
-        required("PROTOMOLT_DB_HOST"),
-        port("PROTOMOLT_DB_PORT"),
-        required("PROTOMOLT_DB_NAME"),
-        required("PROTOMOLT_DB_USER"),
+        required(PlatformVariable.DB_HOST.key()),
+        port(PlatformVariable.DB_PORT.key()),
+        required(PlatformVariable.DB_NAME.key()),
+        required(PlatformVariable.DB_USER.key()),
         region());
   }
 

@@ -74,7 +74,7 @@ class CommandsTest {
             "AWS_SECRET_ACCESS_KEY",
             "PROTOMOLT_JDBC_URL",
             "PROTOMOLT_JDBC_USER",
-            "PROTOMOLT_KAFKA_BOOTSTRAP_SERVERS",
+            "PROTOMOLT_KAFKA_BOOTSTRAP",
             "PROTOMOLT_GATEWAY",
             "PROTOMOLT_INTAKE_BUCKET",
             "PROTOMOLT_STORE_BUCKET");

@@ -52,10 +52,6 @@ class LocalTemplateTest {
               assertThat(f.functionName()).isEqualTo("protomolt-local-" + f.handler());
               assertThat(f.environment())
                   .containsEntry("PROTOMOLT_ENV", "local")
-                  .containsEntry("PROTOMOLT_INTAKE_BUCKET", "protomolt-local-000000000000-intake")
-                  .containsEntry(
-                      "PROTOMOLT_PLATFORM_BUCKET", "protomolt-local-000000000000-platform")
-                  .containsEntry("PROTOMOLT_DRAFTS_TABLE", "protomolt-local-drafts")
                   .containsEntry("PROTOMOLT_DB_HOST", "127.0.0.1")
                   .containsEntry("AWS_ENDPOINT_URL_S3", "http://127.0.0.1:18110")
                   .containsEntry("AWS_ACCESS_KEY_ID", f.credentials().accessKeyId());
@@ -110,7 +106,7 @@ class LocalTemplateTest {
                 assertThat(c.environment())
                     .containsEntry(
                         "PROTOMOLT_GATEWAY_MODULES", "parser,chunker,embedder,index-sink")
-                    .containsEntry("PROTOMOLT_DRAFTS_TABLE", "protomolt-local-drafts"));
+                    .containsEntry("PROTOMOLT_DB_HOST", "127.0.0.1"));
   }
 
   @Test

@@ -43,6 +43,15 @@ class MigrationsTest {
   }
 
   @Test
+  void theLocalStepFunctionsRuntimesTablesAreNotPartOfTheProductionSchema() throws SQLException {
+    Migrations.apply(postgres.getPostgresDatabase());
+    try (Connection c = postgres.getPostgresDatabase().getConnection();
+        ResultSet rs = c.getMetaData().getTables(null, "public", "sfn%", new String[] {"TABLE"})) {
+      assertThat(rs.next()).as("an sfn_* table in the production schema").isFalse();
+    }
+  }
+
+  @Test
   void driveNamesAreDerivedFromTheAccount() throws SQLException {
     Migrations.apply(postgres.getPostgresDatabase());
     try (Connection c = postgres.getPostgresDatabase().getConnection();

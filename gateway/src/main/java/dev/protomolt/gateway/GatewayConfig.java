@@ -3,6 +3,7 @@ package dev.protomolt.gateway;
 import dev.protomolt.access.AccessSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
+import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import java.net.URI;
 import java.util.ArrayList;
@@ -28,6 +29,8 @@ import java.util.regex.Pattern;
  * @param database the ledger database: {@code PROTOMOLT_JDBC_URL} locally, RDS Proxy with IAM
  *     tokens from {@code PROTOMOLT_DB_HOST}/{@code _PORT}/{@code _NAME}/{@code _USER} in AWS
  * @param objectStores S3 settings per credentials reference the drives name
+ * @param environmentName {@code PROTOMOLT_ENV}, the {@code Environment} dimension of the metrics
+ *     the gateway emits ({@code local} when unset)
  */
 public record GatewayConfig(
     int port,
@@ -38,16 +41,17 @@ public record GatewayConfig(
     Optional<URI> stepFunctionsEndpoint,
     String region,
     DatabaseAccess database,
-    Map<String, ObjectStoreSettings> objectStores) {
+    Map<String, ObjectStoreSettings> objectStores,
+    String environmentName) {
 
   public static final int DEFAULT_PORT = 18100;
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
 
   /** Reads the configuration from {@code values} (the environment, usually). */
   public static GatewayConfig from(Map<String, String> values) {
-    int port = integer(values, "PROTOMOLT_GATEWAY_PORT", DEFAULT_PORT, 0, 65535);
+    int port = integer(values, PlatformVariable.GATEWAY_PORT.key(), DEFAULT_PORT, 0, 65535);
     List<String> modules = new ArrayList<>();
-    for (String m : required(values, "PROTOMOLT_GATEWAY_MODULES").split(",")) {
+    for (String m : required(values, PlatformVariable.GATEWAY_MODULES.key()).split(",")) {
       String id = m.strip();
       if (!MODULE_ID.matcher(id).matches()) {
         throw new IllegalArgumentException(
@@ -58,7 +62,7 @@ public record GatewayConfig(
       }
       modules.add(id);
     }
-    String refs = values.getOrDefault("PROTOMOLT_S3_CREDENTIALS_REFS", "platform");
+    String refs = values.getOrDefault(PlatformVariable.S3_CREDENTIALS_REFS.key(), "platform");
     Map<String, ObjectStoreSettings> stores = new LinkedHashMap<>();
     for (String r : refs.split(",")) {
       String ref = r.strip();
@@ -68,16 +72,16 @@ public record GatewayConfig(
                 + refs
                 + "\"");
       }
-      String prefix = "PROTOMOLT_S3_" + ref.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
+      String part = ref.toUpperCase(Locale.ROOT).replace('-', '_');
       stores.put(
           ref,
           ObjectStoreSettings.fromValues(
-              values.get(prefix + "ENDPOINT"),
-              values.get(prefix + "PATH_STYLE"),
-              values.get(prefix + "ACCESS_KEY_ID"),
-              values.get(prefix + "SECRET_ACCESS_KEY")));
+              values.get(PlatformVariable.S3_ENDPOINT.key(part)),
+              values.get(PlatformVariable.S3_PATH_STYLE.key(part)),
+              values.get(PlatformVariable.S3_ACCESS_KEY_ID.key(part)),
+              values.get(PlatformVariable.S3_SECRET_ACCESS_KEY.key(part))));
     }
-    String sfn = values.getOrDefault("PROTOMOLT_SFN_ENDPOINT", "").strip();
+    String sfn = values.getOrDefault(PlatformVariable.SFN_ENDPOINT.key(), "").strip();
     AccessSettings access = new AccessSettings(values, "the gateway");
     BrokerAccess brokers;
     DatabaseAccess database;
@@ -92,12 +96,17 @@ public record GatewayConfig(
         port,
         List.copyOf(modules),
         brokers,
-        values.getOrDefault("PROTOMOLT_GATEWAY_GROUP", "protomolt-gateway"),
-        integer(values, "PROTOMOLT_GATEWAY_PARTITION_CAPACITY", 256, 1, 1_000_000),
-        sfn.isEmpty() ? Optional.empty() : Optional.of(uri(sfn, "PROTOMOLT_SFN_ENDPOINT")),
+        values.getOrDefault(PlatformVariable.GATEWAY_GROUP.key(), "protomolt-gateway"),
+        integer(values, PlatformVariable.GATEWAY_PARTITION_CAPACITY.key(), 256, 1, 1_000_000),
+        sfn.isEmpty()
+            ? Optional.empty()
+            : Optional.of(uri(sfn, PlatformVariable.SFN_ENDPOINT.key())),
         access.region(),
         database,
-        Map.copyOf(stores));
+        Map.copyOf(stores),
+        values.getOrDefault(PlatformVariable.ENV.key(), "").isBlank()
+            ? "local"
+            : values.get(PlatformVariable.ENV.key()).strip());
   }
 
   private static String required(Map<String, String> values, String key) {

@@ -4,6 +4,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
 import dev.protomolt.core.doclog.DocumentLog;
+import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
+import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
@@ -23,11 +25,16 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -47,8 +54,12 @@ public final class GatewayMain implements AutoCloseable {
   private final HikariDataSource dataSource;
   private final ModuleWorkGateway gateway;
   private final DocumentWorkUnitLogs workUnitLogs;
+  private final Admin kafkaAdmin;
+  private final KafkaReceiptProducer receipts;
+  private final ScheduledExecutorService backlogReports;
 
-  private GatewayMain(GatewayConfig config, List<BindableService> extraServices)
+  private GatewayMain(
+      GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
       throws IOException {
     // Sessions run on virtual threads; sixteen connections cover them without crowding the proxy.
     this.dataSource =
@@ -88,6 +99,8 @@ public final class GatewayMain implements AutoCloseable {
             config.consumerGroup(),
             config.modules(),
             config.partitionCapacity());
+    // Sink modules' receipts reach the indexing ledger through here (WorkAck.indexing_receipts).
+    this.receipts = new KafkaReceiptProducer(bootstrap, connection, Duration.ofSeconds(30));
     GatewayClock clock = GatewayClock.system();
     PostgresLogPartIndex logIndex = new PostgresLogPartIndex(dataSource);
     this.workUnitLogs =
@@ -105,7 +118,8 @@ public final class GatewayMain implements AutoCloseable {
             new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)),
             clock,
             GatewaySettings.defaults(),
-            workUnitLogs);
+            workUnitLogs,
+            receipts);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
             // Sessions block on Step Functions and the store; virtual threads make that cheap.
@@ -114,11 +128,35 @@ public final class GatewayMain implements AutoCloseable {
             .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)));
     extraServices.forEach(builder::addService);
     this.server = builder.build().start();
+    // The stack scales the service on this backlog (ModuleGateway): measured each minute, written
+    // as an EMF line that the awslogs driver ships to CloudWatch.
+    Map<String, Object> adminConfig = new HashMap<>(connection);
+    adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    this.kafkaAdmin = Admin.create(adminConfig);
+    ModuleBacklog backlog =
+        new ModuleBacklog(
+            kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30));
+    this.backlogReports =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("gateway-backlog").unstarted(r));
+    backlogReports.scheduleAtFixedRate(
+        () -> {
+          try {
+            backlog.report(metrics);
+          } catch (RuntimeException e) {
+            // A missed minute leaves a gap in the metric; the next minute tries again.
+            System.err.println("gateway: module backlog not measured: " + e.getMessage());
+          }
+        },
+        1,
+        60,
+        TimeUnit.SECONDS);
   }
 
   /** Starts everything; the returned gateway is serving. */
   public static GatewayMain start(GatewayConfig config) throws IOException {
-    return new GatewayMain(config, List.of());
+    return new GatewayMain(
+        config, List.of(), EmbeddedMetricFormatSink.stdout(config.environmentName()));
   }
 
   /**
@@ -127,7 +165,18 @@ public final class GatewayMain implements AutoCloseable {
    */
   public static GatewayMain start(GatewayConfig config, List<BindableService> extraServices)
       throws IOException {
-    return new GatewayMain(config, List.copyOf(extraServices));
+    return start(config, extraServices, EmbeddedMetricFormatSink.stdout(config.environmentName()));
+  }
+
+  /**
+   * As above, emitting the gateway's metrics to {@code metrics} instead of EMF lines on stdout: the
+   * local cloud records them so a test can read them back.
+   */
+  public static GatewayMain start(
+      GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
+      throws IOException {
+    return new GatewayMain(
+        config, List.copyOf(extraServices), Objects.requireNonNull(metrics, "metrics"));
   }
 
   public int port() {
@@ -152,6 +201,9 @@ public final class GatewayMain implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     server.shutdownNow();
+    backlogReports.shutdownNow();
+    receipts.close();
+    kafkaAdmin.close();
     source.close();
     purgeEvents.close();
     sfn.close();

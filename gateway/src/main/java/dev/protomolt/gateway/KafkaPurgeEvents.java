@@ -1,6 +1,7 @@
 package dev.protomolt.gateway;
 
 import dev.protomolt.core.store.PurgeEventSink;
+import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.proto.events.v1.StoragePurgeEvent;
 import java.time.Duration;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class KafkaPurgeEvents implements PurgeEventSink, AutoCloseable {
 
-  static final String TOPIC = "storage-purge";
+  static final String TOPIC = PlatformTopic.STORAGE_PURGE.topicName();
 
   private final KafkaProducer<String, byte[]> producer;
   private final Duration acceptTimeout;

@@ -30,6 +30,19 @@ public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkSer
       GatewayClock clock,
       GatewaySettings settings,
       WorkUnitLogs logs) {
+    this(source, completion, screen, documents, clock, settings, logs, ReceiptProducer.NONE);
+  }
+
+  /** As above, producing the indexing receipts sink modules send with their acks. */
+  public ModuleWorkGateway(
+      WorkSource source,
+      TaskCompletion completion,
+      WorkScreen screen,
+      WorkDocuments documents,
+      GatewayClock clock,
+      GatewaySettings settings,
+      WorkUnitLogs logs,
+      ReceiptProducer receipts) {
     this.context =
         new WorkSession.Context(
             Objects.requireNonNull(source, "source"),
@@ -40,7 +53,8 @@ public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkSer
             Objects.requireNonNull(settings, "settings"),
             new SettledTokens(100_000),
             new GatewayCounters(),
-            Objects.requireNonNull(logs, "logs"));
+            Objects.requireNonNull(logs, "logs"),
+            Objects.requireNonNull(receipts, "receipts"));
   }
 
   public GatewayCounters counters() {

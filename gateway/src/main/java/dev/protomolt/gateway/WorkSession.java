@@ -3,6 +3,7 @@ package dev.protomolt.gateway;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.module.v1.AckConfirmed;
 import dev.protomolt.proto.module.v1.Heartbeat;
 import dev.protomolt.proto.module.v1.Hello;
@@ -21,6 +22,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
@@ -47,7 +49,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       GatewaySettings settings,
       SettledTokens settled,
       GatewayCounters counters,
-      WorkUnitLogs logs) {}
+      WorkUnitLogs logs,
+      ReceiptProducer receipts) {}
 
   private enum Phase {
     AWAITING_HELLO,
@@ -189,6 +192,20 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       duplicate(token);
       return;
     }
+    List<DocumentIndexedEvent> receipts;
+    try {
+      receipts = SinkReceipts.checked(dispatch, hydrated.stream(), ack.getIndexingReceiptsList());
+    } catch (IllegalArgumentException e) {
+      refuse(RejectReason.REJECT_REASON_INVALID_INPUT, e.getMessage());
+      return;
+    }
+    if (!receipts.isEmpty() && ctx.receipts() == ReceiptProducer.NONE) {
+      refuse(
+          RejectReason.REJECT_REASON_INVALID_INPUT,
+          "ack.indexing_receipts: this gateway produces no indexing receipts; the work unit is"
+              + " re-buffered for a gateway that does");
+      return;
+    }
     try {
       switch (ack.getResultCase()) {
         case UPDATED_PAYLOAD -> {
@@ -205,20 +222,28 @@ final class WorkSession implements StreamObserver<WorkRequest> {
           // A cheap probe first: a superseded token must not cost a save.
           ctx.completion().heartbeat(token);
           PipeStream next = ctx.documents().saveResult(dispatch, hydrated, processed);
+          // Receipts describe the saved result, and must be durable before the hop completes.
+          produce(receipts);
           ctx.completion().succeed(token, TaskOutputs.success(id, TaskOutputs.CONTINUE, next));
         }
-        case NO_OP ->
-            ctx.completion()
-                .succeed(token, TaskOutputs.success(id, TaskOutputs.NO_OP, dispatch.getStream()));
-        case REJECT ->
-            ctx.completion()
-                .fail(token, ErrorNames.MODULE_REJECT, TaskOutputs.rejectCause(ack.getReject()));
-        case RETRYABLE_FAILURE ->
-            ctx.completion()
-                .fail(
-                    token,
-                    ErrorNames.MODULE_RETRYABLE,
-                    TaskOutputs.retryableCause(ack.getRetryableFailure()));
+        case NO_OP -> {
+          produce(receipts);
+          ctx.completion()
+              .succeed(token, TaskOutputs.success(id, TaskOutputs.NO_OP, dispatch.getStream()));
+        }
+        case REJECT -> {
+          produce(receipts);
+          ctx.completion()
+              .fail(token, ErrorNames.MODULE_REJECT, TaskOutputs.rejectCause(ack.getReject()));
+        }
+        case RETRYABLE_FAILURE -> {
+          produce(receipts);
+          ctx.completion()
+              .fail(
+                  token,
+                  ErrorNames.MODULE_RETRYABLE,
+                  TaskOutputs.retryableCause(ack.getRetryableFailure()));
+        }
         case RESULT_NOT_SET -> {
           refuse(
               RejectReason.REJECT_REASON_INVALID_INPUT,
@@ -359,7 +384,9 @@ final class WorkSession implements StreamObserver<WorkRequest> {
             .setGraphVersion(d.getGraphVersion())
             .setHeartbeatIntervalSeconds((int) Math.max(1, moduleHeartbeat.toSeconds()))
             .setAttempt(d.getAttempt())
-            .setBlobContentIncluded(unit.blobContentIncluded());
+            .setBlobContentIncluded(unit.blobContentIncluded())
+            .addAllIndexPlanIds(d.getIndexPlanIdsList())
+            .setStoredNodeId(SinkReceipts.storedNodeId(d, unit.stream()));
     if (d.hasCustomConfig()) {
       wu.setCustomConfig(d.getCustomConfig());
     }
@@ -483,6 +510,12 @@ final class WorkSession implements StreamObserver<WorkRequest> {
                                     + " was completed or superseded; this ack changed nothing")))
             .build());
     out.onCompleted();
+  }
+
+  private void produce(List<DocumentIndexedEvent> receipts) {
+    if (!receipts.isEmpty()) {
+      ctx.receipts().produce(receipts);
+    }
   }
 
   private void settle(String token) {

@@ -561,23 +561,14 @@ final class StateEmitter {
   }
 
   private void deadLetter(GraphNode node, JsonObject block) {
-    String topic =
-        node.getDlqConfig().getTopicOverride().isEmpty()
-            ? "pipestream."
-                + graph.getClusterId()
-                + "."
-                + graph.getGraphId()
-                + "."
-                + node.getNodeId()
-                + ".dlq"
-            : node.getDlqConfig().getTopicOverride();
+    String topic = DeadLetterTopics.topic(graph, node);
     int maxReprocess =
         node.getDlqConfig().getMaxReprocessCount() > 0
             ? node.getDlqConfig().getMaxReprocessCount()
             : StateMachineCompiler.DEFAULT_MAX_REPROCESS;
     // A node without dlq_config dead-letters to its topic (the seeds' default); enabled=false
     // keeps the record and the saved body but publishes nothing (decision 0305).
-    boolean publish = !node.hasDlqConfig() || node.getDlqConfig().getEnabled();
+    boolean publish = DeadLetterTopics.publishes(node);
     JsonObject payload =
         hop(node)
             .with("topic", topic)

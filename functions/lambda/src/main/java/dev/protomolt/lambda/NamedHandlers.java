@@ -2,6 +2,7 @@ package dev.protomolt.lambda;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.db.Migrations.MigrationReport;
 import dev.protomolt.engine.activation.GraphActivationService;
@@ -23,12 +24,14 @@ import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
 import dev.protomolt.lambda.handlers.ReclaimHandler;
 import dev.protomolt.lambda.handlers.ReplayHandler;
 import dev.protomolt.lambda.handlers.ScheduledHandler;
+import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.events.v1.AccountEvent;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.events.v1.StoragePurgeEvent;
 import dev.protomolt.repository.ledger.IndexingLedger;
 import dev.protomolt.repository.ledger.IndexingReceipts;
 import dev.protomolt.repository.purge.DeletionRequests;
+import dev.protomolt.repository.purge.PurgeReport;
 import dev.protomolt.repository.purge.StoragePurger;
 import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.retention.RetentionSweeper;
@@ -96,11 +99,23 @@ public final class NamedHandlers {
 
   /** {@code storage-purge} records, purged as one batch. */
   public static EventHandler purge(StoragePurger purger) {
+    return purge(purger, (metric, value, dimensions) -> {});
+  }
+
+  /**
+   * {@code storage-purge} records, purged as one batch; each batch emits {@code PurgeFailures}, the
+   * rows whose stored parts could not all be deleted (zero included, so the series is continuous).
+   */
+  public static EventHandler purge(StoragePurger purger, MetricsSink metrics) {
     return new KafkaBatchHandler<>(
         "purge",
         "StoragePurgeEvent",
         StoragePurgeEvent.parser(),
-        batch -> tree(purger.purge(batch)));
+        batch -> {
+          PurgeReport report = purger.purge(batch);
+          metrics.emit(PlatformMetric.PURGE_FAILURES, report.failed().size());
+          return tree(report);
+        });
   }
 
   /** {@code reclaim-requests} (CACHE copies a settled hop consumed) and {@code document-deleted} records. */

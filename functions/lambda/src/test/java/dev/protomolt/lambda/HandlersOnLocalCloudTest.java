@@ -14,10 +14,12 @@ import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
 import dev.protomolt.localstack.lambda.LambdaResult;
+import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.events.v1.AccountEvent;
 import dev.protomolt.proto.events.v1.AccountEventType;
 import dev.protomolt.proto.events.v1.DlqMessage;
+import dev.protomolt.proto.events.v1.StoragePurgeEvent;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.testsupport.StepFunctionsExecutions;
@@ -286,6 +288,40 @@ class HandlersOnLocalCloudTest {
     assertThat(message.getError().getCode()).isEqualTo("Module.Retryable");
     assertThat(message.getNodeId()).isEqualTo("echo");
     assertThat(message.getExecutionArn()).endsWith(":fixture-execution-1");
+    assertThat(local.metrics.records(PlatformMetric.DEAD_LETTERS_PUBLISHED))
+        .as("the dead-letter alarm's metric")
+        .isNotEmpty()
+        .allSatisfy(
+            r -> assertThat(r.dimensions()).containsEntry("Environment", LocalCloudFunctions.ENV));
+  }
+
+  @Test
+  void aPurgeBatchEmitsItsFailuresForTheAlarmZeroIncluded() throws Exception {
+    StoragePurgeEvent gone =
+        StoragePurgeEvent.newBuilder()
+            .setPurgeEventId("purge-metric-1")
+            .setNodeId(UUID.randomUUID().toString())
+            .build();
+    String event =
+        Fixtures.text("msk-document-deleted.json")
+            .replace("\"topic\": \"document-deleted\"", "\"topic\": \"storage-purge\"")
+            .replace("document-deleted-2", "storage-purge-2")
+            .replaceAll(
+                "\"value\": \"[^\"]*\"",
+                "\"value\": \"" + Base64.getEncoder().encodeToString(gone.toByteArray()) + "\"");
+    int before = local.metrics.records(PlatformMetric.PURGE_FAILURES).size();
+
+    JsonNode reply = invoke("purge", event);
+
+    assertThat(reply.path("report").path("voided")).hasSize(1);
+    assertThat(local.metrics.records(PlatformMetric.PURGE_FAILURES))
+        .hasSize(before + 1)
+        .last()
+        .satisfies(
+            r -> {
+              assertThat(r.value()).isZero();
+              assertThat(r.dimensions()).containsEntry("Environment", LocalCloudFunctions.ENV);
+            });
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.protomolt.lambda;
 
 import dev.protomolt.core.graph.validation.TenancyDirectory;
+import dev.protomolt.core.metrics.RecordingMetricsSink;
 import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
@@ -37,6 +38,9 @@ final class LocalCloudFunctions implements AutoCloseable {
    */
   final List<String> intakeRules = new CopyOnWriteArrayList<>();
 
+  /** What the functions emitted, as CloudWatch would receive it from their EMF lines. */
+  final RecordingMetricsSink metrics = new RecordingMetricsSink(ENV);
+
   LocalCloudFunctions(Path dataDir, TenancyDirectory tenancy) {
     this.cloud = LocalCloud.start(LocalCloudSettings.ephemeral(dataDir));
     LocalCloudEndpoints ep = cloud.endpoints();
@@ -48,7 +52,10 @@ final class LocalCloudFunctions implements AutoCloseable {
     this.clients = new ContainerClients(new FunctionEnvironment(environment), Clock.systemUTC());
     this.wiring =
         new FunctionWiring(
-            clients, tenancy, (drive, account) -> intakeRules.add(drive.bucket() + ":" + account));
+            clients,
+            tenancy,
+            (drive, account) -> intakeRules.add(drive.bucket() + ":" + account),
+            metrics);
     for (String name : NamedHandlers.NAMES) {
       EventHandler handler = wiring.handler(name);
       cloud.lambdas().register(name, (event, context) -> handler.handleText(event));

@@ -18,9 +18,11 @@ import dev.protomolt.core.store.DriveDirectory;
 import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.core.store.LedgerStore;
 import dev.protomolt.core.store.ObjectAddress;
+import dev.protomolt.core.store.ObjectExistsException;
 import dev.protomolt.core.store.ObjectMissingException;
 import dev.protomolt.core.store.PipeDocRecord;
 import dev.protomolt.core.store.PurgeEventSink;
+import dev.protomolt.core.store.SaveCommit;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
@@ -59,9 +61,14 @@ import java.util.concurrent.Callable;
  * kinds of part objects in the account's drive and one ledger row per stored state.
  *
  * <p>The order of every call is: validate, look up (one short SQL statement each), talk to object
- * storage (concurrently, on virtual threads), record (one SQL statement). No database connection is
+ * storage (concurrently, on virtual threads), record (one short transaction with no S3 call). No database connection is
  * held while object storage is being called, and the S3 write and the ledger row are not committed
  * together: an object that no live row lists is an orphan for the reconciler, never a document.
+ *
+ * <p>Every save writes its part objects once, create-only, under its own write token, so no save
+ * ever overwrites an object a manifest names; the ledger commit is the only commit point, and the
+ * newest write token wins at an address (decision 1600). A reader therefore always assembles one
+ * whole stored state, the one named by the manifest it read.
  */
 public final class PipeDocStore {
 
@@ -117,7 +124,13 @@ public final class PipeDocStore {
     if (!accounts.isActive(accountId)) {
       throw new PipeDocStoreException.AccountInactive(accountId);
     }
-    ObjectKeys keys = ObjectKeys.forNode(drive.prefix(), target.nodeId());
+    // The token is taken before any object is written: it names this save's objects, which no
+    // other save can therefore overwrite, and it orders this save against any other at the same
+    // address (decision 1600). CACHE copies go under cache/ so the bucket's lifecycle rule can
+    // expire them (decision 1556).
+    long writeToken = ledger.nextWriteToken();
+    ObjectKeys keys =
+        ObjectKeys.forWrite(drive.prefix(), target.nodeId(), request.getKeep(), writeToken);
     SplitDocument split = codec.split(keys, request.getPipedoc());
     Instant now = clock.instant();
     WriteProvenance written = provenance(request, now);
@@ -125,10 +138,19 @@ public final class PipeDocStore {
         partsWritten.containsAll(PartMask.ALL.parts()) && chunkSetsWritten.isEmpty();
     if (partsWritten.isEmpty() && chunkSetsWritten.isEmpty() || writesEverything) {
       // Listing every part leaves nothing to carry, so the copy source is not consulted at all.
-      return fullSave(request, target, drive, split, written, now);
+      return fullSave(request, target, drive, split, written, writeToken, now);
     }
     return partialSave(
-        request, target, drive, keys, split, partsWritten, chunkSetsWritten, written, now);
+        request,
+        target,
+        drive,
+        keys,
+        split,
+        partsWritten,
+        chunkSetsWritten,
+        written,
+        writeToken,
+        now);
   }
 
   private SavePipeDocResponse fullSave(
@@ -137,6 +159,7 @@ public final class PipeDocStore {
       Drive drive,
       SplitDocument split,
       WriteProvenance written,
+      long writeToken,
       Instant now) {
     if (target.rowKind() == RowKind.INTAKE && !request.getForceSave()) {
       var existing =
@@ -161,7 +184,7 @@ public final class PipeDocStore {
     for (PartFragment fragment : split.fragments()) {
       puts.add(
           () -> {
-            blobs.put(new ObjectAddress(drive, fragment.objectKey()), fragment.bytes(), verify);
+            create(new ObjectAddress(drive, fragment.objectKey()), fragment.bytes(), verify);
             return null;
           });
     }
@@ -170,7 +193,7 @@ public final class PipeDocStore {
     for (PartManifestEntry entry : split.manifest().getEntriesList()) {
       entries.add(stamp(entry, written, now));
     }
-    return record(request, target, drive, entries, split.fragments(), now);
+    return record(request, target, drive, entries, split.fragments(), writeToken, now);
   }
 
   private SavePipeDocResponse partialSave(
@@ -182,6 +205,7 @@ public final class PipeDocStore {
       Set<PipeDocPart> partsWritten,
       Set<String> chunkSetsWritten,
       WriteProvenance written,
+      long writeToken,
       Instant now) {
     if (!request.hasCopyUnwrittenPartsFrom()) {
       throw new PipeDocStoreException.InvalidRequest(
@@ -327,12 +351,12 @@ public final class PipeDocStore {
     for (PartFragment f : toWrite) {
       calls.add(
           () -> {
-            blobs.put(new ObjectAddress(drive, f.objectKey()), f.bytes(), request.getForceSave());
+            create(new ObjectAddress(drive, f.objectKey()), f.bytes(), request.getForceSave());
             return null;
           });
     }
     ConcurrentCalls.all(calls);
-    return record(request, target, drive, entries, toWrite, now);
+    return record(request, target, drive, entries, toWrite, writeToken, now);
   }
 
   /**
@@ -394,6 +418,7 @@ public final class PipeDocStore {
       Drive drive,
       List<PartManifestEntry> entries,
       List<PartFragment> written,
+      long writeToken,
       Instant now) {
     PipeDocManifest manifest =
         PipeDocManifest.newBuilder()
@@ -410,38 +435,47 @@ public final class PipeDocStore {
             .mapToLong(PartManifestEntry::getSizeBytes)
             .sum();
     NodeCoordinates c = target.coordinates();
-    ledger.upsert(
-        new PipeDocRecord(
-            target.nodeId(),
-            target.rowKind(),
-            c.accountId(),
-            c.docId(),
-            c.graphId(),
-            c.graphAddressId(),
-            target.clusterId(),
-            drive.name(),
-            DocumentStatus.DOCUMENT_STATUS_ACTIVE,
-            manifest,
-            manifest.getChecksum(),
-            size,
-            request.getKeep(),
-            target.crawlId(),
-            target.datasourceId(),
-            request.getGraphVersion(),
-            // A re-save of an existing row keeps the row's created_at (the upsert never updates
-            // it).
-            now,
-            now));
+    SaveCommit commit =
+        ledger.commit(
+            new PipeDocRecord(
+                target.nodeId(),
+                target.rowKind(),
+                c.accountId(),
+                c.docId(),
+                c.graphId(),
+                c.graphAddressId(),
+                target.clusterId(),
+                drive.name(),
+                DocumentStatus.DOCUMENT_STATUS_ACTIVE,
+                manifest,
+                manifest.getChecksum(),
+                size,
+                request.getKeep(),
+                target.crawlId(),
+                target.datasourceId(),
+                request.getGraphVersion(),
+                // A re-save of an existing row keeps the row's created_at (the commit never updates
+                // it).
+                now,
+                now),
+            writeToken,
+            // The commit's own time starts the grace period of the state it supersedes.
+            clock.instant());
     Set<PipeDocPart> partsWritten = EnumSet.noneOf(PipeDocPart.class);
     long bytesWritten = 0;
     for (PartFragment f : written) {
       partsWritten.add(f.part());
       bytesWritten += f.bytes().length;
     }
+    // A save that lost to a newer one at the same address answers with the state that is stored
+    // there now, which is what any read of the address returns; its own objects are orphans.
+    PipeDocRecord stored = commit.stored();
     return SavePipeDocResponse.newBuilder()
         .setNodeId(target.nodeId().toString())
-        .setDocumentRef(DocumentReferences.of(c, target.nodeId(), request.getKeep()))
-        .setManifest(manifest)
+        .setDocumentRef(
+            DocumentReferences.of(
+                c, target.nodeId(), commit.applied() ? request.getKeep() : stored.keep()))
+        .setManifest(commit.applied() ? manifest : stored.manifest())
         .setDeduplicated(false)
         .addAllPartsWritten(partsWritten)
         .setBytesWritten(bytesWritten)
@@ -650,6 +684,20 @@ public final class PipeDocStore {
   }
 
   // --------------------------------------------------------------------------------------- helpers
+
+  /**
+   * A create-only write of one of this save's own objects. The key holds this save's write token,
+   * so finding another object there means the ledger handed a token out twice: refused, never
+   * overwritten.
+   */
+  private void create(ObjectAddress at, byte[] bytes, boolean verify) {
+    try {
+      blobs.create(at, bytes, verify);
+    } catch (ObjectExistsException e) {
+      throw new IllegalStateException(
+          "write token collision: " + e.getMessage() + " (the ledger reused a write token)", e);
+    }
+  }
 
   private Drive requireDrive(String accountId, DriveKind kind) {
     return drives

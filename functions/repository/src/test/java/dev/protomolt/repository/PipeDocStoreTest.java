@@ -133,7 +133,8 @@ class PipeDocStoreTest {
         .allSatisfy(
             e ->
                 assertThat(e.getObjectKey())
-                    .startsWith("acme/pipeline/" + saved.getNodeId() + "/")
+                    // A pipeline save without keep is a CACHE copy: under cache/ (decision 1556).
+                    .startsWith("cache/acme/pipeline/" + saved.getNodeId() + "/")
                     .doesNotContain(doc.getDocId()));
 
     PipeDoc read = store.get(Saves.read(saved.getDocumentRef())).getPipedoc();

@@ -32,6 +32,8 @@ import dev.protomolt.cdk.constructs.PipelineFunctions;
 import dev.protomolt.cdk.constructs.PlatformStorage;
 import dev.protomolt.cdk.constructs.Provisioning;
 import dev.protomolt.cdk.constructs.StateTables;
+import dev.protomolt.names.PlatformTopic;
+import dev.protomolt.names.PlatformVariable;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -119,22 +121,16 @@ public final class EnvironmentStack extends ZonePinnedStack {
                 config.messaging().topicPartitions(),
                 config.messaging().moduleServices()));
 
+    // Only what the code reads (PlatformVariable; the drift test holds the template to it). Bucket
+    // names, prefixes and table names reach the code through the ledger and the config it stores,
+    // not through the environment.
     Map<String, String> environment = new LinkedHashMap<>();
-    environment.put("PROTOMOLT_ENV", config.name());
-    environment.put("PROTOMOLT_INTAKE_BUCKET", storage.intake().getBucketName());
-    environment.put("PROTOMOLT_PLATFORM_BUCKET", storage.platform().getBucketName());
-    environment.put("PROTOMOLT_CACHE_PREFIX", PlatformStorage.CACHE_PREFIX);
-    environment.put("PROTOMOLT_INTAKE_COPIES_PREFIX", PlatformStorage.INTAKE_COPIES_PREFIX);
-    environment.put("PROTOMOLT_DRIVE_BUCKET_PREFIX", storage.driveBucketPrefix());
-    environment.put("PROTOMOLT_DRAFTS_TABLE", tables.drafts().getTableName());
-    environment.put("PROTOMOLT_WORK_LEDGER_TABLE", tables.workLedger().getTableName());
-    environment.put("PROTOMOLT_DB_HOST", database.proxyEndpoint());
-    environment.put("PROTOMOLT_DB_PORT", Integer.toString(Database.PORT));
-    environment.put("PROTOMOLT_DB_NAME", Database.DATABASE_NAME);
-    environment.put("PROTOMOLT_DB_USER", Database.USER);
-    environment.put("PROTOMOLT_KAFKA_CLUSTER_ARN", messaging.clusterArn());
-    environment.put("PROTOMOLT_STATE_MACHINE_PREFIX", prefix + "-");
-    environment.put("PROTOMOLT_METRICS_NAMESPACE", Alerting.NAMESPACE);
+    environment.put(PlatformVariable.ENV.key(), config.name());
+    environment.put(PlatformVariable.DB_HOST.key(), database.proxyEndpoint());
+    environment.put(PlatformVariable.DB_PORT.key(), Integer.toString(Database.PORT));
+    environment.put(PlatformVariable.DB_NAME.key(), Database.DATABASE_NAME);
+    environment.put(PlatformVariable.DB_USER.key(), Database.USER);
+    environment.put(PlatformVariable.KAFKA_CLUSTER_ARN.key(), messaging.clusterArn());
 
     Map<PlatformFunction, Integer> memory = new EnumMap<>(PlatformFunction.class);
     if (config.functions().memoryMbOverrides() != null) {
@@ -173,25 +169,28 @@ public final class EnvironmentStack extends ZonePinnedStack {
                     functions.alias(COMPLETE),
                     functions.alias(DLQ))));
     functions.setEnvironment(
-        GRAPH_ADMIN, "PROTOMOLT_EXECUTION_ROLE_ARN", graphAdmin.executionRole().getRoleArn());
+        GRAPH_ADMIN,
+        PlatformVariable.EXECUTION_ROLE_ARN.key(),
+        graphAdmin.executionRole().getRoleArn());
     for (PlatformFunction hop : List.of(PREPARE, DISPATCH, COMPLETE, DLQ)) {
       functions.setEnvironment(
           GRAPH_ADMIN,
-          "PROTOMOLT_" + hop.name() + "_FUNCTION_ARN",
+          PlatformVariable.valueOf(hop.name() + "_FUNCTION_ARN").key(),
           functions.alias(hop).getFunctionArn());
     }
-    functions.setEnvironment(MIGRATE, "PROTOMOLT_DB_SECRET_ARN", database.secret().getSecretArn());
     // Housekeeping from the environment's config (decision 0671): how long superseded copies are
     // kept, and whether the reconciler deletes the orphans it finds or only reports them.
     functions.setEnvironment(
-        RETENTION, "PROTOMOLT_RETENTION_WINDOW", config.storage().retentionWindow());
+        RETENTION, PlatformVariable.RETENTION_WINDOW.key(), config.storage().retentionWindow());
     functions.setEnvironment(
         RECONCILER,
-        "PROTOMOLT_RECONCILER_DELETE",
+        PlatformVariable.RECONCILER_DELETE.key(),
         Boolean.toString(config.storage().reconcilerDeletes()));
     // Account provisioning adds each account's notification rule for this function (decision 0660).
     functions.setEnvironment(
-        ACCOUNT_EVENTS, "PROTOMOLT_INTAKE_FUNCTION_ARN", functions.alias(INTAKE).getFunctionArn());
+        ACCOUNT_EVENTS,
+        PlatformVariable.INTAKE_FUNCTION_ARN.key(),
+        functions.alias(INTAKE).getFunctionArn());
 
     grantFunctions(storage, tables, database, messaging, prefix);
 
@@ -242,9 +241,10 @@ public final class EnvironmentStack extends ZonePinnedStack {
     // The keys GatewayConfig reads (gateway/README.md) that the stack can answer. The consumer
     // group is the one the task role may read in; the module list is the topics it consumes.
     gatewayEnvironment.put(
-        "PROTOMOLT_GATEWAY_MODULES", String.join(",", config.messaging().moduleServices()));
-    gatewayEnvironment.put("PROTOMOLT_GATEWAY_GROUP", prefix + "-gateway");
-    gatewayEnvironment.put("AWS_REGION", config.region());
+        PlatformVariable.GATEWAY_MODULES.key(),
+        String.join(",", config.messaging().moduleServices()));
+    gatewayEnvironment.put(PlatformVariable.GATEWAY_GROUP.key(), prefix + "-gateway");
+    gatewayEnvironment.put(PlatformVariable.AWS_REGION.key(), config.region());
     // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
     // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
     this.gateway =
@@ -279,6 +279,8 @@ public final class EnvironmentStack extends ZonePinnedStack {
     // The document store behind the gateway announces tombstones on storage-purge
     // (KafkaPurgeEvents).
     messaging.grantProduce(gatewayRole, "storage-purge");
+    // Sink modules' indexing receipts ride their acks; the gateway produces them (decision 1555).
+    messaging.grantProduce(gatewayRole, PlatformTopic.INDEXING_RECEIPTS.topicName());
 
     new Alerting(
         this,

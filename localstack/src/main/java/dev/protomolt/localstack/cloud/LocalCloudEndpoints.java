@@ -1,5 +1,6 @@
 package dev.protomolt.localstack.cloud;
 
+import dev.protomolt.names.PlatformVariable;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -79,10 +80,11 @@ public record LocalCloudEndpoints(
     env.put("AWS_ENDPOINT_URL_S3", s3.toString());
     env.put("AWS_ENDPOINT_URL_DYNAMODB", dynamoDb.toString());
     stepFunctions.ifPresent(uri -> env.put("AWS_ENDPOINT_URL_SFN", uri.toString()));
-    env.put("PROTOMOLT_KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers);
-    env.put("PROTOMOLT_JDBC_URL", postgresJdbcUrl);
-    env.put("PROTOMOLT_JDBC_USER", postgresUser);
-    env.put("PROTOMOLT_JDBC_PASSWORD", postgresPassword);
+    // The names the functions and the gateway read, so `protomolt env` output configures them.
+    env.put(PlatformVariable.KAFKA_BOOTSTRAP.key(), kafkaBootstrapServers);
+    env.put(PlatformVariable.JDBC_URL.key(), postgresJdbcUrl);
+    env.put(PlatformVariable.JDBC_USER.key(), postgresUser);
+    env.put(PlatformVariable.JDBC_PASSWORD.key(), postgresPassword);
     return env;
   }
 }

@@ -37,6 +37,15 @@ public final class LocalKafka implements AutoCloseable {
 
   /** Starts the broker on {@code port} and its controller on {@code controllerPort} (0: free). */
   public static LocalKafka start(Path logDir, int port, int controllerPort) {
+    return start(logDir, port, controllerPort, true);
+  }
+
+  /**
+   * As {@link #start(Path, int, int)}; with {@code autoCreateTopics} false the broker refuses
+   * records for topics nobody created, as MSK Serverless does.
+   */
+  public static LocalKafka start(
+      Path logDir, int port, int controllerPort, boolean autoCreateTopics) {
     int brokerPort = LoopbackPort.claim(port, COMPONENT, LocalCloudSettings.KAFKA_PORT_SETTING);
     int quorumPort =
         LoopbackPort.claim(
@@ -47,7 +56,9 @@ public final class LocalKafka implements AutoCloseable {
               0, CONTROLLER_COMPONENT, LocalCloudSettings.KAFKA_CONTROLLER_PORT_SETTING);
     }
     keepKafkaFromExitingTheJvm();
-    KafkaConfig config = KafkaConfig.fromProps(properties(logDir, brokerPort, quorumPort), false);
+    Properties props = properties(logDir, brokerPort, quorumPort);
+    props.put("auto.create.topics.enable", Boolean.toString(autoCreateTopics));
+    KafkaConfig config = KafkaConfig.fromProps(props, false);
     formatOnce(logDir);
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
     try {

@@ -3,6 +3,7 @@ package dev.protomolt.localstack.cloud;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.protomolt.db.Migrations;
+import dev.protomolt.localstack.sfn.LocalSfnSchema;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -88,6 +89,8 @@ public final class LocalPostgres implements AutoCloseable {
           e);
     }
     try {
+      // A data folder from before the runtime's tables left the production set (LocalSfnSchema).
+      LocalSfnSchema.adoptLegacy(postgres.getPostgresDatabase());
       Migrations.MigrationReport report = Migrations.apply(postgres.getPostgresDatabase());
       return new LocalPostgres(postgres, dataDir, report);
     } catch (RuntimeException e) {

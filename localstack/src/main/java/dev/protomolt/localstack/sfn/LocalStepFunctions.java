@@ -53,7 +53,9 @@ public final class LocalStepFunctions implements AutoCloseable {
     Objects.requireNonNull(dataSource, "dataSource");
     Objects.requireNonNull(lambda, "lambda");
     Objects.requireNonNull(clock, "clock");
+    LocalSfnSchema.adoptLegacy(dataSource);
     Migrations.apply(dataSource);
+    LocalSfnSchema.apply(dataSource);
     Arns arns = new Arns(REGION, ACCOUNT);
     StateMachineStore machines = new StateMachineStore(dataSource);
     ExecutionStore executions = new ExecutionStore(dataSource);

@@ -1,5 +1,7 @@
 package dev.protomolt.core.orchestration;
 
+import dev.protomolt.names.PlatformTopic;
+
 /**
  * Where the hop services produce records: work dispatches on {@code pipestream.module.<module>},
  * step records on {@code pipeline-events}, dead letters on the node's DLQ topic. Keys are
@@ -8,12 +10,12 @@ package dev.protomolt.core.orchestration;
 public interface EventBus {
 
   /** The topic every {@code StepExecutionRecord} is produced to. */
-  String PIPELINE_EVENTS = "pipeline-events";
+  String PIPELINE_EVENTS = PlatformTopic.PIPELINE_EVENTS.topicName();
 
   void publish(String topic, String key, byte[] value);
 
   static String moduleTopic(String moduleId) {
-    return "pipestream.module." + moduleId;
+    return PlatformTopic.moduleTopic(moduleId);
   }
 
   static String dlqTopic(String clusterId, String graphId, String nodeId) {

@@ -1,11 +1,16 @@
 package dev.protomolt.core.parts;
 
+import dev.protomolt.names.StoragePrefix;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
 /**
- * Where a stored state's part objects live: {@code <drive prefix><nodeId>/core.pb},
- * {@code blobs.pb}, {@code parsed.pb} and {@code chunks/<safe sub key>.pb}.
+ * Where a stored state's part objects live: {@code <drive prefix><nodeId>/<write>/core.pb},
+ * {@code blobs.pb}, {@code parsed.pb} and {@code chunks/<safe sub key>.pb}, where {@code <write>}
+ * names the one save that wrote them ({@code w} and its write token as 16 hex digits). No two saves
+ * share a write segment, so no save ever overwrites an object another save's manifest names
+ * (decision 1600). States stored before write segments existed live directly under
+ * {@code <nodeId>/}; they stay readable because a reader follows the keys its manifest names.
  *
  * <p>Keys hold only characters that need no escaping in a SigV4 canonical request
  * ({@code A-Z a-z 0-9 - _ . /}), because S3-compatible backends disagree on how to canonicalize
@@ -61,12 +66,59 @@ public final class ObjectKeys {
     return new ObjectKeys(nodeId, drivePrefix + nodeId + "/");
   }
 
+  /**
+   * Keys of one stored copy on a drive: a PERSIST copy ({@code keep}) under the drive prefix, a
+   * CACHE copy under {@link StoragePrefix#CACHE_STAGING} followed by the drive prefix, so the
+   * platform bucket's lifecycle rule (one static key prefix) can expire CACHE staging that reclaim
+   * missed without ever matching a PERSIST copy.
+   */
+  public static ObjectKeys forCopy(String drivePrefix, UUID nodeId, boolean keep) {
+    if (drivePrefix == null) {
+      throw new IllegalArgumentException(
+          "drive prefix must not be null (use \"\" for the bucket root)");
+    }
+    return forNode(keep ? drivePrefix : StoragePrefix.CACHE_STAGING + drivePrefix, nodeId);
+  }
+
+  /**
+   * Keys of the objects one save writes: under the node's prefix and then the save's own write
+   * segment, so they are never reused by another save.
+   *
+   * @param writeToken the save's write token from the ledger; positive
+   */
+  public static ObjectKeys forWrite(String drivePrefix, UUID nodeId, long writeToken) {
+    if (writeToken <= 0) {
+      throw new IllegalArgumentException("write token must be positive, got " + writeToken);
+    }
+    ObjectKeys node = forNode(drivePrefix, nodeId);
+    return new ObjectKeys(nodeId, node.prefix + writeSegment(writeToken) + "/");
+  }
+
+  /**
+   * Keys of the objects one save writes for a copy with this keep flag: the drive layout of {@link
+   * #forCopy} (CACHE under {@code cache/}), then the save's own write segment.
+   */
+  public static ObjectKeys forWrite(
+      String drivePrefix, UUID nodeId, boolean keep, long writeToken) {
+    if (drivePrefix == null) {
+      throw new IllegalArgumentException(
+          "drive prefix must not be null (use \"\" for the bucket root)");
+    }
+    return forWrite(
+        keep ? drivePrefix : StoragePrefix.CACHE_STAGING + drivePrefix, nodeId, writeToken);
+  }
+
+  /** The write segment of a token: {@code w} and 16 lower-case hex digits, sorting by token. */
+  public static String writeSegment(long writeToken) {
+    return String.format("w%016x", writeToken);
+  }
+
   /** The node whose objects these keys name. */
   public UUID nodeId() {
     return nodeId;
   }
 
-  /** The common prefix of every object of this node, ending with {@code /}. */
+  /** The common prefix of every object these keys name, ending with {@code /}. */
   public String prefix() {
     return prefix;
   }

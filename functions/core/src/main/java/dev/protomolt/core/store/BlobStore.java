@@ -16,6 +16,16 @@ public interface BlobStore {
    */
   void put(ObjectAddress to, byte[] bytes, boolean verifyChecksum);
 
+  /**
+   * Writes {@code bytes} at {@code to} only if no object is there yet: the write of a key that must
+   * never be overwritten (a save's own part objects, decision 1600). Finding the very same bytes
+   * there already counts as written, so a retried request whose first attempt landed succeeds.
+   *
+   * @param verifyChecksum when true the store itself verifies the landed bytes by SHA-256
+   * @throws ObjectExistsException when different bytes are already stored at {@code to}
+   */
+  void create(ObjectAddress to, byte[] bytes, boolean verifyChecksum);
+
   /** The object's bytes; {@link ObjectMissingException} when there is none. */
   byte[] get(ObjectAddress from);
 

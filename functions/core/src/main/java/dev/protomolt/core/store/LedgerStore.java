@@ -21,6 +21,25 @@ public interface LedgerStore {
   void upsert(PipeDocRecord record);
 
   /**
+   * A write token larger than every token handed out before, across every caller of the same
+   * ledger. A save takes one before it writes any object: it names the save's objects and orders
+   * the save against other saves at the same address (decision 1600).
+   */
+  long nextWriteToken();
+
+  /**
+   * Commits a save's stored state at its address under "newest write wins": the row is replaced
+   * only when {@code writeToken} is larger than the token of the state stored there (a row without
+   * one counts as oldest). Whichever state loses, the newer or the older save's, is recorded as
+   * superseded in the same transaction, so its objects are reclaimed after the grace period.
+   * {@code createdAt} of an existing row is kept.
+   *
+   * @param at when the commit happens (after the save's objects were written): the grace period
+   *     of whatever is superseded starts then, since a reader may have read its manifest until then
+   */
+  SaveCommit commit(PipeDocRecord record, long writeToken, Instant at);
+
+  /**
    * Marks an ACTIVE row PENDING_PURGE, which hides it from reads at once.
    *
    * @return false when there was no ACTIVE row

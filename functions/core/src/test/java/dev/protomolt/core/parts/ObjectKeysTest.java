@@ -26,6 +26,27 @@ class ObjectKeysTest {
   }
 
   @Test
+  void aSavesKeysLiveUnderItsOwnWriteSegment() {
+    ObjectKeys first = ObjectKeys.forWrite("acct-1/pipeline/", NODE, 1);
+    ObjectKeys later = ObjectKeys.forWrite("acct-1/pipeline/", NODE, 0x2aL);
+
+    assertThat(first.core()).isEqualTo("acct-1/pipeline/" + NODE + "/w0000000000000001/core.pb");
+    assertThat(later.chunkSet("s")).startsWith("acct-1/pipeline/" + NODE + "/w000000000000002a/");
+    assertThat(later.nodeId()).isEqualTo(NODE);
+    assertThat(first.core()).matches(SIGV4_SAFE);
+    // Distinct tokens never share a key, and the segments sort in token order.
+    assertThat(first.core()).isNotEqualTo(later.core());
+    assertThat(ObjectKeys.writeSegment(9)).isLessThan(ObjectKeys.writeSegment(10));
+  }
+
+  @Test
+  void aWriteTokenMustBePositive() {
+    assertThatThrownBy(() -> ObjectKeys.forWrite("", NODE, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("write token must be positive");
+  }
+
+  @Test
   void chunkKeysAreSigV4SafeAndDistinctForSubKeysThatSanitizeAlike() {
     ObjectKeys keys = ObjectKeys.forNode(NODE);
     List<String> subKeys =

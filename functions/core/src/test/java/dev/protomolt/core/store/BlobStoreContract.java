@@ -34,6 +34,27 @@ public abstract class BlobStoreContract {
   }
 
   @Test
+  void aCreateOnlyWriteNeverReplacesDifferentBytes() {
+    ObjectAddress at = drive().address(key());
+    store().create(at, "first".getBytes(StandardCharsets.UTF_8), true);
+
+    assertThatThrownBy(() -> store().create(at, "second".getBytes(StandardCharsets.UTF_8), false))
+        .isInstanceOf(ObjectExistsException.class)
+        .hasMessageContaining(at.key());
+    assertThat(store().get(at)).asString(StandardCharsets.UTF_8).isEqualTo("first");
+  }
+
+  @Test
+  void aCreateOnlyWriteRepeatedWithTheSameBytesSucceeds() {
+    // What a retried PUT whose first attempt landed looks like to the store.
+    ObjectAddress at = drive().address(key());
+    store().create(at, "same".getBytes(StandardCharsets.UTF_8), false);
+    store().create(at, "same".getBytes(StandardCharsets.UTF_8), false);
+
+    assertThat(store().get(at)).asString(StandardCharsets.UTF_8).isEqualTo("same");
+  }
+
+  @Test
   void aMissingObjectIsObjectMissing() {
     ObjectAddress at = drive().address(key());
 

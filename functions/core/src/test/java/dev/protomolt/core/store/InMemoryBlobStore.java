@@ -2,6 +2,7 @@ package dev.protomolt.core.store;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +32,16 @@ public final class InMemoryBlobStore implements BlobStore {
   public void put(ObjectAddress to, byte[] bytes, boolean verifyChecksum) {
     objects.put(id(to), bytes.clone());
     writtenAt.put(id(to), clock.instant());
+  }
+
+  @Override
+  public void create(ObjectAddress to, byte[] bytes, boolean verifyChecksum) {
+    byte[] there = objects.putIfAbsent(id(to), bytes.clone());
+    if (there == null) {
+      writtenAt.put(id(to), clock.instant());
+    } else if (!Arrays.equals(there, bytes)) {
+      throw new ObjectExistsException(to, null);
+    }
   }
 
   @Override

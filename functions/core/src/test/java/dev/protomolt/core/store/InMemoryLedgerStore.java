@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -17,6 +18,8 @@ import java.util.function.Predicate;
 public final class InMemoryLedgerStore implements LedgerStore {
 
   private final Map<UUID, PipeDocRecord> rows = new ConcurrentHashMap<>();
+  private final Map<UUID, Long> tokens = new ConcurrentHashMap<>();
+  private final AtomicLong lastToken = new AtomicLong();
 
   @Override
   public Optional<PipeDocRecord> find(UUID nodeId) {
@@ -60,6 +63,23 @@ public final class InMemoryLedgerStore implements LedgerStore {
                 neu.graphVersion(),
                 old.createdAt(),
                 neu.updatedAt()));
+  }
+
+  @Override
+  public long nextWriteToken() {
+    return lastToken.incrementAndGet();
+  }
+
+  @Override
+  public synchronized SaveCommit commit(PipeDocRecord record, long writeToken, Instant at) {
+    long stored = tokens.getOrDefault(record.nodeId(), 0L);
+    PipeDocRecord existing = rows.get(record.nodeId());
+    if (existing != null && stored > writeToken) {
+      return new SaveCommit(false, existing);
+    }
+    upsert(record);
+    tokens.put(record.nodeId(), writeToken);
+    return new SaveCommit(true, rows.get(record.nodeId()));
   }
 
   @Override

@@ -44,6 +44,35 @@ public abstract class LedgerStoreContract {
   }
 
   @Test
+  void writeTokensOnlyGrow() {
+    long first = ledger().nextWriteToken();
+    long second = ledger().nextWriteToken();
+    assertThat(first).isPositive();
+    assertThat(second).isGreaterThan(first);
+  }
+
+  @Test
+  void theNewestWriteTokenWinsWhicheverCommitsFirst() {
+    UUID id = UUID.randomUUID();
+    long older = ledger().nextWriteToken();
+    long newer = ledger().nextWriteToken();
+    PipeDocRecord newerRow = pipelineRow(id, T0.plusSeconds(60));
+    assertThat(ledger().commit(newerRow, newer, T0.plusSeconds(61)).applied()).isTrue();
+
+    SaveCommit late = ledger().commit(pipelineRow(id, T0), older, T0.plusSeconds(62));
+
+    assertThat(late.applied()).isFalse();
+    assertThat(late.stored().updatedAt()).isEqualTo(T0.plusSeconds(60));
+    assertThat(ledger().find(id).orElseThrow().updatedAt()).isEqualTo(T0.plusSeconds(60));
+    long newest = ledger().nextWriteToken();
+    SaveCommit next =
+        ledger().commit(pipelineRow(id, T0.plusSeconds(120)), newest, T0.plusSeconds(121));
+    assertThat(next.applied()).isTrue();
+    assertThat(next.stored().updatedAt()).isEqualTo(T0.plusSeconds(120));
+    assertThat(next.stored().createdAt()).isEqualTo(T0.plusSeconds(60));
+  }
+
+  @Test
   void anUnknownNodeIsAbsent() {
     assertThat(ledger().find(UUID.randomUUID())).isEmpty();
   }

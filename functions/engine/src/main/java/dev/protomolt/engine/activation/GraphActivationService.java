@@ -5,9 +5,11 @@ import dev.protomolt.core.graph.GraphAdminException.Reason;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.core.orchestration.StateMachines;
+import dev.protomolt.core.orchestration.TopicProvisioning;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.statemachines.CompiledStateMachine;
+import dev.protomolt.statemachines.DeadLetterTopics;
 import dev.protomolt.statemachines.GraphCompileException;
 import dev.protomolt.statemachines.StateMachineCompiler;
 import java.util.Objects;
@@ -20,6 +22,9 @@ import java.util.Objects;
  * last: until then new documents keep going to the previous version. Rollback is activating an
  * older version: it is already published, so only the store and the alias move.
  *
+ * <p>Before the alias moves, the version's dead-letter topics are created (decision 0651): MSK
+ * Serverless creates no topic on first write, so a dead letter to a topic nobody made would be lost.
+ *
  * <p>Every step is safe to repeat; a call that failed half way is finished by calling it again.
  */
 public final class GraphActivationService implements GraphAdminService.Deployment {
@@ -27,12 +32,29 @@ public final class GraphActivationService implements GraphAdminService.Deploymen
   private final GraphAdminService admin;
   private final StateMachines machines;
   private final EngineFunctions functions;
+  private final TopicProvisioning topics;
 
+  /**
+   * Activation on a broker that creates topics on first write (the local broker with automatic
+   * topic creation on): nothing is created ahead. AWS wiring uses the four-argument constructor.
+   */
   public GraphActivationService(
       GraphAdminService admin, StateMachines machines, EngineFunctions functions) {
+    this(admin, machines, functions, topics -> {});
+  }
+
+  /**
+   * @param topics creates the version's dead-letter topics before the alias moves
+   */
+  public GraphActivationService(
+      GraphAdminService admin,
+      StateMachines machines,
+      EngineFunctions functions,
+      TopicProvisioning topics) {
     this.admin = Objects.requireNonNull(admin, "admin");
     this.machines = Objects.requireNonNull(machines, "machines");
     this.functions = Objects.requireNonNull(functions, "functions");
+    this.topics = Objects.requireNonNull(topics, "topics");
     // From now on every activation through the admin service (its gRPC door included) deploys.
     admin.deployThrough(this);
   }
@@ -52,6 +74,20 @@ public final class GraphActivationService implements GraphAdminService.Deploymen
 
   @Override
   public String deploy(PipelineGraph graph) {
+    // Also on a rollback to a version deployed long ago: its topics may have been deleted since.
+    try {
+      topics.ensureExist(DeadLetterTopics.of(graph));
+    } catch (IllegalStateException e) {
+      throw new GraphAdminException(
+          Reason.UNAVAILABLE,
+          "graph '"
+              + graph.getGraphId()
+              + "' version "
+              + graph.getVersion()
+              + " was not activated: its dead-letter topics could not be created: "
+              + e.getMessage(),
+          e);
+    }
     String recorded =
         admin
             .get(graph.getGraphId(), graph.getClusterId(), graph.getVersion())

@@ -2,6 +2,7 @@ package dev.protomolt.engine.graphs;
 
 import dev.protomolt.core.graph.GraphEventPublisher;
 import dev.protomolt.engine.hop.KafkaEventBus;
+import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.proto.events.v1.GraphUpdateEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,7 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 public final class KafkaGraphEventPublisher implements GraphEventPublisher, AutoCloseable {
 
-  public static final String TOPIC = "graph-updates";
+  public static final String TOPIC = PlatformTopic.GRAPH_UPDATES.topicName();
 
   /** Header carrying the event type, so consumers can filter without parsing the payload. */
   public static final String TYPE_HEADER = "graph-update-type";

@@ -15,6 +15,7 @@ import dev.protomolt.core.routing.EdgeBehavior;
 import dev.protomolt.core.routing.EdgeRouter;
 import dev.protomolt.core.routing.FieldMappings;
 import dev.protomolt.core.routing.RoutingDecision;
+import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.ErrorInfo;
@@ -44,7 +45,7 @@ public final class CompleteService {
   public static final String MEMORY_DUCK_PREFIX = "protomolt.memoryDucked.";
 
   /** The topic the reclaim consumer reads CACHE copies to delete from. */
-  public static final String RECLAIM_REQUESTS = "reclaim-requests";
+  public static final String RECLAIM_REQUESTS = PlatformTopic.RECLAIM_REQUESTS.topicName();
 
   private final HopContext hop;
 

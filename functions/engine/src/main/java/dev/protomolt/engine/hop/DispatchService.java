@@ -64,7 +64,8 @@ public final class DispatchService {
             .setDispatchedAt(timestamp(now))
             .setAttempt(payload.path("attempt").asInt(0))
             .setExecutionArn(id.executionId())
-            .setHeartbeatSeconds(payload.path("heartbeatSeconds").asInt(0));
+            .setHeartbeatSeconds(payload.path("heartbeatSeconds").asInt(0))
+            .addAllIndexPlanIds(pinned.node().getIndexPlanIdsList());
     resultKeep(stream, id).ifPresent(dispatch::setResultKeep);
     if (timeoutSeconds > 0) {
       dispatch.setDeadline(timestamp(now.plusSeconds(timeoutSeconds)));

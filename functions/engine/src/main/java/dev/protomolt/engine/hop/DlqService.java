@@ -3,8 +3,10 @@ package dev.protomolt.engine.hop;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Timestamp;
+import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.ErrorInfo;
 import dev.protomolt.proto.data.v1.PipeStream;
@@ -12,12 +14,15 @@ import dev.protomolt.proto.data.v1.StepStatus;
 import dev.protomolt.proto.events.v1.DlqMessage;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * {@code N.Dlq}: with {@code saveOnError} persists the failing body first (never a
  * right-to-be-forgotten one), then writes a {@code DlqMessage} with replay coordinates (execution
  * ARN, node, work unit id) to {@code topic} when {@code publish}, records the DEAD_LETTERED step and
- * returns {@code { dlqId }}. The dlq id is deterministic, so a retried DLQ hop converges.
+ * returns {@code { dlqId }}. The dlq id is deterministic, so a retried DLQ hop converges. Each
+ * published dead letter counts one {@code DeadLettersPublished}, the metric the dead-letter alarm
+ * reads.
  */
 public final class DlqService {
 
@@ -25,9 +30,16 @@ public final class DlqService {
   public static final String REPROCESS_COUNT = "protomolt.dlq.reprocessCount";
 
   private final HopContext hop;
+  private final MetricsSink metrics;
 
+  /** Emits no metric: for a platform whose dead-letter alarm is not CloudWatch's. */
   public DlqService(HopContext hop) {
+    this(hop, (metric, value, dimensions) -> {});
+  }
+
+  public DlqService(HopContext hop, MetricsSink metrics) {
     this.hop = hop;
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   public String handle(String payloadJson) {
@@ -82,6 +94,7 @@ public final class DlqService {
     }
     if (payload.path("publish").asBoolean(true)) {
       hop.events.publish(topic, dlqId, message.build().toByteArray());
+      metrics.emit(PlatformMetric.DEAD_LETTERS_PUBLISHED, 1);
     }
     hop.recordStep(
         id,

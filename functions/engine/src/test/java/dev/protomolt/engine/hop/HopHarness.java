@@ -11,6 +11,7 @@ import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.SubscriptionLookup;
 import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.core.graph.validation.TenancyDirectory;
+import dev.protomolt.core.metrics.RecordingMetricsSink;
 import dev.protomolt.engine.activation.EngineDatabase;
 import dev.protomolt.engine.activation.EngineTestClients;
 import dev.protomolt.engine.activation.GraphActivationService;
@@ -53,6 +54,7 @@ final class HopHarness implements AutoCloseable {
   final FakeClock clock = new FakeClock(Instant.parse("2026-03-01T12:00:00Z"));
   final RecordingStaging staging = new RecordingStaging();
   final RecordingEventBus events = new RecordingEventBus();
+  final RecordingMetricsSink metrics = new RecordingMetricsSink("test");
   final PostgresGraphStore store;
   final HopContext context;
   final PrepareService prepare;
@@ -107,7 +109,7 @@ final class HopHarness implements AutoCloseable {
     prepare = new PrepareService(context);
     dispatch = new DispatchService(context);
     complete = new CompleteService(context);
-    dlq = new DlqService(context);
+    dlq = new DlqService(context, metrics);
     runtime = LocalStepFunctions.start(0, ds, lambdas(), sfnClock);
     sfn = EngineTestClients.sfn(runtime.endpoint());
     admin =

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.engine.reclaim.ReclaimService;
+import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.config.v1.MappingType;
 import dev.protomolt.proto.config.v1.ModuleCapabilities;
 import dev.protomolt.proto.config.v1.PipelineGraph;
@@ -397,6 +398,14 @@ class HopServicesTest {
     h.dlq.handle(dlqPayload(doc("forgettable", 10, true), true, false).toString());
     assertThat(h.staging.staged).as("never stored").hasSize(2);
     assertThat(h.events.on(topic)).as("publish=false writes no record").hasSize(2);
+    // The dead-letter alarm's metric counts what was published, not what was kept.
+    assertThat(h.metrics.records(PlatformMetric.DEAD_LETTERS_PUBLISHED))
+        .hasSize(2)
+        .allSatisfy(
+            r -> {
+              assertThat(r.value()).isEqualTo(1);
+              assertThat(r.dimensions()).containsEntry("Environment", "test");
+            });
   }
 
   @Test

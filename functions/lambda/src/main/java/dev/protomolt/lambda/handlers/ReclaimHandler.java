@@ -6,6 +6,7 @@ import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.EventJson;
 import dev.protomolt.lambda.handlers.KafkaBatch.KafkaRecord;
+import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.proto.events.v1.DocumentDeleted;
 import dev.protomolt.repository.purge.DeletionRequests;
 import java.io.IOException;
@@ -25,8 +26,8 @@ import java.util.Objects;
 public final class ReclaimHandler implements EventHandler {
 
   public static final String NAME = "reclaim";
-  public static final String RECLAIM_REQUESTS = "reclaim-requests";
-  public static final String DOCUMENT_DELETED = "document-deleted";
+  public static final String RECLAIM_REQUESTS = PlatformTopic.RECLAIM_REQUESTS.topicName();
+  public static final String DOCUMENT_DELETED = PlatformTopic.DOCUMENT_DELETED.topicName();
 
   private final EventJson json = new EventJson(NAME);
   private final ReclaimService reclaims;
@@ -43,10 +44,10 @@ public final class ReclaimHandler implements EventHandler {
     List<byte[]> reclaimValues = new ArrayList<>();
     List<DocumentDeleted> deleted = new ArrayList<>();
     for (KafkaRecord r : records) {
-      switch (r.topic()) {
+      switch (PlatformTopic.byName(r.topic()).orElse(null)) {
         case RECLAIM_REQUESTS -> reclaimValues.add(r.value());
         case DOCUMENT_DELETED -> deleted.add(documentDeleted(r));
-        default ->
+        case null, default ->
             throw json.refuse(
                 r.path() + ".topic",
                 "must be "

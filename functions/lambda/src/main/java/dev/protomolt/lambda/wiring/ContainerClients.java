@@ -5,6 +5,7 @@ import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
 import dev.protomolt.engine.hop.KafkaEventBus;
+import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
@@ -39,7 +40,7 @@ public final class ContainerClients implements AutoCloseable {
   static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
 
   /** The topic tombstones are announced on (the purge function consumes it). */
-  static final String STORAGE_PURGE = "storage-purge";
+  static final String STORAGE_PURGE = PlatformTopic.STORAGE_PURGE.topicName();
 
   private final FunctionEnvironment env;
   private final Clock clock;

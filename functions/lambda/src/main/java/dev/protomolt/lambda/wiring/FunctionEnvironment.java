@@ -3,6 +3,7 @@ package dev.protomolt.lambda.wiring;
 import dev.protomolt.access.AccessSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
+import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import java.net.URI;
 import java.time.Duration;
@@ -33,11 +34,11 @@ public final class FunctionEnvironment {
 
   /** {@code PROTOMOLT_ENV}: the environment name, part of every state machine name. */
   public String environmentName() {
-    return required("PROTOMOLT_ENV");
+    return required(PlatformVariable.ENV.key());
   }
 
   public String region() {
-    return optional("AWS_REGION").orElse("us-east-1");
+    return optional(PlatformVariable.AWS_REGION.key()).orElse("us-east-1");
   }
 
   /** How this function reaches the brokers (shared with the gateway, decision 0670). */
@@ -52,7 +53,8 @@ public final class FunctionEnvironment {
 
   /** {@code PROTOMOLT_SFN_ENDPOINT}: empty for Step Functions itself. */
   public Optional<URI> stepFunctionsEndpoint() {
-    return optional("PROTOMOLT_SFN_ENDPOINT").map(v -> uri("PROTOMOLT_SFN_ENDPOINT", v));
+    return optional(PlatformVariable.SFN_ENDPOINT.key())
+        .map(v -> uri(PlatformVariable.SFN_ENDPOINT.key(), v));
   }
 
   /**
@@ -62,7 +64,7 @@ public final class FunctionEnvironment {
    * own endpoint and the function's role.
    */
   public Map<String, ObjectStoreSettings> objectStores() {
-    String refs = optional("PROTOMOLT_S3_CREDENTIALS_REFS").orElse("platform");
+    String refs = optional(PlatformVariable.S3_CREDENTIALS_REFS.key()).orElse("platform");
     Map<String, ObjectStoreSettings> stores = new LinkedHashMap<>();
     for (String r : refs.split(",")) {
       String ref = r.strip();
@@ -73,15 +75,17 @@ public final class FunctionEnvironment {
                 + refs
                 + "\"");
       }
-      String prefix = "PROTOMOLT_S3_" + ref.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
+      String part = ref.toUpperCase(Locale.ROOT).replace('-', '_');
+      // The refusal names the reference's keys, e.g. PROTOMOLT_S3_PLATFORM_*.
+      String prefix = PlatformVariable.S3_ENDPOINT.key(part).replace("ENDPOINT", "");
       try {
         stores.put(
             ref,
             ObjectStoreSettings.fromValues(
-                values.get(prefix + "ENDPOINT"),
-                values.get(prefix + "PATH_STYLE"),
-                values.get(prefix + "ACCESS_KEY_ID"),
-                values.get(prefix + "SECRET_ACCESS_KEY")));
+                values.get(PlatformVariable.S3_ENDPOINT.key(part)),
+                values.get(PlatformVariable.S3_PATH_STYLE.key(part)),
+                values.get(PlatformVariable.S3_ACCESS_KEY_ID.key(part)),
+                values.get(PlatformVariable.S3_SECRET_ACCESS_KEY.key(part))));
       } catch (IllegalArgumentException e) {
         throw new IllegalStateException(prefix + "*: " + e.getMessage(), e);
       }
@@ -91,22 +95,22 @@ public final class FunctionEnvironment {
 
   /** {@code PROTOMOLT_EXECUTION_ROLE_ARN}: the role the state machines run as (graph admin). */
   public String executionRoleArn() {
-    return arn("PROTOMOLT_EXECUTION_ROLE_ARN");
+    return arn(PlatformVariable.EXECUTION_ROLE_ARN.key());
   }
 
   /** {@code PROTOMOLT_<HOP>_FUNCTION_ARN} for PREPARE, DISPATCH, COMPLETE and DLQ (graph admin). */
   public String hopFunctionArn(String hop) {
-    return arn("PROTOMOLT_" + hop + "_FUNCTION_ARN");
+    return arn(PlatformVariable.valueOf(hop + "_FUNCTION_ARN").key());
   }
 
   /** {@code PROTOMOLT_INTAKE_FUNCTION_ARN}: the intake alias account rules notify (account events). */
   public String intakeFunctionArn() {
-    return arn("PROTOMOLT_INTAKE_FUNCTION_ARN");
+    return arn(PlatformVariable.INTAKE_FUNCTION_ARN.key());
   }
 
   /** {@code PROTOMOLT_RETENTION_WINDOW}: an ISO-8601 duration such as P30D; unset keeps every copy. */
   public Optional<Duration> retentionWindow() {
-    Optional<String> v = optional("PROTOMOLT_RETENTION_WINDOW");
+    Optional<String> v = optional(PlatformVariable.RETENTION_WINDOW.key());
     if (v.isEmpty()) {
       return Optional.empty();
     }
@@ -124,12 +128,12 @@ public final class FunctionEnvironment {
 
   /** {@code PROTOMOLT_RETENTION_BATCH}: most copies one retention run tombstones (default 500). */
   public int retentionBatch() {
-    return integer("PROTOMOLT_RETENTION_BATCH", 500, 1, 100_000);
+    return integer(PlatformVariable.RETENTION_BATCH.key(), 500, 1, 100_000);
   }
 
   /** {@code PROTOMOLT_RECONCILER_DELETE}: {@code true} deletes orphans; default is a dry run. */
   public boolean reconcilerDeletes() {
-    String v = optional("PROTOMOLT_RECONCILER_DELETE").orElse("false");
+    String v = optional(PlatformVariable.RECONCILER_DELETE.key()).orElse("false");
     if (!v.equals("true") && !v.equals("false")) {
       throw new IllegalStateException(
           "PROTOMOLT_RECONCILER_DELETE: must be true or false, got \"" + v + "\"");

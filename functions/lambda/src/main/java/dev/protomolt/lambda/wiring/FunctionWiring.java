@@ -5,9 +5,12 @@ import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.SubscriptionLookup;
 import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.core.graph.validation.TenancyDirectory;
+import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
+import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.db.Migrations;
 import dev.protomolt.engine.activation.EngineFunctions;
 import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.engine.activation.KafkaTopicProvisioning;
 import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
@@ -67,6 +70,7 @@ public final class FunctionWiring {
   private final ContainerClients clients;
   private final TenancyDirectory tenancy;
   private final IntakeNotificationRules intakeRules;
+  private final MetricsSink metrics;
 
   /**
    * The AWS wiring: graph admin's DESIGN-mode tenancy check reads datasource ownership from the
@@ -100,9 +104,23 @@ public final class FunctionWiring {
    */
   public FunctionWiring(
       ContainerClients clients, TenancyDirectory tenancy, IntakeNotificationRules intakeRules) {
+    this(clients, tenancy, intakeRules, null);
+  }
+
+  /**
+   * @param metrics where the DLQ and purge functions emit their metrics; null for CloudWatch's
+   *     embedded metric format on stdout, tagged with {@code PROTOMOLT_ENV} (the local cloud
+   *     installs a recording sink instead)
+   */
+  public FunctionWiring(
+      ContainerClients clients,
+      TenancyDirectory tenancy,
+      IntakeNotificationRules intakeRules,
+      MetricsSink metrics) {
     this.clients = Objects.requireNonNull(clients, "clients");
     this.tenancy = Objects.requireNonNull(tenancy, "tenancy");
     this.intakeRules = intakeRules;
+    this.metrics = metrics;
   }
 
   /**
@@ -118,14 +136,15 @@ public final class FunctionWiring {
       case "prepare" -> NamedHandlers.prepare(new PrepareService(hops()));
       case "dispatch" -> NamedHandlers.dispatch(new DispatchService(hops()));
       case "complete" -> NamedHandlers.complete(new CompleteService(hops()));
-      case "dlq" -> NamedHandlers.dlq(new DlqService(hops()));
+      case "dlq" -> NamedHandlers.dlq(new DlqService(hops(), metrics()));
       case "purge" ->
           NamedHandlers.purge(
               new StoragePurger(
                   clients.dataSource(),
                   new S3BlobStore(clients.s3()),
                   new PostgresDriveDirectory(clients.dataSource()),
-                  clients.clock()));
+                  clients.clock()),
+              metrics());
       case "reclaim" ->
           NamedHandlers.reclaim(
               new ReclaimService(clients.store()), new DeletionRequests(clients.store()));
@@ -175,6 +194,12 @@ public final class FunctionWiring {
                   + " serves "
                   + String.join(", ", NamedHandlers.NAMES));
     };
+  }
+
+  private MetricsSink metrics() {
+    return metrics != null
+        ? metrics
+        : EmbeddedMetricFormatSink.stdout(clients.environment().environmentName());
   }
 
   private HopContext hops() {
@@ -238,7 +263,8 @@ public final class FunctionWiring {
             env.hopFunctionArn("PREPARE"),
             env.hopFunctionArn("DISPATCH"),
             env.hopFunctionArn("COMPLETE"),
-            env.hopFunctionArn("DLQ")));
+            env.hopFunctionArn("DLQ")),
+        new KafkaTopicProvisioning(clients.kafkaAdmin(), ContainerClients.KAFKA_TIMEOUT));
   }
 
   private IndexingLedger indexingLedger() {

@@ -6,6 +6,7 @@ import dev.protomolt.core.parts.BlobHusks;
 import dev.protomolt.core.parts.DeletedReason;
 import dev.protomolt.core.parts.ManifestEdits;
 import dev.protomolt.core.parts.ManifestJson;
+import dev.protomolt.core.parts.ObjectKeys;
 import dev.protomolt.core.store.BlobStore;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.DriveDirectory;
@@ -13,6 +14,7 @@ import dev.protomolt.core.store.LedgerStore;
 import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.core.store.ObjectMissingException;
 import dev.protomolt.core.store.PipeDocRecord;
+import dev.protomolt.db.Transactions;
 import dev.protomolt.proto.data.v1.FileStorageReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
@@ -21,8 +23,9 @@ import dev.protomolt.proto.repository.v1.PartManifestEntry;
 import dev.protomolt.proto.repository.v1.PartState;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import dev.protomolt.repository.postgres.LedgerException;
-import java.sql.Connection;
+import dev.protomolt.repository.postgres.PostgresLedgerStore;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -39,9 +42,12 @@ import javax.sql.DataSource;
  * metadata-only husk, its manifest entry turns DELETED ({@code POST_PARSE_POLICY}) keeping its
  * SHA-256 and size, and the raw objects the blobs pointed at are deleted (decision 0901).
  *
- * <p>The manifest flips first (a compare-and-set on the row's checksum), the objects change after:
- * a crash in between leaves a DELETED entry over full bytes, which the next settlement of the same
- * row finishes, never a PRESENT entry over a husk that reads would reject.
+ * <p>The husk is written create-only at a key of its own first; then the manifest flips to name
+ * it (a compare-and-set on the whole manifest that was read, so a newer save at the same address
+ * is never edited), and the full BLOBS object is recorded as superseded in the same transaction,
+ * so a reader holding the old manifest still finds it for the grace period (decision 1600). A
+ * crash before the flip leaves an orphan husk for the reconciler; the stored state never changes
+ * under a reader.
  */
 public final class SourceSettlement {
 
@@ -133,13 +139,20 @@ public final class SourceSettlement {
     } catch (InvalidProtocolBufferException e) {
       return new Settled(false, "the BLOBS object " + at + " is not a PipeDoc: " + e.getMessage());
     }
-    if (present && !flip(row, blobsEntry)) {
-      return new Settled(
-          false,
-          "stored state " + nodeId + " changed while settling; a later" + " receipt settles it");
-    }
     byte[] huskBytes = husk.husk().toByteArray();
-    if (!Arrays.equals(huskBytes, stored)) {
+    if (present) {
+      long token = ledger.nextWriteToken();
+      ObjectAddress huskAt =
+          new ObjectAddress(drive, ObjectKeys.forWrite(drive.prefix(), nodeId, token).blobs());
+      blobs.create(huskAt, huskBytes, false);
+      if (!flip(row, blobsEntry, huskAt.key(), token)) {
+        return new Settled(
+            false,
+            "stored state " + nodeId + " changed while settling; a later receipt settles it");
+      }
+    } else if (!Arrays.equals(huskBytes, stored)) {
+      // A row settled before husks had keys of their own, whose run stopped after the flip: its
+      // DELETED entry is never read, so finishing the husk in place cannot disturb a reader.
       blobs.put(at, huskBytes, false);
     }
     List<ObjectAddress> raw = new ArrayList<>();
@@ -157,8 +170,12 @@ public final class SourceSettlement {
     return new Settled(true, "settled; " + raw.size() + " raw object(s) deleted");
   }
 
-  /** Marks BLOBS DELETED in the row, only if the row still has the manifest that was read. */
-  private boolean flip(PipeDocRecord row, PartManifestEntry blobsEntry) {
+  /**
+   * Marks BLOBS DELETED naming the husk, only if the row still has exactly the manifest that was
+   * read, and records the full BLOBS object as superseded in the same transaction.
+   */
+  private boolean flip(
+      PipeDocRecord row, PartManifestEntry blobsEntry, String huskKey, long huskToken) {
     Instant now = clock.instant();
     Timestamp at =
         Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()).build();
@@ -169,12 +186,12 @@ public final class SourceSettlement {
             "",
             DeletedReason.POST_PARSE_POLICY,
             at);
-    // The husk stays at the BLOBS key, so the entry keeps naming it: it is this row's object, and
-    // the purger and reconciler must see it as owned.
+    // The entry names the husk: it is this row's object, and the purger and reconciler must see
+    // it as owned.
     PipeDocManifest.Builder b = edited.toBuilder();
     for (int i = 0; i < b.getEntriesCount(); i++) {
       if (b.getEntries(i).getPart() == PipeDocPart.PIPE_DOC_PART_BLOBS) {
-        b.setEntries(i, b.getEntries(i).toBuilder().setObjectKey(blobsEntry.getObjectKey()));
+        b.setEntries(i, b.getEntries(i).toBuilder().setObjectKey(huskKey));
       }
     }
     PipeDocManifest manifest = b.build();
@@ -183,21 +200,75 @@ public final class SourceSettlement {
             .filter(e -> e.getState() == PartState.PART_STATE_PRESENT)
             .mapToLong(PartManifestEntry::getSizeBytes)
             .sum();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement s =
-            c.prepareStatement(
-                "UPDATE pipedocs SET manifest = ?::jsonb,"
-                    + " checksum = ?, size_bytes = ?, updated_at = ? WHERE node_id = ?"
-                    + " AND status = 'ACTIVE' AND checksum = ?")) {
-      s.setString(1, ManifestJson.toJson(manifest));
-      s.setString(2, manifest.getChecksum());
-      s.setLong(3, size);
-      s.setTimestamp(4, java.sql.Timestamp.from(now));
-      s.setObject(5, row.nodeId());
-      s.setString(6, row.checksum());
-      return s.executeUpdate() == 1;
+    PipeDocManifest fullBlobs =
+        row.manifest().toBuilder().clearEntries().addEntries(blobsEntry).build();
+    try {
+      return Transactions.inTransaction(
+          dataSource,
+          c -> {
+            long storedToken;
+            try (PreparedStatement s =
+                c.prepareStatement(
+                    "UPDATE pipedocs SET manifest = ?::jsonb,"
+                        + " checksum = ?, size_bytes = ?, updated_at = ? WHERE node_id = ?"
+                        + " AND status = 'ACTIVE' AND manifest = ?::jsonb RETURNING write_token")) {
+              s.setString(1, ManifestJson.toJson(manifest));
+              s.setString(2, manifest.getChecksum());
+              s.setLong(3, size);
+              s.setTimestamp(4, java.sql.Timestamp.from(now));
+              s.setObject(5, row.nodeId());
+              s.setString(6, ManifestJson.toJson(row.manifest()));
+              try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                  // The husk lost: nothing names it, so it goes the way of any superseded write.
+                  PostgresLedgerStore.recordSuperseded(
+                      c,
+                      withManifest(row, huskOnly(manifest)),
+                      huskToken,
+                      huskToken,
+                      "LOST_RACE",
+                      now);
+                  return false;
+                }
+                storedToken = rs.getLong(1);
+              }
+            }
+            PostgresLedgerStore.recordSuperseded(
+                c, withManifest(row, fullBlobs), storedToken, huskToken, "REPLACED", now);
+            return true;
+          });
     } catch (SQLException e) {
       throw new LedgerException("settling pipedocs row " + row.nodeId(), e);
     }
+  }
+
+  private static PipeDocManifest huskOnly(PipeDocManifest manifest) {
+    PipeDocManifest.Builder b = manifest.toBuilder().clearEntries();
+    manifest.getEntriesList().stream()
+        .filter(e -> e.getPart() == PipeDocPart.PIPE_DOC_PART_BLOBS)
+        .forEach(b::addEntries);
+    return b.build();
+  }
+
+  private static PipeDocRecord withManifest(PipeDocRecord r, PipeDocManifest manifest) {
+    return new PipeDocRecord(
+        r.nodeId(),
+        r.rowKind(),
+        r.accountId(),
+        r.docId(),
+        r.graphId(),
+        r.graphAddressId(),
+        r.clusterId(),
+        r.driveName(),
+        r.status(),
+        manifest,
+        r.checksum(),
+        r.sizeBytes(),
+        r.keep(),
+        r.crawlId(),
+        r.datasourceId(),
+        r.graphVersion(),
+        r.createdAt(),
+        r.updatedAt());
   }
 }

@@ -5,6 +5,8 @@ import dev.protomolt.core.identity.RowKind;
 import dev.protomolt.core.parts.ManifestJson;
 import dev.protomolt.core.store.LedgerStore;
 import dev.protomolt.core.store.PipeDocRecord;
+import dev.protomolt.core.store.SaveCommit;
+import dev.protomolt.db.Transactions;
 import dev.protomolt.proto.repository.v1.DocumentStatus;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import java.sql.Connection;
@@ -45,6 +47,29 @@ public final class PostgresLedgerStore implements LedgerStore {
           + " datasource_id = EXCLUDED.datasource_id, graph_version = EXCLUDED.graph_version,"
           + " updated_at = EXCLUDED.updated_at";
 
+  private static final String LOCK =
+      "SELECT " + COLUMNS + ", write_token FROM pipedocs WHERE node_id = ? FOR UPDATE";
+
+  private static final String INSERT_NEW =
+      "INSERT INTO pipedocs ("
+          + COLUMNS
+          + ", write_token)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (node_id) DO NOTHING";
+
+  private static final String REPLACE =
+      "UPDATE pipedocs SET row_kind = ?, account_id = ?, doc_id = ?, graph_id = ?,"
+          + " graph_address_id = ?, cluster_id = ?, drive_name = ?, status = ?,"
+          + " manifest = ?::jsonb, checksum = ?, size_bytes = ?, keep = ?, crawl_id = ?,"
+          + " datasource_id = ?, graph_version = ?, updated_at = ?, write_token = ?"
+          + " WHERE node_id = ?";
+
+  private static final String SUPERSEDED =
+      "INSERT INTO pipedoc_superseded (superseded_id, node_id, row_kind, account_id, doc_id,"
+          + " graph_id, graph_address_id, drive_name, reason, write_token, superseded_by, checksum,"
+          + " size_bytes, manifest, row_created_at, superseded_at)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?)";
+
   private final DataSource dataSource;
 
   public PostgresLedgerStore(DataSource dataSource) {
@@ -69,8 +94,121 @@ public final class PostgresLedgerStore implements LedgerStore {
   public void upsert(PipeDocRecord r) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(UPSERT)) {
+      bindRow(s, r);
+      s.executeUpdate();
+    } catch (SQLException e) {
+      throw new LedgerException("writing pipedocs row " + r.nodeId(), e);
+    }
+  }
+
+  /** Binds {@link #COLUMNS} in order and returns the next parameter index. */
+  private static int bindRow(PreparedStatement s, PipeDocRecord r) throws SQLException {
+    int i = 1;
+    s.setObject(i++, r.nodeId());
+    s.setString(i++, r.rowKind().name());
+    s.setString(i++, r.accountId());
+    s.setString(i++, r.docId());
+    s.setString(i++, r.graphId());
+    s.setString(i++, r.graphAddressId());
+    setNullable(s, i++, r.clusterId());
+    s.setString(i++, r.driveName());
+    s.setString(i++, statusColumn(r.status()));
+    s.setString(i++, ManifestJson.toJson(r.manifest()));
+    s.setString(i++, r.checksum());
+    s.setLong(i++, r.sizeBytes());
+    s.setBoolean(i++, r.keep());
+    setNullable(s, i++, r.crawlId());
+    setNullable(s, i++, r.datasourceId());
+    s.setLong(i++, r.graphVersion());
+    s.setTimestamp(i++, Timestamp.from(r.createdAt()));
+    s.setTimestamp(i++, Timestamp.from(r.updatedAt()));
+    return i;
+  }
+
+  @Override
+  public long nextWriteToken() {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement("SELECT nextval('pipedoc_write_tokens')");
+        ResultSet rs = s.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new LedgerException("taking a write token", e);
+    }
+  }
+
+  /**
+   * One short transaction, with no object-storage call inside: lock the address's row, then either
+   * insert it, replace it, or leave it, and record the state that lost in {@code
+   * pipedoc_superseded}. The INSERT or UPDATE of the row is the commit point of the save.
+   */
+  @Override
+  public SaveCommit commit(PipeDocRecord r, long writeToken, Instant at) {
+    try {
+      return Transactions.inTransaction(
+          dataSource,
+          c -> {
+            // Two passes at most: a first save racing another first save at a new address finds
+            // the row taken by the INSERT and then locks the row the other one inserted.
+            for (int pass = 0; pass < 2; pass++) {
+              Stored existing = lock(c, r.nodeId());
+              if (existing == null) {
+                if (insert(c, r, writeToken)) {
+                  return new SaveCommit(true, r);
+                }
+                continue;
+              }
+              if (existing.writeToken() > writeToken) {
+                supersede(c, r, writeToken, existing.writeToken(), "LOST_RACE", r.createdAt(), at);
+                return new SaveCommit(false, existing.row());
+              }
+              if (existing.writeToken() == writeToken) {
+                // The same save committed before (a retried call): nothing is superseded.
+                return new SaveCommit(true, existing.row());
+              }
+              replace(c, r, writeToken);
+              if (existing.row().status() != DocumentStatus.DOCUMENT_STATUS_PURGED) {
+                // A PURGED row's objects are already gone; any other state's objects lose their
+                // owner now and are kept only for the grace period.
+                supersede(
+                    c,
+                    existing.row(),
+                    existing.writeToken(),
+                    writeToken,
+                    "REPLACED",
+                    existing.row().createdAt(),
+                    at);
+              }
+              return new SaveCommit(true, withCreatedAt(r, existing.row().createdAt()));
+            }
+            throw new SQLException("pipedocs row " + r.nodeId() + " neither inserted nor found");
+          });
+    } catch (SQLException e) {
+      throw new LedgerException("committing pipedocs row " + r.nodeId(), e);
+    }
+  }
+
+  private static Stored lock(Connection c, UUID nodeId) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(LOCK)) {
+      s.setObject(1, nodeId);
+      try (ResultSet rs = s.executeQuery()) {
+        return rs.next() ? new Stored(read(rs), rs.getLong("write_token")) : null;
+      }
+    }
+  }
+
+  private static boolean insert(Connection c, PipeDocRecord r, long writeToken)
+      throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(INSERT_NEW)) {
+      int i = bindRow(s, r);
+      s.setLong(i, writeToken);
+      return s.executeUpdate() == 1;
+    }
+  }
+
+  private static void replace(Connection c, PipeDocRecord r, long writeToken) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(REPLACE)) {
       int i = 1;
-      s.setObject(i++, r.nodeId());
       s.setString(i++, r.rowKind().name());
       s.setString(i++, r.accountId());
       s.setString(i++, r.docId());
@@ -86,13 +224,78 @@ public final class PostgresLedgerStore implements LedgerStore {
       setNullable(s, i++, r.crawlId());
       setNullable(s, i++, r.datasourceId());
       s.setLong(i++, r.graphVersion());
-      s.setTimestamp(i++, Timestamp.from(r.createdAt()));
-      s.setTimestamp(i, Timestamp.from(r.updatedAt()));
+      s.setTimestamp(i++, Timestamp.from(r.updatedAt()));
+      s.setLong(i++, writeToken);
+      s.setObject(i, r.nodeId());
       s.executeUpdate();
-    } catch (SQLException e) {
-      throw new LedgerException("writing pipedocs row " + r.nodeId(), e);
     }
   }
+
+  /**
+   * Records {@code lost} (its manifest naming the objects that lost their owner) in {@code
+   * pipedoc_superseded}, on the caller's transaction: for the store's other writers of a manifest
+   * (settlement), which must supersede objects exactly as a save does.
+   */
+  public static void recordSuperseded(
+      Connection c, PipeDocRecord lost, long lostToken, long byToken, String reason, Instant at)
+      throws SQLException {
+    supersede(c, lost, lostToken, byToken, reason, lost.createdAt(), at);
+  }
+
+  private static void supersede(
+      Connection c,
+      PipeDocRecord lost,
+      long lostToken,
+      long byToken,
+      String reason,
+      Instant rowCreatedAt,
+      Instant at)
+      throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(SUPERSEDED)) {
+      int i = 1;
+      s.setObject(i++, UUID.randomUUID());
+      s.setObject(i++, lost.nodeId());
+      s.setString(i++, lost.rowKind().name());
+      s.setString(i++, lost.accountId());
+      s.setString(i++, lost.docId());
+      s.setString(i++, lost.graphId());
+      s.setString(i++, lost.graphAddressId());
+      s.setString(i++, lost.driveName());
+      s.setString(i++, reason);
+      s.setLong(i++, lostToken);
+      s.setLong(i++, byToken);
+      s.setString(i++, lost.checksum());
+      s.setLong(i++, lost.sizeBytes());
+      s.setString(i++, ManifestJson.toJson(lost.manifest()));
+      s.setTimestamp(i++, Timestamp.from(rowCreatedAt));
+      s.setTimestamp(i, Timestamp.from(at));
+      s.executeUpdate();
+    }
+  }
+
+  private static PipeDocRecord withCreatedAt(PipeDocRecord r, Instant createdAt) {
+    return new PipeDocRecord(
+        r.nodeId(),
+        r.rowKind(),
+        r.accountId(),
+        r.docId(),
+        r.graphId(),
+        r.graphAddressId(),
+        r.clusterId(),
+        r.driveName(),
+        r.status(),
+        r.manifest(),
+        r.checksum(),
+        r.sizeBytes(),
+        r.keep(),
+        r.crawlId(),
+        r.datasourceId(),
+        r.graphVersion(),
+        createdAt,
+        r.updatedAt());
+  }
+
+  private record Stored(PipeDocRecord row, long writeToken) {}
 
   @Override
   public boolean tombstone(UUID nodeId, Instant at) {

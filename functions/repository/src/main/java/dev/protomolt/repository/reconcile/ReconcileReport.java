@@ -14,6 +14,10 @@ import java.util.List;
  * @param sample up to the configured number of orphan keys
  * @param deleted orphans deleted (always 0 in a dry run)
  * @param notDeleted orphans the object store refused to delete
+ * @param supersededReclaimed states superseded by newer saves longer than the minimum age ago
+ *     whose objects were deleted and whose purge proof was written
+ * @param supersededObjectsDeleted the objects of those states
+ * @param supersededNotDeleted keys of superseded states the object store refused to delete
  */
 public record ReconcileReport(
     String driveName,
@@ -25,10 +29,14 @@ public record ReconcileReport(
     long orphans,
     List<String> sample,
     long deleted,
-    List<String> notDeleted) {
+    List<String> notDeleted,
+    long supersededReclaimed,
+    long supersededObjectsDeleted,
+    List<String> supersededNotDeleted) {
 
   public ReconcileReport {
     sample = List.copyOf(sample);
     notDeleted = List.copyOf(notDeleted);
+    supersededNotDeleted = List.copyOf(supersededNotDeleted);
   }
 }

@@ -5,8 +5,10 @@ import dev.protomolt.core.store.BlobStore;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.ObjectAddress;
 import dev.protomolt.core.store.StoredObject;
+import dev.protomolt.names.StoragePrefix;
 import dev.protomolt.proto.repository.v1.PartManifestEntry;
 import dev.protomolt.repository.postgres.LedgerException;
+import dev.protomolt.repository.purge.SupersededStates;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,7 +29,8 @@ import javax.sql.DataSource;
  * and orphans are reclaimable. The S3 write and the ledger row are not committed together, so
  * orphans are expected (a save that failed after its PUTs, a chunk set a later save dropped).
  *
- * <p>Only keys in the store's own layout ({@code <drive prefix><nodeId>/...}) are judged; anything
+ * <p>Only keys in the store's own layouts ({@code <drive prefix><nodeId>/...}, and {@code
+ * cache/<drive prefix><nodeId>/...} for CACHE copies) are judged; anything
  * else in the bucket is not the store's to delete. Ownership is checked against rows of any drive
  * in the same bucket that are ACTIVE or PENDING_PURGE (the purger owns the latter's objects).
  */
@@ -38,12 +41,16 @@ public final class StorageReconciler {
 
   private static final String OWNERS =
       "SELECT p.manifest FROM pipedocs p JOIN drives d ON d.drive_name = p.drive_name WHERE"
-          + " p.node_id = ANY (?) AND p.status IN ('ACTIVE', 'PENDING_PURGE') AND d.bucket = ?";
+          + " p.node_id = ANY (?) AND p.status IN ('ACTIVE', 'PENDING_PURGE') AND d.bucket = ?"
+          // A superseded state still in its grace period owns its objects until it is reclaimed.
+          + " UNION ALL SELECT x.manifest FROM pipedoc_superseded x JOIN drives d ON d.drive_name ="
+          + " x.drive_name WHERE x.node_id = ANY (?) AND d.bucket = ?";
 
   private final DataSource dataSource;
   private final BlobStore blobs;
   private final ReconcilerSettings settings;
   private final Clock clock;
+  private final SupersededStates superseded;
 
   public StorageReconciler(
       DataSource dataSource, BlobStore blobs, ReconcilerSettings settings, Clock clock) {
@@ -51,16 +58,57 @@ public final class StorageReconciler {
     this.blobs = Objects.requireNonNull(blobs, "blobs");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.superseded = new SupersededStates(dataSource, blobs, clock);
   }
 
-  /** Reconciles one drive. */
+  /**
+   * Reconciles one drive, as one report: first the states that newer saves superseded more than
+   * the minimum age ago are reclaimed with their purge proof (always, even in a dry run: they are
+   * the store's own record of exactly which objects lost their owner, not a guess from a listing),
+   * then its PERSIST layout under the drive prefix and its CACHE layout under {@code cache/<drive
+   * prefix>} ({@code ObjectKeys.forCopy}) are judged for orphans.
+   */
   public ReconcileReport reconcile(Drive drive) {
     Instant cutoff = clock.instant().minus(settings.minimumAge());
+    SupersededStates.Reclaimed reclaimed = superseded.reclaimDue(drive, cutoff);
     Tally tally = new Tally();
+    Drive cache =
+        new Drive(
+            drive.name(),
+            drive.accountId(),
+            drive.kind(),
+            drive.bucket(),
+            StoragePrefix.CACHE_STAGING + drive.prefix(),
+            drive.region(),
+            drive.credentialsRef(),
+            drive.provider());
+    // A drive at the bucket root lists the CACHE layout too; it is judged by the second pass.
+    scan(drive, cache.prefix(), cutoff, tally);
+    scan(cache, null, cutoff, tally);
+    return new ReconcileReport(
+        drive.name(),
+        !settings.deleteOrphans(),
+        tally.scanned,
+        tally.foreign,
+        tally.young,
+        tally.owned,
+        tally.orphans,
+        tally.sample,
+        tally.deleted,
+        tally.notDeleted,
+        reclaimed.states(),
+        reclaimed.objectsDeleted(),
+        reclaimed.notDeleted());
+  }
+
+  private void scan(Drive drive, String skipPrefix, Instant cutoff, Tally tally) {
     List<Candidate> batch = new ArrayList<>();
     blobs.list(
         drive,
         object -> {
+          if (skipPrefix != null && object.key().startsWith(skipPrefix)) {
+            return;
+          }
           tally.scanned++;
           UUID nodeId = nodeOf(drive, object.key());
           if (nodeId == null) {
@@ -78,17 +126,6 @@ public final class StorageReconciler {
           }
         });
     judge(drive, batch, tally);
-    return new ReconcileReport(
-        drive.name(),
-        !settings.deleteOrphans(),
-        tally.scanned,
-        tally.foreign,
-        tally.young,
-        tally.owned,
-        tally.orphans,
-        tally.sample,
-        tally.deleted,
-        tally.notDeleted);
   }
 
   private void judge(Drive drive, List<Candidate> batch, Tally tally) {
@@ -124,6 +161,8 @@ public final class StorageReconciler {
         PreparedStatement s = c.prepareStatement(OWNERS)) {
       s.setArray(1, c.createArrayOf("uuid", nodeIds.toArray()));
       s.setString(2, bucket);
+      s.setArray(3, c.createArrayOf("uuid", nodeIds.toArray()));
+      s.setString(4, bucket);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           for (PartManifestEntry e : ManifestJson.fromJson(rs.getString(1)).getEntriesList()) {

@@ -3,9 +3,11 @@ package dev.protomolt.repository.s3;
 import dev.protomolt.core.store.BlobStore;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.ObjectAddress;
+import dev.protomolt.core.store.ObjectExistsException;
 import dev.protomolt.core.store.ObjectMissingException;
 import dev.protomolt.core.store.StoredObject;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +56,42 @@ public final class S3BlobStore implements BlobStore {
       request.checksumAlgorithm(ChecksumAlgorithm.SHA256);
     }
     clients.forDrive(to.drive()).putObject(request.build(), RequestBody.fromBytes(bytes));
+  }
+
+  /**
+   * A PUT with {@code If-None-Match: *}, which S3 (and S3Proxy) refuse with 412 when the key is
+   * taken. A refusal is then told apart from a retried PUT of ours that had landed by comparing
+   * the stored bytes: equal bytes are success, anything else is {@link ObjectExistsException}.
+   */
+  @Override
+  public void create(ObjectAddress to, byte[] bytes, boolean verifyChecksum) {
+    PutObjectRequest.Builder request =
+        PutObjectRequest.builder()
+            .bucket(to.drive().bucket())
+            .key(to.key())
+            .contentType(CONTENT_TYPE)
+            .contentLength((long) bytes.length)
+            .ifNoneMatch("*");
+    if (verifyChecksum) {
+      request.checksumAlgorithm(ChecksumAlgorithm.SHA256);
+    }
+    try {
+      clients.forDrive(to.drive()).putObject(request.build(), RequestBody.fromBytes(bytes));
+    } catch (S3Exception e) {
+      if (e.statusCode() != 412) {
+        throw e;
+      }
+      byte[] there;
+      try {
+        there = get(to);
+      } catch (ObjectMissingException gone) {
+        // Refused, then deleted before we looked: nothing of ours is there, so say so.
+        throw new ObjectExistsException(to, e);
+      }
+      if (!Arrays.equals(there, bytes)) {
+        throw new ObjectExistsException(to, e);
+      }
+    }
   }
 
   @Override

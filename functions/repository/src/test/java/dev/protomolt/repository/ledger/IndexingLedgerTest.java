@@ -27,8 +27,11 @@ import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import dev.protomolt.repository.purge.StoragePurger;
+import dev.protomolt.repository.reconcile.ReconcilerSettings;
+import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.s3.S3BlobStore;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -216,6 +219,14 @@ class IndexingLedgerTest {
     }
   }
 
+  private static StorageReconciler reconcilerAt(Instant at) {
+    return new StorageReconciler(
+        h.postgres.dataSource(),
+        blobs,
+        ReconcilerSettings.dryRun(),
+        Clock.fixed(at, ZoneOffset.UTC));
+  }
+
   @Test
   void anIndexedReceiptSettlesTheSourceToAHuskKeepingItsHashAndPurgesTheRawObject()
       throws Exception {
@@ -249,6 +260,19 @@ class IndexingLedgerTest {
         .extracting(Blob::getBlobId)
         .containsExactly("doc-settled-src", "doc-settled-raw");
     assertThat(exists(raw)).as("the raw intake object is purged").isFalse();
+    // The husk has a key of its own; the full BLOBS object a reader of the old manifest may still
+    // fetch stays until the grace period is over, recorded as superseded.
+    assertThat(after.getObjectKey()).isNotEqualTo(before.getObjectKey());
+    ObjectAddress full = new ObjectAddress(intake, before.getObjectKey());
+    assertThat(exists(full)).isTrue();
+    // Settlement ran on the receipts' clock, 30 s after NOW.
+    Instant graceOver = StoreHarness.NOW.plusSeconds(30).plus(ReconcilerSettings.MINIMUM_AGE);
+    assertThat(reconcilerAt(graceOver.minusSeconds(1)).reconcile(intake).supersededReclaimed())
+        .isZero();
+    assertThat(exists(full)).isTrue();
+    assertThat(reconcilerAt(graceOver).reconcile(intake).supersededReclaimed()).isEqualTo(1);
+    assertThat(exists(full)).isFalse();
+    assertThat(exists(new ObjectAddress(intake, after.getObjectKey()))).isTrue();
     // Everything but the source still reads.
     PipeDoc read = h.store.get(Saves.read(saved.getDocumentRef())).getPipedoc();
     assertThat(read.getSearchMetadata().getTitle()).isEqualTo("Document doc-settled");

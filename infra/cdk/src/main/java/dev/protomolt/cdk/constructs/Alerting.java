@@ -1,5 +1,6 @@
 package dev.protomolt.cdk.constructs;
 
+import dev.protomolt.names.PlatformMetric;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awscdk.Duration;
@@ -24,22 +25,24 @@ import software.constructs.Construct;
 /**
  * Alarms of one environment, all notifying one SNS topic whose subscribers come from configuration:
  * <ul>
- *   <li>dead letters: {@value #DEAD_LETTERS_METRIC}, which the DLQ function emits (embedded metric
- *       format, namespace {@value #NAMESPACE}, dimension {@code Environment}) for every message it
+ *   <li>dead letters: {@code DeadLettersPublished}, which the DLQ function emits (embedded metric
+ *       format, namespace {@code ProtoMolt}, dimension {@code Environment}) for every message it
  *       publishes to a {@code pipestream.*.dlq} topic, and errors of the DLQ function itself;
  *   <li>failed executions: an EventBridge rule matches FAILED, TIMED_OUT and ABORTED executions of
  *       this environment's state machines (they are created at run time, so no per-machine
  *       metric exists at deploy time); each match is sent to the topic with its execution ARN, and
  *       an alarm on the rule's match count gives a console-visible state;
- *   <li>purge failures: {@value #PURGE_FAILURES_METRIC} emitted by the purge function for keys it
+ *   <li>purge failures: {@code PurgeFailures} emitted by the purge function for keys it
  *       could not delete, and errors of the purge function.
  * </ul>
  */
 public final class Alerting extends Construct {
 
-  public static final String NAMESPACE = "ProtoMolt";
-  public static final String DEAD_LETTERS_METRIC = "DeadLettersPublished";
-  public static final String PURGE_FAILURES_METRIC = "PurgeFailures";
+  // The names are the code's own (PlatformMetric), so an alarm cannot read a metric nobody emits.
+  public static final String NAMESPACE = PlatformMetric.NAMESPACE;
+  public static final String DEAD_LETTERS_METRIC =
+      PlatformMetric.DEAD_LETTERS_PUBLISHED.metricName();
+  public static final String PURGE_FAILURES_METRIC = PlatformMetric.PURGE_FAILURES.metricName();
 
   /** Validated settings. */
   public record Props(
@@ -79,7 +82,7 @@ public final class Alerting extends Construct {
             .build();
     props.emailTargets().forEach(email -> topic.addSubscription(new EmailSubscription(email)));
 
-    Map<String, String> env = Map.of("Environment", props.environmentName());
+    Map<String, String> env = Map.of(PlatformMetric.ENVIRONMENT_DIMENSION, props.environmentName());
     alarm(
         "DeadLetters",
         "Documents were dead-lettered to a pipestream.*.dlq topic",

@@ -1,5 +1,6 @@
 package dev.protomolt.cdk.constructs;
 
+import dev.protomolt.names.PlatformTopic;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -27,20 +28,13 @@ public final class Messaging extends Construct {
 
   /** Platform topics, named as the seeds and the local cloud name them. */
   public static final List<String> PLATFORM_TOPICS =
-      List.of(
-          "graph-updates",
-          "pipeline-events",
-          "indexing-receipts",
-          "storage-purge",
-          "reclaim-requests",
-          "document-deleted",
-          "account-events");
+      Stream.of(PlatformTopic.values()).map(PlatformTopic::topicName).toList();
 
   /** Module work topics are {@code pipestream.module.<service>}. */
-  public static final String MODULE_TOPIC_PREFIX = "pipestream.module.";
+  public static final String MODULE_TOPIC_PREFIX = PlatformTopic.MODULE_TOPIC_PREFIX;
 
   /** Dead-letter topics are {@code pipestream.<cluster>.<graph>.<node>.dlq}, made at activation. */
-  public static final String DLQ_TOPIC_PATTERN = "pipestream.*.dlq";
+  public static final String DLQ_TOPIC_PATTERN = PlatformTopic.DLQ_TOPIC_PATTERN;
 
   /** MSK Serverless serves IAM-authenticated clients on this port. */
   public static final int IAM_PORT = 9098;

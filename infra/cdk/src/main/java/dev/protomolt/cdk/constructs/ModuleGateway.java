@@ -1,6 +1,8 @@
 package dev.protomolt.cdk.constructs;
 
 import dev.protomolt.cdk.config.DeployArtifacts;
+import dev.protomolt.names.PlatformMetric;
+import dev.protomolt.names.PlatformVariable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +54,7 @@ import software.constructs.Construct;
  * behind a network load balancer that terminates TLS with the configured ACM certificate and
  * forwards HTTP/2 to the tasks ({@value #CONTAINER_PORT}, the same port as the local cloud).
  *
- * <p>Scaling follows module-topic backlog: the gateway publishes {@value #BACKLOG_METRIC} (records
+ * <p>Scaling follows module-topic backlog: the gateway publishes {@code ModuleTopicBacklog} (records
  * waiting in {@code pipestream.module.*} for its consumer group, summed) every minute as a
  * CloudWatch embedded-metric-format line on stdout, which the awslogs driver ships to CloudWatch
  * Logs, where it becomes a metric in namespace {@code ProtoMolt} with dimension
@@ -62,7 +64,7 @@ public final class ModuleGateway extends Construct {
 
   public static final int CONTAINER_PORT = 18100;
   public static final int LISTENER_PORT = 443;
-  public static final String BACKLOG_METRIC = "ModuleTopicBacklog";
+  public static final String BACKLOG_METRIC = PlatformMetric.MODULE_TOPIC_BACKLOG.metricName();
 
   /** Validated settings. */
   public record Props(
@@ -142,8 +144,7 @@ public final class ModuleGateway extends Construct {
             .removalPolicy(RemovalPolicy.DESTROY)
             .build();
     Map<String, String> environment = new HashMap<>(props.environment());
-    environment.put("PROTOMOLT_GATEWAY_PORT", Integer.toString(CONTAINER_PORT));
-    environment.put("PROTOMOLT_BACKLOG_METRIC", BACKLOG_METRIC);
+    environment.put(PlatformVariable.GATEWAY_PORT.key(), Integer.toString(CONTAINER_PORT));
     task.addContainer(
         "Gateway",
         ContainerDefinitionOptions.builder()
@@ -255,7 +256,7 @@ public final class ModuleGateway extends Construct {
     return Metric.Builder.create()
         .namespace(Alerting.NAMESPACE)
         .metricName(BACKLOG_METRIC)
-        .dimensionsMap(Map.of("Environment", environmentName))
+        .dimensionsMap(Map.of(PlatformMetric.ENVIRONMENT_DIMENSION, environmentName))
         .statistic("Maximum")
         .period(Duration.minutes(1))
         .build();

@@ -1,5 +1,6 @@
 package dev.protomolt.cdk.constructs;
 
+import dev.protomolt.names.StoragePrefix;
 import java.util.List;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
@@ -28,8 +29,11 @@ import software.constructs.Construct;
  */
 public final class PlatformStorage extends Construct {
 
-  /** Key prefix under which CACHE edges stage bodies; functions get it as an environment variable. */
-  public static final String CACHE_PREFIX = "cache/";
+  /**
+   * Key prefix of every CACHE copy the store writes (the store's {@code ObjectKeys.forCopy} puts it
+   * before the drive prefix), which the platform bucket's lifecycle rule expires as a backstop.
+   */
+  public static final String CACHE_PREFIX = StoragePrefix.CACHE_STAGING;
 
   /**
    * Where the store writes intake copies inside the intake bucket, as the local platform does

@@ -365,7 +365,8 @@ public final class ModuleWorker implements AutoCloseable {
       }
       long processingMs = Duration.between(started, clock.now()).toMillis();
       WorkAck ack =
-          WorkAckEncoder.encode(unit.getWorkUnitId(), outcome, context.logLines(), processingMs);
+          WorkAckEncoder.encode(
+              unit.getWorkUnitId(), outcome, context.logLines(), context.receipts(), processingMs);
       if (!work.send(WorkRequest.newBuilder().setAck(ack).build())) {
         return new StreamEnd.Failed(
             "stream closed while processing "

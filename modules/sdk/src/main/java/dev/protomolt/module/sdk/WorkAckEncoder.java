@@ -1,6 +1,7 @@
 package dev.protomolt.module.sdk;
 
 import com.google.protobuf.Any;
+import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.module.v1.NoOpResult;
 import dev.protomolt.proto.module.v1.Reject;
 import dev.protomolt.proto.module.v1.RetryableFailure;
@@ -14,10 +15,21 @@ public final class WorkAckEncoder {
 
   public static WorkAck encode(
       String workUnitId, ModuleOutcome outcome, List<String> logLines, long processingMs) {
+    return encode(workUnitId, outcome, logLines, List.of(), processingMs);
+  }
+
+  /** As above, carrying a sink's indexing receipts. */
+  public static WorkAck encode(
+      String workUnitId,
+      ModuleOutcome outcome,
+      List<String> logLines,
+      List<DocumentIndexedEvent> receipts,
+      long processingMs) {
     WorkAck.Builder ack =
         WorkAck.newBuilder()
             .setWorkUnitId(workUnitId)
             .addAllLogLines(logLines)
+            .addAllIndexingReceipts(receipts)
             .setProcessingMs(Math.max(0, processingMs));
     switch (outcome) {
       case ModuleOutcome.Updated updated -> ack.setUpdatedPayload(Any.pack(updated.document()));

@@ -18,12 +18,17 @@ import dev.protomolt.proto.module.v1.RetryReason;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * The sample index sink: writes the document (title, body) and its embedded chunks (text and
  * vectors) into a local {@link LuceneIndex} and emits a {@code DocumentIndexedEvent} receipt for
- * every attempt, whatever its outcome. The document itself goes on unchanged.
+ * every attempt, whatever its outcome. Each receipt goes with the ack ({@link
+ * WorkContext#receipt}), which the gateway produces to {@code indexing-receipts} for the indexing
+ * ledger, and to the local {@link ReceiptSink} (a file the search command reads). It names the plan
+ * this sink serves and the stored state it indexed ({@link WorkContext#storedNodeId()}), as the
+ * ledger requires. The document itself goes on unchanged.
  */
 public final class DocumentIndexSink implements DocumentProcessor {
 
@@ -52,7 +57,9 @@ public final class DocumentIndexSink implements DocumentProcessor {
     DocumentIndexedEvent.Builder receipt = receiptFor(work, document);
     if (document.getDocId().isBlank()) {
       String detail = "doc_id is blank: the index keys every entry by doc_id";
-      emit(receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL).setErrorMessage(detail));
+      emit(
+          work,
+          receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL).setErrorMessage(detail));
       return ModuleOutcome.reject(RejectReason.REJECT_REASON_INVALID_INPUT, detail);
     }
     var search = document.getSearchMetadata();
@@ -62,7 +69,7 @@ public final class DocumentIndexSink implements DocumentProcessor {
             .anyMatch(chunk -> chunk.getEmbeddingInfo().getVectorCount() > 0);
     if (search.getTitle().isBlank() && search.getBody().isBlank() && !anyVectors) {
       String detail = "search_metadata has no title, no body and no vectors: nothing to index";
-      emit(receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_SKIPPED).setErrorMessage(detail));
+      emit(work, receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_SKIPPED).setErrorMessage(detail));
       return ModuleOutcome.noOp(NoOpReason.NO_OP_REASON_NOT_APPLICABLE, detail);
     }
     LuceneIndex.Indexed indexed;
@@ -70,13 +77,16 @@ public final class DocumentIndexSink implements DocumentProcessor {
       indexed = index.index(document);
     } catch (DocumentRejectedException rejected) {
       emit(
+          work,
           receipt
               .setOutcome(IndexOutcome.INDEX_OUTCOME_FAILED_TERMINAL)
               .setErrorMessage(rejected.getMessage()));
       return rejected.outcome();
     } catch (IOException e) {
       String detail = "writing the Lucene index at " + index.path() + " failed: " + e;
-      emit(receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_FAILED_RETRYABLE).setErrorMessage(detail));
+      emit(
+          work,
+          receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_FAILED_RETRYABLE).setErrorMessage(detail));
       return ModuleOutcome.retry(RetryReason.RETRY_REASON_TRANSIENT_DEPENDENCY, detail);
     }
     for (LuceneIndex.VectorSet set : indexed.vectorSets()) {
@@ -89,7 +99,7 @@ public final class DocumentIndexSink implements DocumentProcessor {
               .setVectorCount(set.vectors()));
     }
     // The receipt goes out only after the commit: a receipt always describes durable index state.
-    emit(receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_INDEXED));
+    emit(work, receipt.setOutcome(IndexOutcome.INDEX_OUTCOME_INDEXED));
     work.log(
         "indexed "
             + document.getDocId()
@@ -101,10 +111,24 @@ public final class DocumentIndexSink implements DocumentProcessor {
     return ModuleOutcome.updated(document);
   }
 
-  private void emit(DocumentIndexedEvent.Builder receipt) throws IOException {
+  private void emit(WorkContext work, DocumentIndexedEvent.Builder receipt) throws IOException {
+    DocumentIndexedEvent done = receipt.setIndexedAt(timestamp(clock.instant())).build();
+    work.receipt(done);
     // A receipt that cannot be written throws: the worker loop turns that into a retryable
     // failure, and the re-run re-indexes idempotently before trying the receipt again.
-    receipts.emit(receipt.setIndexedAt(timestamp(clock.instant())).build());
+    receipts.emit(done);
+  }
+
+  /**
+   * The node's plan this sink writes: the one named like its index, else the node's only plan;
+   * blank when the node names several others, for the gateway to refuse naming them.
+   */
+  private String planFor(WorkContext work) {
+    List<String> plans = work.indexPlanIds();
+    if (plans.contains(indexName)) {
+      return indexName;
+    }
+    return plans.size() == 1 ? plans.getFirst() : "";
   }
 
   private DocumentIndexedEvent.Builder receiptFor(WorkContext work, PipeDoc document) {
@@ -121,7 +145,8 @@ public final class DocumentIndexSink implements DocumentProcessor {
             .setIndexName(indexName)
             .setGraphId(work.graphId())
             .setGraphVersion(work.graphVersion())
-            .setNodeId(work.nodeId());
+            .setPlanId(planFor(work))
+            .setNodeId(work.storedNodeId());
     for (ParsedMetadata parsed : document.getParsedMetadataMap().values()) {
       receipt.addParserChain(
           ParserProvenance.newBuilder()

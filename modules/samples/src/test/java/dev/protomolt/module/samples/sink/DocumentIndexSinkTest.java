@@ -5,11 +5,14 @@ import static dev.protomolt.module.samples.SampleWork.updated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Struct;
+import dev.protomolt.module.samples.SampleWork;
 import dev.protomolt.module.samples.chunker.DocumentChunker;
 import dev.protomolt.module.samples.embedder.DocumentEmbedder;
 import dev.protomolt.module.samples.embedder.HashedNgramEmbedder;
 import dev.protomolt.module.samples.parser.DocumentParser;
 import dev.protomolt.module.sdk.ModuleOutcome;
+import dev.protomolt.module.sdk.WorkContext;
 import dev.protomolt.proto.data.v1.Blob;
 import dev.protomolt.proto.data.v1.BlobBag;
 import dev.protomolt.proto.data.v1.OwnershipContext;
@@ -130,6 +133,29 @@ class DocumentIndexSinkTest {
         .extracting(DocumentIndexedEvent::getAttemptId)
         .isSorted()
         .doesNotHaveDuplicates();
+  }
+
+  @Test
+  void theReceiptRidesTheAckNamingTheNodesPlanAndTheStoredState() throws Exception {
+    PipeDoc document = throughThePipeline("harbour-notes.txt", "text/plain");
+    WorkContext work =
+        WorkContext.forUnit(
+            SampleWork.contextFor(document, Struct.getDefaultInstance()).unit().toBuilder()
+                .addIndexPlanIds("plan-other")
+                .addIndexPlanIds("test-index")
+                .setStoredNodeId("4b1f1b1e-5d1f-4bb0-9a39-0b9f57e0d7a1")
+                .build());
+
+    sink.process(work);
+
+    assertThat(work.receipts())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getPlanId()).isEqualTo("test-index");
+              assertThat(r.getNodeId()).isEqualTo("4b1f1b1e-5d1f-4bb0-9a39-0b9f57e0d7a1");
+              assertThat(r).isEqualTo(receipts.getLast());
+            });
   }
 
   @Test

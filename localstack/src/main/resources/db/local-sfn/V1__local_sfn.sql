@@ -1,9 +1,11 @@
 -- The local Step Functions runtime (localstack module) keeps everything an execution needs to
 -- resume after a restart here: definitions, published versions, aliases, executions with their
 -- last checkpoint, the execution history and the task tokens a callback task is waiting on.
--- Production never touches these tables; AWS Step Functions holds the same state in the cloud.
+-- Production never touches these tables; AWS Step Functions holds the same state in the cloud, so
+-- they are not in db/migrations: only the local runtime applies this folder (LocalSfnSchema, its
+-- own history table). IF NOT EXISTS: a data folder made before the move already has them.
 
-CREATE TABLE sfn_state_machines (
+CREATE TABLE IF NOT EXISTS sfn_state_machines (
     arn          TEXT        PRIMARY KEY,
     name         TEXT        NOT NULL UNIQUE,
     definition   TEXT        NOT NULL,
@@ -15,7 +17,7 @@ CREATE TABLE sfn_state_machines (
     updated_at   TIMESTAMPTZ NOT NULL
 );
 
-CREATE TABLE sfn_versions (
+CREATE TABLE IF NOT EXISTS sfn_versions (
     arn               TEXT        PRIMARY KEY,
     state_machine_arn TEXT        NOT NULL REFERENCES sfn_state_machines (arn),
     version           INT         NOT NULL CHECK (version > 0),
@@ -27,7 +29,7 @@ CREATE TABLE sfn_versions (
     CONSTRAINT uq_sfn_version UNIQUE (state_machine_arn, version)
 );
 
-CREATE TABLE sfn_aliases (
+CREATE TABLE IF NOT EXISTS sfn_aliases (
     arn               TEXT        PRIMARY KEY,
     state_machine_arn TEXT        NOT NULL REFERENCES sfn_state_machines (arn),
     name              TEXT        NOT NULL,
@@ -39,7 +41,7 @@ CREATE TABLE sfn_aliases (
     CONSTRAINT uq_sfn_alias UNIQUE (state_machine_arn, name)
 );
 
-CREATE TABLE sfn_executions (
+CREATE TABLE IF NOT EXISTS sfn_executions (
     arn                  TEXT        PRIMARY KEY,
     state_machine_arn    TEXT        NOT NULL REFERENCES sfn_state_machines (arn),
     version_arn          TEXT,
@@ -68,9 +70,9 @@ CREATE TABLE sfn_executions (
     CONSTRAINT uq_sfn_execution_name UNIQUE (state_machine_arn, name)
 );
 
-CREATE INDEX ix_sfn_executions_running ON sfn_executions (status) WHERE status = 'RUNNING';
+CREATE INDEX IF NOT EXISTS ix_sfn_executions_running ON sfn_executions (status) WHERE status = 'RUNNING';
 
-CREATE TABLE sfn_history (
+CREATE TABLE IF NOT EXISTS sfn_history (
     execution_arn     TEXT        NOT NULL REFERENCES sfn_executions (arn),
     event_id          BIGINT      NOT NULL,
     previous_event_id BIGINT      NOT NULL,
@@ -81,7 +83,7 @@ CREATE TABLE sfn_history (
     PRIMARY KEY (execution_arn, event_id)
 );
 
-CREATE TABLE sfn_task_tokens (
+CREATE TABLE IF NOT EXISTS sfn_task_tokens (
     token              TEXT        PRIMARY KEY,
     execution_arn      TEXT        NOT NULL REFERENCES sfn_executions (arn),
     state_name         TEXT        NOT NULL,

@@ -1,0 +1,139 @@
+package dev.protomolt.names;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every environment variable a function or the gateway reads, who reads it and whether the stack
+ * must set it. The readers' code takes each key from here, and the drift test holds the
+ * synthesized template to the same table: the stack may set only a key its reader reads, and must
+ * set every key marked {@link #stackSets() as the stack's}. Keys only the local cloud sets (a
+ * bootstrap server, a JDBC URL, an endpoint override) are read but never set by the stack.
+ */
+public enum PlatformVariable {
+  ENV("PROTOMOLT_ENV", both(), both()),
+  AWS_REGION("AWS_REGION", both(), gateway()),
+  KAFKA_CLUSTER_ARN("PROTOMOLT_KAFKA_CLUSTER_ARN", both(), both()),
+  KAFKA_BOOTSTRAP("PROTOMOLT_KAFKA_BOOTSTRAP", both(), none()),
+  DB_HOST("PROTOMOLT_DB_HOST", both(), both()),
+  DB_PORT("PROTOMOLT_DB_PORT", both(), both()),
+  DB_NAME("PROTOMOLT_DB_NAME", both(), both()),
+  DB_USER("PROTOMOLT_DB_USER", both(), both()),
+  JDBC_URL("PROTOMOLT_JDBC_URL", both(), none()),
+  JDBC_USER("PROTOMOLT_JDBC_USER", both(), none()),
+  JDBC_PASSWORD("PROTOMOLT_JDBC_PASSWORD", both(), none()),
+  SFN_ENDPOINT("PROTOMOLT_SFN_ENDPOINT", both(), none()),
+  S3_CREDENTIALS_REFS("PROTOMOLT_S3_CREDENTIALS_REFS", both(), none()),
+  /** Per credentials reference: {@code PROTOMOLT_S3_<REF>_ENDPOINT} and its siblings. */
+  S3_ENDPOINT("PROTOMOLT_S3_*_ENDPOINT", both(), none()),
+  S3_PATH_STYLE("PROTOMOLT_S3_*_PATH_STYLE", both(), none()),
+  S3_ACCESS_KEY_ID("PROTOMOLT_S3_*_ACCESS_KEY_ID", both(), none()),
+  S3_SECRET_ACCESS_KEY("PROTOMOLT_S3_*_SECRET_ACCESS_KEY", both(), none()),
+  /** Quarkus amazon-lambda's {@code quarkus.lambda.handler}: which named handler a function runs. */
+  QUARKUS_LAMBDA_HANDLER("QUARKUS_LAMBDA_HANDLER", functions(), functions()),
+  EXECUTION_ROLE_ARN("PROTOMOLT_EXECUTION_ROLE_ARN", functions(), functions(), "graph-admin"),
+  PREPARE_FUNCTION_ARN("PROTOMOLT_PREPARE_FUNCTION_ARN", functions(), functions(), "graph-admin"),
+  DISPATCH_FUNCTION_ARN("PROTOMOLT_DISPATCH_FUNCTION_ARN", functions(), functions(), "graph-admin"),
+  COMPLETE_FUNCTION_ARN("PROTOMOLT_COMPLETE_FUNCTION_ARN", functions(), functions(), "graph-admin"),
+  DLQ_FUNCTION_ARN("PROTOMOLT_DLQ_FUNCTION_ARN", functions(), functions(), "graph-admin"),
+  INTAKE_FUNCTION_ARN("PROTOMOLT_INTAKE_FUNCTION_ARN", functions(), functions(), "account-events"),
+  RETENTION_WINDOW("PROTOMOLT_RETENTION_WINDOW", functions(), functions(), "retention"),
+  RETENTION_BATCH("PROTOMOLT_RETENTION_BATCH", functions(), none(), "retention"),
+  RECONCILER_DELETE("PROTOMOLT_RECONCILER_DELETE", functions(), functions(), "reconciler"),
+  GATEWAY_PORT("PROTOMOLT_GATEWAY_PORT", gateway(), gateway()),
+  GATEWAY_MODULES("PROTOMOLT_GATEWAY_MODULES", gateway(), gateway()),
+  GATEWAY_GROUP("PROTOMOLT_GATEWAY_GROUP", gateway(), gateway()),
+  GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none());
+
+  /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
+  public enum Reader {
+    FUNCTIONS,
+    GATEWAY
+  }
+
+  private final String key;
+  private final Set<Reader> readBy;
+  private final Set<Reader> stackSets;
+  private final List<String> onlyFunctions;
+
+  PlatformVariable(String key, Set<Reader> readBy, Set<Reader> stackSets, String... onlyFunctions) {
+    this.key = key;
+    this.readBy = readBy;
+    this.stackSets = stackSets;
+    this.onlyFunctions = List.of(onlyFunctions);
+  }
+
+  /** The variable's name; a {@code *} stands for one credentials reference. */
+  public String key() {
+    return key;
+  }
+
+  /** The key with {@code *} filled in, e.g. {@code PROTOMOLT_S3_PLATFORM_ENDPOINT}. */
+  public String key(String part) {
+    return key.replace("*", part);
+  }
+
+  public Set<Reader> readBy() {
+    return EnumSet.copyOf(readBy);
+  }
+
+  /** The readers on which the stack must set the variable; empty when only the local cloud does. */
+  public Set<Reader> stackSets() {
+    return stackSets.isEmpty() ? EnumSet.noneOf(Reader.class) : EnumSet.copyOf(stackSets);
+  }
+
+  /** The functions (by handler name) that read it; empty for every function. */
+  public List<String> onlyFunctions() {
+    return onlyFunctions;
+  }
+
+  /** Whether {@code reader} reads it, and for a function, whether function {@code handler} does. */
+  public boolean isReadBy(Reader reader, String handler) {
+    return readBy.contains(reader)
+        && (reader != Reader.FUNCTIONS
+            || onlyFunctions.isEmpty()
+            || onlyFunctions.contains(handler));
+  }
+
+  /** Whether the stack must set it on {@code reader} (function {@code handler}). */
+  public boolean isSetByStackOn(Reader reader, String handler) {
+    return stackSets.contains(reader) && isReadBy(reader, handler);
+  }
+
+  /** The entry whose key is {@code name}, a {@code *} matching one credentials reference. */
+  public static Optional<PlatformVariable> byKey(String name) {
+    return Arrays.stream(values()).filter(v -> v.matches(name)).findFirst();
+  }
+
+  private boolean matches(String name) {
+    int star = key.indexOf('*');
+    if (star < 0) {
+      return key.equals(name);
+    }
+    String head = key.substring(0, star);
+    String tail = key.substring(star + 1);
+    return name.length() > head.length() + tail.length()
+        && name.startsWith(head)
+        && name.endsWith(tail)
+        && name.substring(head.length(), name.length() - tail.length()).matches("[A-Z0-9_]+");
+  }
+
+  private static Set<Reader> both() {
+    return EnumSet.of(Reader.FUNCTIONS, Reader.GATEWAY);
+  }
+
+  private static Set<Reader> functions() {
+    return EnumSet.of(Reader.FUNCTIONS);
+  }
+
+  private static Set<Reader> gateway() {
+    return EnumSet.of(Reader.GATEWAY);
+  }
+
+  private static Set<Reader> none() {
+    return EnumSet.noneOf(Reader.class);
+  }
+}
