@@ -2,13 +2,10 @@ package dev.protomolt.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
+import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.statemachines.ErrorNames;
 import java.io.IOException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -72,24 +69,10 @@ final class DispositionWatch {
   /** Document id → how each of its admissions ended, for each of {@code docIds} terminal now. */
   Map<String, List<Ending>> terminal(Collection<String> docIds) {
     Map<String, List<String[]>> admissions = new LinkedHashMap<>();
-    try (Connection c = db.getConnection();
-        PreparedStatement s =
-            c.prepareStatement(
-                "SELECT doc_id, graph_id, outcome, execution_arn FROM intake_admissions WHERE"
-                    + " account_id = ? AND doc_id = ANY (?) AND recorded_at >= ? ORDER BY doc_id,"
-                    + " graph_id")) {
-      s.setString(1, accountId);
-      s.setArray(2, c.createArrayOf("text", docIds.toArray(String[]::new)));
-      s.setTimestamp(3, Timestamp.from(since));
-      try (ResultSet r = s.executeQuery()) {
-        while (r.next()) {
-          admissions
-              .computeIfAbsent(r.getString(1), k -> new ArrayList<>())
-              .add(new String[] {r.getString(2), r.getString(3), r.getString(4)});
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read intake_admissions: " + e.getMessage(), e);
+    for (AdmissionRecord r : new PostgresAdmissionLog(db).forDocuments(accountId, docIds, since)) {
+      admissions
+          .computeIfAbsent(r.docId(), k -> new ArrayList<>())
+          .add(new String[] {r.graphId(), r.outcome().name(), r.executionArn()});
     }
     Map<String, List<Ending>> done = new TreeMap<>();
     for (Map.Entry<String, List<String[]>> doc : admissions.entrySet()) {

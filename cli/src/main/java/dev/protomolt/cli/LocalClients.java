@@ -1,11 +1,8 @@
 package dev.protomolt.cli;
 
+import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import java.net.URI;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -81,15 +78,9 @@ final class LocalClients implements AutoCloseable {
 
   /** The account that owns {@code datasourceId}, if provisioned; proves the database answers. */
   Optional<String> datasourceOwner(String datasourceId) {
-    try (Connection c = db.getConnection();
-        PreparedStatement s =
-            c.prepareStatement(
-                "SELECT account_id FROM datasource_bindings WHERE datasource_id = ?")) {
-      s.setString(1, datasourceId);
-      try (ResultSet r = s.executeQuery()) {
-        return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
-      }
-    } catch (SQLException e) {
+    try {
+      return new PostgresDatasourceBindings(db).datasourceAccount(datasourceId);
+    } catch (IllegalStateException e) {
       throw new CommandFailure(
           CommandFailure.UNREACHABLE,
           "no local cloud database at "

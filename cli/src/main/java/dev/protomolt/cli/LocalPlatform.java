@@ -33,7 +33,6 @@ import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.gateway.GatewayCounters;
 import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
-import dev.protomolt.gateway.KafkaWorkSource;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.localstack.cloud.LocalCloud;
@@ -41,6 +40,7 @@ import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.s3.S3NotificationRule;
+import dev.protomolt.localstack.template.TemplateDeployer;
 import dev.protomolt.module.samples.chunker.ChunkerModule;
 import dev.protomolt.module.samples.chunker.DocumentChunker;
 import dev.protomolt.module.samples.embedder.DocumentEmbedder;
@@ -76,10 +76,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,16 +85,9 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -252,7 +241,9 @@ public final class LocalPlatform implements AutoCloseable {
     IntakeService intake = new IntakeService(store, admission, clock);
     register(lambdas, "intake", NamedHandlers.intake(intake));
 
-    createModuleTopics(ep.kafkaBootstrapServers());
+    // The topics the stack's Kafka topics custom resource creates in AWS (module topics included),
+    // from the synthesized local template; planning it also proves it deployable (decision 1501).
+    TemplateDeployer.createTopics(LocalTemplate.plan(LocalTemplate.template(), cloud), ep);
     // The stack's MSK-triggered functions (reclaim, purge, indexing ledger, account events) on
     // their local event-source mappings, as infra/cdk's FunctionTriggers wires them (decision
     // 0966).
@@ -364,24 +355,17 @@ public final class LocalPlatform implements AutoCloseable {
 
   /** What intake admitted for {@code accountId} so far, oldest first. */
   public List<Admission> admissions(String accountId) {
-    List<Admission> found = new ArrayList<>();
-    try (Connection c = cloud.database().getConnection();
-        PreparedStatement s =
-            c.prepareStatement(
-                "SELECT doc_id, graph_id, graph_version, outcome, execution_arn"
-                    + " FROM intake_admissions WHERE account_id = ? ORDER BY recorded_at")) {
-      s.setString(1, accountId);
-      try (ResultSet r = s.executeQuery()) {
-        while (r.next()) {
-          found.add(
-              new Admission(
-                  r.getString(1), r.getString(2), r.getLong(3), r.getString(4), r.getString(5)));
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read intake_admissions: " + e.getMessage(), e);
-    }
-    return found;
+    return new PostgresAdmissionLog(cloud.database())
+        .forAccount(accountId).stream()
+            .map(
+                r ->
+                    new Admission(
+                        r.docId(),
+                        r.graphId(),
+                        r.graphVersion(),
+                        r.outcome().name(),
+                        r.executionArn()))
+            .toList();
   }
 
   /** The local cloud's migrated database, for reading what the platform recorded. */
@@ -481,31 +465,6 @@ public final class LocalPlatform implements AutoCloseable {
     v.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
     v.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
     return v;
-  }
-
-  /** The gateway subscribes to each module topic; creating them first avoids a metadata wait. */
-  private static void createModuleTopics(String bootstrap) {
-    try (Admin kafka =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-      for (String module : MODULES) {
-        try {
-          kafka
-              .createTopics(List.of(new NewTopic(KafkaWorkSource.topic(module), 1, (short) 1)))
-              .all()
-              .get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-          if (!(e.getCause() instanceof TopicExistsException)) {
-            throw new IllegalStateException(
-                "cannot create topic for module " + module + ": " + e.getCause(), e.getCause());
-          }
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating module topics", e);
-    } catch (TimeoutException e) {
-      throw new IllegalStateException("Kafka did not create the module topics within 30 s", e);
-    }
   }
 
   @Override

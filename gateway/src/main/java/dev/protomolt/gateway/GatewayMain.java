@@ -14,6 +14,7 @@ import dev.protomolt.repository.doclog.PostgresPartAnnotations;
 import dev.protomolt.repository.grpc.PipeDocGrpcService;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import dev.protomolt.repository.postgres.PostgresGraphVersions;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.S3BlobStore;
@@ -111,7 +112,8 @@ public final class GatewayMain implements AutoCloseable {
             new SfnTaskCompletion(sfn),
             WorkScreen.allOf(
                 new DeadlineScreen(clock),
-                new DeadGraphScreen(new PostgresGraphVersions(dataSource), Duration.ofSeconds(30)),
+                new DeadGraphScreen(
+                    new PostgresGraphVersions(dataSource)::exists, Duration.ofSeconds(30)),
                 new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
             new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)),
             clock,

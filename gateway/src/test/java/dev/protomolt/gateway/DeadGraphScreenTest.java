@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.repository.fixtures.PostgresFixture;
+import dev.protomolt.repository.postgres.PostgresGraphVersions;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -49,7 +50,7 @@ class DeadGraphScreenTest {
   void aDeletedVersionIsDrainedAndALiveOneServed() {
     DeadGraphScreen screen =
         new DeadGraphScreen(
-            new PostgresGraphVersions(postgres.dataSource()), Duration.ofSeconds(30));
+            new PostgresGraphVersions(postgres.dataSource())::exists, Duration.ofSeconds(30));
     assertThat(screen.screen(pinned("news", 2))).isEqualTo(ScreenVerdict.SERVE);
     assertThat(screen.screen(pinned("news", 1)))
         .isInstanceOfSatisfying(

@@ -5,7 +5,6 @@ import dev.protomolt.gateway.DeadGraphScreen;
 import dev.protomolt.gateway.GatewayClock;
 import dev.protomolt.gateway.GatewaySettings;
 import dev.protomolt.gateway.ModuleWorkGateway;
-import dev.protomolt.gateway.PostgresGraphVersions;
 import dev.protomolt.gateway.ScreenVerdict;
 import dev.protomolt.gateway.StoreWorkDocuments;
 import dev.protomolt.gateway.TaskCompletion;
@@ -28,6 +27,7 @@ import dev.protomolt.repository.fixtures.PostgresFixture;
 import dev.protomolt.repository.fixtures.RecordedPurgeEvents;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import dev.protomolt.repository.postgres.PostgresGraphVersions;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
@@ -86,7 +86,7 @@ public final class DeadGraphDrainBenchmarkMain {
       StoreWorkDocuments documents = new StoreWorkDocuments(store);
       DeadGraphScreen deadGraphs =
           new DeadGraphScreen(
-              new PostgresGraphVersions(postgres.dataSource()), Duration.ofSeconds(30));
+              new PostgresGraphVersions(postgres.dataSource())::exists, Duration.ofSeconds(30));
 
       // Warm-up of both paths, so neither pays class loading in its measurement.
       drainScreened(documents, deadGraphs, 2_000);

@@ -36,7 +36,7 @@ public final class ProtoMoltApp {
   }
 
   /** Builds the stack of the environment named by context {@code env} into {@code app}. */
-  static EnvironmentStack build(App app, Path baseDir) {
+  public static EnvironmentStack build(App app, Path baseDir) {
     String env = context(app, "env");
     EnvironmentConfig config = EnvironmentConfigLoader.load(baseDir.resolve("config"), env);
     DeployArtifacts artifacts =

@@ -19,7 +19,7 @@ class ProtoMoltAppTest {
   void withoutAnEnvironmentTheAppListsTheKnownOnes() {
     assertThatThrownBy(() -> ProtoMoltApp.build(new App(), TestEnvironments.BASE_DIR))
         .isInstanceOf(InvalidConfigException.class)
-        .hasMessageContaining("-c env=<name>, one of [dev, prod, staging]");
+        .hasMessageContaining("-c env=<name>, one of [dev, local, prod, staging]");
   }
 
   @Test

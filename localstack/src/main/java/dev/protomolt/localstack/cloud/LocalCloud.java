@@ -58,6 +58,10 @@ public final class LocalCloud implements AutoCloseable {
   private final LambdaApiServer lambdaApi;
   private final IamEnforcement.Installation iamEnforcement;
   private final List<MskPoller> pollers = new ArrayList<>();
+
+  /** Buckets created after start (a deployed template's); notifications may name them too. */
+  private final java.util.Set<String> createdBuckets = ConcurrentHashMap.newKeySet();
+
   private final Map<String, Duration> startTimes;
   private final Thread shutdownHook;
   private boolean closed;
@@ -288,7 +292,7 @@ public final class LocalCloud implements AutoCloseable {
    */
   public void addS3Notification(S3NotificationRule rule) {
     requireRegistered(rule.functionName(), "S3 notification on bucket " + rule.bucket());
-    if (!settings.buckets().contains(rule.bucket())) {
+    if (!settings.buckets().contains(rule.bucket()) && !createdBuckets.contains(rule.bucket())) {
       throw new IllegalArgumentException(
           "bucket: '"
               + rule.bucket()
@@ -297,6 +301,12 @@ public final class LocalCloud implements AutoCloseable {
               + settings.buckets());
     }
     notifier.addRule(rule);
+  }
+
+  /** Creates {@code bucket} when missing, as {@code CreateBucket} does for a deployed template. */
+  public void createBucket(String bucket) {
+    s3.createBucket(bucket);
+    createdBuckets.add(bucket);
   }
 
   /**

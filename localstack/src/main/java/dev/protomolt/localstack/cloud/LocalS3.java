@@ -133,6 +133,13 @@ public final class LocalS3 implements AutoCloseable {
     return s3;
   }
 
+  /** Creates {@code bucket} when missing. */
+  public void createBucket(String bucket) {
+    if (!store.containerExists(bucket)) {
+      store.createContainer(bucket);
+    }
+  }
+
   public URI endpoint() {
     return endpoint;
   }

@@ -6,7 +6,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -80,6 +82,67 @@ public final class PostgresAdmissionLog implements AdmissionLog {
     } catch (SQLException e) {
       throw new IllegalStateException(
           "reading the admissions of doc '" + docId + "' failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Every admission of account {@code accountId}, oldest first (what the local platform shows). */
+  public List<AdmissionRecord> forAccount(String accountId) {
+    return query(
+        "SELECT account_id, datasource_id, doc_id, graph_id, graph_version, outcome,"
+            + " execution_name, execution_arn, detail, recorded_at FROM intake_admissions WHERE"
+            + " account_id = ? ORDER BY recorded_at, doc_id, graph_id",
+        "the admissions of account '" + accountId + "'",
+        (c, s) -> s.setString(1, accountId));
+  }
+
+  /**
+   * The admissions of {@code docIds} in account {@code accountId} recorded at or after {@code
+   * since}, by document then graph (what a watcher of one upload batch reads).
+   */
+  public List<AdmissionRecord> forDocuments(
+      String accountId, Collection<String> docIds, Instant since) {
+    return query(
+        "SELECT account_id, datasource_id, doc_id, graph_id, graph_version, outcome,"
+            + " execution_name, execution_arn, detail, recorded_at FROM intake_admissions WHERE"
+            + " account_id = ? AND doc_id = ANY (?) AND recorded_at >= ? ORDER BY doc_id,"
+            + " graph_id, graph_version",
+        "the admissions of " + docIds.size() + " documents of account '" + accountId + "'",
+        (c, s) -> {
+          s.setString(1, accountId);
+          s.setArray(2, c.createArrayOf("text", docIds.toArray(String[]::new)));
+          s.setTimestamp(3, Timestamp.from(since));
+        });
+  }
+
+  /** Binds a query's parameters; the connection is there for arrays. */
+  private interface Binder {
+    void bind(Connection c, PreparedStatement s) throws SQLException;
+  }
+
+  private List<AdmissionRecord> query(String sql, String what, Binder binder) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement(sql)) {
+      binder.bind(c, s);
+      List<AdmissionRecord> out = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          out.add(
+              new AdmissionRecord(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getLong(5),
+                  Outcome.valueOf(rs.getString(6)),
+                  rs.getString(7),
+                  rs.getString(8),
+                  rs.getString(9),
+                  rs.getTimestamp(10).toInstant()));
+        }
+      }
+      return out;
+    } catch (SQLException e) {
+      throw new IllegalStateException("reading " + what + " failed: " + e.getMessage(), e);
     }
   }
 }

@@ -18,7 +18,7 @@ class EnvironmentConfigTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @ValueSource(strings = {"dev", "staging", "prod"})
+  @ValueSource(strings = {"dev", "staging", "prod", "local"})
   void everyCommittedEnvironmentIsValid(String env) {
     EnvironmentConfig config = EnvironmentConfigLoader.load(CONFIG, env);
     assertThat(config.name()).isEqualTo(env);
@@ -129,10 +129,10 @@ class EnvironmentConfigTest {
   void theEnvironmentMustBeNamedAndKnown() throws IOException {
     assertThatThrownBy(() -> EnvironmentConfigLoader.load(CONFIG, null))
         .hasMessageContaining(
-            "env: is required: run cdk with -c env=<name>, one of [dev, prod, staging]");
+            "env: is required: run cdk with -c env=<name>, one of [dev, local, prod, staging]");
     assertThatThrownBy(() -> EnvironmentConfigLoader.load(CONFIG, "qa"))
         .hasMessageContaining("no file")
-        .hasMessageContaining("known: [dev, prod, staging]");
+        .hasMessageContaining("known: [dev, local, prod, staging]");
     write("qa.json", Files.readString(CONFIG.resolve("dev.json")));
     assertThatThrownBy(() -> EnvironmentConfigLoader.load(dir, "qa"))
         .hasMessageContaining("name: must equal the file's environment 'qa' (got 'dev')");

@@ -1,4 +1,4 @@
-package dev.protomolt.gateway;
+package dev.protomolt.repository.postgres;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -7,8 +7,11 @@ import java.sql.SQLException;
 import java.util.Objects;
 import javax.sql.DataSource;
 
-/** {@link GraphVersions} over the {@code pipeline_graphs} table (db migration V200). */
-public final class PostgresGraphVersions implements GraphVersions {
+/**
+ * Whether a pinned graph version still exists, over the {@code pipeline_graphs} table (db migration
+ * V200): the gateway drains work pinned to a deleted version.
+ */
+public final class PostgresGraphVersions {
 
   private final DataSource dataSource;
 
@@ -16,7 +19,7 @@ public final class PostgresGraphVersions implements GraphVersions {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
   }
 
-  @Override
+  /** Whether version {@code version} of graph {@code graphId} is stored. */
   public boolean exists(String graphId, long version) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement s =
