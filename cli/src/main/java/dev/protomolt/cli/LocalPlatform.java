@@ -11,13 +11,10 @@ import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
-import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
 import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.GraphUpdateFeed;
-import dev.protomolt.engine.graphs.IndexPlanGrpcService;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
-import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.PostgresIndexPlans;
 import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
@@ -254,9 +251,7 @@ public final class LocalPlatform implements AutoCloseable {
             GatewayConfig.from(gatewayValues(ep, gatewayPort)),
             List.of(
                 LocalGraphDoor.of(
-                    admin, activation, new DraftService(drafts.store(), validator, clock), feed),
-                new IndexPlanGrpcService(plans),
-                new DatasourceGrantGrpcService(new PostgresDatasourceGrants(ds, clock))));
+                    admin, activation, new DraftService(drafts.store(), validator, clock), feed)));
     // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
     tenancy.accounts().forEach(this::notifyIntake);
 

@@ -6,6 +6,10 @@ import dev.protomolt.access.MskBootstrap;
 import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
+import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
+import dev.protomolt.engine.graphs.IndexPlanGrpcService;
+import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
+import dev.protomolt.engine.graphs.PostgresIndexPlans;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
@@ -128,9 +132,15 @@ public final class GatewayMain implements AutoCloseable {
             .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)))
             .addService(
                 new DocumentLogGrpcService(
-                    logStore,
-                    logIndex,
-                    new PostgresPartAnnotations(dataSource, Clock.systemUTC())));
+                    logStore, logIndex, new PostgresPartAnnotations(dataSource, Clock.systemUTC())))
+            // Sink modules declare their index plans here and operators grant datasources across
+            // accounts: both doors only need the ledger, so the gateway serves them in every
+            // environment (decisions 1620, 1621).
+            .addService(
+                new IndexPlanGrpcService(new PostgresIndexPlans(dataSource, Clock.systemUTC())))
+            .addService(
+                new DatasourceGrantGrpcService(
+                    new PostgresDatasourceGrants(dataSource, Clock.systemUTC())));
     extraServices.forEach(builder::addService);
     this.server = builder.build().start();
     // The stack scales the service on this backlog (ModuleGateway): measured each minute, written

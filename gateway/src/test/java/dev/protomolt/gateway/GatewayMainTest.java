@@ -1,10 +1,17 @@
 package dev.protomolt.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.localstack.cloud.LocalKafka;
+import dev.protomolt.proto.config.v1.IndexPlan;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.engine.v1.DatasourceGrantServiceGrpc;
+import dev.protomolt.proto.engine.v1.DeclareIndexPlansRequest;
+import dev.protomolt.proto.engine.v1.GrantDatasourceRequest;
+import dev.protomolt.proto.engine.v1.IndexPlanServiceGrpc;
+import dev.protomolt.proto.engine.v1.ListIndexPlansRequest;
 import dev.protomolt.proto.module.v1.Hello;
 import dev.protomolt.proto.module.v1.ModuleWorkServiceGrpc;
 import dev.protomolt.proto.module.v1.WorkRequest;
@@ -15,6 +22,8 @@ import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
@@ -66,6 +75,32 @@ class GatewayMainTest {
                   .getPipeDoc(GetPipeDocRequest.newBuilder().setDocumentRef(ref).build())
                   .getPipedoc();
           assertThat(read).isEqualTo(doc);
+
+          // The operator doors the production gateway serves beside module work: a sink's plan
+          // declaration lands in the ledger, and a grant that names nothing owned is refused
+          // naming the field, not UNIMPLEMENTED.
+          IndexPlan plan =
+              IndexPlan.newBuilder()
+                  .setPlanId("main-test-plan")
+                  .setModuleId("main-test-sink")
+                  .setIndexName("main-test-index")
+                  .build();
+          IndexPlanServiceGrpc.newBlockingStub(channel)
+              .declareIndexPlans(DeclareIndexPlansRequest.newBuilder().addPlans(plan).build());
+          assertThat(
+                  IndexPlanServiceGrpc.newBlockingStub(channel)
+                      .listIndexPlans(
+                          ListIndexPlansRequest.newBuilder().setModuleId("main-test-sink").build())
+                      .getPlansList())
+              .extracting(IndexPlan::getPlanId)
+              .containsExactly("main-test-plan");
+          assertThatThrownBy(
+                  () ->
+                      DatasourceGrantServiceGrpc.newBlockingStub(channel)
+                          .grantDatasource(GrantDatasourceRequest.getDefaultInstance()))
+              .isInstanceOfSatisfying(
+                  StatusRuntimeException.class,
+                  e -> assertThat(e.getStatus().getCode()).isNotEqualTo(Status.Code.UNIMPLEMENTED));
 
           CompletableFuture<WorkResponse> answer = new CompletableFuture<>();
           var requests =
