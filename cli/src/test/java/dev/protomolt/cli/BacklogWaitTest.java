@@ -66,7 +66,7 @@ class BacklogWaitTest {
   static final String DATASOURCE = "docs";
 
   /** Real components need real time; a bound for failing, never a measurement. */
-  static final Duration PATIENCE = Duration.ofSeconds(Math.max(150, DOCUMENTS / 4));
+  static final Duration PATIENCE = Duration.ofSeconds(Math.max(150, DOCUMENTS / 2));
 
   @TempDir Path data;
 
