@@ -92,14 +92,16 @@ public final class GatewayMain implements AutoCloseable {
     this.workUnitLogs =
         new DocumentWorkUnitLogs(
             new DocumentLog(new PostgresDocumentLogStore(dataSource), logIndex), logIndex);
+    SfnTaskCompletion completion = new SfnTaskCompletion(sfn);
     this.gateway =
         new ModuleWorkGateway(
             source,
-            new SfnTaskCompletion(sfn),
+            completion,
             WorkScreen.allOf(
                 new DeadlineScreen(clock),
                 new DeadGraphScreen(new PostgresGraphVersions(dataSource), Duration.ofSeconds(30)),
-                new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
+                new SfnExecutionScreen(sfn, Duration.ofSeconds(5)),
+                new TaskTokenScreen(completion)),
             new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)),
             clock,
             GatewaySettings.defaults(),
