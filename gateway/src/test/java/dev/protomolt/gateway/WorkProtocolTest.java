@@ -640,6 +640,39 @@ class WorkProtocolTest {
         .startsWith("stream.document_ref:");
   }
 
+  @Test
+  void aHydrationFailureThatCannotBeReportedRebuffersTheRecordAndTellsTheModuleToComeBack()
+      throws Exception {
+    DocumentReference missing =
+        DocumentReference.newBuilder()
+            .setDocId("nope")
+            .setAccountId(ACCOUNT)
+            .setGraphId("intake:" + ACCOUNT)
+            .setGraphAddressId("ds")
+            .build();
+    WorkDispatch.Builder gone = inline("u-gone", "t-gone", doc("nope"));
+    offer(gone.setStream(gone.getStream().toBuilder().setDocumentRef(missing)).build());
+    sfn.unreachable(true);
+
+    ClientStream s = new ClientStream(stub).hello(MODULE);
+
+    assertThat(s.last().hasNoWork()).as("told to come back, not left spinning").isTrue();
+    assertThat(gateway.counters().rebufferedUnits()).isEqualTo(1);
+    assertThat(gateway.counters().drainedByReason()).doesNotContainKey("hydration-failed");
+
+    sfn.unreachable(false);
+    ClientStream again = new ClientStream(stub).hello(MODULE);
+    assertThat(again.responses).as("the rejected hop reaches no module").isEmpty();
+    assertThat(sfn.calls("failure"))
+        .singleElement()
+        .satisfies(
+            call -> {
+              assertThat(call.token()).isEqualTo("t-gone");
+              assertThat(call.error()).isEqualTo(ErrorNames.MODULE_REJECT);
+            });
+    assertThat(gateway.counters().drainedByReason()).containsEntry("hydration-failed", 1L);
+  }
+
   // ------------------------------------------------------------------------------ bad requests
 
   @Test
