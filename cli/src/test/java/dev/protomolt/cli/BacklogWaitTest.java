@@ -57,7 +57,14 @@ import software.amazon.awssdk.services.sfn.model.HistoryEvent;
 class BacklogWaitTest {
 
   static final int DOCUMENTS = Integer.getInteger("backlog.documents", 200);
-  static final int HEARTBEAT_SECONDS = 2;
+
+  /**
+   * Short enough that the wait stays in seconds, long enough that the gateway's watchdog (one
+   * interval, decision 0852) does not close a working module's stream on a loaded machine: a 2 s
+   * interval did, once, on a 2-core machine running other builds, and the redelivery was a second
+   * module call.
+   */
+  static final int HEARTBEAT_SECONDS = 5;
 
   /** Three heartbeat intervals plus one more for the "plus a minute", scaled like them. */
   static final Duration QUEUED_WAIT = Duration.ofSeconds(4L * HEARTBEAT_SECONDS);
