@@ -110,15 +110,17 @@ public final class GatewayMain implements AutoCloseable {
     PostgresLogPartIndex logIndex = new PostgresLogPartIndex(dataSource);
     PostgresDocumentLogStore logStore = new PostgresDocumentLogStore(dataSource);
     this.workUnitLogs = new DocumentWorkUnitLogs(new DocumentLog(logStore, logIndex), logIndex);
+    SfnTaskCompletion completion = new SfnTaskCompletion(sfn);
     this.gateway =
         new ModuleWorkGateway(
             source,
-            new SfnTaskCompletion(sfn),
+            completion,
             WorkScreen.allOf(
                 new DeadlineScreen(clock),
                 new DeadGraphScreen(
                     new PostgresGraphVersions(dataSource)::exists, Duration.ofSeconds(30)),
-                new SfnExecutionScreen(sfn, Duration.ofSeconds(5))),
+                new SfnExecutionScreen(sfn, Duration.ofSeconds(5)),
+                new TaskTokenScreen(completion)),
             new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)),
             clock,
             GatewaySettings.defaults(),

@@ -318,6 +318,10 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     }
     cancel(arrivalWait);
     phase = Phase.DONE;
+    sendNoWork();
+  }
+
+  private void sendNoWork() {
     out.onNext(
         WorkResponse.newBuilder()
             .setNoWork(
@@ -430,8 +434,20 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     } catch (TaskTokenGoneException gone) {
       // Nothing waits for it any more; draining it is all that is left to do.
     } catch (RuntimeException unreachable) {
-      // Step Functions times the hop out by its heartbeat and re-dispatches it: nothing is lost.
-      LOG.log(System.Logger.Level.WARNING, "could not fail " + d.getWorkUnitId(), unreachable);
+      // Queued work has no heartbeat (decision 1650), so nothing would re-dispatch a hop whose
+      // failure went unreported until its time to live ran out: the record goes back to the head,
+      // and this module is told to come back later rather than spin on it.
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "could not fail " + d.getWorkUnitId() + "; it is re-buffered",
+          unreachable);
+      ctx.source().rebuffer(work);
+      ctx.counters().onRebuffered();
+      cancel(noWorkTimer);
+      cancel(arrivalWait);
+      phase = Phase.DONE;
+      sendNoWork();
+      return;
     }
     ctx.settled().add(d.getTaskToken());
     drain(work, e.permanent() ? "hydration-failed" : "store-unreachable", e.getMessage());

@@ -16,9 +16,15 @@ final class RecordingTaskCompletion implements TaskCompletion {
 
   final List<Call> calls = new ArrayList<>();
   private final Set<String> gone = new HashSet<>();
+  private boolean unreachable;
 
   synchronized void expire(String token) {
     gone.add(token);
+  }
+
+  /** Every later call fails as a network error would, until reachable again. */
+  synchronized void unreachable(boolean down) {
+    unreachable = down;
   }
 
   synchronized List<Call> calls(String kind) {
@@ -46,6 +52,9 @@ final class RecordingTaskCompletion implements TaskCompletion {
   }
 
   private void check(String token) {
+    if (unreachable) {
+      throw new IllegalStateException("Step Functions is unreachable");
+    }
     if (gone.contains(token)) {
       throw new TaskTokenGoneException("Task Timed Out: '" + token + "'", null);
     }

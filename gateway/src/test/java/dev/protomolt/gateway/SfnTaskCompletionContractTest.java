@@ -25,7 +25,8 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * {@link SfnTaskCompletion} holds the {@link TaskCompletion} contract against real callback tasks
  * ({@code .waitForTaskToken}) on the local Step Functions runtime: each waiting token is the
  * {@code $$.Task.Token} of a fresh execution, and what the task received is what its execution
- * ended with.
+ * ended with. The Work state is shaped like the compiled one: a TimeoutSeconds and no
+ * HeartbeatSeconds (decision 1650), on which a heartbeat is a liveness probe of the token.
  */
 class SfnTaskCompletionContractTest extends TaskCompletionContract {
 
@@ -34,7 +35,7 @@ class SfnTaskCompletionContractTest extends TaskCompletionContract {
       {"StartAt":"Work","States":{
         "Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke.waitForTaskToken",
           "Parameters":{"FunctionName":"dispatch","Payload":{"token.$":"$$.Task.Token"}},
-          "HeartbeatSeconds":300,"TimeoutSeconds":600,"End":true}}}\
+          "TimeoutSeconds":600,"End":true}}}\
       """;
 
   static EmbeddedPostgres postgres;

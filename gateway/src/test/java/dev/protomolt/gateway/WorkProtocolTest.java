@@ -539,6 +539,53 @@ class WorkProtocolTest {
     assertThat(b.last().hasNoWork()).isTrue();
   }
 
+  @Test
+  void afterAGatewayRestartARedeliveredRecordOfASettledHopIsDrainedByItsTokenNotServed()
+      throws Exception {
+    WorkDispatch settled = inline("u1", "t1", doc("d1")).build();
+    offer(settled);
+    ClientStream a = new ClientStream(stub).hello(MODULE);
+    a.send(
+        ack(
+            WorkAck.newBuilder()
+                .setWorkUnitId("u1")
+                .setNoOp(
+                    NoOpResult.newBuilder().setReason(NoOpReason.NO_OP_REASON_NOTHING_TO_DO))));
+
+    // A new gateway process: its settled-token memory is empty, and Kafka redelivers the record
+    // (its offset was not committed yet) beside a live one.
+    BufferedWorkSource redelivered = new BufferedWorkSource(100);
+    ModuleWorkGateway restarted =
+        new ModuleWorkGateway(
+            redelivered,
+            sfn,
+            WorkScreen.allOf(new DeadlineScreen(clock), new TaskTokenScreen(sfn)),
+            new StoreWorkDocuments(h.store),
+            clock,
+            GatewaySettings.defaults());
+    String name = InProcessServerBuilder.generateName();
+    io.grpc.Server server2 =
+        InProcessServerBuilder.forName(name).directExecutor().addService(restarted).build().start();
+    io.grpc.ManagedChannel channel2 =
+        InProcessChannelBuilder.forName(name).directExecutor().build();
+    try {
+      assertThat(redelivered.offer(MODULE, "u1", settled.toByteArray())).isTrue();
+      WorkDispatch live = inline("u2", "t2", doc("d2")).build();
+      assertThat(redelivered.offer(MODULE, "u2", live.toByteArray())).isTrue();
+
+      ClientStream b = new ClientStream(ModuleWorkServiceGrpc.newStub(channel2)).hello(MODULE);
+
+      assertThat(b.responses).hasSize(1);
+      assertThat(b.last().getWorkUnit().getWorkUnitId())
+          .as("the settled hop never reaches a module; the live one is served")
+          .isEqualTo("u2");
+      assertThat(restarted.counters().drainedByReason()).containsEntry("token-gone", 1L);
+    } finally {
+      channel2.shutdownNow();
+      server2.shutdownNow();
+    }
+  }
+
   // -------------------------------------------------------------------------------- screening
 
   @Test
@@ -591,6 +638,39 @@ class WorkProtocolTest {
         .isEqualTo("REJECT_REASON_HYDRATION_FAILED");
     assertThat(json(call.json()).getFieldsOrThrow("detail").getStringValue())
         .startsWith("stream.document_ref:");
+  }
+
+  @Test
+  void aHydrationFailureThatCannotBeReportedRebuffersTheRecordAndTellsTheModuleToComeBack()
+      throws Exception {
+    DocumentReference missing =
+        DocumentReference.newBuilder()
+            .setDocId("nope")
+            .setAccountId(ACCOUNT)
+            .setGraphId("intake:" + ACCOUNT)
+            .setGraphAddressId("ds")
+            .build();
+    WorkDispatch.Builder gone = inline("u-gone", "t-gone", doc("nope"));
+    offer(gone.setStream(gone.getStream().toBuilder().setDocumentRef(missing)).build());
+    sfn.unreachable(true);
+
+    ClientStream s = new ClientStream(stub).hello(MODULE);
+
+    assertThat(s.last().hasNoWork()).as("told to come back, not left spinning").isTrue();
+    assertThat(gateway.counters().rebufferedUnits()).isEqualTo(1);
+    assertThat(gateway.counters().drainedByReason()).doesNotContainKey("hydration-failed");
+
+    sfn.unreachable(false);
+    ClientStream again = new ClientStream(stub).hello(MODULE);
+    assertThat(again.responses).as("the rejected hop reaches no module").isEmpty();
+    assertThat(sfn.calls("failure"))
+        .singleElement()
+        .satisfies(
+            call -> {
+              assertThat(call.token()).isEqualTo("t-gone");
+              assertThat(call.error()).isEqualTo(ErrorNames.MODULE_REJECT);
+            });
+    assertThat(gateway.counters().drainedByReason()).containsEntry("hydration-failed", 1L);
   }
 
   // ------------------------------------------------------------------------------ bad requests

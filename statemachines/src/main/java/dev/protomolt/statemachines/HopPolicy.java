@@ -9,14 +9,34 @@ import java.util.List;
  * The timing of one node's Work task after defaults are applied: node value, else the graph
  * setting, else the built-in default (a zero field means "not set" at every level).
  *
- * @param heartbeatSeconds HeartbeatSeconds of the Work task (module heartbeats every ~15 s)
- * @param timeoutSeconds TimeoutSeconds of the Work task: the longest one attempt may run
- * @param retry the backoff for retryable module outcomes and for lost heartbeats
+ * <p>The Work task carries no HeartbeatSeconds: a dispatched hop waits in its module's queue
+ * unheartbeated, and the gateway's watchdog (twice {@code heartbeatSeconds}) owns the liveness of
+ * claimed work (decision 1650).
+ *
+ * @param heartbeatSeconds the module's heartbeat interval, which the gateway's watchdog enforces
+ * @param timeoutSeconds the longest one attempt may run once a module holds it
+ * @param queueTtlSeconds how long the hop may wait queued before it dead-letters
+ * @param retry the backoff for retryable module outcomes
  */
-record HopPolicy(int heartbeatSeconds, int timeoutSeconds, Backoff retry) {
+record HopPolicy(int heartbeatSeconds, int timeoutSeconds, int queueTtlSeconds, Backoff retry) {
 
   static final int DEFAULT_HEARTBEAT_SECONDS = 30;
   static final int DEFAULT_TIMEOUT_SECONDS = 900;
+  static final int DEFAULT_QUEUE_TTL_SECONDS = 86_400;
+
+  /**
+   * A Standard workflow runs at most a year, so a Work state whose queue time to live plus attempt
+   * time exceeds it could never time out before the execution does.
+   */
+  static final int MAX_WORK_SECONDS = 31_536_000;
+
+  /**
+   * TimeoutSeconds of the Work task: the queue time to live plus one attempt, so a hop that waited
+   * its whole time to live can still run once.
+   */
+  int workTimeoutSeconds() {
+    return queueTtlSeconds + timeoutSeconds;
+  }
 
   /** The seeds' first-hop policy: 5 attempts, 2 s growing to 60 s. */
   static final Backoff DEFAULT_FIRST_HOP = new Backoff(5, 2, 60, 2.0);
@@ -47,6 +67,7 @@ record HopPolicy(int heartbeatSeconds, int timeoutSeconds, Backoff retry) {
         problems);
     nonNegative(
         "graph settings", "default_timeout_seconds", settings.getDefaultTimeoutSeconds(), problems);
+    nonNegative("graph settings", "queue_ttl_seconds", settings.getQueueTtlSeconds(), problems);
     int heartbeat =
         first(
             node.getHeartbeatSeconds(),
@@ -55,6 +76,32 @@ record HopPolicy(int heartbeatSeconds, int timeoutSeconds, Backoff retry) {
     int timeout =
         first(
             node.getTimeoutSeconds(), settings.getDefaultTimeoutSeconds(), DEFAULT_TIMEOUT_SECONDS);
+    int queueTtl = first(0, settings.getQueueTtlSeconds(), DEFAULT_QUEUE_TTL_SECONDS);
+    if (heartbeat >= timeout) {
+      problems.add(
+          new CompileProblem(
+              where,
+              "heartbeat-below-timeout",
+              "heartbeat_seconds ("
+                  + heartbeat
+                  + ") must be less than timeout_seconds ("
+                  + timeout
+                  + "); a module that heartbeats no faster than its attempt may run is never"
+                  + " watched"));
+    }
+    if ((long) queueTtl + timeout > MAX_WORK_SECONDS) {
+      problems.add(
+          new CompileProblem(
+              where,
+              "queue-ttl-bounds",
+              "settings.queue_ttl_seconds ("
+                  + queueTtl
+                  + ") plus timeout_seconds ("
+                  + timeout
+                  + ") must not exceed "
+                  + MAX_WORK_SECONDS
+                  + " s, the longest a Standard workflow runs"));
+    }
     Backoff builtIn = firstHop ? DEFAULT_FIRST_HOP : DEFAULT_MODULE;
     RetryPolicy graphLevel = firstHop ? settings.getFirstHopRetry() : settings.getModuleRetry();
     String graphField = firstHop ? "settings.first_hop_retry" : "settings.module_retry";
@@ -88,7 +135,7 @@ record HopPolicy(int heartbeatSeconds, int timeoutSeconds, Backoff retry) {
                   + retry.maxDelaySeconds()
                   + " s: max_interval_seconds must not be below initial_interval_seconds"));
     }
-    return new HopPolicy(heartbeat, timeout, retry);
+    return new HopPolicy(heartbeat, timeout, queueTtl, retry);
   }
 
   /**

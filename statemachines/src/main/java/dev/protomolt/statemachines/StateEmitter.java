@@ -297,7 +297,7 @@ final class StateEmitter {
             .with("attempt.$", "$$.State.RetryCount")
             .with("workUnitId.$", "$.workUnitId")
             .with("heartbeatSeconds", policy.heartbeatSeconds())
-            .with("timeoutSeconds", policy.timeoutSeconds())
+            .with("timeoutSeconds", policy.workTimeoutSeconds())
             .with("stream.$", "$.stream");
     HopPolicy.Backoff b = policy.retry();
     return JsonObject.of()
@@ -308,8 +308,10 @@ final class StateEmitter {
             JsonObject.of()
                 .with("FunctionName", substitution(StateMachineCompiler.DISPATCH_FUNCTION_ARN))
                 .with("Payload", payload))
-        .with("HeartbeatSeconds", policy.heartbeatSeconds())
-        .with("TimeoutSeconds", policy.timeoutSeconds())
+        // No HeartbeatSeconds: queued work is never heartbeated, and the gateway's watchdog owns
+        // claimed work (decision 1650). A timeout means the queue time to live ran out; it is not
+        // retried, since a re-dispatch would only queue behind the same backlog again.
+        .with("TimeoutSeconds", policy.workTimeoutSeconds())
         .with(
             "ResultSelector",
             JsonObject.of()
@@ -320,10 +322,7 @@ final class StateEmitter {
         .with("ResultPath", "$")
         .with(
             "Retry",
-            List.of(
-                lambdaRetrier(node),
-                retrier(List.of(ErrorNames.HEARTBEAT_TIMEOUT, ErrorNames.TIMEOUT), b, false),
-                retrier(List.of(ErrorNames.MODULE_RETRYABLE), b, true)))
+            List.of(lambdaRetrier(node), retrier(List.of(ErrorNames.MODULE_RETRYABLE), b, true)))
         .with(
             "Catch",
             List.of(

@@ -67,15 +67,15 @@ class GoldenGraphTest {
             GOLDEN.resolve("linear").resolve(GoldenCase.EXPECTED), StandardCharsets.UTF_8);
     Files.writeString(
         dir.resolve(GoldenCase.EXPECTED),
-        current.replace("\"HeartbeatSeconds\": 30", "\"HeartbeatSeconds\": 31"));
+        current.replace("\"heartbeatSeconds\": 30", "\"heartbeatSeconds\": 31"));
     Path actualRoot = temp.resolve("actual");
 
     String message = new GoldenCase("linear", dir).check(actualRoot, false).orElseThrow();
     assertThat(message)
         .contains("is stale")
         .contains("-Dgolden.update=true")
-        .contains("-       \"HeartbeatSeconds\": 31,")
-        .contains("+       \"HeartbeatSeconds\": 30,");
+        .contains("-           \"heartbeatSeconds\": 31,")
+        .contains("+           \"heartbeatSeconds\": 30,");
     assertThat(actualRoot.resolve("linear").resolve(GoldenCase.EXPECTED))
         .content(StandardCharsets.UTF_8)
         .isEqualTo(current);

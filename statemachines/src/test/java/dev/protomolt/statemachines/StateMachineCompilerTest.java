@@ -117,8 +117,16 @@ class StateMachineCompilerTest {
         .isEqualTo("$$.Task.Token");
     assertThat(work.get("Parameters").get("Payload").get("workUnitId.$").asText())
         .isEqualTo("$.workUnitId");
-    assertThat(work.get("HeartbeatSeconds").asInt()).isEqualTo(30);
-    assertThat(work.get("TimeoutSeconds").asInt()).isEqualTo(900);
+    assertThat(work.has("HeartbeatSeconds"))
+        .as("queued work is never heartbeated; the gateway's watchdog owns claimed work")
+        .isFalse();
+    assertThat(work.get("TimeoutSeconds").asInt())
+        .as("24 h of queue time to live plus one 900 s attempt")
+        .isEqualTo(86_400 + 900);
+    assertThat(work.get("Parameters").get("Payload").get("heartbeatSeconds").asInt()).isEqualTo(30);
+    assertThat(work.get("Parameters").get("Payload").get("timeoutSeconds").asInt())
+        .as("the dispatch deadline is the state's own timeout")
+        .isEqualTo(86_400 + 900);
     assertThat(work.get("Next").asText()).isEqualTo("p1.Complete");
     assertThat(work.get("Catch").get(0).get("Next").asText()).isEqualTo("p1.Rejected");
     assertThat(work.get("Catch").get(0).get("ErrorEquals").toString())
@@ -141,14 +149,15 @@ class StateMachineCompilerTest {
       throws Exception {
     JsonNode states = compile(chain(2)).get("States");
     JsonNode first = states.get("p1.Work").get("Retry");
-    assertThat(first.get(1).get("ErrorEquals").toString())
-        .isEqualTo("[\"States.HeartbeatTimeout\",\"States.Timeout\"]");
-    assertThat(first.get(2).get("MaxAttempts").asInt()).isEqualTo(5);
-    assertThat(first.get(2).get("IntervalSeconds").asInt()).isEqualTo(2);
-    assertThat(first.get(2).get("MaxDelaySeconds").asInt()).isEqualTo(60);
-    assertThat(first.get(2).get("ErrorEquals").toString()).isEqualTo("[\"Module.Retryable\"]");
-    assertThat(first.get(2).get("JitterStrategy").asText()).isEqualTo("FULL");
-    assertThat(states.get("p2.Work").get("Retry").get(2).get("MaxAttempts").asInt()).isEqualTo(3);
+    assertThat(first)
+        .as("the Lambda retrier and the module retrier; a timeout is not retried")
+        .hasSize(2);
+    assertThat(first.get(1).get("MaxAttempts").asInt()).isEqualTo(5);
+    assertThat(first.get(1).get("IntervalSeconds").asInt()).isEqualTo(2);
+    assertThat(first.get(1).get("MaxDelaySeconds").asInt()).isEqualTo(60);
+    assertThat(first.get(1).get("ErrorEquals").toString()).isEqualTo("[\"Module.Retryable\"]");
+    assertThat(first.get(1).get("JitterStrategy").asText()).isEqualTo("FULL");
+    assertThat(states.get("p2.Work").get("Retry").get(1).get("MaxAttempts").asInt()).isEqualTo(3);
   }
 
   @Test
@@ -159,6 +168,7 @@ class StateMachineCompilerTest {
                 GraphSettings.newBuilder()
                     .setDefaultHeartbeatSeconds(40)
                     .setDefaultTimeoutSeconds(700)
+                    .setQueueTtlSeconds(3600)
                     .setModuleRetry(RetryPolicy.newBuilder().setMaxAttempts(7)))
             .addNodes(
                 processor("a")
@@ -168,15 +178,16 @@ class StateMachineCompilerTest {
             .addEdges(edge("a", "b"))
             .build();
     JsonNode states = compile(graph).get("States");
-    assertThat(states.get("a.Work").get("HeartbeatSeconds").asInt()).isEqualTo(40);
-    assertThat(states.get("a.Work").get("TimeoutSeconds").asInt()).isEqualTo(1200);
-    assertThat(states.get("a.Work").get("Retry").get(2).get("BackoffRate").asDouble())
+    JsonNode aPayload = states.get("a.Work").get("Parameters").get("Payload");
+    assertThat(aPayload.get("heartbeatSeconds").asInt()).isEqualTo(40);
+    assertThat(states.get("a.Work").get("TimeoutSeconds").asInt()).isEqualTo(3600 + 1200);
+    assertThat(states.get("a.Work").get("Retry").get(1).get("BackoffRate").asDouble())
         .isEqualTo(3.0);
-    assertThat(states.get("a.Work").get("Retry").get(2).get("MaxAttempts").asInt())
+    assertThat(states.get("a.Work").get("Retry").get(1).get("MaxAttempts").asInt())
         .as("a has no incoming edge: first hop")
         .isEqualTo(5);
-    assertThat(states.get("b.Work").get("TimeoutSeconds").asInt()).isEqualTo(700);
-    assertThat(states.get("b.Work").get("Retry").get(2).get("MaxAttempts").asInt()).isEqualTo(7);
+    assertThat(states.get("b.Work").get("TimeoutSeconds").asInt()).isEqualTo(3600 + 700);
+    assertThat(states.get("b.Work").get("Retry").get(1).get("MaxAttempts").asInt()).isEqualTo(7);
   }
 
   @Test
@@ -390,9 +401,35 @@ class StateMachineCompilerTest {
     assertThat(e.problems())
         .singleElement()
         .hasToString(
-            "node 'slow' state 'slow.Work': HeartbeatSeconds (60) must be less than TimeoutSeconds"
-                + " (60); Step Functions refuses the definition otherwise"
+            "node 'slow': heartbeat_seconds (60) must be less than timeout_seconds (60); a"
+                + " module that heartbeats no faster than its attempt may run is never watched"
                 + " [heartbeat-below-timeout]");
+  }
+
+  @Test
+  void refusesAQueueTimeToLiveThatOutlivesAStandardWorkflowOrIsNegative() {
+    GraphCompileException tooLong =
+        refusal(
+            graph()
+                .setSettings(GraphSettings.newBuilder().setQueueTtlSeconds(31_536_000))
+                .addNodes(processor("p"))
+                .build());
+    assertThat(tooLong.problems())
+        .singleElement()
+        .hasToString(
+            "node 'p': settings.queue_ttl_seconds (31536000) plus timeout_seconds (900) must not"
+                + " exceed 31536000 s, the longest a Standard workflow runs [queue-ttl-bounds]");
+    GraphCompileException negative =
+        refusal(
+            graph()
+                .setSettings(GraphSettings.newBuilder().setQueueTtlSeconds(-1))
+                .addNodes(processor("p"))
+                .build());
+    assertThat(negative.problems())
+        .singleElement()
+        .hasToString(
+            "graph settings: queue_ttl_seconds is -1; it must be positive, or 0 for the default"
+                + " [non-negative]");
   }
 
   @Test
@@ -426,7 +463,7 @@ class StateMachineCompilerTest {
         chain(40).toBuilder()
             .setSettings(
                 GraphSettings.newBuilder()
-                    .setModuleRetry(RetryPolicy.newBuilder().setMaxAttempts(100)))
+                    .setModuleRetry(RetryPolicy.newBuilder().setMaxAttempts(200)))
             .build();
     GraphCompileException e = refusal(graph);
     assertThat(e.problems())

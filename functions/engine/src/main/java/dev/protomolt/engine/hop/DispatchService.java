@@ -13,8 +13,9 @@ import java.util.Optional;
 /**
  * {@code N.Work} ({@code waitForTaskToken}): produces the {@code WorkDispatch} pointer on
  * {@code pipestream.module.<moduleId>}, keyed by the hop's work unit id so a re-dispatch after a
- * heartbeat loss carries the same id with a new task token. Its return value is ignored: the
- * gateway completes the token.
+ * retryable module failure carries the same id with a new task token. The deadline is the Work
+ * state's own timeout, the queue time to live plus one attempt (decision 1650). Its return value is
+ * ignored: the gateway completes the token.
  */
 public final class DispatchService {
 

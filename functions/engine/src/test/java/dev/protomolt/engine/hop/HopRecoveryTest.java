@@ -11,6 +11,7 @@ import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.engine.activation.EngineTestClients;
 import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.Intake;
+import dev.protomolt.proto.config.v1.GraphSettings;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.SearchMetadata;
@@ -21,14 +22,13 @@ import dev.protomolt.proto.module.v1.WorkDispatch;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
-/** Pinning across activations, heartbeat loss and dead letters, on the local runtime. */
+/** Pinning across activations, queued work, its time to live and dead letters, on the local runtime. */
 class HopRecoveryTest {
 
   private HopHarness h;
@@ -81,30 +81,63 @@ class HopRecoveryTest {
   }
 
   @Test
-  void aLostHeartbeatReDispatchesTheSameWorkUnitWithANewToken() throws Exception {
+  void aQueuedHopWaitsPastManyHeartbeatIntervalsWithoutTimingOutOrBeingReDispatched()
+      throws Exception {
     h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
     h.activation.activate("g1", "c1", 1);
     String execution = admit("doc-1");
     WorkDispatch first = h.nextDispatch();
-    assertThat(first.getHeartbeatSeconds()).isEqualTo(30);
+    assertThat(first.getHeartbeatSeconds())
+        .as("the module's interval still travels to the gateway's watchdog")
+        .isEqualTo(30);
+    h.sfnClock.awaitPendingTimers(1, HopHarness.PATIENCE);
+    // The runtime keeps the task's timeout and its token's expiry as two timers, both due then.
+    assertThat(h.sfnClock.pendingDeadlines())
+        .as("every timer is the queue time to live plus one attempt; no heartbeat timer")
+        .isNotEmpty()
+        .containsOnly(h.sfnClock.now().plusSeconds(86_400 + 900));
 
-    // The module goes silent: past the heartbeat, then through the retry wait.
-    WorkDispatch again = null;
-    for (int step = 0; step < 20 && again == null; step++) {
-      h.sfnClock.advance(Duration.ofSeconds(31));
-      RecordingEventBus.Produced record = h.events.dispatches.poll(200, TimeUnit.MILLISECONDS);
-      again = record == null ? null : WorkDispatch.parseFrom(record.value());
-    }
-    assertThat(again).as("re-dispatched after the heartbeat loss").isNotNull();
-    assertThat(again.getWorkUnitId()).isEqualTo(first.getWorkUnitId());
-    assertThat(again.getTaskToken()).isNotEqualTo(first.getTaskToken());
-    assertThat(again.getAttempt()).isEqualTo(1);
+    // Nobody heartbeats the queued record for two hours: 240 of the old heartbeat windows.
+    h.sfnClock.advance(Duration.ofHours(2));
 
-    h.succeed(again, again.getStream());
+    assertThat(h.events.dispatches).as("no re-dispatch").isEmpty();
+    h.succeed(first, first.getStream());
     WorkDispatch chunk = h.nextDispatch();
     assertThat(chunk.getNodeId()).isEqualTo("chunk");
-    assertThat(h.sfn.describeExecution(b -> b.executionArn(execution)).status())
-        .isEqualTo(ExecutionStatus.RUNNING);
+    assertThat(h.sfn.getExecutionHistory(b -> b.executionArn(execution)).events())
+        .extracting(e -> e.typeAsString())
+        .doesNotContain("TaskTimedOut");
+  }
+
+  @Test
+  void aHopQueuedPastItsTimeToLiveDeadLettersOnceNamingTheTimeout() throws Exception {
+    h.admin.create(
+        linear("g1", 0).toBuilder()
+            .setSettings(GraphSettings.newBuilder().setQueueTtlSeconds(3_600))
+            .build(),
+        OptionalLong.empty(),
+        "ann");
+    h.activation.activate("g1", "c1", 1);
+    String execution = admit("doc-1");
+    WorkDispatch parse = h.nextDispatch();
+    h.sfnClock.awaitPendingTimers(1, HopHarness.PATIENCE);
+
+    h.sfnClock.advance(Duration.ofSeconds(3_600 + 900));
+
+    DescribeExecutionResponse done = h.awaitClosed(execution);
+    assertThat(done.status()).isEqualTo(ExecutionStatus.FAILED);
+    assertThat(done.error()).isEqualTo("ProtoMolt.DeadLettered");
+    List<RecordingEventBus.Produced> dead = h.events.on(EventBus.dlqTopic("c1", "g1", "parse"));
+    assertThat(dead).hasSize(1);
+    DlqMessage message = DlqMessage.parseFrom(dead.getFirst().value());
+    assertThat(message.getWorkUnitId()).isEqualTo(parse.getWorkUnitId());
+    assertThat(message.getError().getCode())
+        .as("the dead letter names the expired time to live")
+        .isEqualTo("States.Timeout");
+    assertThat(h.events.dispatches).as("an expired hop is not dispatched again").isEmpty();
+    assertThatThrownBy(() -> h.succeed(parse, parse.getStream()))
+        .as("its token is gone: a late module result changes nothing")
+        .hasMessageContaining("Task");
   }
 
   @Test

@@ -1,0 +1,289 @@
+package dev.protomolt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import dev.protomolt.module.sdk.DocumentProcessor;
+import dev.protomolt.module.sdk.ModuleWorker;
+import dev.protomolt.module.sdk.WorkerClock;
+import dev.protomolt.module.sdk.WorkerConfig;
+import dev.protomolt.proto.config.v1.GraphSettings;
+import dev.protomolt.proto.config.v1.PipelineGraph;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.testsupport.Eventually;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+import software.amazon.awssdk.services.sfn.model.HistoryEvent;
+
+/**
+ * Work waits safely in a backlog: with every module stopped, documents are ingested and left
+ * queued for three heartbeat intervals and more, then the modules start. Every document must reach
+ * its sink with no timed-out task anywhere in any execution's history, no dead letter, and each
+ * module called exactly once per document.
+ *
+ * <p>The graph's heartbeat interval is set to {@link #HEARTBEAT_SECONDS} so the wait proves in
+ * seconds what the issue's wait of three 30 s intervals plus a minute proves: before decision 1650
+ * the compiled Work state carried that interval as its HeartbeatSeconds, and every queued record
+ * timed out after one of them. The wait itself is the premise of the test (time must pass while
+ * nothing heartbeats the queue), so it is a bound on the runtime's own clock, not a sleep standing
+ * in for a signal.
+ *
+ * <p>It starts a platform of its own: it stops the sample workers, which would starve every other
+ * class on the shared one. {@code -Pscale} runs it with 2,000 documents.
+ */
+class BacklogWaitTest {
+
+  static final int DOCUMENTS = Integer.getInteger("backlog.documents", 200);
+
+  /**
+   * Short enough that the wait stays in seconds, long enough that the gateway's watchdog (one
+   * interval, decision 0852) does not close a working module's stream on a loaded machine: a 2 s
+   * interval did, once, on a 2-core machine running other builds, and the redelivery was a second
+   * module call.
+   */
+  static final int HEARTBEAT_SECONDS = 5;
+
+  /** Three heartbeat intervals plus one more for the "plus a minute", scaled like them. */
+  static final Duration QUEUED_WAIT = Duration.ofSeconds(4L * HEARTBEAT_SECONDS);
+
+  static final String ACCOUNT = "backlog";
+  static final String DATASOURCE = "docs";
+
+  /** Real components need real time; a bound for failing, never a measurement. */
+  static final Duration PATIENCE = Duration.ofSeconds(Math.max(150, DOCUMENTS / 2));
+
+  @TempDir Path data;
+
+  @Test
+  void aBacklogQueuedPastThreeHeartbeatsDrainsWithNoTimeoutAndOneCallPerModuleAndDocument()
+      throws Exception {
+    try (LocalPlatform platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
+      platform.stopSampleWorkers();
+      platform.provisionAccount(ACCOUNT, DATASOURCE);
+      PipelineGraph demo = DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER);
+      long version =
+          platform.applyAndActivate(
+              demo.toBuilder()
+                  .setSettings(
+                      GraphSettings.newBuilder().setDefaultHeartbeatSeconds(HEARTBEAT_SECONDS))
+                  .build());
+
+      Set<String> docIds = upload(platform);
+
+      // Every document is queued at its first module before the clock starts: each execution has
+      // submitted its parse task (the dispatch is on the topic) and nothing serves it.
+      Map<String, String> executions = awaitQueued(platform, version, docIds);
+      Instant queuedAt = Instant.now();
+      Eventually.until(
+          "the backlog to have waited " + QUEUED_WAIT,
+          PATIENCE,
+          () -> Duration.between(queuedAt, Instant.now()).compareTo(QUEUED_WAIT) >= 0);
+      assertThat(timeoutsIn(platform, executions.values()))
+          .as("timed-out tasks while the modules were stopped")
+          .isEmpty();
+
+      CountingModules modules = new CountingModules(platform);
+      try (modules) {
+        Map<String, DescribeExecutionResponse> ended =
+            awaitEveryExecution(platform, executions, docIds.size());
+        ObjectMapper json = new ObjectMapper();
+        for (Map.Entry<String, DescribeExecutionResponse> e : ended.entrySet()) {
+          DescribeExecutionResponse d = e.getValue();
+          assertThat(d.status())
+              .as("document %s: %s %s", e.getKey(), d.error(), d.cause())
+              .isEqualTo(ExecutionStatus.SUCCEEDED);
+          assertThat(json.readTree(d.output()).path("disposition").asText())
+              .as("document %s", e.getKey())
+              .isEqualTo("SINK_REACHED");
+        }
+      }
+      assertThat(timeoutsIn(platform, executions.values()))
+          .as("TaskTimedOut or heartbeat-timeout events in any execution's history")
+          .isEmpty();
+      for (String module : LocalPlatform.MODULES) {
+        Map<String, Integer> calls = modules.callsOf(module);
+        assertThat(calls.keySet()).as("documents module %s saw", module).isEqualTo(docIds);
+        assertThat(calls.values())
+            .as("calls of module %s per document", module)
+            .allMatch(n -> n == 1);
+      }
+      assertThat(platform.gatewayCounters().duplicateAcks()).as("duplicate acks").isZero();
+    }
+  }
+
+  /** Uploads the documents to the intake bucket; returns the doc ids intake gives them. */
+  private static Set<String> upload(LocalPlatform platform) {
+    Set<String> docIds = ConcurrentHashMap.newKeySet();
+    LocalCloudEndpoints ep = platform.endpoints();
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(ep.s3())
+            .region(software.amazon.awssdk.regions.Region.of(ep.region()))
+            .forcePathStyle(true)
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .build()) {
+      for (int i = 0; i < DOCUMENTS; i++) {
+        String key = ACCOUNT + "/" + DATASOURCE + "/backlog-" + i + ".txt";
+        String text =
+            "Backlog document " + i + ".\n\nIt waited in a queue while every module was stopped.\n";
+        s3.putObject(
+            b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
+            RequestBody.fromBytes(text.getBytes(StandardCharsets.UTF_8)));
+        docIds.add(StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key));
+      }
+    }
+    return Set.copyOf(docIds);
+  }
+
+  /** Waits until every document's execution has submitted its first module task. */
+  private static Map<String, String> awaitQueued(
+      LocalPlatform platform, long version, Set<String> docIds) {
+    Map<String, String> executions = new HashMap<>();
+    Set<String> submitted = new java.util.HashSet<>();
+    Eventually.valueWhen(
+        "every document to be queued at its first module",
+        PATIENCE,
+        () -> {
+          for (LocalPlatform.Admission a : platform.admissions(ACCOUNT)) {
+            if (a.graphVersion() == version
+                && docIds.contains(a.docId())
+                && !a.executionArn().isEmpty()) {
+              executions.putIfAbsent(a.docId(), a.executionArn());
+            }
+          }
+          for (Map.Entry<String, String> e : executions.entrySet()) {
+            if (!submitted.contains(e.getKey())
+                && history(platform, e.getValue()).stream()
+                    .anyMatch(h -> h.typeAsString().equals("TaskSubmitted"))) {
+              submitted.add(e.getKey());
+            }
+          }
+          return submitted.size();
+        },
+        n -> n == docIds.size());
+    return executions;
+  }
+
+  private static Map<String, DescribeExecutionResponse> awaitEveryExecution(
+      LocalPlatform platform, Map<String, String> executions, int of) {
+    Map<String, DescribeExecutionResponse> ended = new HashMap<>();
+    Eventually.valueWhen(
+        "every document's execution to end",
+        PATIENCE,
+        () -> {
+          for (Map.Entry<String, String> e : executions.entrySet()) {
+            if (ended.containsKey(e.getKey())) {
+              continue;
+            }
+            DescribeExecutionResponse d =
+                platform.stepFunctions().describeExecution(b -> b.executionArn(e.getValue()));
+            if (d.status() != ExecutionStatus.RUNNING) {
+              ended.put(e.getKey(), d);
+            }
+          }
+          return ended.size() + " of " + of + " ended";
+        },
+        progress -> ended.size() == of);
+    return ended;
+  }
+
+  /** Every timed-out task in the executions' histories, as {@code execution: event}. */
+  private static List<String> timeoutsIn(LocalPlatform platform, Iterable<String> executionArns) {
+    List<String> timeouts = new ArrayList<>();
+    for (String arn : executionArns) {
+      for (HistoryEvent h : history(platform, arn)) {
+        String type = h.typeAsString();
+        String text = h.toString();
+        if (type.endsWith("TimedOut") || text.contains("States.HeartbeatTimeout")) {
+          timeouts.add(arn + ": " + type);
+        }
+      }
+    }
+    return timeouts;
+  }
+
+  private static List<HistoryEvent> history(LocalPlatform platform, String executionArn) {
+    List<HistoryEvent> events = new ArrayList<>();
+    platform
+        .stepFunctions()
+        .getExecutionHistoryPaginator(b -> b.executionArn(executionArn))
+        .forEach(page -> events.addAll(page.events()));
+    return events;
+  }
+
+  /** The sample modules on workers of the test's own, counting calls per document. */
+  private static final class CountingModules implements AutoCloseable {
+
+    private final ManagedChannel channel;
+    private final List<ModuleWorker> workers = new ArrayList<>();
+    private final Map<String, Map<String, AtomicInteger>> calls = new ConcurrentHashMap<>();
+
+    CountingModules(LocalPlatform platform) {
+      channel =
+          NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort())
+              .usePlaintext()
+              .build();
+      for (Map.Entry<String, DocumentProcessor> m : platform.sampleProcessors().entrySet()) {
+        Map<String, AtomicInteger> perDoc = new ConcurrentHashMap<>();
+        calls.put(m.getKey(), perDoc);
+        DocumentProcessor inner = m.getValue();
+        DocumentProcessor counting =
+            work -> {
+              perDoc
+                  .computeIfAbsent(docId(work.stream()), k -> new AtomicInteger())
+                  .incrementAndGet();
+              return inner.process(work);
+            };
+        ModuleWorker worker =
+            new ModuleWorker(
+                channel, WorkerConfig.of(m.getKey(), 2), counting, WorkerClock.system());
+        worker.start();
+        workers.add(worker);
+      }
+    }
+
+    Map<String, Integer> callsOf(String module) {
+      Map<String, Integer> out = new HashMap<>();
+      calls.getOrDefault(module, Map.of()).forEach((doc, n) -> out.put(doc, n.get()));
+      return out;
+    }
+
+    private static String docId(PipeStream stream) {
+      return stream.hasDocumentRef()
+          ? stream.getDocumentRef().getDocId()
+          : stream.getDocument().getDocId();
+    }
+
+    @Override
+    public void close() {
+      workers.forEach(ModuleWorker::close);
+      channel.shutdownNow();
+    }
+  }
+}
