@@ -5,6 +5,7 @@ import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.graph.SubscriptionLookup;
 import dev.protomolt.core.graph.validation.GraphValidator;
+import dev.protomolt.core.metrics.RecordingMetricsSink;
 import dev.protomolt.engine.activation.EngineFunctions;
 import dev.protomolt.engine.activation.GraphActivationService;
 import dev.protomolt.engine.activation.SfnStateMachines;
@@ -132,6 +133,9 @@ public final class LocalPlatform implements AutoCloseable {
   private final GraphAdminService admin;
   private final GraphActivationService activation;
   private final GatewayMain gateway;
+  // The local cloud stands in for CloudWatch: the gateway's metrics are kept here, readable by
+  // tests and drivers, instead of printed among the command's own output.
+  private final RecordingMetricsSink metrics = new RecordingMetricsSink(CLUSTER);
   private final LocalGraphDoor.Drafts drafts;
   private final LuceneIndex index;
   private final Path indexDir;
@@ -251,7 +255,8 @@ public final class LocalPlatform implements AutoCloseable {
             GatewayConfig.from(gatewayValues(ep, gatewayPort)),
             List.of(
                 LocalGraphDoor.of(
-                    admin, activation, new DraftService(drafts.store(), validator, clock), feed)));
+                    admin, activation, new DraftService(drafts.store(), validator, clock), feed)),
+            metrics);
     // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
     tenancy.accounts().forEach(this::notifyIntake);
 
@@ -370,6 +375,11 @@ public final class LocalPlatform implements AutoCloseable {
 
   public LocalCloudEndpoints endpoints() {
     return cloud.endpoints();
+  }
+
+  /** The metrics the gateway emitted so far (CloudWatch's part, played by the local cloud). */
+  public RecordingMetricsSink metrics() {
+    return metrics;
   }
 
   public int gatewayPort() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.module.samples.sink.SearchHit;
+import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
@@ -80,6 +81,15 @@ class LocalPlatformEndToEndTest {
 
     List<SearchHit> hits = platform.indexSearch().text("Skerryvore", 5);
     assertThat(hits).extracting(SearchHit::docId).contains(admitted.docId());
+
+    // The gateway's backlog signal, which the stack scales on, reaches the local cloud's record of
+    // metrics (not the console): one total per environment and one share per module service.
+    Eventually.until(
+        "the gateway emitted ModuleTopicBacklog",
+        () -> !platform.metrics().records(PlatformMetric.MODULE_TOPIC_BACKLOG).isEmpty());
+    assertThat(platform.metrics().records(PlatformMetric.MODULE_TOPIC_BACKLOG))
+        .extracting(r -> r.dimensions().get(PlatformMetric.MODULE_SERVICE_DIMENSION))
+        .contains("parser", "index-sink");
 
     PipeDoc atSink =
         platform
