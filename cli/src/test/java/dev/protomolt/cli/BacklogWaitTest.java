@@ -3,8 +3,6 @@ package dev.protomolt.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.protomolt.core.orchestration.StateMachineNames;
-import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.module.sdk.DocumentProcessor;
 import dev.protomolt.module.sdk.ModuleWorker;
@@ -22,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,11 +28,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 import software.amazon.awssdk.services.sfn.model.HistoryEvent;
@@ -136,29 +130,13 @@ class BacklogWaitTest {
 
   /** Uploads the documents to the intake bucket; returns the doc ids intake gives them. */
   private static Set<String> upload(LocalPlatform platform) {
-    Set<String> docIds = ConcurrentHashMap.newKeySet();
-    LocalCloudEndpoints ep = platform.endpoints();
-    try (S3Client s3 =
-        S3Client.builder()
-            .endpointOverride(ep.s3())
-            .region(software.amazon.awssdk.regions.Region.of(ep.region()))
-            .forcePathStyle(true)
-            .httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-            .build()) {
-      for (int i = 0; i < DOCUMENTS; i++) {
-        String key = ACCOUNT + "/" + DATASOURCE + "/backlog-" + i + ".txt";
-        String text =
-            "Backlog document " + i + ".\n\nIt waited in a queue while every module was stopped.\n";
-        s3.putObject(
-            b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
-            RequestBody.fromBytes(text.getBytes(StandardCharsets.UTF_8)));
-        docIds.add(StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key));
-      }
+    Map<String, byte[]> corpus = new LinkedHashMap<>();
+    for (int i = 0; i < DOCUMENTS; i++) {
+      String text =
+          "Backlog document " + i + ".\n\nIt waited in a queue while every module was stopped.\n";
+      corpus.put("backlog-" + i + ".txt", text.getBytes(StandardCharsets.UTF_8));
     }
-    return Set.copyOf(docIds);
+    return Set.copyOf(IntakeUploads.upload(platform, ACCOUNT, DATASOURCE, corpus).keySet());
   }
 
   /** Waits until every document's execution has submitted its first module task. */

@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.core.doclog.LogKey;
-import dev.protomolt.core.orchestration.StateMachineNames;
-import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.module.samples.sink.JsonLinesReceiptSink;
-import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.events.v1.IndexOutcome;
-import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.testsupport.Eventually;
 import java.nio.charset.StandardCharsets;
@@ -35,12 +31,6 @@ import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.ds.PGSimpleDataSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
@@ -106,7 +96,8 @@ class ChaosTest {
         long version =
             platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
 
-        Map<String, byte[]> uploaded = upload(platform, corpus(random));
+        Map<String, byte[]> uploaded =
+            IntakeUploads.upload(platform, ACCOUNT, DATASOURCE, corpus(random));
         Map<String, String> markerByDoc = new HashMap<>();
         uploaded.forEach((docId, bytes) -> markerByDoc.put(docId, markerOf(bytes)));
 
@@ -152,19 +143,7 @@ class ChaosTest {
         for (Map.Entry<String, byte[]> doc : uploaded.entrySet()) {
           for (String node :
               List.of(DemoGraph.PARSE, DemoGraph.CHUNK, DemoGraph.EMBED, DemoGraph.INDEX)) {
-            PipeDoc stored =
-                platform
-                    .store()
-                    .get(
-                        GetPipeDocRequest.newBuilder()
-                            .setDocumentRef(
-                                DocumentReference.newBuilder()
-                                    .setDocId(doc.getKey())
-                                    .setGraphAddressId(node)
-                                    .setAccountId(ACCOUNT)
-                                    .setGraphId(DemoGraph.GRAPH_ID))
-                            .build())
-                    .getPipedoc();
+            PipeDoc stored = IntakeUploads.storedAt(platform, ACCOUNT, doc.getKey(), node);
             assertThat(
                     LocalPlatformEndToEndTest.sha256(
                         stored.getBlobBag().getBlob().getData().toByteArray()))
@@ -263,32 +242,6 @@ class ChaosTest {
     String text = new String(bytes, StandardCharsets.UTF_8);
     int at = text.lastIndexOf("marker ");
     return text.substring(at + "marker ".length()).strip();
-  }
-
-  /** Uploads every file to the intake bucket; returns the bytes by the doc id intake gives them. */
-  private static Map<String, byte[]> upload(LocalPlatform platform, Map<String, byte[]> corpus) {
-    Map<String, byte[]> byDocId = new LinkedHashMap<>();
-    LocalCloudEndpoints ep = platform.endpoints();
-    try (S3Client s3 =
-        S3Client.builder()
-            .endpointOverride(ep.s3())
-            .region(Region.of(ep.region()))
-            .forcePathStyle(true)
-            .httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-            .build()) {
-      for (Map.Entry<String, byte[]> doc : corpus.entrySet()) {
-        String key = ACCOUNT + "/" + DATASOURCE + "/" + doc.getKey();
-        s3.putObject(
-            b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
-            RequestBody.fromBytes(doc.getValue()));
-        byDocId.put(
-            StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key), doc.getValue());
-      }
-    }
-    return byDocId;
   }
 
   /** Documents whose execution has not ended yet, as many and a few of them by id. */

@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.core.orchestration.StateMachineNames;
-import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
-import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
-import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,12 +29,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.ds.PGSimpleDataSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
@@ -87,7 +78,7 @@ class ConcurrentReplaysTest {
   void twoReplaysOfTheSameDocumentsAtOnceNeverMeetATornState() throws Exception {
     long version =
         platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
-    Map<String, byte[]> uploaded = upload(corpus());
+    Map<String, byte[]> uploaded = IntakeUploads.upload(platform, ACCOUNT, DATASOURCE, corpus());
     // The first pass stores every hop's copy; the replays then rewrite those same addresses.
     awaitIngested(version, uploaded.keySet());
 
@@ -166,19 +157,7 @@ class ConcurrentReplaysTest {
     for (Map.Entry<String, byte[]> doc : uploaded.entrySet()) {
       for (String node :
           List.of(DemoGraph.PARSE, DemoGraph.CHUNK, DemoGraph.EMBED, DemoGraph.INDEX)) {
-        PipeDoc stored =
-            platform
-                .store()
-                .get(
-                    GetPipeDocRequest.newBuilder()
-                        .setDocumentRef(
-                            DocumentReference.newBuilder()
-                                .setDocId(doc.getKey())
-                                .setGraphAddressId(node)
-                                .setAccountId(ACCOUNT)
-                                .setGraphId(DemoGraph.GRAPH_ID))
-                        .build())
-                .getPipedoc();
+        PipeDoc stored = IntakeUploads.storedAt(platform, ACCOUNT, doc.getKey(), node);
         assertThat(
                 LocalPlatformEndToEndTest.sha256(
                     stored.getBlobBag().getBlob().getData().toByteArray()))
@@ -201,32 +180,6 @@ class ConcurrentReplaysTest {
           String.format("race-%03d.txt", i), text.toString().getBytes(StandardCharsets.UTF_8));
     }
     return corpus;
-  }
-
-  /** Uploads to the intake bucket; returns the bytes by the doc id intake gives them. */
-  private static Map<String, byte[]> upload(Map<String, byte[]> corpus) {
-    Map<String, byte[]> byDocId = new LinkedHashMap<>();
-    LocalCloudEndpoints ep = platform.endpoints();
-    try (S3Client s3 =
-        S3Client.builder()
-            .endpointOverride(ep.s3())
-            .region(Region.of(ep.region()))
-            .forcePathStyle(true)
-            .httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-            .build()) {
-      for (Map.Entry<String, byte[]> doc : corpus.entrySet()) {
-        String key = ACCOUNT + "/" + DATASOURCE + "/" + doc.getKey();
-        s3.putObject(
-            b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
-            RequestBody.fromBytes(doc.getValue()));
-        byDocId.put(
-            StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key), doc.getValue());
-      }
-    }
-    return byDocId;
   }
 
   /** Waits for every document's first execution to end successfully. */
