@@ -50,7 +50,7 @@ import software.amazon.awssdk.services.sfn.model.HistoryEvent;
  */
 class BacklogWaitTest {
 
-  static final int DOCUMENTS = Integer.getInteger("backlog.documents", 200);
+  static final int DOCUMENTS = Integer.getInteger("backlog.documents", 60);
 
   /**
    * Short enough that the wait stays in seconds, long enough that the gateway's watchdog (one

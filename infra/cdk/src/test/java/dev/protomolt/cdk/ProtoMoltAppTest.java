@@ -1,5 +1,6 @@
 package dev.protomolt.cdk;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.cdk.config.InvalidConfigException;
@@ -34,5 +35,33 @@ class ProtoMoltAppTest {
         .hasMessageContaining("artifacts.lambdaCode: no file or directory at")
         .hasMessageContaining("functions/lambda/target/function.zip")
         .hasMessageContaining("artifacts.gatewayImage");
+  }
+
+  @Test
+  void oneRunBuildsEveryEnvironmentNamedInTheContext() {
+    App app =
+        new App(
+            AppProps.builder()
+                .context(
+                    Map.of(
+                        "env",
+                        "dev,prod",
+                        "lambdaCode",
+                        TestEnvironments.PLACEHOLDER_LAMBDA,
+                        "gatewayImage",
+                        TestEnvironments.PLACEHOLDER_GATEWAY))
+                .build());
+    assertThat(ProtoMoltApp.buildAll(app, TestEnvironments.BASE_DIR))
+        .extracting(EnvironmentStack::getStackName)
+        .containsExactly("protomolt-dev", "protomolt-prod");
+  }
+
+  @Test
+  void anEmptyNameInTheEnvironmentListIsRefused() {
+    App app = new App(AppProps.builder().context(Map.of("env", "dev,,prod")).build());
+    assertThatThrownBy(() -> ProtoMoltApp.buildAll(app, TestEnvironments.BASE_DIR))
+        .isInstanceOf(InvalidConfigException.class)
+        .hasMessageContaining("env: must name environments separated by single commas")
+        .hasMessageContaining("dev,,prod");
   }
 }
