@@ -50,15 +50,21 @@ public final class LocalEnvironment {
         "jdbc:postgresql://" + HOST + ":" + settings.postgresPort() + "/" + LocalPostgres.DATABASE,
         LocalPostgres.USER,
         LocalPostgres.USER,
-        Optional.of(URI.create("http://" + HOST + ":" + settings.stepFunctionsPort())));
+        Optional.of(URI.create("http://" + HOST + ":" + settings.stepFunctionsPort())),
+        // Settings from before the Lambda API had its own port leave it to chance (0): unknown.
+        settings.lambdaPort() == 0
+            ? Optional.empty()
+            : Optional.of(URI.create("http://" + HOST + ":" + settings.lambdaPort())));
   }
 
   /**
    * The variables: the AWS SDKs' and the AWS CLI's own ({@code AWS_ENDPOINT_URL_<SERVICE_ID>} per
-   * service, region, key pair) and ours for the gateway, Kafka, PostgreSQL, buckets and the index.
+   * service, the Lambda API's included, region, key pair) and ours for the gateway, Kafka, PostgreSQL, buckets and the index.
    */
   public static Map<String, String> of(LocalCloudEndpoints ep, int gatewayPort) {
     Map<String, String> env = new LinkedHashMap<>(ep.environment());
+    // The AWS CLI finds the template's functions on the local Lambda API (decision 1584).
+    ep.lambda().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_LAMBDA", uri.toString()));
     // Without a profile, SDKs would otherwise probe the EC2 instance metadata service for one.
     env.put("AWS_EC2_METADATA_DISABLED", "true");
     env.put("PROTOMOLT_DATA", ep.dataDir().toString());

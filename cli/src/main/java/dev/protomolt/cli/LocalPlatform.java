@@ -12,9 +12,8 @@ import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
-import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
-import dev.protomolt.engine.graphs.GraphUpdateFeed;
+import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.PostgresIndexPlans;
@@ -39,6 +38,7 @@ import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.template.TemplateDeployer;
+import dev.protomolt.localstack.template.TemplatePlan;
 import dev.protomolt.module.samples.chunker.ChunkerModule;
 import dev.protomolt.module.samples.chunker.DocumentChunker;
 import dev.protomolt.module.samples.embedder.DocumentEmbedder;
@@ -55,6 +55,7 @@ import dev.protomolt.module.sdk.DocumentProcessor;
 import dev.protomolt.module.sdk.ModuleWorker;
 import dev.protomolt.module.sdk.WorkerClock;
 import dev.protomolt.module.sdk.WorkerConfig;
+import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.events.v1.AccountEvent;
 import dev.protomolt.proto.events.v1.AccountEventType;
@@ -136,7 +137,6 @@ public final class LocalPlatform implements AutoCloseable {
   // The local cloud stands in for CloudWatch: the gateway's metrics are kept here, readable by
   // tests and drivers, instead of printed among the command's own output.
   private final RecordingMetricsSink metrics = new RecordingMetricsSink(CLUSTER);
-  private final LocalGraphDoor.Drafts drafts;
   private final LuceneIndex index;
   private final Path indexDir;
   private final ManagedChannel channel;
@@ -212,14 +212,16 @@ public final class LocalPlatform implements AutoCloseable {
     register(lambdas, "complete", NamedHandlers.complete(complete));
     register(lambdas, "dlq", NamedHandlers.dlq(dlq));
 
-    GraphUpdateFeed feed = new GraphUpdateFeed(event -> {});
+    // Graph changes made here reach the gateway's subscribers as any process's do: graph-updates.
+    KafkaGraphEventPublisher graphEvents =
+        new KafkaGraphEventPublisher(producer, Duration.ofSeconds(30));
     // The in-process sample sink declares its plan as a standalone one does when it starts.
     PostgresIndexPlans plans = new PostgresIndexPlans(ds, clock);
     plans.declare(List.of(IndexSinkModule.PLAN));
     GraphValidator validator = GraphValidator.standard(cel, tenancy, plans);
     this.admin =
         new GraphAdminService(
-            graphs, new StepFunctionsVersionPins(sfn, graphs), feed, validator, clock);
+            graphs, new StepFunctionsVersionPins(sfn, graphs), graphEvents, validator, clock);
     SfnStateMachines machines = new SfnStateMachines(sfn, ROLE);
     this.activation =
         new GraphActivationService(
@@ -244,18 +246,18 @@ public final class LocalPlatform implements AutoCloseable {
 
     // The topics the stack's Kafka topics custom resource creates in AWS (module topics included),
     // from the synthesized local template; planning it also proves it deployable (decision 1501).
-    TemplateDeployer.createTopics(LocalTemplate.plan(LocalTemplate.template(), cloud), ep);
+    TemplatePlan plan = LocalTemplate.plan(LocalTemplate.template(), cloud);
+    TemplateDeployer.createTopics(plan, ep);
+    // The template's DynamoDB tables: the gateway's graph door keeps drafts in one of them.
+    TemplateDeployer.createTables(plan, ep);
     // The stack's MSK-triggered functions (reclaim, purge, indexing ledger, account events) on
     // their local event-source mappings, as infra/cdk's FunctionTriggers wires them (decision
     // 0966).
     PlatformEventSources.wire(cloud, store, s3, clock, (drive, account) -> notifyIntake(account));
-    this.drafts = LocalGraphDoor.draftStore(ep);
     this.gateway =
         GatewayMain.start(
-            GatewayConfig.from(gatewayValues(ep, gatewayPort)),
-            List.of(
-                LocalGraphDoor.of(
-                    admin, activation, new DraftService(drafts.store(), validator, clock), feed)),
+            GatewayConfig.from(gatewayValues(ep, gatewayPort, graphDoorValues(plan, lambdas))),
+            List.of(),
             metrics);
     // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
     tenancy.accounts().forEach(this::notifyIntake);
@@ -446,8 +448,35 @@ public final class LocalPlatform implements AutoCloseable {
         .build();
   }
 
+  /**
+   * What the gateway's graph door needs: the drafts table the template's gateway task names, and
+   * the role and hop functions this platform's own activation embeds, so a graph activated through
+   * either runs on the functions registered above. Dropped once the template deploys the gateway.
+   */
+  private static Map<String, String> graphDoorValues(TemplatePlan plan, LocalLambdaRunner lambdas) {
+    String drafts = PlatformVariable.DRAFTS_TABLE.key();
+    Map<String, String> v = new LinkedHashMap<>();
+    v.put(
+        drafts,
+        plan.containers().stream()
+            .filter(c -> c.environment().containsKey(drafts))
+            .map(c -> c.environment().get(drafts))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "the local template's gateway task sets no " + drafts)));
+    v.put(PlatformVariable.EXECUTION_ROLE_ARN.key(), ROLE);
+    v.put(PlatformVariable.PREPARE_FUNCTION_ARN.key(), lambdas.functionArn("prepare"));
+    v.put(PlatformVariable.DISPATCH_FUNCTION_ARN.key(), lambdas.functionArn("dispatch"));
+    v.put(PlatformVariable.COMPLETE_FUNCTION_ARN.key(), lambdas.functionArn("complete"));
+    v.put(PlatformVariable.DLQ_FUNCTION_ARN.key(), lambdas.functionArn("dlq"));
+    return v;
+  }
+
   /** The gateway's own configuration keys (gateway/README.md), pointed at the local cloud. */
-  private static Map<String, String> gatewayValues(LocalCloudEndpoints ep, int port) {
+  private static Map<String, String> gatewayValues(
+      LocalCloudEndpoints ep, int port, Map<String, String> graphDoor) {
     // GatewayMain's Step Functions client reads credentials from the default chain; the local
     // runtime accepts any key, but the SDK refuses to sign without one (decision 0953).
     if (System.getProperty("aws.accessKeyId") == null
@@ -469,6 +498,8 @@ public final class LocalPlatform implements AutoCloseable {
     v.put("PROTOMOLT_S3_PLATFORM_PATH_STYLE", "true");
     v.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
     v.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
+    v.put(PlatformVariable.DYNAMODB_ENDPOINT.key(), ep.dynamoDb().toString());
+    v.putAll(graphDoor);
     return v;
   }
 
@@ -483,7 +514,6 @@ public final class LocalPlatform implements AutoCloseable {
       // The index commits on every document; closing only releases the write lock.
     }
     sfn.close();
-    drafts.close();
     producer.close(Duration.ofSeconds(5));
     purgeEvents.close();
     s3.close();

@@ -69,6 +69,7 @@ class CommandsTest {
             "AWS_ENDPOINT_URL_S3",
             "AWS_ENDPOINT_URL_SFN",
             "AWS_ENDPOINT_URL_DYNAMODB",
+            "AWS_ENDPOINT_URL_LAMBDA",
             "AWS_REGION",
             "AWS_ACCESS_KEY_ID",
             "AWS_SECRET_ACCESS_KEY",
@@ -82,7 +83,10 @@ class CommandsTest {
     CommandRun exports = run("env", "--data", data.toString());
     assertThat(exports.out().lines()).allMatch(l -> l.startsWith("export ") && l.endsWith(";"));
     assertThat(exports.out())
-        .contains("export AWS_ENDPOINT_URL_S3=" + platform.endpoints().s3() + ";");
+        .contains("export AWS_ENDPOINT_URL_S3=" + platform.endpoints().s3() + ";")
+        // The AWS CLI finds the functions on the running platform's own Lambda API.
+        .contains(
+            "export AWS_ENDPOINT_URL_LAMBDA=" + platform.endpoints().lambda().orElseThrow() + ";");
   }
 
   @Test

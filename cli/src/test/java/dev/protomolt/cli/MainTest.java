@@ -46,6 +46,7 @@ class MainTest {
     assertThat(env.out())
         .contains("export AWS_ENDPOINT_URL_S3=http://127.0.0.1:18110;")
         .contains("export AWS_ENDPOINT_URL_SFN=http://127.0.0.1:18150;")
+        .contains("export AWS_ENDPOINT_URL_LAMBDA=http://127.0.0.1:18160;")
         .contains("export PROTOMOLT_GATEWAY=127.0.0.1:18100;")
         .contains("export PROTOMOLT_DATA='/tmp/some where';");
     assertThat(CommandRun.of("env", "--gateway-port", "0").err())

@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
  *     tokens from {@code PROTOMOLT_DB_HOST}/{@code _PORT}/{@code _NAME}/{@code _USER} in AWS
  * @param objectStores S3 settings per credentials reference the drives name
  * @param environmentName {@code PROTOMOLT_ENV}, the {@code Environment} dimension of the metrics
- *     the gateway emits ({@code local} when unset)
+ *     the gateway emits ({@code local} when unset), and part of every state machine name the graph
+ *     door deploys
+ * @param graphDoor what {@code PipelineGraphService} needs; empty when it is not served
  */
 public record GatewayConfig(
     int port,
@@ -42,7 +44,8 @@ public record GatewayConfig(
     String region,
     DatabaseAccess database,
     Map<String, ObjectStoreSettings> objectStores,
-    String environmentName) {
+    String environmentName,
+    Optional<GraphDoorSettings> graphDoor) {
 
   public static final int DEFAULT_PORT = 18100;
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
@@ -106,7 +109,8 @@ public record GatewayConfig(
         Map.copyOf(stores),
         values.getOrDefault(PlatformVariable.ENV.key(), "").isBlank()
             ? "local"
-            : values.get(PlatformVariable.ENV.key()).strip());
+            : values.get(PlatformVariable.ENV.key()).strip(),
+        GraphDoorSettings.from(values));
   }
 
   private static String required(Map<String, String> values, String key) {

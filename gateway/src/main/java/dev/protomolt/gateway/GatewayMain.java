@@ -62,6 +62,7 @@ public final class GatewayMain implements AutoCloseable {
   private final Admin kafkaAdmin;
   private final KafkaReceiptProducer receipts;
   private final ScheduledExecutorService backlogReports;
+  private final GraphDoor graphDoor;
 
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
@@ -143,13 +144,29 @@ public final class GatewayMain implements AutoCloseable {
             .addService(
                 new DatasourceGrantGrpcService(
                     new PostgresDatasourceGrants(dataSource, Clock.systemUTC())));
+    Map<String, Object> adminConfig = new HashMap<>(connection);
+    adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    this.kafkaAdmin = Admin.create(adminConfig);
+    // Graph drafts, create-and-activate and subscriptions reach callers in every environment
+    // through here, built as the graph-admin function builds graph admin.
+    this.graphDoor =
+        config.graphDoor().isPresent()
+            ? GraphDoor.open(
+                config.graphDoor().get(),
+                config,
+                dataSource,
+                sfn,
+                kafkaAdmin,
+                bootstrap,
+                connection)
+            : null;
+    if (graphDoor != null) {
+      builder.addService(graphDoor.service());
+    }
     extraServices.forEach(builder::addService);
     this.server = builder.build().start();
     // The stack scales the service on this backlog (ModuleGateway): measured each minute, written
     // as an EMF line that the awslogs driver ships to CloudWatch.
-    Map<String, Object> adminConfig = new HashMap<>(connection);
-    adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    this.kafkaAdmin = Admin.create(adminConfig);
     ModuleBacklog backlog =
         new ModuleBacklog(
             kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30));
@@ -176,10 +193,7 @@ public final class GatewayMain implements AutoCloseable {
         config, List.of(), EmbeddedMetricFormatSink.stdout(config.environmentName()));
   }
 
-  /**
-   * Starts everything and serves {@code extraServices} on the same port: the local platform adds
-   * the graph door there, so one address answers every gRPC call a user makes.
-   */
+  /** Starts everything and serves {@code extraServices} on the same port. */
   public static GatewayMain start(GatewayConfig config, List<BindableService> extraServices)
       throws IOException {
     return start(config, extraServices, EmbeddedMetricFormatSink.stdout(config.environmentName()));
@@ -219,6 +233,9 @@ public final class GatewayMain implements AutoCloseable {
     }
     server.shutdownNow();
     backlogReports.shutdownNow();
+    if (graphDoor != null) {
+      graphDoor.close();
+    }
     receipts.close();
     kafkaAdmin.close();
     source.close();

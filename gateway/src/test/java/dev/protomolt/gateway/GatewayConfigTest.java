@@ -143,4 +143,67 @@ class GatewayConfigTest {
             new DatabaseAccess.Password(
                 "jdbc:postgresql://127.0.0.1:5432/protomolt", "protomolt", "secret"));
   }
+
+  static Map<String, String> withGraphDoor() {
+    Map<String, String> m = minimal();
+    String fn = "arn:aws:lambda:eu-west-1:111111111111:function:protomolt-dev-";
+    m.put("PROTOMOLT_DRAFTS_TABLE", "protomolt-dev-drafts");
+    m.put("PROTOMOLT_EXECUTION_ROLE_ARN", "arn:aws:iam::111111111111:role/protomolt-dev-exec");
+    m.put("PROTOMOLT_PREPARE_FUNCTION_ARN", fn + "prepare:live");
+    m.put("PROTOMOLT_DISPATCH_FUNCTION_ARN", fn + "dispatch:live");
+    m.put("PROTOMOLT_COMPLETE_FUNCTION_ARN", fn + "complete:live");
+    m.put("PROTOMOLT_DLQ_FUNCTION_ARN", fn + "dlq:live");
+    return m;
+  }
+
+  @Test
+  void theGraphDoorIsServedOnlyWhenConfiguredAndReadsTheSdksDynamoDbEndpoint() {
+    assertThat(GatewayConfig.from(minimal()).graphDoor()).isEmpty();
+
+    GraphDoorSettings door = GatewayConfig.from(withGraphDoor()).graphDoor().orElseThrow();
+    assertThat(door.draftsTable()).isEqualTo("protomolt-dev-drafts");
+    assertThat(door.executionRoleArn()).endsWith(":role/protomolt-dev-exec");
+    assertThat(door.prepareArn()).endsWith(":function:protomolt-dev-prepare:live");
+    assertThat(door.dlqArn()).endsWith(":function:protomolt-dev-dlq:live");
+    assertThat(door.dynamoDbEndpoint()).isEmpty();
+
+    Map<String, String> local = withGraphDoor();
+    local.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:18130");
+    assertThat(GatewayConfig.from(local).graphDoor().orElseThrow().dynamoDbEndpoint())
+        .contains(URI.create("http://127.0.0.1:18130"));
+  }
+
+  @Test
+  void everyGraphDoorRefusalNamesItsKeyAndRule() {
+    Map<String, String> noTable = withGraphDoor();
+    noTable.remove("PROTOMOLT_DRAFTS_TABLE");
+    assertThatThrownBy(() -> GatewayConfig.from(noTable))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("PROTOMOLT_DRAFTS_TABLE: required when the graph door");
+
+    Map<String, String> onlyTable = minimal();
+    onlyTable.put("PROTOMOLT_DRAFTS_TABLE", "protomolt-dev-drafts");
+    assertThatThrownBy(() -> GatewayConfig.from(onlyTable))
+        .hasMessageStartingWith("PROTOMOLT_EXECUTION_ROLE_ARN: required");
+
+    Map<String, String> badTable = withGraphDoor();
+    badTable.put("PROTOMOLT_DRAFTS_TABLE", "no spaces allowed");
+    assertThatThrownBy(() -> GatewayConfig.from(badTable))
+        .hasMessageStartingWith("PROTOMOLT_DRAFTS_TABLE: must be a DynamoDB table name");
+
+    Map<String, String> badRole = withGraphDoor();
+    badRole.put("PROTOMOLT_EXECUTION_ROLE_ARN", "protomolt-dev-exec");
+    assertThatThrownBy(() -> GatewayConfig.from(badRole))
+        .hasMessageStartingWith("PROTOMOLT_EXECUTION_ROLE_ARN: must be an IAM role ARN");
+
+    Map<String, String> badFunction = withGraphDoor();
+    badFunction.put("PROTOMOLT_DLQ_FUNCTION_ARN", "arn:aws:iam::111111111111:role/not-a-function");
+    assertThatThrownBy(() -> GatewayConfig.from(badFunction))
+        .hasMessageStartingWith("PROTOMOLT_DLQ_FUNCTION_ARN: must be a Lambda function ARN");
+
+    Map<String, String> badEndpoint = withGraphDoor();
+    badEndpoint.put("AWS_ENDPOINT_URL_DYNAMODB", "dynalite");
+    assertThatThrownBy(() -> GatewayConfig.from(badEndpoint))
+        .hasMessageStartingWith("AWS_ENDPOINT_URL_DYNAMODB: must be an absolute URL");
+  }
 }

@@ -34,11 +34,11 @@ public enum PlatformVariable {
   S3_SECRET_ACCESS_KEY("PROTOMOLT_S3_*_SECRET_ACCESS_KEY", both(), none()),
   /** Quarkus amazon-lambda's {@code quarkus.lambda.handler}: which named handler a function runs. */
   QUARKUS_LAMBDA_HANDLER("QUARKUS_LAMBDA_HANDLER", functions(), functions()),
-  EXECUTION_ROLE_ARN("PROTOMOLT_EXECUTION_ROLE_ARN", functions(), functions(), "graph-admin"),
-  PREPARE_FUNCTION_ARN("PROTOMOLT_PREPARE_FUNCTION_ARN", functions(), functions(), "graph-admin"),
-  DISPATCH_FUNCTION_ARN("PROTOMOLT_DISPATCH_FUNCTION_ARN", functions(), functions(), "graph-admin"),
-  COMPLETE_FUNCTION_ARN("PROTOMOLT_COMPLETE_FUNCTION_ARN", functions(), functions(), "graph-admin"),
-  DLQ_FUNCTION_ARN("PROTOMOLT_DLQ_FUNCTION_ARN", functions(), functions(), "graph-admin"),
+  EXECUTION_ROLE_ARN("PROTOMOLT_EXECUTION_ROLE_ARN", both(), both(), "graph-admin"),
+  PREPARE_FUNCTION_ARN("PROTOMOLT_PREPARE_FUNCTION_ARN", both(), both(), "graph-admin"),
+  DISPATCH_FUNCTION_ARN("PROTOMOLT_DISPATCH_FUNCTION_ARN", both(), both(), "graph-admin"),
+  COMPLETE_FUNCTION_ARN("PROTOMOLT_COMPLETE_FUNCTION_ARN", both(), both(), "graph-admin"),
+  DLQ_FUNCTION_ARN("PROTOMOLT_DLQ_FUNCTION_ARN", both(), both(), "graph-admin"),
   INTAKE_FUNCTION_ARN("PROTOMOLT_INTAKE_FUNCTION_ARN", functions(), functions(), "account-events"),
   RETENTION_WINDOW("PROTOMOLT_RETENTION_WINDOW", functions(), functions(), "retention"),
   RETENTION_BATCH("PROTOMOLT_RETENTION_BATCH", functions(), none(), "retention"),
@@ -46,7 +46,11 @@ public enum PlatformVariable {
   GATEWAY_PORT("PROTOMOLT_GATEWAY_PORT", gateway(), gateway()),
   GATEWAY_MODULES("PROTOMOLT_GATEWAY_MODULES", gateway(), gateway()),
   GATEWAY_GROUP("PROTOMOLT_GATEWAY_GROUP", gateway(), gateway()),
-  GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none());
+  GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none()),
+  /** The graph drafts table the gateway's {@code PipelineGraphService} keeps drafts in. */
+  DRAFTS_TABLE("PROTOMOLT_DRAFTS_TABLE", gateway(), gateway()),
+  /** The AWS SDKs' own endpoint override for DynamoDB; only the local cloud sets it. */
+  DYNAMODB_ENDPOINT("AWS_ENDPOINT_URL_DYNAMODB", gateway(), none());
 
   /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
   public enum Reader {

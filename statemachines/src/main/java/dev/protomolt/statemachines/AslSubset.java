@@ -7,9 +7,10 @@ import java.util.regex.Pattern;
 
 /**
  * The part of Amazon States Language (JSONPath query language) the compiler may emit. It is the
- * contract with the local Step Functions runtime, which implements exactly this and fails loudly
- * on anything else, so the same definition behaves the same on a laptop and in AWS. Widening it
- * means changing the runtime first. statemachines/README.md lists the same set in prose.
+ * contract with the local Step Functions runtime, whose parser takes its state types and fields
+ * from here and fails loudly on anything else, so the same definition behaves the same on a laptop
+ * and in AWS. Widening it means changing the runtime first. statemachines/README.md lists the same
+ * set in prose.
  */
 public final class AslSubset {
 

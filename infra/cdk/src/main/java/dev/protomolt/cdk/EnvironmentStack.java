@@ -247,6 +247,16 @@ public final class EnvironmentStack extends ZonePinnedStack {
     gatewayEnvironment.put(PlatformVariable.AWS_REGION.key(), config.region());
     // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
     // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
+    // Its graph door activates as graph admin does, so it is told the same role and hop functions,
+    // and keeps drafts in the drafts table.
+    gatewayEnvironment.put(PlatformVariable.DRAFTS_TABLE.key(), tables.drafts().getTableName());
+    gatewayEnvironment.put(
+        PlatformVariable.EXECUTION_ROLE_ARN.key(), graphAdmin.executionRole().getRoleArn());
+    for (PlatformFunction hop : List.of(PREPARE, DISPATCH, COMPLETE, DLQ)) {
+      gatewayEnvironment.put(
+          PlatformVariable.valueOf(hop.name() + "_FUNCTION_ARN").key(),
+          functions.alias(hop).getFunctionArn());
+    }
     this.gateway =
         new ModuleGateway(
             this,
@@ -281,6 +291,14 @@ public final class EnvironmentStack extends ZonePinnedStack {
     messaging.grantProduce(gatewayRole, "storage-purge");
     // Sink modules' indexing receipts ride their acks; the gateway produces them (decision 1555).
     messaging.grantProduce(gatewayRole, PlatformTopic.INDEXING_RECEIPTS.topicName());
+    // The graph door (PipelineGraphService) does what graph admin does: drafts, the state machine
+    // lifecycle, graph-updates and the per-node dead-letter topics activation creates. It also
+    // follows graph-updates, without a group, to feed its subscriptions (decision 1520).
+    tables.drafts().grantReadWriteData(gatewayRole);
+    graphAdmin.grantLifecycle(gatewayRole);
+    messaging.grantProduce(gatewayRole, PlatformTopic.GRAPH_UPDATES.topicName());
+    messaging.grantRead(gatewayRole, PlatformTopic.GRAPH_UPDATES.topicName());
+    messaging.grantTopicAdmin(gatewayRole, Messaging.DLQ_TOPIC_PATTERN);
 
     new Alerting(
         this,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.cdk.PolicyDocuments.Statement;
+import dev.protomolt.cdk.constructs.GraphAdminAccess;
 import dev.protomolt.cdk.constructs.PipelineFunctions;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -223,6 +224,8 @@ class EnvironmentStackTest {
 
   @Test
   void theGatewayCompletesTasksAndReadsModuleTopicsButCannotStartExecutions() {
+    // Activation through its graph door passes the execution role (see the graph door test below);
+    // starting executions stays intake's and replay's.
     String taskRole = IamPolicyTest.roleIdIn(template, "GatewayTaskTaskRole");
     List<String> actions =
         PolicyDocuments.forRole(template, taskRole).stream()
@@ -235,7 +238,7 @@ class EnvironmentStackTest {
             "states:SendTaskHeartbeat",
             "kafka-cluster:ReadData",
             "rds-db:connect")
-        .doesNotContain("states:StartExecution", "iam:PassRole");
+        .doesNotContain("states:StartExecution");
   }
 
   @Test
@@ -382,12 +385,88 @@ class EnvironmentStackTest {
             "pipestream.module.opensearch-sink",
             "storage-purge",
             // Sink modules' receipts ride their acks and the gateway produces them (decision 1555).
-            "indexing-receipts");
+            "indexing-receipts",
+            // The graph door publishes and follows graph changes, and creates dead-letter topics.
+            "graph-updates",
+            "pipestream.*.dlq");
     assertThat(
             statements.stream()
                 .flatMap(st -> st.resources().stream())
                 .filter(r -> r.contains(":group/")))
         .allSatisfy(r -> assertThat(r).endsWith("/protomolt-dev-gateway"));
+  }
+
+  @Test
+  void theGatewaysGraphDoorIsToldTheDraftsTableAndWhatActivationEmbeds() {
+    Map<String, Object> expected =
+        Map.of(
+            "PROTOMOLT_DRAFTS_TABLE",
+            Map.of("Ref", Match.stringLikeRegexp("TablesDrafts.*")),
+            "PROTOMOLT_EXECUTION_ROLE_ARN",
+            Map.of(
+                "Fn::GetAtt", List.of(Match.stringLikeRegexp("GraphAdminExecutionRole.*"), "Arn")),
+            "PROTOMOLT_PREPARE_FUNCTION_ARN",
+            Map.of("Ref", Match.stringLikeRegexp("FunctionsPrepareLive.*")),
+            "PROTOMOLT_DISPATCH_FUNCTION_ARN",
+            Map.of("Ref", Match.stringLikeRegexp("FunctionsDispatchLive.*")),
+            "PROTOMOLT_COMPLETE_FUNCTION_ARN",
+            Map.of("Ref", Match.stringLikeRegexp("FunctionsCompleteLive.*")),
+            "PROTOMOLT_DLQ_FUNCTION_ARN",
+            Map.of("Ref", Match.stringLikeRegexp("FunctionsDlqLive.*")));
+    expected.forEach(
+        (name, value) ->
+            template.hasResourceProperties(
+                "AWS::ECS::TaskDefinition",
+                Match.objectLike(
+                    Map.of(
+                        "ContainerDefinitions",
+                        List.of(
+                            Match.objectLike(
+                                Map.of(
+                                    "Environment",
+                                    Match.arrayWith(
+                                        List.of(Map.of("Name", name, "Value", value))))))))));
+  }
+
+  @Test
+  void theGatewaysGraphDoorMayDoWhatGraphAdminDoes() {
+    List<Statement> statements = PolicyDocuments.forRole(template, gatewayTaskRoleId());
+    Statement lifecycle =
+        statements.stream()
+            .filter(st -> st.actions().contains("states:CreateStateMachine"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("the gateway cannot create state machines"));
+    assertThat(lifecycle.actions())
+        .containsExactlyInAnyOrderElementsOf(GraphAdminAccess.STATE_MACHINE_ACTIONS);
+    assertThat(lifecycle.resources())
+        .containsExactly(
+            "arn:${AWS::Partition}:states:eu-west-1:111111111111:stateMachine:protomolt-dev-*");
+    assertThat(statements)
+        .anySatisfy(
+            st -> {
+              assertThat(st.actions()).containsExactly("iam:PassRole");
+              assertThat(st.resources())
+                  .singleElement()
+                  .asString()
+                  .startsWith("${GraphAdminExecutionRole");
+              assertThat(st.condition())
+                  .isEqualTo(
+                      Map.of(
+                          "StringEquals", Map.of("iam:PassedToService", "states.amazonaws.com")));
+            });
+    assertThat(statements)
+        .anySatisfy(
+            st -> {
+              assertThat(st.actions()).contains("dynamodb:PutItem", "dynamodb:GetItem");
+              assertThat(st.actions()).contains("dynamodb:DeleteItem");
+              assertThat(st.resources()).anyMatch(r -> r.startsWith("${TablesDrafts"));
+            });
+    assertThat(statements)
+        .anySatisfy(
+            st -> {
+              assertThat(st.actions()).contains("kafka-cluster:CreateTopic");
+              assertThat(st.resources()).singleElement().asString().endsWith("/pipestream.*.dlq");
+            });
   }
 
   @Test

@@ -235,7 +235,11 @@ public final class TemplateDeployer {
     return e.toString();
   }
 
-  private static void createTables(TemplatePlan plan, LocalCloudEndpoints ep) {
+  /**
+   * Creates the plan's DynamoDB tables on the local DynamoDB, leaving existing ones as they are;
+   * {@link #deploy} does this too.
+   */
+  public static void createTables(TemplatePlan plan, LocalCloudEndpoints ep) {
     if (plan.tables().isEmpty()) {
       return;
     }

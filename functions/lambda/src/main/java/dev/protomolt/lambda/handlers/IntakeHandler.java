@@ -1,11 +1,15 @@
 package dev.protomolt.lambda.handlers;
 
+import com.amazonaws.services.lambda.runtime.events.S3Event;
+import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord;
+import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3ObjectEntity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.IntakeService.IntakeObject;
+import dev.protomolt.lambda.AwsEvents;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.EventJson;
 import java.io.IOException;
@@ -18,7 +22,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * {@code intake}: an S3 event notification ({@code Records[].s3}) on the intake bucket. Each
+ * {@code intake}: an S3 event notification ({@code Records[].s3}, read as AWS's {@link S3Event})
+ * on the intake bucket. Each
  * {@code ObjectCreated:*} record is one intake object, admitted through {@link IntakeService};
  * other event names (and the {@code s3:TestEvent} S3 sends when a notification is configured,
  * which has no {@code Records}) admit nothing. Every object is checked before the first is
@@ -63,6 +68,9 @@ public final class IntakeHandler implements EventHandler {
     if (!event.has("Records") && "s3:TestEvent".equals(event.path("Event").asText())) {
       return objects;
     }
+    // AWS's serializer for S3Event gives up without a path on a record missing an entity it
+    // builds, so the containers are checked here first; every value is then read from the typed
+    // event.
     JsonNode records = json.arrayField(event, "", "Records");
     for (int i = 0; i < records.size(); i++) {
       String path = "Records[" + i + "]";
@@ -70,29 +78,47 @@ public final class IntakeHandler implements EventHandler {
       if (!r.isObject()) {
         throw json.refuse(path, "must be a JSON object");
       }
-      if (!json.text(r, path, "eventName").startsWith("ObjectCreated:")) {
+      if (json.text(r, path, "eventName").startsWith("ObjectCreated:")) {
+        JsonNode s3 = json.objectField(r, path, "s3");
+        json.objectField(s3, path + ".s3", "bucket");
+        json.objectField(s3, path + ".s3", "object");
+      }
+    }
+    List<S3EventNotificationRecord> typed =
+        AwsEvents.read(json, event, S3Event.class, "an S3 event notification").getRecords();
+    for (int i = 0; i < typed.size(); i++) {
+      S3EventNotificationRecord r = typed.get(i);
+      if (!r.getEventName().startsWith("ObjectCreated:")) {
         continue;
       }
-      JsonNode s3 = json.objectField(r, path, "s3");
-      String s3Path = path + ".s3";
-      String bucket = json.text(json.objectField(s3, s3Path, "bucket"), s3Path + ".bucket", "name");
-      String objectPath = s3Path + ".object";
-      JsonNode object = json.objectField(s3, s3Path, "object");
+      String objectPath = "Records[" + i + "].s3.object";
+      String bucket = r.getS3().getBucket().getName();
+      if (bucket == null || bucket.isBlank()) {
+        throw json.refuse("Records[" + i + "].s3.bucket.name", "must be a non-blank string");
+      }
+      S3ObjectEntity object = r.getS3().getObject();
+      if (object.getKey() == null || object.getKey().isBlank()) {
+        throw json.refuse(objectPath + ".key", "must be a non-blank string");
+      }
       String key;
       try {
         // S3 URL-encodes keys in notifications, a space as '+'.
-        key = URLDecoder.decode(json.text(object, objectPath, "key"), StandardCharsets.UTF_8);
+        key = URLDecoder.decode(object.getKey(), StandardCharsets.UTF_8);
       } catch (IllegalArgumentException e) {
         throw json.refuse(
             objectPath + ".key", "must be URL-encoded as S3 sends it: " + e.getMessage(), e);
+      }
+      Long size = object.getSizeAsLong();
+      if (size != null && size < 0) {
+        throw json.refuse(objectPath + ".size", "must be a whole number of at least 0");
       }
       objects.add(
           new IntakeObject(
               bucket,
               key,
-              json.optionalInteger(object, objectPath, "size", 0, 0),
-              json.optionalText(object, objectPath, "eTag"),
-              json.optionalText(object, objectPath, "versionId")));
+              size == null ? 0 : size,
+              object.geteTag() == null ? "" : object.geteTag(),
+              object.getVersionId() == null ? "" : object.getVersionId()));
     }
     return objects;
   }

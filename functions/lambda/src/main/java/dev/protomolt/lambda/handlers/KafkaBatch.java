@@ -1,6 +1,9 @@
 package dev.protomolt.lambda.handlers;
 
+import com.amazonaws.services.lambda.runtime.events.KafkaEvent;
+import com.amazonaws.services.lambda.runtime.events.KafkaEvent.KafkaEventRecord;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.protomolt.lambda.AwsEvents;
 import dev.protomolt.lambda.EventJson;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -8,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The records of an MSK event ({@code eventSource: aws:kafka}): grouped under
- * {@code "<topic>-<partition>"}, key and value base64, headers as arrays of byte values. Records
- * come out group by group in the order the event lists them, which keeps each partition's order.
+ * The records of an MSK event ({@code eventSource: aws:kafka}), read as AWS's {@link KafkaEvent}:
+ * grouped under {@code "<topic>-<partition>"}, key and value base64. Records come out group by
+ * group in the order the event lists them, which keeps each partition's order.
  */
 public final class KafkaBatch {
 
@@ -27,21 +30,28 @@ public final class KafkaBatch {
       throw json.refuse(
           "eventSource", "must be aws:kafka (an MSK event-source mapping), was '" + source + "'");
     }
-    JsonNode groups = json.objectField(event, "", "records");
+    json.objectField(event, "", "records");
+    KafkaEvent typed = AwsEvents.read(json, event, KafkaEvent.class, "an MSK event");
     List<KafkaRecord> records = new ArrayList<>();
-    for (Map.Entry<String, JsonNode> group : groups.properties()) {
+    for (Map.Entry<String, List<KafkaEventRecord>> group : typed.getRecords().entrySet()) {
       String groupPath = "records[\"" + group.getKey() + "\"]";
-      if (!group.getValue().isArray()) {
+      if (group.getValue() == null) {
         throw json.refuse(groupPath, "must be a JSON array of records");
       }
       for (int i = 0; i < group.getValue().size(); i++) {
         String path = groupPath + "[" + i + "]";
-        JsonNode r = group.getValue().get(i);
-        if (!r.isObject()) {
+        KafkaEventRecord r = group.getValue().get(i);
+        if (r == null) {
           throw json.refuse(path, "must be a JSON object");
         }
-        String topic = json.text(r, path, "topic");
-        int partition = Math.toIntExact(json.integer(r, path, "partition", 0));
+        String topic = r.getTopic();
+        if (topic == null || topic.isBlank()) {
+          throw json.refuse(path + ".topic", "must be a non-blank string");
+        }
+        int partition = r.getPartition();
+        if (partition < 0) {
+          throw json.refuse(path + ".partition", "must be a whole number of at least 0");
+        }
         if (!group.getKey().equals(topic + "-" + partition)) {
           throw json.refuse(
               path,
@@ -52,9 +62,12 @@ public final class KafkaBatch {
                   + "' partition "
                   + partition);
         }
-        long offset = json.integer(r, path, "offset", 0);
-        byte[] key = r.hasNonNull("key") ? base64(json, r, path, "key") : null;
-        if (!r.hasNonNull("value")) {
+        long offset = r.getOffset();
+        if (offset < 0) {
+          throw json.refuse(path + ".offset", "must be a whole number of at least 0");
+        }
+        byte[] key = r.getKey() == null ? null : base64(json, r.getKey(), path + ".key");
+        if (r.getValue() == null) {
           throw json.refuse(
               path + ".value",
               "is missing: every record on this topic carries a protobuf"
@@ -63,23 +76,19 @@ public final class KafkaBatch {
                   + ")");
         }
         records.add(
-            new KafkaRecord(topic, partition, offset, key, base64(json, r, path, "value"), path));
+            new KafkaRecord(
+                topic, partition, offset, key, base64(json, r.getValue(), path + ".value"), path));
       }
     }
     return records;
   }
 
-  private static byte[] base64(EventJson json, JsonNode record, String path, String field) {
-    JsonNode value = record.get(field);
-    if (!value.isTextual()) {
-      throw json.refuse(path + "." + field, "must be a base64 string");
-    }
+  private static byte[] base64(EventJson json, String text, String path) {
     // An empty string is an empty byte array: a protobuf message with every field at its default.
-    String text = value.asText();
     try {
       return Base64.getDecoder().decode(text);
     } catch (IllegalArgumentException e) {
-      throw json.refuse(path + "." + field, "must be base64: " + e.getMessage(), e);
+      throw json.refuse(path, "must be base64: " + e.getMessage(), e);
     }
   }
 }

@@ -3,24 +3,20 @@ package dev.protomolt.lambda.wiring;
 import dev.protomolt.core.cel.PipelineCelEnvironment;
 import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.SubscriptionLookup;
-import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.core.graph.validation.TenancyDirectory;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.db.Migrations;
 import dev.protomolt.engine.activation.EngineFunctions;
-import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.engine.activation.GraphAdministration;
 import dev.protomolt.engine.activation.KafkaTopicProvisioning;
 import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
-import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
-import dev.protomolt.engine.graphs.PostgresIndexPlans;
-import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
@@ -130,7 +126,10 @@ public final class FunctionWiring {
    */
   public EventHandler handler(String name) {
     return switch (name) {
-      case "graph-admin" -> NamedHandlers.graphAdmin(graphAdmin(), activation());
+      case "graph-admin" -> {
+        GraphAdministration graphs = graphAdministration();
+        yield NamedHandlers.graphAdmin(graphs.admin(), graphs.activation());
+      }
       case "intake" -> NamedHandlers.intake(intake());
       case "replay" -> NamedHandlers.replay(replay());
       case "prepare" -> NamedHandlers.prepare(new PrepareService(hops()));
@@ -240,31 +239,23 @@ public final class FunctionWiring {
     return new IntakeService(clients.store(), admission, clients.clock());
   }
 
-  private GraphAdminService graphAdmin() {
-    PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
-    return new GraphAdminService(
-        graphs,
-        new StepFunctionsVersionPins(clients.sfn(), graphs),
-        new KafkaGraphEventPublisher(clients.producer(), ContainerClients.KAFKA_TIMEOUT),
-        GraphValidator.standard(
-            PipelineCelEnvironment.create(),
-            tenancy,
-            new PostgresIndexPlans(clients.dataSource(), clients.clock())),
-        clients.clock());
-  }
-
-  private GraphActivationService activation() {
+  /** Graph admin with activation attached, built as the gateway's graph door builds it. */
+  private GraphAdministration graphAdministration() {
     FunctionEnvironment env = clients.environment();
-    return new GraphActivationService(
-        graphAdmin(),
-        new SfnStateMachines(clients.sfn(), env.executionRoleArn()),
+    return GraphAdministration.wire(
+        clients.dataSource(),
+        clients.sfn(),
+        env.executionRoleArn(),
         new EngineFunctions(
             env.environmentName(),
             env.hopFunctionArn("PREPARE"),
             env.hopFunctionArn("DISPATCH"),
             env.hopFunctionArn("COMPLETE"),
             env.hopFunctionArn("DLQ")),
-        new KafkaTopicProvisioning(clients.kafkaAdmin(), ContainerClients.KAFKA_TIMEOUT));
+        new KafkaGraphEventPublisher(clients.producer(), ContainerClients.KAFKA_TIMEOUT),
+        tenancy,
+        new KafkaTopicProvisioning(clients.kafkaAdmin(), ContainerClients.KAFKA_TIMEOUT),
+        clients.clock());
   }
 
   private IndexingLedger indexingLedger() {

@@ -85,16 +85,23 @@ public final class GraphAdminAccess extends Construct {
             .resources(List.of(stateMachinePattern()))
             .build());
 
-    props
-        .graphAdmin()
+    grantLifecycle(props.graphAdmin());
+  }
+
+  /**
+   * What activation needs, for graph admin and for every other door that activates (the gateway's
+   * {@code PipelineGraphService}): the lifecycle actions on this environment's state machines and
+   * passing the one execution role to Step Functions.
+   */
+  public void grantLifecycle(IGrantable grantee) {
+    grantee
         .getGrantPrincipal()
         .addToPrincipalPolicy(
             PolicyStatement.Builder.create()
                 .actions(STATE_MACHINE_ACTIONS)
                 .resources(List.of(stateMachinePattern()))
                 .build());
-    props
-        .graphAdmin()
+    grantee
         .getGrantPrincipal()
         .addToPrincipalPolicy(
             PolicyStatement.Builder.create()

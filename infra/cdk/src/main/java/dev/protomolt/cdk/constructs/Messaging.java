@@ -192,6 +192,18 @@ public final class Messaging extends Construct {
 
   /** Consume the named topics in one consumer group. */
   public void grantConsume(IGrantable grantee, String group, String... topics) {
+    grantRead(grantee, topics);
+    add(
+        grantee,
+        List.of("kafka-cluster:DescribeGroup", "kafka-cluster:AlterGroup"),
+        List.of(groupArn(group)));
+  }
+
+  /**
+   * Read the named topics without a consumer group: a reader that assigns itself every partition
+   * and commits nothing (the gateway following graph-updates) needs no group permission.
+   */
+  public void grantRead(IGrantable grantee, String... topics) {
     grantConnect(grantee);
     add(
         grantee,
@@ -201,10 +213,6 @@ public final class Messaging extends Construct {
         grantee,
         List.of("kafka-cluster:DescribeTopic", "kafka-cluster:ReadData"),
         Stream.of(topics).map(this::topicArn).toList());
-    add(
-        grantee,
-        List.of("kafka-cluster:DescribeGroup", "kafka-cluster:AlterGroup"),
-        List.of(groupArn(group)));
   }
 
   /** Create and configure the named topics (names or IAM patterns). */

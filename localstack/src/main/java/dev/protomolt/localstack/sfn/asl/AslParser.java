@@ -1,6 +1,7 @@
 package dev.protomolt.localstack.sfn.asl;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.protomolt.statemachines.AslSubset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -18,71 +19,24 @@ import java.util.Set;
  */
 public final class AslParser {
 
+  /*
+   * What the runtime accepts is the compiler's subset (statemachines' AslSubset, the one
+   * definition of it) plus the few constructs below that only hand-written definitions use (the
+   * template's own state machines): Pass Result, the older Map Iterator and Parameters, comments
+   * on retriers and catchers, a machine's TimeoutSeconds, Version and QueryLanguage, and a
+   * processor's ProcessorConfig. A state type exists here only if the subset names it.
+   */
   private static final Set<String> TOP_FIELDS =
-      Set.of("StartAt", "States", "Comment", "TimeoutSeconds", "Version", "QueryLanguage");
+      union(AslSubset.TOP_LEVEL_FIELDS, Set.of("TimeoutSeconds", "Version", "QueryLanguage"));
   private static final Set<String> PROCESSOR_FIELDS =
-      Set.of("StartAt", "States", "Comment", "ProcessorConfig");
-  private static final Map<String, Set<String>> STATE_FIELDS =
-      Map.of(
-          "Task",
-              Set.of(
-                  "Type",
-                  "Comment",
-                  "Resource",
-                  "Parameters",
-                  "ResultSelector",
-                  "ResultPath",
-                  "OutputPath",
-                  "InputPath",
-                  "Retry",
-                  "Catch",
-                  "TimeoutSeconds",
-                  "HeartbeatSeconds",
-                  "Next",
-                  "End"),
-          "Choice", Set.of("Type", "Comment", "Choices", "Default", "InputPath", "OutputPath"),
-          "Map",
-              Set.of(
-                  "Type",
-                  "Comment",
-                  "ItemProcessor",
-                  "Iterator",
-                  "ItemsPath",
-                  "ItemSelector",
-                  "Parameters",
-                  "MaxConcurrency",
-                  "ResultSelector",
-                  "ResultPath",
-                  "OutputPath",
-                  "InputPath",
-                  "Retry",
-                  "Catch",
-                  "Next",
-                  "End"),
-          "Pass",
-              Set.of(
-                  "Type",
-                  "Comment",
-                  "Result",
-                  "Parameters",
-                  "ResultPath",
-                  "InputPath",
-                  "OutputPath",
-                  "Next",
-                  "End"),
-          "Succeed", Set.of("Type", "Comment", "InputPath", "OutputPath"),
-          "Fail", Set.of("Type", "Comment", "Error", "Cause"));
+      union(AslSubset.PROCESSOR_FIELDS, Set.of("ProcessorConfig"));
+  private static final Map<String, Set<String>> BEYOND_THE_SUBSET =
+      Map.of("Map", Set.of("Iterator", "Parameters"), "Pass", Set.of("Result"));
+  private static final Map<String, Set<String>> STATE_FIELDS = stateFields();
   private static final Set<String> RETRY_FIELDS =
-      Set.of(
-          "ErrorEquals",
-          "IntervalSeconds",
-          "MaxAttempts",
-          "BackoffRate",
-          "MaxDelaySeconds",
-          "JitterStrategy",
-          "Comment");
+      union(AslSubset.RETRIER_FIELDS, Set.of("Comment"));
   private static final Set<String> CATCH_FIELDS =
-      Set.of("ErrorEquals", "Next", "ResultPath", "Comment");
+      union(AslSubset.CATCHER_FIELDS, Set.of("Comment"));
 
   private final List<String> problems = new ArrayList<>();
 
@@ -176,7 +130,9 @@ public final class AslParser {
               + type
               + "' in state '"
               + name
-              + "' (supported: Task, Choice, Map, Pass, Succeed, Fail)",
+              + "' (supported: "
+              + String.join(", ", AslSubset.STATE_TYPES.stream().sorted().toList())
+              + ")",
           at + "/Type");
       return null;
     }
@@ -221,8 +177,8 @@ public final class AslParser {
               + "' in Task state '"
               + name
               + "' (supported: "
-              + "arn:aws:states:::lambda:invoke, arn:aws:states:::lambda:invoke.waitForTaskToken, "
-              + "arn:aws:states:::states:startExecution)",
+              + String.join(", ", AslSubset.TASK_RESOURCES.stream().sorted().toList())
+              + ")",
           at + "/Resource");
     }
     JsonNode parameters = template(node, "Parameters", at);
@@ -703,6 +659,26 @@ public final class AslParser {
       return fallback;
     }
     return value.intValue();
+  }
+
+  /** The fields a state of {@code type} may carry here; empty for a type outside the subset. */
+  static Set<String> acceptedFields(String type) {
+    return STATE_FIELDS.getOrDefault(type, Set.of());
+  }
+
+  private static Map<String, Set<String>> stateFields() {
+    Map<String, Set<String>> fields = new LinkedHashMap<>();
+    for (String type : AslSubset.STATE_TYPES) {
+      fields.put(
+          type, union(AslSubset.stateFields(type), BEYOND_THE_SUBSET.getOrDefault(type, Set.of())));
+    }
+    return Map.copyOf(fields);
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> all = new HashSet<>(a);
+    all.addAll(b);
+    return Set.copyOf(all);
   }
 
   private static List<String> names(JsonNode node) {
