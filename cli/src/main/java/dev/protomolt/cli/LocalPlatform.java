@@ -469,6 +469,9 @@ public final class LocalPlatform implements AutoCloseable {
     v.put("PROTOMOLT_S3_PLATFORM_PATH_STYLE", "true");
     v.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
     v.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
+    // Sealed logs' originals go to the store bucket under logs/, as the stack points the gateway
+    // at its platform bucket (decision 1674).
+    v.put("PROTOMOLT_LOG_BUCKET", STORE_BUCKET);
     return v;
   }
 

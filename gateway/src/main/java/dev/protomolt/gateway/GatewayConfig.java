@@ -31,6 +31,9 @@ import java.util.regex.Pattern;
  * @param objectStores S3 settings per credentials reference the drives name
  * @param environmentName {@code PROTOMOLT_ENV}, the {@code Environment} dimension of the metrics
  *     the gateway emits ({@code local} when unset)
+ * @param logBucket {@code PROTOMOLT_LOG_BUCKET}: where sealing a document log stores its original,
+ *     reached with the {@code platform} credentials reference; empty keeps no original (decision
+ *     1674)
  */
 public record GatewayConfig(
     int port,
@@ -42,7 +45,13 @@ public record GatewayConfig(
     String region,
     DatabaseAccess database,
     Map<String, ObjectStoreSettings> objectStores,
-    String environmentName) {
+    String environmentName,
+    Optional<String> logBucket) {
+
+  /** The credentials reference the log bucket is reached with. */
+  public static final String LOG_CREDENTIALS_REF = "platform";
+
+  private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
   public static final int DEFAULT_PORT = 18100;
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
@@ -106,7 +115,35 @@ public record GatewayConfig(
         Map.copyOf(stores),
         values.getOrDefault(PlatformVariable.ENV.key(), "").isBlank()
             ? "local"
-            : values.get(PlatformVariable.ENV.key()).strip());
+            : values.get(PlatformVariable.ENV.key()).strip(),
+        logBucket(values, stores));
+  }
+
+  private static Optional<String> logBucket(
+      Map<String, String> values, Map<String, ObjectStoreSettings> stores) {
+    String key = PlatformVariable.LOG_BUCKET.key();
+    String bucket = values.getOrDefault(key, "").strip();
+    if (bucket.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!BUCKET_NAME.matcher(bucket).matches()) {
+      throw new IllegalArgumentException(
+          key
+              + ": must be an S3 bucket name (3-63 lowercase letters, digits, '.' or '-', starting"
+              + " and ending with a letter or digit), got \""
+              + bucket
+              + "\"");
+    }
+    if (!stores.containsKey(LOG_CREDENTIALS_REF)) {
+      throw new IllegalArgumentException(
+          key
+              + ": the log bucket is reached with credentials reference '"
+              + LOG_CREDENTIALS_REF
+              + "', which "
+              + PlatformVariable.S3_CREDENTIALS_REFS.key()
+              + " does not list");
+    }
+    return Optional.of(bucket);
   }
 
   private static String required(Map<String, String> values, String key) {

@@ -46,7 +46,12 @@ public enum PlatformVariable {
   GATEWAY_PORT("PROTOMOLT_GATEWAY_PORT", gateway(), gateway()),
   GATEWAY_MODULES("PROTOMOLT_GATEWAY_MODULES", gateway(), gateway()),
   GATEWAY_GROUP("PROTOMOLT_GATEWAY_GROUP", gateway(), gateway()),
-  GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none());
+  GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none()),
+  /** The bucket where sealing a document log stores its original (decision 1674). */
+  LOG_BUCKET("PROTOMOLT_LOG_BUCKET", gateway(), gateway()),
+  /** {@code true} or {@code false}: whether the hop functions write transcripts (decision 1675). */
+  EXECUTION_TRANSCRIPTS(
+      "PROTOMOLT_EXECUTION_TRANSCRIPTS", functions(), functions(), "prepare", "complete", "dlq");
 
   /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
   public enum Reader {
