@@ -1,6 +1,7 @@
 package dev.protomolt.cli;
 
 import dev.protomolt.core.cel.PipelineCelEnvironment;
+import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.graph.SubscriptionLookup;
@@ -23,6 +24,7 @@ import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
 import dev.protomolt.engine.hop.DlqService;
+import dev.protomolt.engine.hop.ExecutionTranscripts;
 import dev.protomolt.engine.hop.HopContext;
 import dev.protomolt.engine.hop.KafkaEventBus;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
@@ -62,6 +64,8 @@ import dev.protomolt.proto.events.v1.DriveBinding;
 import dev.protomolt.proto.events.v1.DriveProvider;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
+import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
+import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
@@ -200,7 +204,10 @@ public final class LocalPlatform implements AutoCloseable {
             new PipeDocStoreStaging(store),
             new KafkaEventBus(producer, Duration.ofSeconds(30)),
             clock,
-            HopContext.DEFAULT_INLINE_LIMIT);
+            HopContext.DEFAULT_INLINE_LIMIT,
+            // Until the template deployment lands: the transcripts FunctionWiring gives the hops.
+            ExecutionTranscripts.writingTo(
+                new DocumentLog(new PostgresDocumentLogStore(ds), new PostgresLogPartIndex(ds))));
     PrepareService prepare = new PrepareService(hops);
     DispatchService dispatch = new DispatchService(hops);
     CompleteService complete = new CompleteService(hops);
