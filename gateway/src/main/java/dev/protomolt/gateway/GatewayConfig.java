@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * @param brokers how the gateway reaches Kafka: {@code PROTOMOLT_KAFKA_BOOTSTRAP} locally, MSK by
  *     {@code PROTOMOLT_KAFKA_CLUSTER_ARN} with SASL/IAM in AWS (decision 0670)
  * @param consumerGroup the group every gateway task shares
- * @param partitionCapacity most records buffered per partition
+ * @param partitionCapacity most records buffered per partition: the window inside which accounts
+ *     share a module service fairly (decision 1652)
  * @param stepFunctionsEndpoint empty for AWS itself
  * @param region the AWS region of Step Functions
  * @param database the ledger database: {@code PROTOMOLT_JDBC_URL} locally, RDS Proxy with IAM
@@ -54,6 +55,14 @@ public record GatewayConfig(
   private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
   public static final int DEFAULT_PORT = 18100;
+
+  /**
+   * Records buffered per partition by default: deep enough that one account's backlog of ten
+   * thousand documents per partition does not hide another account's records from the fair share;
+   * the source also stops at 32 MiB per partition.
+   */
+  public static final int DEFAULT_PARTITION_CAPACITY = 10_000;
+
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
 
   /** Reads the configuration from {@code values} (the environment, usually). */
@@ -106,7 +115,12 @@ public record GatewayConfig(
         List.copyOf(modules),
         brokers,
         values.getOrDefault(PlatformVariable.GATEWAY_GROUP.key(), "protomolt-gateway"),
-        integer(values, PlatformVariable.GATEWAY_PARTITION_CAPACITY.key(), 256, 1, 1_000_000),
+        integer(
+            values,
+            PlatformVariable.GATEWAY_PARTITION_CAPACITY.key(),
+            DEFAULT_PARTITION_CAPACITY,
+            1,
+            1_000_000),
         sfn.isEmpty()
             ? Optional.empty()
             : Optional.of(uri(sfn, PlatformVariable.SFN_ENDPOINT.key())),

@@ -26,7 +26,7 @@ class GatewayConfigTest {
     assertThat(c.port()).isEqualTo(18100);
     assertThat(c.modules()).containsExactly("parser", "chunker");
     assertThat(c.consumerGroup()).isEqualTo("protomolt-gateway");
-    assertThat(c.partitionCapacity()).isEqualTo(256);
+    assertThat(c.partitionCapacity()).isEqualTo(10_000);
     assertThat(c.stepFunctionsEndpoint()).isEmpty();
     assertThat(c.objectStores()).containsOnlyKeys("platform");
     assertThat(c.objectStores().get("platform").endpoint()).isEmpty();
