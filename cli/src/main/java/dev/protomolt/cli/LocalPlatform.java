@@ -1,6 +1,7 @@
 package dev.protomolt.cli;
 
 import dev.protomolt.core.cel.PipelineCelEnvironment;
+import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.graph.SubscriptionLookup;
@@ -22,6 +23,7 @@ import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
 import dev.protomolt.engine.hop.DlqService;
+import dev.protomolt.engine.hop.ExecutionTranscripts;
 import dev.protomolt.engine.hop.HopContext;
 import dev.protomolt.engine.hop.KafkaEventBus;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
@@ -63,6 +65,8 @@ import dev.protomolt.proto.events.v1.DriveBinding;
 import dev.protomolt.proto.events.v1.DriveProvider;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
+import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
+import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
@@ -200,7 +204,10 @@ public final class LocalPlatform implements AutoCloseable {
             new PipeDocStoreStaging(store),
             new KafkaEventBus(producer, Duration.ofSeconds(30)),
             clock,
-            HopContext.DEFAULT_INLINE_LIMIT);
+            HopContext.DEFAULT_INLINE_LIMIT,
+            // Until the template deployment lands: the transcripts FunctionWiring gives the hops.
+            ExecutionTranscripts.writingTo(
+                new DocumentLog(new PostgresDocumentLogStore(ds), new PostgresLogPartIndex(ds))));
     PrepareService prepare = new PrepareService(hops);
     DispatchService dispatch = new DispatchService(hops);
     CompleteService complete = new CompleteService(hops);
@@ -500,6 +507,9 @@ public final class LocalPlatform implements AutoCloseable {
     v.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
     v.put(PlatformVariable.DYNAMODB_ENDPOINT.key(), ep.dynamoDb().toString());
     v.putAll(graphDoor);
+    // Sealed logs' originals go to the store bucket under logs/, as the stack points the gateway
+    // at its platform bucket (decision 1674).
+    v.put("PROTOMOLT_LOG_BUCKET", STORE_BUCKET);
     return v;
   }
 

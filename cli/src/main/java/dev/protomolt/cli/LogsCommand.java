@@ -100,12 +100,25 @@ final class LogsCommand implements Runnable {
     @Parameters(paramLabel = "LOG", description = "COLLECTION:PATH")
     String log;
 
+    @Option(
+        names = "--original",
+        description =
+            "Print the sealed log's stored original object (checked against its SHA-256)"
+                + " instead of the text reassembled from its parts.")
+    boolean original;
+
     @Override
     int run(DocumentLogServiceBlockingStub logs, PrintWriter out) {
       GetLogResponse got =
           gateway.call(
               "log '" + log + "'",
-              () -> timed(logs).getLog(GetLogRequest.newBuilder().setLog(ref(log)).build()));
+              () ->
+                  timed(logs)
+                      .getLog(
+                          GetLogRequest.newBuilder()
+                              .setLog(ref(log))
+                              .setOriginal(original)
+                              .build()));
       out.print(got.getText());
       spec.commandLine()
           .getErr()
@@ -115,7 +128,9 @@ final class LogsCommand implements Runnable {
               got.getStatus().getLength(),
               got.getStatus().getPartsWritten(),
               got.getStatus().getSealed()
-                  ? "sealed, sha256 " + got.getStatus().getSha256()
+                  ? "sealed, sha256 "
+                      + got.getStatus().getSha256()
+                      + (got.getOriginal().isEmpty() ? "" : ", read from " + got.getOriginal())
                   : "still open");
       spec.commandLine().getErr().flush();
       return 0;

@@ -1,5 +1,6 @@
 package dev.protomolt.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.protomolt.proto.repository.v1.AppendLogRequest;
@@ -9,14 +10,18 @@ import dev.protomolt.proto.repository.v1.ListLogPartsRequest;
 import dev.protomolt.proto.repository.v1.LogRef;
 import dev.protomolt.proto.repository.v1.OpenLogRequest;
 import dev.protomolt.proto.repository.v1.PartAnnotation;
+import dev.protomolt.testsupport.Eventually;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * {@code protomolt logs} against the shared running platform: the gateway serves the document-log
@@ -26,11 +31,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class LogsCommandTest {
 
   private static String gateway;
+  private static SharedPlatform shared;
   private static ManagedChannel channel;
   private static DocumentLogServiceGrpc.DocumentLogServiceBlockingStub logs;
 
   @BeforeAll
-  static void connect(SharedPlatform shared) {
+  static void connect(SharedPlatform platform) {
+    shared = platform;
     gateway = shared.gateway();
     channel =
         NettyChannelBuilder.forAddress("127.0.0.1", shared.platform().gatewayPort())
@@ -84,6 +91,91 @@ class LogsCommandTest {
     // A sealed log ends --follow at once: the command returns instead of waiting.
     assertThat(followed.status()).as(followed.toString()).isZero();
     assertThat(followed.out()).isEqualTo("step 4 ok\n");
+  }
+
+  @Test
+  void getOriginalPrintsTheSealedLogsStoredObject() {
+    LogRef log = openLog("disk-full", 40);
+    String text = CommandRun.of("logs", "get", name(log), "--gateway", gateway).out();
+    logs.completeLog(CompleteLogRequest.newBuilder().setLog(log).build());
+
+    CommandRun original =
+        CommandRun.of("logs", "get", name(log), "--original", "--gateway", gateway);
+    assertThat(original.status()).as(original.toString()).isZero();
+    assertThat(original.out()).isEqualTo(text);
+    String object = "logs/" + log.getCollection() + "/" + log.getPath();
+    assertThat(original.err())
+        .contains("read from s3://" + LocalPlatform.STORE_BUCKET + "/" + object);
+    try (S3Client s3 = shared.s3()) {
+      assertThat(
+              s3.getObjectAsBytes(b -> b.bucket(LocalPlatform.STORE_BUCKET).key(object))
+                  .asUtf8String())
+          .isEqualTo(text);
+    }
+
+    LogRef open = openLog("still-going", 2);
+    CommandRun refused =
+        CommandRun.of("logs", "get", name(open), "--original", "--gateway", gateway);
+    assertThat(refused.status()).as(refused.toString()).isEqualTo(CommandFailure.REFUSED);
+    assertThat(refused.err()).contains("original: log " + name(open) + " is not sealed");
+  }
+
+  @Test
+  void getShowsADocumentsExecutionTranscriptHopByHop() {
+    String account = "transcribed";
+    shared.platform().provisionAccount(account, "docs");
+    shared
+        .platform()
+        .applyAndActivate(
+            DemoGraph.of(account, "docs", LocalPlatform.CLUSTER).toBuilder()
+                .setGraphId("transcribed")
+                .setName("transcribed")
+                .build());
+    IntakeUploads.upload(
+        shared.platform(),
+        account,
+        "docs",
+        Map.of("notes.txt", "Transcripts list every hop of a document.".getBytes(UTF_8)));
+    String execution =
+        Eventually.value(
+            "the uploaded document's execution to end",
+            () ->
+                shared.platform().admissions(account).stream()
+                    .map(LocalPlatform.Admission::executionArn)
+                    .filter(arn -> !arn.isEmpty())
+                    .filter(
+                        arn ->
+                            shared
+                                    .platform()
+                                    .stepFunctions()
+                                    .describeExecution(b -> b.executionArn(arn))
+                                    .status()
+                                != ExecutionStatus.RUNNING)
+                    .findFirst());
+    String transcript =
+        account + ":logs/executions/" + execution.substring(execution.lastIndexOf(':') + 1);
+
+    CommandRun get = CommandRun.of("logs", "get", transcript, "--gateway", gateway);
+    assertThat(get.status()).as(get.toString()).isZero();
+    List<String> events =
+        get.out()
+            .lines()
+            .skip(1)
+            .map(l -> l.substring(l.indexOf(" hop ") + 1).replaceAll(" \\(work unit \\w+\\)", ""))
+            .toList();
+    assertThat(get.out()).startsWith("# execution " + execution + " of doc ");
+    assertThat(events)
+        .containsExactly(
+            "hop 1 node intake SUCCESS -> parse",
+            "hop 2 node parse queued for module parser",
+            "hop 2 node parse SUCCESS -> chunk",
+            "hop 3 node chunk queued for module chunker",
+            "hop 3 node chunk SUCCESS -> embed",
+            "hop 4 node embed queued for module embedder",
+            "hop 4 node embed SUCCESS -> index",
+            "hop 5 node index queued for module index-sink",
+            "hop 5 node index SUCCESS");
+    assertThat(get.err()).contains("still open");
   }
 
   @Test

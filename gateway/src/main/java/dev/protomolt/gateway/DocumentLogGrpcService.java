@@ -6,10 +6,12 @@ import dev.protomolt.core.doclog.DocumentLogState;
 import dev.protomolt.core.doclog.DocumentLogStore;
 import dev.protomolt.core.doclog.DocumentPart;
 import dev.protomolt.core.doclog.LogKey;
+import dev.protomolt.core.doclog.LogOriginals;
 import dev.protomolt.core.doclog.LogPartIndex;
 import dev.protomolt.core.doclog.LogPlacement;
 import dev.protomolt.core.doclog.PartAnnotation;
 import dev.protomolt.core.doclog.WindowSpec;
+import dev.protomolt.core.parts.Sha256Hex;
 import dev.protomolt.proto.repository.v1.AnnotatePartRequest;
 import dev.protomolt.proto.repository.v1.AppendLogRequest;
 import dev.protomolt.proto.repository.v1.AppendLogResponse;
@@ -30,6 +32,7 @@ import dev.protomolt.repository.doclog.PostgresPartAnnotations;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -53,14 +56,30 @@ public final class DocumentLogGrpcService
   private final DocumentLog log;
   private final DocumentLogStore store;
   private final LogPartIndex index;
+  private final LogOriginals originals;
   private final PostgresPartAnnotations annotations;
 
+  /** A door whose seals keep no original object. */
   public DocumentLogGrpcService(
       DocumentLogStore store, LogPartIndex index, PostgresPartAnnotations annotations) {
+    this(new DocumentLog(store, index), store, index, LogOriginals.NONE, annotations);
+  }
+
+  /**
+   * @param log the writer, sealing through {@code originals}
+   * @param originals where sealed logs' originals are read back from
+   */
+  public DocumentLogGrpcService(
+      DocumentLog log,
+      DocumentLogStore store,
+      LogPartIndex index,
+      LogOriginals originals,
+      PostgresPartAnnotations annotations) {
+    this.log = Objects.requireNonNull(log, "log: must not be null");
     this.store = Objects.requireNonNull(store, "store: must not be null");
     this.index = Objects.requireNonNull(index, "index: must not be null");
+    this.originals = Objects.requireNonNull(originals, "originals: must not be null");
     this.annotations = Objects.requireNonNull(annotations, "annotations: must not be null");
-    this.log = new DocumentLog(store, index);
   }
 
   @Override
@@ -116,13 +135,17 @@ public final class DocumentLogGrpcService
                 "from_offset: must not be negative (got " + request.getFromOffset() + ")");
           }
           DocumentLogState state = loaded(key);
-          String text = log.read(key).orElse("");
+          String text = request.getOriginal() ? original(state) : log.read(key).orElse("");
           long from = Math.min(request.getFromOffset(), text.length());
-          return GetLogResponse.newBuilder()
-              .setStatus(status(state))
-              .setText(text.substring((int) from))
-              .setFromOffset(from)
-              .build();
+          GetLogResponse.Builder reply =
+              GetLogResponse.newBuilder()
+                  .setStatus(status(state))
+                  .setText(text.substring((int) from))
+                  .setFromOffset(from);
+          if (request.getOriginal()) {
+            reply.setOriginal(state.seal().original());
+          }
+          return reply.build();
         });
   }
 
@@ -204,6 +227,47 @@ public final class DocumentLogGrpcService
         });
   }
 
+  /**
+   * The sealed log's stored original, decoded from UTF-8 once its bytes hash to the seal's SHA-256;
+   * a mismatch is {@code DATA_LOSS}, never an answer.
+   */
+  private String original(DocumentLogState state) {
+    if (!state.sealed()) {
+      throw Status.FAILED_PRECONDITION
+          .withDescription(
+              "original: log "
+                  + state.key()
+                  + " is not sealed; only a sealed log has an original (read it without"
+                  + " original to see the text so far)")
+          .asRuntimeException();
+    }
+    if (state.seal().original().isEmpty()) {
+      throw Status.FAILED_PRECONDITION
+          .withDescription(
+              "original: log "
+                  + state.key()
+                  + " was sealed without storing its original (its writer had no log bucket);"
+                  + " read it without original to reassemble the text from its parts")
+          .asRuntimeException();
+    }
+    byte[] bytes = originals.get(state.seal().original());
+    String sha256 = Sha256Hex.of(bytes);
+    if (!sha256.equals(state.seal().sha256())) {
+      throw Status.DATA_LOSS
+          .withDescription(
+              "original: the object "
+                  + state.seal().original()
+                  + " hashes to "
+                  + sha256
+                  + " but log "
+                  + state.key()
+                  + " was sealed with SHA-256 "
+                  + state.seal().sha256())
+          .asRuntimeException();
+    }
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
   private DocumentLogState loaded(LogKey key) {
     return store
         .load(key)
@@ -272,7 +336,7 @@ public final class DocumentLogGrpcService
             .setPartsWritten(state.nextPartIndex())
             .setSealed(state.sealed());
     if (state.sealed()) {
-      status.setSha256(state.seal().sha256());
+      status.setSha256(state.seal().sha256()).setOriginal(state.seal().original());
     }
     return status.build();
   }

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * @param brokers how the gateway reaches Kafka: {@code PROTOMOLT_KAFKA_BOOTSTRAP} locally, MSK by
  *     {@code PROTOMOLT_KAFKA_CLUSTER_ARN} with SASL/IAM in AWS (decision 0670)
  * @param consumerGroup the group every gateway task shares
- * @param partitionCapacity most records buffered per partition
+ * @param partitionCapacity most records buffered per partition: the window inside which accounts
+ *     share a module service fairly (decision 1652)
  * @param stepFunctionsEndpoint empty for AWS itself
  * @param region the AWS region of Step Functions
  * @param database the ledger database: {@code PROTOMOLT_JDBC_URL} locally, RDS Proxy with IAM
@@ -33,6 +34,9 @@ import java.util.regex.Pattern;
  *     the gateway emits ({@code local} when unset), and part of every state machine name the graph
  *     door deploys
  * @param graphDoor what {@code PipelineGraphService} needs; empty when it is not served
+ * @param logBucket {@code PROTOMOLT_LOG_BUCKET}: where sealing a document log stores its original,
+ *     reached with the {@code platform} credentials reference; empty keeps no original (decision
+ *     1674)
  */
 public record GatewayConfig(
     int port,
@@ -45,9 +49,23 @@ public record GatewayConfig(
     DatabaseAccess database,
     Map<String, ObjectStoreSettings> objectStores,
     String environmentName,
-    Optional<GraphDoorSettings> graphDoor) {
+    Optional<GraphDoorSettings> graphDoor,
+    Optional<String> logBucket) {
+
+  /** The credentials reference the log bucket is reached with. */
+  public static final String LOG_CREDENTIALS_REF = "platform";
+
+  private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
   public static final int DEFAULT_PORT = 18100;
+
+  /**
+   * Records buffered per partition by default: deep enough that one account's backlog of ten
+   * thousand documents per partition does not hide another account's records from the fair share;
+   * the source also stops at 32 MiB per partition.
+   */
+  public static final int DEFAULT_PARTITION_CAPACITY = 10_000;
+
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
 
   /** Reads the configuration from {@code values} (the environment, usually). */
@@ -100,7 +118,12 @@ public record GatewayConfig(
         List.copyOf(modules),
         brokers,
         values.getOrDefault(PlatformVariable.GATEWAY_GROUP.key(), "protomolt-gateway"),
-        integer(values, PlatformVariable.GATEWAY_PARTITION_CAPACITY.key(), 256, 1, 1_000_000),
+        integer(
+            values,
+            PlatformVariable.GATEWAY_PARTITION_CAPACITY.key(),
+            DEFAULT_PARTITION_CAPACITY,
+            1,
+            1_000_000),
         sfn.isEmpty()
             ? Optional.empty()
             : Optional.of(uri(sfn, PlatformVariable.SFN_ENDPOINT.key())),
@@ -110,7 +133,35 @@ public record GatewayConfig(
         values.getOrDefault(PlatformVariable.ENV.key(), "").isBlank()
             ? "local"
             : values.get(PlatformVariable.ENV.key()).strip(),
-        GraphDoorSettings.from(values));
+        GraphDoorSettings.from(values),
+        logBucket(values, stores));
+  }
+
+  private static Optional<String> logBucket(
+      Map<String, String> values, Map<String, ObjectStoreSettings> stores) {
+    String key = PlatformVariable.LOG_BUCKET.key();
+    String bucket = values.getOrDefault(key, "").strip();
+    if (bucket.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!BUCKET_NAME.matcher(bucket).matches()) {
+      throw new IllegalArgumentException(
+          key
+              + ": must be an S3 bucket name (3-63 lowercase letters, digits, '.' or '-', starting"
+              + " and ending with a letter or digit), got \""
+              + bucket
+              + "\"");
+    }
+    if (!stores.containsKey(LOG_CREDENTIALS_REF)) {
+      throw new IllegalArgumentException(
+          key
+              + ": the log bucket is reached with credentials reference '"
+              + LOG_CREDENTIALS_REF
+              + "', which "
+              + PlatformVariable.S3_CREDENTIALS_REFS.key()
+              + " does not list");
+    }
+    return Optional.of(bucket);
   }
 
   private static String required(Map<String, String> values, String key) {

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
 import dev.protomolt.core.doclog.DocumentLog;
+import dev.protomolt.core.doclog.LogOriginals;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
@@ -15,6 +16,7 @@ import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
 import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.doclog.PostgresPartAnnotations;
+import dev.protomolt.repository.doclog.S3LogOriginals;
 import dev.protomolt.repository.grpc.PipeDocGrpcService;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
@@ -110,7 +112,18 @@ public final class GatewayMain implements AutoCloseable {
     GatewayClock clock = GatewayClock.system();
     PostgresLogPartIndex logIndex = new PostgresLogPartIndex(dataSource);
     PostgresDocumentLogStore logStore = new PostgresDocumentLogStore(dataSource);
-    this.workUnitLogs = new DocumentWorkUnitLogs(new DocumentLog(logStore, logIndex), logIndex);
+    // Sealing stores each log's original in the log bucket when the stack names one (decision
+    // 1674); without it a seal records the hash and the text stays readable from its parts.
+    LogOriginals originals =
+        config
+            .logBucket()
+            .<LogOriginals>map(
+                bucket ->
+                    new S3LogOriginals(
+                        s3, bucket, GatewayConfig.LOG_CREDENTIALS_REF, config.region()))
+            .orElse(LogOriginals.NONE);
+    DocumentLog documentLog = new DocumentLog(logStore, logIndex, originals);
+    this.workUnitLogs = new DocumentWorkUnitLogs(documentLog, logIndex);
     SfnTaskCompletion completion = new SfnTaskCompletion(sfn);
     this.gateway =
         new ModuleWorkGateway(
@@ -135,7 +148,11 @@ public final class GatewayMain implements AutoCloseable {
             .addService(new PipeDocGrpcService(store, new ReplayQuery(dataSource)))
             .addService(
                 new DocumentLogGrpcService(
-                    logStore, logIndex, new PostgresPartAnnotations(dataSource, Clock.systemUTC())))
+                    documentLog,
+                    logStore,
+                    logIndex,
+                    originals,
+                    new PostgresPartAnnotations(dataSource, Clock.systemUTC())))
             // Sink modules declare their index plans here and operators grant datasources across
             // accounts: both doors only need the ledger, so the gateway serves them in every
             // environment (decisions 1620, 1621).

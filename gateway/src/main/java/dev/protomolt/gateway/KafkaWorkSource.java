@@ -1,10 +1,10 @@
 package dev.protomolt.gateway;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.protomolt.proto.module.v1.WorkDispatch;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,11 +29,16 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * {@link WorkSource} over Kafka: per module service one consumer of
- * {@code pipestream.module.<module_id>}, buffering records in a bounded deque per partition
- * (a full deque pauses its partition), and committing a partition's offset only up to its first
+ * {@code pipestream.module.<module_id>}, buffering records up to a bound per partition (records
+ * and bytes; a full partition is paused), and committing a partition's offset only up to its first
  * record not yet settled, so a gateway crash redelivers every unsettled record and nothing else.
  *
- * <p>The consumer is only touched by its own poll thread; the gateway's sessions touch the deques
+ * <p>A module service's buffered records are served fairly between accounts ({@link
+ * FairShareQueue}, decision 1652): the account is read from each record as it arrives, and the
+ * accounts holding records take turns, so one account's backlog cannot starve another's few
+ * documents within the buffered window.
+ *
+ * <p>The consumer is only touched by its own poll thread; the gateway's sessions touch the buffers
  * under this source's lock, and the poll thread picks settlements up on its next turn.
  */
 public final class KafkaWorkSource implements WorkSource, AutoCloseable {
@@ -45,13 +50,26 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     return "pipestream.module." + moduleId;
   }
 
-  /** Where a popped record sits: its partition, offset and the assignment it was fetched under. */
-  private record Position(TopicPartition partition, long offset, long generation) {}
+  /**
+   * Most payload bytes buffered per partition: the record bound alone would let records carrying
+   * inline documents (up to the 256 KiB inline limit each) fill the heap.
+   */
+  static final long BYTES_PER_PARTITION = 32L * 1024 * 1024;
 
-  /** One assigned partition's buffer and its unsettled offsets (buffered or in flight). */
+  /** Most records one consumer poll returns, whatever the buffer bound. */
+  private static final int MAX_POLL_RECORDS = 1000;
+
+  /**
+   * Where a popped record sits: its partition, offset and the assignment it was fetched under, and
+   * the account it is served fairly under.
+   */
+  private record Position(TopicPartition partition, long offset, long generation, String account) {}
+
+  /** One assigned partition's buffer count and its unsettled offsets (buffered or in flight). */
   private static final class PartitionBuffer {
     final long generation;
-    final Deque<PendingWork> deque = new ArrayDeque<>();
+    int buffered;
+    long bufferedBytes;
     final TreeSet<Long> unsettled = new TreeSet<>();
     long nextFetch = -1;
     long committed = -1;
@@ -70,8 +88,8 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
   private final int capacityPerPartition;
   private final Map<String, ModuleConsumer> consumers = new LinkedHashMap<>();
   private final Map<String, Map<TopicPartition, PartitionBuffer>> buffers = new HashMap<>();
+  private final Map<String, FairShareQueue<PendingWork>> queues = new HashMap<>();
   private final Map<String, List<CompletableFuture<Void>>> waiters = new HashMap<>();
-  private final Map<String, Integer> nextPartition = new HashMap<>();
   private long generations;
 
   /**
@@ -111,6 +129,7 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     this.capacityPerPartition = capacityPerPartition;
     for (String moduleId : moduleIds) {
       buffers.put(moduleId, new LinkedHashMap<>());
+      queues.put(moduleId, new FairShareQueue<>());
       consumers.put(moduleId, new ModuleConsumer(moduleId, bootstrapServers, connection, groupId));
     }
     consumers.values().forEach(ModuleConsumer::start);
@@ -120,28 +139,27 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
 
   @Override
   public synchronized Optional<PendingWork> poll(String moduleId) {
-    Map<TopicPartition, PartitionBuffer> parts = buffers.get(moduleId);
-    if (parts == null || parts.isEmpty()) {
+    FairShareQueue<PendingWork> queue = queues.get(moduleId);
+    if (queue == null) {
       return Optional.empty();
     }
-    // Round-robin over partitions so one busy partition cannot starve the others.
-    List<PartitionBuffer> order = new ArrayList<>(parts.values());
-    int start = nextPartition.getOrDefault(moduleId, 0);
-    for (int i = 0; i < order.size(); i++) {
-      int index = (start + i) % order.size();
-      PendingWork w = order.get(index).deque.pollFirst();
-      if (w != null) {
-        nextPartition.put(moduleId, index + 1);
-        return Optional.of(w);
+    for (Optional<PendingWork> next = queue.poll(); next.isPresent(); next = queue.poll()) {
+      PendingWork w = next.get();
+      PartitionBuffer b = current(w);
+      if (b != null) {
+        b.buffered--;
+        b.bufferedBytes -= w.payload().length;
+        return next;
       }
+      // Fetched under an assignment since revoked: another gateway redelivers it.
     }
     return Optional.empty();
   }
 
   @Override
   public synchronized CompletableFuture<Void> arrival(String moduleId) {
-    Map<TopicPartition, PartitionBuffer> parts = buffers.get(moduleId);
-    if (parts != null && parts.values().stream().anyMatch(b -> !b.deque.isEmpty())) {
+    FairShareQueue<PendingWork> queue = queues.get(moduleId);
+    if (queue != null && !queue.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<Void> f = new CompletableFuture<>();
@@ -158,7 +176,10 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
         // The partition moved to another gateway, which redelivers from the committed offset.
         return;
       }
-      b.deque.addFirst(work);
+      Position p = (Position) work.position();
+      queues.get(work.moduleId()).addFirst(p.account(), lane(p.partition()), work);
+      b.buffered++;
+      b.bufferedBytes += work.payload().length;
       wake = takeWaiters(work.moduleId());
     }
     wake.forEach(f -> f.complete(null));
@@ -175,7 +196,7 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
   /** Records buffered (not in flight) for a module, over all its partitions. */
   public synchronized int buffered(String moduleId) {
     return buffers.getOrDefault(moduleId, Map.of()).values().stream()
-        .mapToInt(b -> b.deque.size())
+        .mapToInt(b -> b.buffered)
         .sum();
   }
 
@@ -185,7 +206,25 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
         buffers
             .getOrDefault(moduleId, Map.of())
             .get(new TopicPartition(topic(moduleId), partition));
-    return b == null ? 0 : b.deque.size();
+    return b == null ? 0 : b.buffered;
+  }
+
+  /** Records buffered (not in flight) for a module under one account's fair share. */
+  public synchronized int bufferedFor(String moduleId, String accountId) {
+    FairShareQueue<PendingWork> queue = queues.get(moduleId);
+    return queue == null ? 0 : queue.size(accountId);
+  }
+
+  /**
+   * The account a dispatch record is served under: its stream's account, or {@code ""} for a
+   * record that does not parse (the screens drain it when it is served).
+   */
+  static String accountOf(byte[] payload) {
+    try {
+      return WorkDispatch.parseFrom(payload).getStream().getMetadata().getAccountId();
+    } catch (InvalidProtocolBufferException e) {
+      return "";
+    }
   }
 
   /** The offset last committed for a partition, or -1 before the first commit. */
@@ -201,6 +240,10 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
   public void close() {
     consumers.values().forEach(ModuleConsumer::stop);
     consumers.values().forEach(ModuleConsumer::join);
+  }
+
+  private static String lane(TopicPartition tp) {
+    return Integer.toString(tp.partition());
   }
 
   private PartitionBuffer current(PendingWork work) {
@@ -234,7 +277,9 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       // A new group starts from the oldest record: a dispatch produced before any gateway ran
       // still waits for its module.
       p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-      p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(capacityPerPartition));
+      p.put(
+          ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+          Integer.toString(Math.min(capacityPerPartition, MAX_POLL_RECORDS)));
       p.put(ConsumerConfig.CLIENT_ID_CONFIG, "gateway-" + moduleId);
       this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
       this.thread =
@@ -292,9 +337,16 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
           if (b == null) {
             continue;
           }
-          b.deque.addLast(
+          String account = accountOf(r.value());
+          PendingWork w =
               new PendingWork(
-                  moduleId, r.key(), r.value(), new Position(tp, r.offset(), b.generation)));
+                  moduleId,
+                  r.key(),
+                  r.value(),
+                  new Position(tp, r.offset(), b.generation, account));
+          queues.get(moduleId).addLast(account, lane(tp), w);
+          b.buffered++;
+          b.bufferedBytes += w.payload().length;
           b.unsettled.add(r.offset());
           b.nextFetch = r.offset() + 1;
         }
@@ -336,7 +388,8 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       synchronized (KafkaWorkSource.this) {
         for (var e : buffers.get(moduleId).entrySet()) {
           PartitionBuffer b = e.getValue();
-          boolean full = b.deque.size() >= capacityPerPartition;
+          boolean full =
+              b.buffered >= capacityPerPartition || b.bufferedBytes >= BYTES_PER_PARTITION;
           if (full && !b.paused) {
             pause.add(e.getKey());
             b.paused = true;
@@ -376,16 +429,21 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
       commitSettled();
       synchronized (KafkaWorkSource.this) {
-        Set<TopicPartition> gone = Set.copyOf(partitions);
-        buffers.get(moduleId).keySet().removeAll(gone);
+        forget(Set.copyOf(partitions));
       }
     }
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> partitions) {
       synchronized (KafkaWorkSource.this) {
-        buffers.get(moduleId).keySet().removeAll(Set.copyOf(partitions));
+        forget(Set.copyOf(partitions));
       }
+    }
+
+    /** Drops partitions this gateway no longer holds and the records it buffered from them. */
+    private void forget(Set<TopicPartition> gone) {
+      buffers.get(moduleId).keySet().removeAll(gone);
+      queues.get(moduleId).removeIf(w -> gone.contains(((Position) w.position()).partition()));
     }
   }
 }

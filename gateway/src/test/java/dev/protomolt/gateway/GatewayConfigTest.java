@@ -26,10 +26,31 @@ class GatewayConfigTest {
     assertThat(c.port()).isEqualTo(18100);
     assertThat(c.modules()).containsExactly("parser", "chunker");
     assertThat(c.consumerGroup()).isEqualTo("protomolt-gateway");
-    assertThat(c.partitionCapacity()).isEqualTo(256);
+    assertThat(c.partitionCapacity()).isEqualTo(10_000);
     assertThat(c.stepFunctionsEndpoint()).isEmpty();
     assertThat(c.objectStores()).containsOnlyKeys("platform");
     assertThat(c.objectStores().get("platform").endpoint()).isEmpty();
+  }
+
+  @Test
+  void theLogBucketIsOptionalAndRefusedNamingItsKeyWhenItIsNoBucketName() {
+    assertThat(GatewayConfig.from(minimal()).logBucket()).isEmpty();
+    Map<String, String> m = minimal();
+    m.put("PROTOMOLT_LOG_BUCKET", "protomolt-dev-123-platform");
+    assertThat(GatewayConfig.from(m).logBucket()).contains("protomolt-dev-123-platform");
+
+    m.put("PROTOMOLT_LOG_BUCKET", "Not_A_Bucket");
+    assertThatThrownBy(() -> GatewayConfig.from(m))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("PROTOMOLT_LOG_BUCKET: must be an S3 bucket name");
+
+    m.put("PROTOMOLT_LOG_BUCKET", "logs-bucket");
+    m.put("PROTOMOLT_S3_CREDENTIALS_REFS", "byo-bucket");
+    assertThatThrownBy(() -> GatewayConfig.from(m))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "PROTOMOLT_LOG_BUCKET: the log bucket is reached with credentials reference"
+                + " 'platform'");
   }
 
   @Test

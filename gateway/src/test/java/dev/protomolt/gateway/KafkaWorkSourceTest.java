@@ -3,6 +3,9 @@ package dev.protomolt.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.protomolt.localstack.cloud.LocalKafka;
+import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.StreamMetadata;
+import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.testsupport.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -166,6 +169,64 @@ class KafkaWorkSourceTest {
         new KafkaWorkSource(kafka.bootstrapServers(), "g-redeliver", List.of("redeliver"), 100)) {
       Eventually.until("the unsettled records return", () -> restarted.buffered("redeliver") == 2);
       assertThat(pop(restarted, "redeliver").key()).isEqualTo("redeliver-0-1");
+    }
+  }
+
+  /** A dispatch record of {@code account}'s document, keyed and numbered by {@code key}. */
+  static ProducerRecord<String, byte[]> dispatchOf(String module, String account, String key) {
+    WorkDispatch dispatch =
+        WorkDispatch.newBuilder()
+            .setWorkUnitId(key)
+            .setStream(
+                PipeStream.newBuilder()
+                    .setStreamId(key)
+                    .setMetadata(StreamMetadata.newBuilder().setAccountId(account)))
+            .build();
+    return new ProducerRecord<>(KafkaWorkSource.topic(module), key, dispatch.toByteArray());
+  }
+
+  @Test
+  void anotherAccountsFewRecordsAreServedBetweenOneAccountsBacklog() throws Exception {
+    // The scenario at the gateway's buffer: A queues 5,000 documents, then B 20, with no
+    // module pulling; then a module takes them one by one.
+    createTopic("fair", 2);
+    int backlog = 5_000;
+    int few = 20;
+    for (int i = 0; i < backlog; i++) {
+      producer.send(dispatchOf("fair", "acct-a", "a-" + i));
+    }
+    for (int i = 0; i < few; i++) {
+      producer.send(dispatchOf("fair", "acct-b", "b-" + i));
+    }
+    producer.flush();
+    try (KafkaWorkSource source =
+        new KafkaWorkSource(
+            kafka.bootstrapServers(),
+            "g-fair",
+            List.of("fair"),
+            GatewayConfig.DEFAULT_PARTITION_CAPACITY)) {
+      Eventually.until("every record buffered", () -> source.buffered("fair") == backlog + few);
+      assertThat(source.bufferedFor("fair", "acct-b")).isEqualTo(few);
+
+      List<String> served = new ArrayList<>();
+      for (Optional<PendingWork> w = source.poll("fair"); w.isPresent(); w = source.poll("fair")) {
+        served.add(w.get().key());
+        source.settle(w.get());
+      }
+
+      assertThat(served).hasSize(backlog + few).doesNotHaveDuplicates();
+      List<Integer> bTurns = new ArrayList<>();
+      for (int i = 0; i < served.size(); i++) {
+        if (served.get(i).startsWith("b-")) {
+          bTurns.add(i);
+        }
+      }
+      // The bound (decision 1652): with two accounts waiting, B's j-th record (from 0) is served
+      // at turn 2j + 1 at the latest; so all 20 go before A's 21st, far inside the 500.
+      for (int j = 0; j < few; j++) {
+        assertThat(bTurns.get(j)).as("turn of B's record %d", j).isLessThanOrEqualTo(2 * j + 1);
+      }
+      assertThat(served.indexOf("a-" + 499)).isGreaterThan(bTurns.getLast());
     }
   }
 

@@ -50,7 +50,12 @@ public enum PlatformVariable {
   /** The graph drafts table the gateway's {@code PipelineGraphService} keeps drafts in. */
   DRAFTS_TABLE("PROTOMOLT_DRAFTS_TABLE", gateway(), gateway()),
   /** The AWS SDKs' own endpoint override for DynamoDB; only the local cloud sets it. */
-  DYNAMODB_ENDPOINT("AWS_ENDPOINT_URL_DYNAMODB", gateway(), none());
+  DYNAMODB_ENDPOINT("AWS_ENDPOINT_URL_DYNAMODB", gateway(), none()),
+  /** The bucket where sealing a document log stores its original (decision 1674). */
+  LOG_BUCKET("PROTOMOLT_LOG_BUCKET", gateway(), gateway()),
+  /** {@code true} or {@code false}: whether the hop functions write transcripts (decision 1675). */
+  EXECUTION_TRANSCRIPTS(
+      "PROTOMOLT_EXECUTION_TRANSCRIPTS", functions(), functions(), "prepare", "complete", "dlq");
 
   /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
   public enum Reader {

@@ -12,5 +12,11 @@ public final class StoragePrefix {
    */
   public static final String CACHE_STAGING = "cache/";
 
+  /**
+   * A sealed document log's original text is kept at {@code logs/<collection>/<path>} in the
+   * platform bucket (decision 1674); the gateway's grant is scoped to this prefix.
+   */
+  public static final String LOG_ORIGINALS = "logs/";
+
   private StoragePrefix() {}
 }

@@ -186,6 +186,14 @@ public final class EnvironmentStack extends ZonePinnedStack {
         RECONCILER,
         PlatformVariable.RECONCILER_DELETE.key(),
         Boolean.toString(config.storage().reconcilerDeletes()));
+    // The hop functions write each execution's transcript unless the environment turns it off
+    // (decision 1675).
+    for (PlatformFunction hop : List.of(PREPARE, COMPLETE, DLQ)) {
+      functions.setEnvironment(
+          hop,
+          PlatformVariable.EXECUTION_TRANSCRIPTS.key(),
+          Boolean.toString(config.functions().writesExecutionTranscripts()));
+    }
     // Account provisioning adds each account's notification rule for this function (decision 0660).
     functions.setEnvironment(
         ACCOUNT_EVENTS,
@@ -245,6 +253,9 @@ public final class EnvironmentStack extends ZonePinnedStack {
         String.join(",", config.messaging().moduleServices()));
     gatewayEnvironment.put(PlatformVariable.GATEWAY_GROUP.key(), prefix + "-gateway");
     gatewayEnvironment.put(PlatformVariable.AWS_REGION.key(), config.region());
+    // Sealing a document log stores its original under logs/ in the platform bucket (decision
+    // 1674); the task role's grant below is scoped to that prefix.
+    gatewayEnvironment.put(PlatformVariable.LOG_BUCKET.key(), storage.platform().getBucketName());
     // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
     // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
     // Its graph door activates as graph admin does, so it is told the same role and hop functions,
@@ -286,6 +297,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
     tables.workLedger().grantReadWriteData(gatewayRole);
     database.grantConnect(gatewayRole);
     storage.grantDocumentReadWrite(gatewayRole);
+    storage.grantLogOriginals(gatewayRole);
     // The document store behind the gateway announces tombstones on storage-purge
     // (KafkaPurgeEvents).
     messaging.grantProduce(gatewayRole, "storage-purge");

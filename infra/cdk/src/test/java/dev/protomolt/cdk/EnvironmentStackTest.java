@@ -470,6 +470,53 @@ class EnvironmentStackTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void theGatewayStoresSealedLogOriginalsUnderLogsInThePlatformBucket() {
+    Map<String, Object> task =
+        template.findResources("AWS::ECS::TaskDefinition").values().iterator().next();
+    Map<String, Object> container =
+        (Map<String, Object>)
+            ((List<Object>)
+                    ((Map<String, Object>) task.get("Properties")).get("ContainerDefinitions"))
+                .get(0);
+    String bucket =
+        ((List<Map<String, Object>>) container.get("Environment"))
+            .stream()
+                .filter(v -> "PROTOMOLT_LOG_BUCKET".equals(v.get("Name")))
+                .map(v -> PolicyDocuments.render(v.get("Value")))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("PROTOMOLT_LOG_BUCKET is not set"));
+    assertThat(bucket).startsWith("${StoragePlatform");
+    String platformBucket = bucket.substring(2, bucket.length() - 1);
+    assertThat(PolicyDocuments.forRole(template, gatewayTaskRoleId()))
+        .anySatisfy(
+            st -> {
+              assertThat(st.actions()).containsExactlyInAnyOrder("s3:PutObject", "s3:GetObject");
+              assertThat(st.resources())
+                  .singleElement()
+                  .asString()
+                  .startsWith("${" + platformBucket + ".Arn}")
+                  .endsWith("/logs/*");
+            });
+  }
+
+  @Test
+  void theHopFunctionsThatRecordDispositionsWriteTranscriptsAsConfigured() {
+    for (String hop : List.of("prepare", "complete", "dlq")) {
+      template.hasResourceProperties(
+          "AWS::Lambda::Function",
+          Match.objectLike(
+              Map.of(
+                  "FunctionName",
+                  "protomolt-dev-" + hop,
+                  "Environment",
+                  Map.of(
+                      "Variables",
+                      Match.objectLike(Map.of("PROTOMOLT_EXECUTION_TRANSCRIPTS", "true"))))));
+    }
+  }
+
+  @Test
   void housekeepingSettingsComeFromTheEnvironmentsConfig() {
     template.hasResourceProperties(
         "AWS::Lambda::Function",

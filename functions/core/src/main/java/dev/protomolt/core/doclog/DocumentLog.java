@@ -1,6 +1,7 @@
 package dev.protomolt.core.doclog;
 
 import dev.protomolt.core.doclog.DocumentLogRefusal.Reason;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,17 +25,33 @@ public final class DocumentLog {
 
   private final DocumentLogStore store;
   private final LogPartIndex index;
+  private final LogOriginals originals;
 
+  /** A log whose seal records the original's hash but stores no copy of it. */
   public DocumentLog(DocumentLogStore store, LogPartIndex index) {
+    this(store, index, LogOriginals.NONE);
+  }
+
+  /** A log whose seal also stores the original text as one object in {@code originals}. */
+  public DocumentLog(DocumentLogStore store, LogPartIndex index, LogOriginals originals) {
     this.store = Objects.requireNonNull(store, "store: must not be null");
     this.index = Objects.requireNonNull(index, "index: must not be null");
+    this.originals = Objects.requireNonNull(originals, "originals: must not be null");
   }
 
   /** What one append did: chars skipped as already held, chars added, and the parts it emitted. */
   public record Appended(long skipped, long added, long length, List<DocumentPart> emitted) {}
 
-  /** A sealed log: how many parts it has and its original's length and SHA-256. */
-  public record Sealed(LogKey key, int parts, long length, String sha256) {}
+  /**
+   * A sealed log: how many parts it has, its original's length and SHA-256, and where the original
+   * is stored ({@code ""} when it is not).
+   */
+  public record Sealed(LogKey key, int parts, long length, String sha256, String original) {
+    /** A seal whose original was not stored as an object. */
+    public Sealed(LogKey key, int parts, long length, String sha256) {
+      this(key, parts, length, sha256, "");
+    }
+  }
 
   /**
    * Opens the log under {@code key}, or returns it if it is already open. The windows are fixed
@@ -120,22 +137,29 @@ public final class DocumentLog {
   }
 
   /**
-   * Seals the log: writes the trailing partial part and records the original's length and
-   * SHA-256. Sealing a sealed log returns the same result again.
+   * Seals the log: writes the trailing partial part, stores the original's UTF-8 bytes through the
+   * {@link LogOriginals} and records its length, SHA-256 and location. The original is stored
+   * before the state moves, so a seal that fails part way leaves the log open and a retry stores
+   * the same bytes again. Sealing a sealed log returns the same result again.
    */
   public Sealed seal(LogKey key) {
     Objects.requireNonNull(key, "key: must not be null");
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       DocumentLogState state = loadOpen(key);
       if (state.sealed()) {
-        return new Sealed(key, state.nextPartIndex(), state.seal().length(), state.seal().sha256());
+        return new Sealed(
+            key,
+            state.nextPartIndex(),
+            state.seal().length(),
+            state.seal().sha256(),
+            state.seal().original());
       }
       Cut cut = cut(state.windows(), state.nextPartIndex(), state.tailStart(), state.tail(), true);
       write(key, cut.parts());
       DocumentLogState.Seal seal = originalOf(key, state.length(), cut.nextIndex());
       DocumentLogState next = state.advanced(cut.nextIndex(), state.length(), "", seal);
       if (store.replace(next, state.version())) {
-        return new Sealed(key, cut.nextIndex(), seal.length(), seal.sha256());
+        return new Sealed(key, cut.nextIndex(), seal.length(), seal.sha256(), seal.original());
       }
     }
     throw contended(key);
@@ -278,10 +302,13 @@ public final class DocumentLog {
     return at;
   }
 
-  /** Reassembles the original from the stored parts, checking they cover it without a hole. */
+  /**
+   * Reassembles the original from the stored parts, checking they cover it without a hole, and
+   * stores it through the {@link LogOriginals}.
+   */
   private DocumentLogState.Seal originalOf(LogKey key, long length, int partCount) {
     List<DocumentPart> parts = store.parts(key);
-    TextDigest digest = new TextDigest();
+    StringBuilder text = new StringBuilder();
     long covered = 0;
     for (int i = 0; i < parts.size(); i++) {
       DocumentPart part = parts.get(i);
@@ -298,7 +325,7 @@ public final class DocumentLog {
                 + "; the store lost a part, refusing to seal");
       }
       if (part.end() > covered) {
-        digest.update(part.text().substring((int) (covered - part.start())));
+        text.append(part.text(), (int) (covered - part.start()), part.text().length());
         covered = part.end();
       }
     }
@@ -316,7 +343,9 @@ public final class DocumentLog {
               + partCount
               + " parts; the store lost a part, refusing to seal");
     }
-    return new DocumentLogState.Seal(length, digest.hex());
+    byte[] utf8 = text.toString().getBytes(StandardCharsets.UTF_8);
+    String sha256 = TextDigest.sha256(utf8);
+    return new DocumentLogState.Seal(length, sha256, originals.put(key, utf8, sha256));
   }
 
   private static DocumentLogRefusal contended(LogKey key) {

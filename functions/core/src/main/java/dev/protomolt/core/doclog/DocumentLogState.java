@@ -20,10 +20,19 @@ public record DocumentLogState(
     String tail,
     Seal seal) {
 
-  /** What a sealed log records about its original: its length in UTF-16 chars and SHA-256. */
-  public record Seal(long length, String sha256) {
+  /**
+   * What a sealed log records about its original: its length in UTF-16 chars, the SHA-256 of its
+   * UTF-8 bytes, and where the original is stored as one object ({@code ""} when it is not).
+   */
+  public record Seal(long length, String sha256, String original) {
     public Seal {
       Objects.requireNonNull(sha256, "sha256: must not be null");
+      original = original == null ? "" : original;
+    }
+
+    /** A seal whose original was not stored as an object. */
+    public Seal(long length, String sha256) {
+      this(length, sha256, "");
     }
   }
 

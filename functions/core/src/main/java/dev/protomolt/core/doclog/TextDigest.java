@@ -20,6 +20,11 @@ final class TextDigest {
     return digest.hex();
   }
 
+  /** SHA-256 of {@code bytes} as lowercase hex. */
+  static String sha256(byte[] bytes) {
+    return HexFormat.of().formatHex(newSha256().digest(bytes));
+  }
+
   /** Adds text; callers feed slices that start and end on code point boundaries. */
   void update(String text) {
     digest.update(text.getBytes(StandardCharsets.UTF_8));

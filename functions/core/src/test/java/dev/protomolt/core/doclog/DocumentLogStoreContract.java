@@ -45,7 +45,8 @@ public abstract class DocumentLogStoreContract {
     DocumentLogState opened = store.createIfAbsent(DocumentLogState.opened(KEY, WINDOWS));
     DocumentLogState moved = opened.advanced(3, 24, "tail \uD83D\uDE00 é", null);
     DocumentLogState sealed =
-        moved.advanced(4, 33, "", new DocumentLogState.Seal(33, TextDigest.sha256("x")));
+        moved.advanced(
+            4, 33, "", new DocumentLogState.Seal(33, TextDigest.sha256("x"), "s3://b/logs/c/p"));
 
     assertThat(store.replace(moved, opened.version())).isTrue();
     assertThat(store.load(KEY)).contains(moved);

@@ -23,7 +23,7 @@ import java.util.Objects;
 
 /**
  * What every hop service shares: the pinned graph versions, the document store, the event bus, the
- * clock and the inline size limit. One instance per Lambda container.
+ * clock, the inline size limit and the execution transcripts. One instance per Lambda container.
  */
 public final class HopContext {
 
@@ -38,13 +38,27 @@ public final class HopContext {
   final EventBus events;
   final InstantSource clock;
   final int inlineLimitBytes;
+  final ExecutionTranscripts transcripts;
 
+  /** A context that writes no execution transcripts. */
   public HopContext(
       GraphCache graphs,
       DocumentStaging staging,
       EventBus events,
       InstantSource clock,
       int inlineLimitBytes) {
+    this(graphs, staging, events, clock, inlineLimitBytes, ExecutionTranscripts.OFF);
+  }
+
+  /** A context whose hops write each execution's transcript through {@code transcripts}. */
+  public HopContext(
+      GraphCache graphs,
+      DocumentStaging staging,
+      EventBus events,
+      InstantSource clock,
+      int inlineLimitBytes,
+      ExecutionTranscripts transcripts) {
+    this.transcripts = Objects.requireNonNull(transcripts, "transcripts");
     this.graphs = Objects.requireNonNull(graphs, "graphs");
     this.staging = Objects.requireNonNull(staging, "staging");
     this.events = Objects.requireNonNull(events, "events");
@@ -174,6 +188,8 @@ public final class HopContext {
     }
     StepExecutionRecord built = record.build();
     events.publish(EventBus.PIPELINE_EVENTS, workUnitId + ":" + status.name(), built.toByteArray());
+    // After the step is published: the transcript is best effort and never holds the hop.
+    transcripts.disposition(id, stream, built);
     return built;
   }
 

@@ -75,8 +75,11 @@ public final class PrepareService {
         yield answer("DROP", workUnitId, stream);
       }
       case FilterOutcome.Skip skip -> answer("SKIP", workUnitId, stream);
-      case FilterOutcome.Run run ->
-          answer("RUN", workUnitId, withPreMappings(id, pinned, stream, document));
+      case FilterOutcome.Run run -> {
+        String answer = answer("RUN", workUnitId, withPreMappings(id, pinned, stream, document));
+        hop.transcripts.dispatched(id, stream, pinned.node(), workUnitId, hop.clock.instant());
+        yield answer;
+      }
     };
   }
 

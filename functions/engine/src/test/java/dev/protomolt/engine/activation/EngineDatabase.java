@@ -35,6 +35,22 @@ public final class EngineDatabase {
 
   private EngineDatabase() {}
 
+  /**
+   * A new empty database with no migrations applied: every store on it fails with PostgreSQL's own
+   * "relation does not exist", a real fault for tests of best-effort writers.
+   */
+  public static synchronized DataSource unmigrated() {
+    fresh();
+    String name = "engine_bare_" + DATABASES.incrementAndGet();
+    try (Connection c = postgres.getPostgresDatabase().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return postgres.getDatabase("postgres", name);
+  }
+
   public static synchronized DataSource fresh() {
     try {
       if (postgres == null) {

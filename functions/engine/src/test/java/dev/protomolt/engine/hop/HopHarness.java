@@ -69,6 +69,7 @@ final class HopHarness implements AutoCloseable {
   final IntakeService intake;
   final PostgresDatasourceBindings owners;
   final PostgresDatasourceGrants grants;
+  final DataSource dataSource;
 
   /** The runtime's clock: heartbeats, timeouts and retry waits happen only when a test advances it. */
   final dev.protomolt.localstack.sfn.FakeClock sfnClock =
@@ -79,7 +80,15 @@ final class HopHarness implements AutoCloseable {
   }
 
   HopHarness(int inlineLimitBytes) {
+    this(inlineLimitBytes, ds -> ExecutionTranscripts.OFF);
+  }
+
+  /** @param transcripts the hops' transcripts, given the harness's freshly migrated database */
+  HopHarness(
+      int inlineLimitBytes,
+      java.util.function.Function<DataSource, ExecutionTranscripts> transcripts) {
     DataSource ds = EngineDatabase.fresh();
+    this.dataSource = ds;
     store = new PostgresGraphStore(ds);
     owners = new PostgresDatasourceBindings(ds);
     grants = new PostgresDatasourceGrants(ds, clock);
@@ -105,7 +114,8 @@ final class HopHarness implements AutoCloseable {
             staging,
             events,
             clock,
-            inlineLimitBytes);
+            inlineLimitBytes,
+            transcripts.apply(ds));
     prepare = new PrepareService(context);
     dispatch = new DispatchService(context);
     complete = new CompleteService(context);

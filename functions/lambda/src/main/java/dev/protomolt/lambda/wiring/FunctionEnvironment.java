@@ -141,6 +141,19 @@ public final class FunctionEnvironment {
     return v.equals("true");
   }
 
+  /**
+   * {@code PROTOMOLT_EXECUTION_TRANSCRIPTS}: whether prepare, complete and dlq write each
+   * execution's transcript (decision 1675); on unless set to {@code false}.
+   */
+  public boolean executionTranscripts() {
+    String key = PlatformVariable.EXECUTION_TRANSCRIPTS.key();
+    String v = optional(key).orElse("true");
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new IllegalStateException(key + ": must be true or false, got \"" + v + "\"");
+    }
+    return v.equals("true");
+  }
+
   String required(String key) {
     return optional(key)
         .orElseThrow(

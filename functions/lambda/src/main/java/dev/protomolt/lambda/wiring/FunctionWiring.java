@@ -1,6 +1,7 @@
 package dev.protomolt.lambda.wiring;
 
 import dev.protomolt.core.cel.PipelineCelEnvironment;
+import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.SubscriptionLookup;
 import dev.protomolt.core.graph.validation.TenancyDirectory;
@@ -21,6 +22,7 @@ import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
 import dev.protomolt.engine.hop.DlqService;
+import dev.protomolt.engine.hop.ExecutionTranscripts;
 import dev.protomolt.engine.hop.HopContext;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
@@ -31,6 +33,8 @@ import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
 import dev.protomolt.lambda.accounts.IntakeNotificationRules;
 import dev.protomolt.lambda.accounts.S3IntakeNotificationRules;
+import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
+import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.ledger.IndexingLedger;
 import dev.protomolt.repository.ledger.IndexingReceipts;
 import dev.protomolt.repository.ledger.SourceSettlement;
@@ -132,10 +136,11 @@ public final class FunctionWiring {
       }
       case "intake" -> NamedHandlers.intake(intake());
       case "replay" -> NamedHandlers.replay(replay());
-      case "prepare" -> NamedHandlers.prepare(new PrepareService(hops()));
-      case "dispatch" -> NamedHandlers.dispatch(new DispatchService(hops()));
-      case "complete" -> NamedHandlers.complete(new CompleteService(hops()));
-      case "dlq" -> NamedHandlers.dlq(new DlqService(hops(), metrics()));
+      case "prepare" -> NamedHandlers.prepare(new PrepareService(hops(transcripts())));
+      case "dispatch" ->
+          NamedHandlers.dispatch(new DispatchService(hops(ExecutionTranscripts.OFF)));
+      case "complete" -> NamedHandlers.complete(new CompleteService(hops(transcripts())));
+      case "dlq" -> NamedHandlers.dlq(new DlqService(hops(transcripts()), metrics()));
       case "purge" ->
           NamedHandlers.purge(
               new StoragePurger(
@@ -201,7 +206,20 @@ public final class FunctionWiring {
         : EmbeddedMetricFormatSink.stdout(clients.environment().environmentName());
   }
 
-  private HopContext hops() {
+  /** The hops' transcripts in the ledger database, unless the environment turns them off. */
+  private ExecutionTranscripts transcripts() {
+    if (!clients.environment().executionTranscripts()) {
+      return ExecutionTranscripts.OFF;
+    }
+    // Transcripts are never sealed by the hops (an execution's last hop is not known to any one
+    // of them), so they need no original store (decision 1675).
+    return ExecutionTranscripts.writingTo(
+        new DocumentLog(
+            new PostgresDocumentLogStore(clients.dataSource()),
+            new PostgresLogPartIndex(clients.dataSource())));
+  }
+
+  private HopContext hops(ExecutionTranscripts transcripts) {
     PipelineCelEnvironment cel = PipelineCelEnvironment.create();
     return new HopContext(
         new GraphCache(
@@ -212,7 +230,8 @@ public final class FunctionWiring {
         new PipeDocStoreStaging(clients.store()),
         clients.events(),
         clients.clock(),
-        HopContext.DEFAULT_INLINE_LIMIT);
+        HopContext.DEFAULT_INLINE_LIMIT,
+        transcripts);
   }
 
   private ReplayService replay() {

@@ -115,6 +115,19 @@ class FunctionEnvironmentTest {
   }
 
   @Test
+  void executionTranscriptsAreOnUnlessSetToFalseAndAnythingElseIsRefused() {
+    assertThat(new FunctionEnvironment(Map.of()).executionTranscripts()).isTrue();
+    assertThat(
+            new FunctionEnvironment(Map.of("PROTOMOLT_EXECUTION_TRANSCRIPTS", "false"))
+                .executionTranscripts())
+        .isFalse();
+    assertThatThrownBy(
+            new FunctionEnvironment(Map.of("PROTOMOLT_EXECUTION_TRANSCRIPTS", "off"))
+                ::executionTranscripts)
+        .hasMessage("PROTOMOLT_EXECUTION_TRANSCRIPTS: must be true or false, got \"off\"");
+  }
+
+  @Test
   void connectionSettingsCannotWeakenTheEnginesProducer() {
     assertThatThrownBy(
             () ->

@@ -18,7 +18,7 @@ import javax.sql.DataSource;
 
 /**
  * Document logs in PostgreSQL (tables {@code document_logs} and {@code document_log_parts},
- * migration V950). Every call is one statement on a pooled connection; {@link #replace} is a
+ * migration V950; the seal's original location, V1674). Every call is one statement on a pooled connection; {@link #replace} is a
  * single {@code UPDATE ... WHERE version = ?}, so two writers that read the same state cannot both
  * move it.
  */
@@ -26,7 +26,8 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
 
   private static final String STATE_COLUMNS =
       "collection, path, window_size, window_overlap,"
-          + " version, next_part_index, tail_start, tail_utf16, sealed_length, sealed_sha256";
+          + " version, next_part_index, tail_start, tail_utf16, sealed_length, sealed_sha256,"
+          + " sealed_original";
 
   private final DataSource dataSource;
 
@@ -59,7 +60,7 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
             c.prepareStatement(
                 "INSERT INTO document_logs ("
                     + STATE_COLUMNS
-                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (collection, path) DO"
+                    + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (collection, path) DO"
                     + " NOTHING")) {
       bindState(s, initial);
       s.executeUpdate();
@@ -80,7 +81,8 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
             c.prepareStatement(
                 "UPDATE document_logs SET window_size = ?,"
                     + " window_overlap = ?, version = ?, next_part_index = ?, tail_start = ?,"
-                    + " tail_utf16 = ?, sealed_length = ?, sealed_sha256 = ?, updated_at = now()"
+                    + " tail_utf16 = ?, sealed_length = ?, sealed_sha256 = ?, sealed_original = ?,"
+                    + " updated_at = now()"
                     + " WHERE collection = ? AND path = ? AND version = ?")) {
       s.setInt(1, next.windows().size());
       s.setInt(2, next.windows().overlap());
@@ -89,9 +91,9 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
       s.setLong(5, next.tailStart());
       s.setBytes(6, Utf16Bytes.encode(next.tail()));
       bindSeal(s, 7, next.seal());
-      s.setString(9, next.key().collection());
-      s.setString(10, next.key().path());
-      s.setLong(11, expectedVersion);
+      s.setString(10, next.key().collection());
+      s.setString(11, next.key().path());
+      s.setLong(12, expectedVersion);
       return s.executeUpdate() == 1;
     } catch (SQLException e) {
       throw new DocumentLogStorageException("moving log " + next.key(), e);
@@ -160,16 +162,24 @@ public final class PostgresDocumentLogStore implements DocumentLogStore {
     if (seal == null) {
       s.setNull(at, Types.BIGINT);
       s.setNull(at + 1, Types.VARCHAR);
+      s.setNull(at + 2, Types.VARCHAR);
     } else {
       s.setLong(at, seal.length());
       s.setString(at + 1, seal.sha256());
+      if (seal.original().isEmpty()) {
+        s.setNull(at + 2, Types.VARCHAR);
+      } else {
+        s.setString(at + 2, seal.original());
+      }
     }
   }
 
   private static DocumentLogState state(ResultSet r) throws SQLException {
     long sealedLength = r.getLong(9);
     DocumentLogState.Seal seal =
-        r.wasNull() ? null : new DocumentLogState.Seal(sealedLength, r.getString(10));
+        r.wasNull()
+            ? null
+            : new DocumentLogState.Seal(sealedLength, r.getString(10), r.getString(11));
     return new DocumentLogState(
         new LogKey(r.getString(1), r.getString(2)),
         new WindowSpec(r.getInt(3), r.getInt(4)),

@@ -62,13 +62,24 @@ public record EnvironmentConfig(
    */
   public record Messaging(Integer topicPartitions, List<String> moduleServices) {}
 
-  /** Lambda sizing shared by every function, with per-function memory overrides by name. */
+  /**
+   * Lambda sizing shared by every function, with per-function memory overrides by name, and
+   * whether the hop functions write execution transcripts ({@code executionTranscripts}, optional:
+   * absent means on; PROTOMOLT_EXECUTION_TRANSCRIPTS, decision 1675).
+   */
   public record Functions(
       Integer memoryMb,
       Integer timeoutSeconds,
       Integer logRetentionDays,
       Integer kafkaBatchSize,
-      Map<String, Integer> memoryMbOverrides) {}
+      Map<String, Integer> memoryMbOverrides,
+      Boolean executionTranscripts) {
+
+    /** Transcripts are written unless the environment turns them off. */
+    public boolean writesExecutionTranscripts() {
+      return executionTranscripts == null || executionTranscripts;
+    }
+  }
 
   /** The module gateway on Fargate behind a TLS network load balancer. */
   public record Gateway(

@@ -168,6 +168,21 @@ public final class PlatformStorage extends Construct {
                 .build());
   }
 
+  /**
+   * Write and read sealed document logs' originals, {@code logs/<collection>/<path>} in the
+   * platform bucket (decision 1674). Stated on its own, scoped to the prefix, so the gateway keeps
+   * it if its document grant is ever narrowed.
+   */
+  public void grantLogOriginals(IGrantable grantee) {
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("s3:PutObject", "s3:GetObject"))
+                .resources(List.of(platform.arnForObjects(StoragePrefix.LOG_ORIGINALS + "*")))
+                .build());
+  }
+
   /** Read document parts (platform, drives, intake copies and uploads) without changing them. */
   public void grantDocumentRead(IGrantable grantee) {
     platform.grantRead(grantee);
