@@ -3,13 +3,25 @@ package dev.protomolt.gateway;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
+import dev.protomolt.core.cel.PipelineCelEnvironment;
 import dev.protomolt.core.doclog.DocumentLog;
+import dev.protomolt.core.graph.DraftStore;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
+import dev.protomolt.engine.graphs.DynamoDbDraftStore;
 import dev.protomolt.engine.graphs.IndexPlanGrpcService;
 import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
+import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.PostgresIndexPlans;
+import dev.protomolt.gateway.diagnostics.AdminHttpServer;
+import dev.protomolt.gateway.diagnostics.ClaimCheckProbe;
+import dev.protomolt.gateway.diagnostics.DiagnosticsSettings;
+import dev.protomolt.gateway.diagnostics.DraftsProbe;
+import dev.protomolt.gateway.diagnostics.EngineDiagnosticsGrpcService;
+import dev.protomolt.gateway.diagnostics.HopProbe;
+import dev.protomolt.gateway.diagnostics.KafkaCanaryProbe;
+import dev.protomolt.gateway.diagnostics.StateMachineProbe;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
@@ -34,6 +46,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,6 +56,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -62,6 +76,8 @@ public final class GatewayMain implements AutoCloseable {
   private final Admin kafkaAdmin;
   private final KafkaReceiptProducer receipts;
   private final ScheduledExecutorService backlogReports;
+  private final Optional<DynamoDbClient> dynamo;
+  private final Optional<AdminHttpServer> admin;
 
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
@@ -144,7 +160,24 @@ public final class GatewayMain implements AutoCloseable {
                 new DatasourceGrantGrpcService(
                     new PostgresDatasourceGrants(dataSource, Clock.systemUTC())));
     extraServices.forEach(builder::addService);
+    // Off, the diagnostics door is simply never built: gRPC answers UNIMPLEMENTED and the admin
+    // port 404, exactly as for a gateway that has no such code (decision 1790).
+    DiagnosticsSettings diagnosticsSettings = config.diagnostics();
+    this.dynamo =
+        diagnosticsSettings.enabled() && diagnosticsSettings.draftsTable().isPresent()
+            ? Optional.of(dynamo(config))
+            : Optional.empty();
+    Optional<EngineDiagnosticsGrpcService> diagnostics =
+        diagnosticsSettings.enabled()
+            ? Optional.of(diagnostics(config, bootstrap, connection, drives, blobs))
+            : Optional.empty();
+    diagnostics.ifPresent(builder::addService);
     this.server = builder.build().start();
+    this.admin =
+        diagnosticsSettings.adminPort().isPresent()
+            ? Optional.of(
+                AdminHttpServer.start(diagnosticsSettings.adminPort().getAsInt(), diagnostics))
+            : Optional.empty();
     // The stack scales the service on this backlog (ModuleGateway): measured each minute, written
     // as an EMF line that the awslogs driver ships to CloudWatch.
     Map<String, Object> adminConfig = new HashMap<>(connection);
@@ -168,6 +201,42 @@ public final class GatewayMain implements AutoCloseable {
         1,
         60,
         TimeUnit.SECONDS);
+  }
+
+  private EngineDiagnosticsGrpcService diagnostics(
+      GatewayConfig config,
+      String bootstrap,
+      Map<String, Object> connection,
+      PostgresDriveDirectory drives,
+      S3BlobStore blobs) {
+    PostgresGraphStore graphs = new PostgresGraphStore(dataSource);
+    Optional<DraftStore> drafts =
+        dynamo.map(
+            client ->
+                new DynamoDbDraftStore(client, config.diagnostics().draftsTable().orElseThrow()));
+    return new EngineDiagnosticsGrpcService(
+        new EngineDiagnosticsGrpcService.Probes(
+            config.effective(),
+            new KafkaCanaryProbe(bootstrap, connection, Duration.ofSeconds(10)),
+            new ClaimCheckProbe(drives, blobs),
+            new DraftsProbe(
+                drafts, config.diagnostics().draftsTable().orElse("(none)"), Clock.systemUTC()),
+            new HopProbe(graphs, PipelineCelEnvironment.create()),
+            new StateMachineProbe(graphs, sfn)));
+  }
+
+  private static DynamoDbClient dynamo(GatewayConfig config) {
+    var builder =
+        DynamoDbClient.builder()
+            .region(Region.of(config.region()))
+            .httpClient(UrlConnectionHttpClient.create());
+    config.diagnostics().dynamoDbEndpoint().ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
+  /** The admin HTTP port, when one is configured. */
+  public Optional<Integer> adminPort() {
+    return admin.map(AdminHttpServer::port);
   }
 
   /** Starts everything; the returned gateway is serving. */
@@ -218,6 +287,8 @@ public final class GatewayMain implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     server.shutdownNow();
+    admin.ifPresent(AdminHttpServer::close);
+    dynamo.ifPresent(DynamoDbClient::close);
     backlogReports.shutdownNow();
     receipts.close();
     kafkaAdmin.close();

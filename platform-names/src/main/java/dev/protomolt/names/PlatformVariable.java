@@ -46,7 +46,17 @@ public enum PlatformVariable {
   GATEWAY_PORT("PROTOMOLT_GATEWAY_PORT", gateway(), gateway()),
   GATEWAY_MODULES("PROTOMOLT_GATEWAY_MODULES", gateway(), gateway()),
   GATEWAY_GROUP("PROTOMOLT_GATEWAY_GROUP", gateway(), gateway()),
-  GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none());
+  GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none()),
+  /**
+   * Whether the gateway serves the diagnostics probes (gRPC and HTTP); the stack sets it from the
+   * environment's config, off unless the config turns it on.
+   */
+  DIAGNOSTICS_ENABLED("PROTOMOLT_DIAGNOSTICS_ENABLED", gateway(), gateway()),
+  /** The gateway's admin HTTP port (health and the diagnostics REST shell). */
+  ADMIN_PORT("PROTOMOLT_ADMIN_PORT", gateway(), gateway()),
+  /** The graph drafts table, which the diagnostics drafts probe writes a canary draft to. */
+  DRAFTS_TABLE("PROTOMOLT_DRAFTS_TABLE", gateway(), gateway()),
+  DYNAMODB_ENDPOINT("PROTOMOLT_DYNAMODB_ENDPOINT", gateway(), none());
 
   /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
   public enum Reader {
