@@ -245,6 +245,12 @@ public final class EnvironmentStack extends ZonePinnedStack {
         String.join(",", config.messaging().moduleServices()));
     gatewayEnvironment.put(PlatformVariable.GATEWAY_GROUP.key(), prefix + "-gateway");
     gatewayEnvironment.put(PlatformVariable.AWS_REGION.key(), config.region());
+    // The diagnostics probes exist only where the environment's config switches them on (decision
+    // 1790); the drafts probe writes its canary to the graph drafts table.
+    gatewayEnvironment.put(
+        PlatformVariable.DIAGNOSTICS_ENABLED.key(),
+        Boolean.toString(config.gateway().diagnosticsEnabled()));
+    gatewayEnvironment.put(PlatformVariable.DRAFTS_TABLE.key(), tables.drafts().getTableName());
     // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
     // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
     this.gateway =
@@ -281,6 +287,14 @@ public final class EnvironmentStack extends ZonePinnedStack {
     messaging.grantProduce(gatewayRole, "storage-purge");
     // Sink modules' indexing receipts ride their acks; the gateway produces them (decision 1555).
     messaging.grantProduce(gatewayRole, PlatformTopic.INDEXING_RECEIPTS.topicName());
+    if (config.gateway().diagnosticsEnabled()) {
+      // The probes' own canaries: a record produced and read back on the diagnostics topic (by
+      // partition and offset, outside the group), and a draft written, read and deleted.
+      messaging.grantProduce(gatewayRole, PlatformTopic.DIAGNOSTICS.topicName());
+      messaging.grantConsume(
+          gatewayRole, prefix + "-gateway", PlatformTopic.DIAGNOSTICS.topicName());
+      tables.drafts().grantReadWriteData(gatewayRole);
+    }
 
     new Alerting(
         this,

@@ -170,7 +170,10 @@ class EnvironmentStackTest {
                             "Image",
                                 Map.of("Fn::Sub", Match.stringLikeRegexp(".*container-assets.*")),
                             "PortMappings",
-                                List.of(Match.objectLike(Map.of("ContainerPort", 18100)))))))));
+                                List.of(
+                                    Match.objectLike(Map.of("ContainerPort", 18100)),
+                                    // The admin port: mapped, never behind the load balancer.
+                                    Match.objectLike(Map.of("ContainerPort", 18101)))))))));
   }
 
   @Test
@@ -382,12 +385,42 @@ class EnvironmentStackTest {
             "pipestream.module.opensearch-sink",
             "storage-purge",
             // Sink modules' receipts ride their acks and the gateway produces them (decision 1555).
-            "indexing-receipts");
+            "indexing-receipts",
+            // dev switches the diagnostics probes on: the Kafka probe's canary topic.
+            "diagnostics-canary");
     assertThat(
             statements.stream()
                 .flatMap(st -> st.resources().stream())
                 .filter(r -> r.contains(":group/")))
         .allSatisfy(r -> assertThat(r).endsWith("/protomolt-dev-gateway"));
+  }
+
+  @Test
+  void devSwitchesTheGatewaysDiagnosticsOnAndProdLeavesThemOff() {
+    for (Map<String, String> variable :
+        List.of(
+            Map.of("Name", "PROTOMOLT_DIAGNOSTICS_ENABLED", "Value", "true"),
+            Map.of("Name", "PROTOMOLT_ADMIN_PORT", "Value", "18101"))) {
+      template.hasResourceProperties(
+          "AWS::ECS::TaskDefinition",
+          Match.objectLike(
+              Map.of(
+                  "ContainerDefinitions",
+                  List.of(
+                      Match.objectLike(
+                          Map.of("Environment", Match.arrayWith(List.of(variable))))))));
+    }
+    assertThat(gatewayEnvironmentNames()).contains("PROTOMOLT_DRAFTS_TABLE");
+    // The drafts probe writes its canary draft with the task role.
+    assertThat(PolicyDocuments.forRole(template, gatewayTaskRoleId()))
+        .anySatisfy(
+            st -> {
+              assertThat(st.actions()).contains("dynamodb:PutItem", "dynamodb:DeleteItem");
+              assertThat(st.resources()).anyMatch(r -> r.contains("TablesDrafts"));
+            });
+    // prod's config does not mention diagnostics, and an unmentioned switch is off.
+    assertThat(TestEnvironments.config("prod").gateway().diagnosticsEnabled()).isFalse();
+    assertThat(TestEnvironments.config("dev").gateway().diagnosticsEnabled()).isTrue();
   }
 
   @Test
