@@ -22,6 +22,7 @@ import dev.protomolt.gateway.diagnostics.EngineDiagnosticsGrpcService;
 import dev.protomolt.gateway.diagnostics.HopProbe;
 import dev.protomolt.gateway.diagnostics.KafkaCanaryProbe;
 import dev.protomolt.gateway.diagnostics.StateMachineProbe;
+import dev.protomolt.gateway.diagnostics.StorageCoherenceCheck;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
@@ -32,6 +33,9 @@ import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresGraphVersions;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.reconcile.ReconcilerSettings;
+import dev.protomolt.repository.reconcile.StorageCoherence;
+import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
@@ -222,7 +226,17 @@ public final class GatewayMain implements AutoCloseable {
             new DraftsProbe(
                 drafts, config.diagnostics().draftsTable().orElse("(none)"), Clock.systemUTC()),
             new HopProbe(graphs, PipelineCelEnvironment.create()),
-            new StateMachineProbe(graphs, sfn)));
+            new StateMachineProbe(graphs, sfn),
+            new StorageCoherenceCheck(
+                drives,
+                new StorageCoherence(
+                    dataSource,
+                    // A survey never deletes, whatever these settings say; dry-run ones all the
+                    // same.
+                    new StorageReconciler(
+                        dataSource, blobs, ReconcilerSettings.dryRun(), Clock.systemUTC()),
+                    ReconcilerSettings.DEFAULT_SAMPLE,
+                    Clock.systemUTC()))));
   }
 
   private static DynamoDbClient dynamo(GatewayConfig config) {

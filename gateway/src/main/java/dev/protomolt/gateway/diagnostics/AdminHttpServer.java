@@ -11,6 +11,9 @@ import dev.protomolt.proto.engine.v1.ProbeDraftsRequest;
 import dev.protomolt.proto.engine.v1.ProbeHopRequest;
 import dev.protomolt.proto.engine.v1.ProbeKafkaRequest;
 import dev.protomolt.proto.engine.v1.ProbeStateMachineRequest;
+import dev.protomolt.proto.engine.v1.StorageCoherenceRequest;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -69,6 +72,10 @@ public final class AdminHttpServer implements AutoCloseable {
               "state-machine",
               ProbeStateMachineRequest::newBuilder,
               m -> d.stateMachine((ProbeStateMachineRequest) m));
+          route(
+              "storage/coherence",
+              StorageCoherenceRequest::newBuilder,
+              m -> d.storageCoherence((StorageCoherenceRequest) m));
         });
     this.server = HttpServer.create(new InetSocketAddress(port), 0);
     // Probes block on Kafka, S3 and Step Functions; one virtual thread per request keeps a slow
@@ -119,7 +126,18 @@ public final class AdminHttpServer implements AutoCloseable {
                 + "\n");
         return;
       }
-      Message answer = route.call().apply(request.build());
+      Message answer;
+      try {
+        answer = route.call().apply(request.build());
+      } catch (StatusRuntimeException refused) {
+        // The REST face of a gRPC refusal: the status's HTTP code and its description.
+        send(
+            exchange,
+            refused.getStatus().getCode() == Status.Code.NOT_FOUND ? 404 : 400,
+            "text/plain",
+            refused.getStatus().getDescription() + "\n");
+        return;
+      }
       send(exchange, 200, "application/json", JsonFormat.printer().print(answer) + "\n");
     }
   }

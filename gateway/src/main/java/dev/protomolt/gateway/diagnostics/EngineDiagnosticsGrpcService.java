@@ -10,6 +10,9 @@ import dev.protomolt.proto.engine.v1.ProbeHopRequest;
 import dev.protomolt.proto.engine.v1.ProbeKafkaRequest;
 import dev.protomolt.proto.engine.v1.ProbeResult;
 import dev.protomolt.proto.engine.v1.ProbeStateMachineRequest;
+import dev.protomolt.proto.engine.v1.StorageCoherenceRequest;
+import dev.protomolt.proto.engine.v1.StorageCoherenceResponse;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Objects;
@@ -30,7 +33,8 @@ public final class EngineDiagnosticsGrpcService
       ClaimCheckProbe claimCheck,
       DraftsProbe drafts,
       HopProbe hop,
-      StateMachineProbe stateMachine) {
+      StateMachineProbe stateMachine,
+      StorageCoherenceCheck coherence) {
 
     public Probes {
       settings = List.copyOf(settings);
@@ -39,6 +43,7 @@ public final class EngineDiagnosticsGrpcService
       Objects.requireNonNull(drafts, "drafts");
       Objects.requireNonNull(hop, "hop");
       Objects.requireNonNull(stateMachine, "stateMachine");
+      Objects.requireNonNull(coherence, "coherence");
     }
   }
 
@@ -78,6 +83,20 @@ public final class EngineDiagnosticsGrpcService
 
   public ProbeResult stateMachine(ProbeStateMachineRequest request) {
     return probes.stateMachine().probe(request.getGraphId(), request.getClusterId());
+  }
+
+  public StorageCoherenceResponse storageCoherence(StorageCoherenceRequest request) {
+    return probes.coherence().check(request.getAccountId());
+  }
+
+  @Override
+  public void getStorageCoherence(
+      StorageCoherenceRequest request, StreamObserver<StorageCoherenceResponse> out) {
+    try {
+      answer(out, storageCoherence(request));
+    } catch (StatusRuntimeException e) {
+      out.onError(e);
+    }
   }
 
   @Override

@@ -8,12 +8,15 @@ import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.localstack.cloud.LocalKafka;
 import dev.protomolt.proto.engine.v1.ConfigEntry;
+import dev.protomolt.proto.engine.v1.DriveCoherence;
 import dev.protomolt.proto.engine.v1.EffectiveConfigRequest;
 import dev.protomolt.proto.engine.v1.EffectiveConfigResponse;
 import dev.protomolt.proto.engine.v1.EngineDiagnosticsServiceGrpc;
 import dev.protomolt.proto.engine.v1.ProbeClaimCheckRequest;
 import dev.protomolt.proto.engine.v1.ProbeKafkaRequest;
 import dev.protomolt.proto.engine.v1.ProbeResult;
+import dev.protomolt.proto.engine.v1.StorageCoherenceRequest;
+import dev.protomolt.proto.engine.v1.StorageCoherenceResponse;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -226,6 +229,35 @@ class DiagnosticsSurfaceTest {
 
     HttpResponse<String> drafts = get(on, "/engine/diagnostics/drafts");
     assertThat(drafts.body()).contains("PROTOMOLT_DRAFTS_TABLE");
+  }
+
+  @Test
+  void storageCoherenceIsServedReadOnlyAndRefusesAMissingOrUnknownAccount() throws Exception {
+    HttpResponse<String> clean = get(on, "/engine/diagnostics/storage/coherence?account_id=acme");
+    assertThat(clean.statusCode()).isEqualTo(200);
+    StorageCoherenceResponse.Builder parsed = StorageCoherenceResponse.newBuilder();
+    JsonFormat.parser().merge(clean.body(), parsed);
+    assertThat(parsed.getDrivesList())
+        .extracting(DriveCoherence::getDriveName)
+        .containsExactlyInAnyOrder("acme:intake", "acme:pipeline");
+    assertThat(parsed.getCoherent()).isTrue();
+
+    HttpResponse<String> unknown =
+        get(on, "/engine/diagnostics/storage/coherence?account_id=nobody");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body()).contains("account_id: account 'nobody' has no drives");
+    Status missing =
+        withChannel(
+            on.port(),
+            ch ->
+                catchThrowableOfType(
+                        StatusRuntimeException.class,
+                        () ->
+                            EngineDiagnosticsServiceGrpc.newBlockingStub(ch)
+                                .getStorageCoherence(StorageCoherenceRequest.getDefaultInstance()))
+                    .getStatus());
+    assertThat(missing.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(missing.getDescription()).startsWith("account_id: required");
   }
 
   @Test
