@@ -469,6 +469,12 @@ public final class LocalPlatform implements AutoCloseable {
     v.put("PROTOMOLT_S3_PLATFORM_PATH_STYLE", "true");
     v.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
     v.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
+    // The diagnostics probes are on locally, as in dev (decision 1790); the admin port sits next
+    // to the gRPC one, or on any free port when the gateway's is.
+    v.put("PROTOMOLT_DIAGNOSTICS_ENABLED", "true");
+    v.put("PROTOMOLT_ADMIN_PORT", Integer.toString(port == 0 ? 0 : port + 1));
+    v.put("PROTOMOLT_DRAFTS_TABLE", LocalGraphDoor.DRAFTS_TABLE);
+    v.put("PROTOMOLT_DYNAMODB_ENDPOINT", ep.dynamoDb().toString());
     return v;
   }
 
