@@ -26,6 +26,7 @@ import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
 import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.HopContext;
+import dev.protomolt.engine.hop.HopMetrics;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.reclaim.ReclaimService;
@@ -47,6 +48,7 @@ import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.retention.RetentionSweeper;
 import dev.protomolt.repository.s3.S3BlobStore;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -133,9 +135,9 @@ public final class FunctionWiring {
       case "graph-admin" -> NamedHandlers.graphAdmin(graphAdmin(), activation());
       case "intake" -> NamedHandlers.intake(intake());
       case "replay" -> NamedHandlers.replay(replay());
-      case "prepare" -> NamedHandlers.prepare(new PrepareService(hops()));
+      case "prepare" -> NamedHandlers.prepare(new PrepareService(hops(), hopMetrics()));
       case "dispatch" -> NamedHandlers.dispatch(new DispatchService(hops()));
-      case "complete" -> NamedHandlers.complete(new CompleteService(hops()));
+      case "complete" -> NamedHandlers.complete(new CompleteService(hops(), hopMetrics()));
       case "dlq" -> NamedHandlers.dlq(new DlqService(hops(), metrics()));
       case "purge" ->
           NamedHandlers.purge(
@@ -194,6 +196,11 @@ public final class FunctionWiring {
                   + " serves "
                   + String.join(", ", NamedHandlers.NAMES));
     };
+  }
+
+  /** Payload size, history and latency per hop, in embedded metric format (decision 1792). */
+  private HopMetrics hopMetrics() {
+    return new HopMetrics(metrics(), Clock.systemUTC());
   }
 
   private MetricsSink metrics() {
