@@ -510,6 +510,10 @@ public final class LocalPlatform implements AutoCloseable {
     // Sealed logs' originals go to the store bucket under logs/, as the stack points the gateway
     // at its platform bucket (decision 1674).
     v.put("PROTOMOLT_LOG_BUCKET", STORE_BUCKET);
+    // The diagnostics probes are on locally, as in dev (decision 1790); the admin port sits next
+    // to the gRPC one, or on any free port when the gateway's is.
+    v.put("PROTOMOLT_DIAGNOSTICS_ENABLED", "true");
+    v.put("PROTOMOLT_ADMIN_PORT", Integer.toString(port == 0 ? 0 : port + 1));
     return v;
   }
 

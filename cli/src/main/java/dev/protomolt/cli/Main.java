@@ -23,7 +23,9 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       ReplayCommand.class,
       DatasourceCommand.class,
-      LogsCommand.class
+      LogsCommand.class,
+      DoctorCommand.class,
+      StorageCommand.class
     })
 public final class Main implements Runnable {
 

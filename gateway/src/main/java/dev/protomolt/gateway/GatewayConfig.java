@@ -3,7 +3,10 @@ package dev.protomolt.gateway;
 import dev.protomolt.access.AccessSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
+import dev.protomolt.gateway.diagnostics.DiagnosticsSettings;
+import dev.protomolt.gateway.diagnostics.EffectiveSetting;
 import dev.protomolt.names.PlatformVariable;
+import dev.protomolt.names.PlatformVariable.Reader;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import java.net.URI;
 import java.util.ArrayList;
@@ -12,6 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -37,6 +42,9 @@ import java.util.regex.Pattern;
  * @param logBucket {@code PROTOMOLT_LOG_BUCKET}: where sealing a document log stores its original,
  *     reached with the {@code platform} credentials reference; empty keeps no original (decision
  *     1674)
+ * @param diagnostics whether the diagnostics surface exists and where its admin port is
+ * @param effective every setting in force with where it came from, secrets redacted (what {@code
+ *     GetEffectiveConfig} reports)
  */
 public record GatewayConfig(
     int port,
@@ -50,7 +58,9 @@ public record GatewayConfig(
     Map<String, ObjectStoreSettings> objectStores,
     String environmentName,
     Optional<GraphDoorSettings> graphDoor,
-    Optional<String> logBucket) {
+    Optional<String> logBucket,
+    DiagnosticsSettings diagnostics,
+    List<EffectiveSetting> effective) {
 
   /** The credentials reference the log bucket is reached with. */
   public static final String LOG_CREDENTIALS_REF = "platform";
@@ -134,7 +144,9 @@ public record GatewayConfig(
             ? "local"
             : values.get(PlatformVariable.ENV.key()).strip(),
         GraphDoorSettings.from(values),
-        logBucket(values, stores));
+        logBucket(values, stores),
+        diagnostics(values),
+        effective(values));
   }
 
   private static Optional<String> logBucket(
@@ -163,6 +175,81 @@ public record GatewayConfig(
     }
     return Optional.of(bucket);
   }
+
+  private static DiagnosticsSettings diagnostics(Map<String, String> values) {
+    String key = PlatformVariable.DIAGNOSTICS_ENABLED.key();
+    String enabled = values.getOrDefault(key, "").strip();
+    if (!enabled.isEmpty() && !enabled.equals("true") && !enabled.equals("false")) {
+      throw new IllegalArgumentException(key + ": must be true or false, got \"" + enabled + "\"");
+    }
+    String table = values.getOrDefault(PlatformVariable.DRAFTS_TABLE.key(), "").strip();
+    String dynamo = values.getOrDefault(PlatformVariable.DYNAMODB_ENDPOINT.key(), "").strip();
+    String admin = values.getOrDefault(PlatformVariable.ADMIN_PORT.key(), "").strip();
+    return new DiagnosticsSettings(
+        enabled.equals("true"),
+        admin.isEmpty()
+            ? OptionalInt.empty()
+            : OptionalInt.of(integer(values, PlatformVariable.ADMIN_PORT.key(), 0, 0, 65535)),
+        table.isEmpty() ? Optional.empty() : Optional.of(table),
+        dynamo.isEmpty()
+            ? Optional.empty()
+            : Optional.of(uri(dynamo, PlatformVariable.DYNAMODB_ENDPOINT.key())));
+  }
+
+  /**
+   * What the gateway runs with, key by key. A value the environment carries is attributed to the
+   * stack when the stack is the one that sets that key on the gateway's task and an environment
+   * name says a stack deployed it; otherwise to the environment (an operator, or the local cloud).
+   * Keys left unset show the default the gateway falls back on. The gateway reads no file, so no
+   * entry has that source (decision 1790).
+   */
+  private static List<EffectiveSetting> effective(Map<String, String> values) {
+    boolean deployed = !values.getOrDefault(PlatformVariable.ENV.key(), "").isBlank();
+    Map<String, EffectiveSetting> out = new TreeMap<>();
+    for (PlatformVariable v : PlatformVariable.values()) {
+      if (!v.isReadBy(Reader.GATEWAY, "gateway")) {
+        continue;
+      }
+      String source =
+          deployed && v.isSetByStackOn(Reader.GATEWAY, "gateway")
+              ? EffectiveSetting.STACK
+              : EffectiveSetting.ENVIRONMENT;
+      boolean found = false;
+      for (var e : values.entrySet()) {
+        if (PlatformVariable.byKey(e.getKey()).filter(v::equals).isPresent()) {
+          out.put(e.getKey(), new EffectiveSetting(e.getKey(), e.getValue(), source));
+          found = true;
+        }
+      }
+      String fallback = DEFAULTS.get(v);
+      if (!found && fallback != null) {
+        out.put(v.key(), new EffectiveSetting(v.key(), fallback, EffectiveSetting.DEFAULT));
+      }
+    }
+    GatewaySettings protocol = GatewaySettings.defaults();
+    for (var e :
+        Map.of(
+                "gateway.noWorkWait", protocol.noWorkWait(),
+                "gateway.noWorkRetryAfter", protocol.noWorkRetryAfter(),
+                "gateway.defaultHeartbeat", protocol.defaultHeartbeat())
+            .entrySet()) {
+      out.put(
+          e.getKey(),
+          new EffectiveSetting(e.getKey(), e.getValue().toString(), EffectiveSetting.DEFAULT));
+    }
+    return List.copyOf(out.values());
+  }
+
+  /** The values {@link #from} falls back on when a key is unset. */
+  private static final Map<PlatformVariable, String> DEFAULTS =
+      Map.of(
+          PlatformVariable.ENV, "local",
+          PlatformVariable.AWS_REGION, "us-east-1",
+          PlatformVariable.GATEWAY_PORT, Integer.toString(DEFAULT_PORT),
+          PlatformVariable.GATEWAY_GROUP, "protomolt-gateway",
+          PlatformVariable.GATEWAY_PARTITION_CAPACITY, Integer.toString(DEFAULT_PARTITION_CAPACITY),
+          PlatformVariable.S3_CREDENTIALS_REFS, "platform",
+          PlatformVariable.DIAGNOSTICS_ENABLED, "false");
 
   private static String required(Map<String, String> values, String key) {
     String v = values.get(key);

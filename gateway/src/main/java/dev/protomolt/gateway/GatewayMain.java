@@ -3,14 +3,27 @@ package dev.protomolt.gateway;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
+import dev.protomolt.core.cel.PipelineCelEnvironment;
 import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.core.doclog.LogOriginals;
+import dev.protomolt.core.graph.DraftStore;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
+import dev.protomolt.engine.graphs.DynamoDbDraftStore;
 import dev.protomolt.engine.graphs.IndexPlanGrpcService;
 import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
+import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.PostgresIndexPlans;
+import dev.protomolt.gateway.diagnostics.AdminHttpServer;
+import dev.protomolt.gateway.diagnostics.ClaimCheckProbe;
+import dev.protomolt.gateway.diagnostics.DiagnosticsSettings;
+import dev.protomolt.gateway.diagnostics.DraftsProbe;
+import dev.protomolt.gateway.diagnostics.EngineDiagnosticsGrpcService;
+import dev.protomolt.gateway.diagnostics.HopProbe;
+import dev.protomolt.gateway.diagnostics.KafkaCanaryProbe;
+import dev.protomolt.gateway.diagnostics.StateMachineProbe;
+import dev.protomolt.gateway.diagnostics.StorageCoherenceCheck;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
@@ -22,6 +35,9 @@ import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresGraphVersions;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.reconcile.ReconcilerSettings;
+import dev.protomolt.repository.reconcile.StorageCoherence;
+import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
@@ -36,6 +52,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -45,6 +62,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -65,6 +83,8 @@ public final class GatewayMain implements AutoCloseable {
   private final KafkaReceiptProducer receipts;
   private final ScheduledExecutorService backlogReports;
   private final GraphDoor graphDoor;
+  private final Optional<DynamoDbClient> dynamo;
+  private final Optional<AdminHttpServer> admin;
 
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
@@ -181,7 +201,24 @@ public final class GatewayMain implements AutoCloseable {
       builder.addService(graphDoor.service());
     }
     extraServices.forEach(builder::addService);
+    // Off, the diagnostics door is simply never built: gRPC answers UNIMPLEMENTED and the admin
+    // port 404, exactly as for a gateway that has no such code (decision 1790).
+    DiagnosticsSettings diagnosticsSettings = config.diagnostics();
+    this.dynamo =
+        diagnosticsSettings.enabled() && diagnosticsSettings.draftsTable().isPresent()
+            ? Optional.of(dynamo(config))
+            : Optional.empty();
+    Optional<EngineDiagnosticsGrpcService> diagnostics =
+        diagnosticsSettings.enabled()
+            ? Optional.of(diagnostics(config, bootstrap, connection, drives, blobs))
+            : Optional.empty();
+    diagnostics.ifPresent(builder::addService);
     this.server = builder.build().start();
+    this.admin =
+        diagnosticsSettings.adminPort().isPresent()
+            ? Optional.of(
+                AdminHttpServer.start(diagnosticsSettings.adminPort().getAsInt(), diagnostics))
+            : Optional.empty();
     // The stack scales the service on this backlog (ModuleGateway): measured each minute, written
     // as an EMF line that the awslogs driver ships to CloudWatch.
     ModuleBacklog backlog =
@@ -202,6 +239,52 @@ public final class GatewayMain implements AutoCloseable {
         1,
         60,
         TimeUnit.SECONDS);
+  }
+
+  private EngineDiagnosticsGrpcService diagnostics(
+      GatewayConfig config,
+      String bootstrap,
+      Map<String, Object> connection,
+      PostgresDriveDirectory drives,
+      S3BlobStore blobs) {
+    PostgresGraphStore graphs = new PostgresGraphStore(dataSource);
+    Optional<DraftStore> drafts =
+        dynamo.map(
+            client ->
+                new DynamoDbDraftStore(client, config.diagnostics().draftsTable().orElseThrow()));
+    return new EngineDiagnosticsGrpcService(
+        new EngineDiagnosticsGrpcService.Probes(
+            config.effective(),
+            new KafkaCanaryProbe(bootstrap, connection, Duration.ofSeconds(10)),
+            new ClaimCheckProbe(drives, blobs),
+            new DraftsProbe(
+                drafts, config.diagnostics().draftsTable().orElse("(none)"), Clock.systemUTC()),
+            new HopProbe(graphs, PipelineCelEnvironment.create()),
+            new StateMachineProbe(graphs, sfn),
+            new StorageCoherenceCheck(
+                drives,
+                new StorageCoherence(
+                    dataSource,
+                    // A survey never deletes, whatever these settings say; dry-run ones all the
+                    // same.
+                    new StorageReconciler(
+                        dataSource, blobs, ReconcilerSettings.dryRun(), Clock.systemUTC()),
+                    ReconcilerSettings.DEFAULT_SAMPLE,
+                    Clock.systemUTC()))));
+  }
+
+  private static DynamoDbClient dynamo(GatewayConfig config) {
+    var builder =
+        DynamoDbClient.builder()
+            .region(Region.of(config.region()))
+            .httpClient(UrlConnectionHttpClient.create());
+    config.diagnostics().dynamoDbEndpoint().ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
+  /** The admin HTTP port, when one is configured. */
+  public Optional<Integer> adminPort() {
+    return admin.map(AdminHttpServer::port);
   }
 
   /** Starts everything; the returned gateway is serving. */
@@ -249,6 +332,8 @@ public final class GatewayMain implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     server.shutdownNow();
+    admin.ifPresent(AdminHttpServer::close);
+    dynamo.ifPresent(DynamoDbClient::close);
     backlogReports.shutdownNow();
     if (graphDoor != null) {
       graphDoor.close();

@@ -70,6 +70,56 @@ class GatewayConfigTest {
   }
 
   @Test
+  void diagnosticsAreOffWithNoAdminPortUnlessConfigured() {
+    GatewayConfig off = GatewayConfig.from(minimal());
+    assertThat(off.diagnostics().enabled()).isFalse();
+    assertThat(off.diagnostics().adminPort()).isEmpty();
+    assertThat(off.diagnostics().draftsTable()).isEmpty();
+
+    Map<String, String> m = minimal();
+    m.put("PROTOMOLT_DIAGNOSTICS_ENABLED", "true");
+    m.put("PROTOMOLT_ADMIN_PORT", "18101");
+    m.put("PROTOMOLT_DRAFTS_TABLE", "protomolt-dev-drafts");
+    m.put("PROTOMOLT_DYNAMODB_ENDPOINT", "http://127.0.0.1:8000");
+    GatewayConfig on = GatewayConfig.from(m);
+    assertThat(on.diagnostics().enabled()).isTrue();
+    assertThat(on.diagnostics().adminPort()).hasValue(18101);
+    assertThat(on.diagnostics().draftsTable()).contains("protomolt-dev-drafts");
+    assertThat(on.diagnostics().dynamoDbEndpoint()).contains(URI.create("http://127.0.0.1:8000"));
+  }
+
+  @Test
+  void effectiveSettingsNameTheirSourceAndTheStackOnlyWhereAStackDeployed() {
+    Map<String, String> m = minimal();
+    m.put("PROTOMOLT_ENV", "dev");
+    m.put("PROTOMOLT_JDBC_PASSWORD", "hunter2");
+    var byKey = new HashMap<String, dev.protomolt.gateway.diagnostics.EffectiveSetting>();
+    GatewayConfig.from(m).effective().forEach(e -> byKey.put(e.key(), e));
+    // The stack sets the module list on ECS; the JDBC URL only ever comes from a local setup.
+    assertThat(byKey.get("PROTOMOLT_GATEWAY_MODULES").source()).isEqualTo("stack");
+    assertThat(byKey.get("PROTOMOLT_JDBC_URL").source()).isEqualTo("environment");
+    assertThat(byKey.get("PROTOMOLT_JDBC_PASSWORD").value()).isEqualTo("<redacted>");
+    assertThat(byKey.get("PROTOMOLT_GATEWAY_GROUP").source()).isEqualTo("default");
+    assertThat(byKey.get("PROTOMOLT_GATEWAY_GROUP").value()).isEqualTo("protomolt-gateway");
+  }
+
+  @Test
+  void diagnosticsRefusalsNameTheirKey() {
+    Map<String, String> yes = minimal();
+    yes.put("PROTOMOLT_DIAGNOSTICS_ENABLED", "yes");
+    assertThatThrownBy(() -> GatewayConfig.from(yes))
+        .hasMessage("PROTOMOLT_DIAGNOSTICS_ENABLED: must be true or false, got \"yes\"");
+    Map<String, String> port = minimal();
+    port.put("PROTOMOLT_ADMIN_PORT", "70000");
+    assertThatThrownBy(() -> GatewayConfig.from(port))
+        .hasMessage("PROTOMOLT_ADMIN_PORT: must be between 0 and 65535, got 70000");
+    Map<String, String> dynamo = minimal();
+    dynamo.put("PROTOMOLT_DYNAMODB_ENDPOINT", "dynalite");
+    assertThatThrownBy(() -> GatewayConfig.from(dynamo))
+        .hasMessageStartingWith("PROTOMOLT_DYNAMODB_ENDPOINT: must be an absolute URL");
+  }
+
+  @Test
   void everyRefusalNamesItsKeyAndRule() {
     Map<String, String> noModules = minimal();
     noModules.remove("PROTOMOLT_GATEWAY_MODULES");

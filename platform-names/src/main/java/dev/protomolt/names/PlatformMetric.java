@@ -2,6 +2,7 @@ package dev.protomolt.names;
 
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Every CloudWatch metric the platform emits, in namespace {@value #NAMESPACE} with dimension
@@ -14,7 +15,19 @@ public enum PlatformMetric {
   /** One for every dead letter the DLQ function published. */
   DEAD_LETTERS_PUBLISHED("DeadLettersPublished", "dlq"),
   /** Stored parts one purge batch could not delete. */
-  PURGE_FAILURES("PurgeFailures", "purge");
+  PURGE_FAILURES("PurgeFailures", "purge"),
+  /**
+   * Bytes of the state a hop function hands back to Step Functions, against the service's {@value
+   * #STATE_PAYLOAD_LIMIT_BYTES}-byte limit; by {@link #GRAPH_DIMENSION} and {@link #NODE_DIMENSION}.
+   */
+  HOP_PAYLOAD_BYTES("HopPayloadBytes", "prepare, complete", "Bytes"),
+  /**
+   * The execution history events a document's execution has used by the end of a hop (an upper
+   * estimate from its hop count), against Step Functions' {@value #HISTORY_EVENT_LIMIT}.
+   */
+  HOP_HISTORY_EVENTS("HopHistoryEvents", "complete", "Count"),
+  /** From the hop's dispatch to its completion (queue, module and ack), by graph and node. */
+  HOP_LATENCY("HopLatency", "complete", "Milliseconds");
 
   public static final String NAMESPACE = "ProtoMolt";
 
@@ -24,12 +37,40 @@ public enum PlatformMetric {
   /** The backlog's second dimension set names the module service the backlog is for. */
   public static final String MODULE_SERVICE_DIMENSION = "ModuleService";
 
+  /** The hop metrics' dimensions beside the environment: the graph and the node of the hop. */
+  public static final String GRAPH_DIMENSION = "Graph";
+
+  public static final String NODE_DIMENSION = "Node";
+
+  /** Step Functions' limit on the state passed between states (256 KB). */
+  public static final int STATE_PAYLOAD_LIMIT_BYTES = 262_144;
+
+  /** Step Functions' limit on the events in one Standard execution's history. */
+  public static final int HISTORY_EVENT_LIMIT = 25_000;
+
   private final String metricName;
   private final String emitter;
+  private final String unit;
 
   PlatformMetric(String metricName, String emitter) {
+    this(metricName, emitter, "Count");
+  }
+
+  PlatformMetric(String metricName, String emitter, String unit) {
     this.metricName = metricName;
     this.emitter = emitter;
+    this.unit = unit;
+  }
+
+  /** The CloudWatch unit the value is written with. */
+  public String unit() {
+    return unit;
+  }
+
+  /** Whether some metric is emitted with dimension {@code name} (the environment included). */
+  public static boolean isDimension(String name) {
+    return Set.of(ENVIRONMENT_DIMENSION, MODULE_SERVICE_DIMENSION, GRAPH_DIMENSION, NODE_DIMENSION)
+        .contains(name);
   }
 
   public String metricName() {

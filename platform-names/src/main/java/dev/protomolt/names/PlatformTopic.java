@@ -15,7 +15,9 @@ public enum PlatformTopic {
   STORAGE_PURGE("storage-purge"),
   RECLAIM_REQUESTS("reclaim-requests"),
   DOCUMENT_DELETED("document-deleted"),
-  ACCOUNT_EVENTS("account-events");
+  ACCOUNT_EVENTS("account-events"),
+  /** Canary records of the gateway's Kafka probe: produced and consumed back by the gateway only. */
+  DIAGNOSTICS("diagnostics-canary");
 
   public static final String MODULE_TOPIC_PREFIX = "pipestream.module.";
 

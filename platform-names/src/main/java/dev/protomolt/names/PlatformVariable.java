@@ -55,7 +55,14 @@ public enum PlatformVariable {
   LOG_BUCKET("PROTOMOLT_LOG_BUCKET", gateway(), gateway()),
   /** {@code true} or {@code false}: whether the hop functions write transcripts (decision 1675). */
   EXECUTION_TRANSCRIPTS(
-      "PROTOMOLT_EXECUTION_TRANSCRIPTS", functions(), functions(), "prepare", "complete", "dlq");
+      "PROTOMOLT_EXECUTION_TRANSCRIPTS", functions(), functions(), "prepare", "complete", "dlq"),
+  /**
+   * Whether the gateway serves the diagnostics probes (gRPC and HTTP); the stack sets it from the
+   * environment's config, off unless the config turns it on.
+   */
+  DIAGNOSTICS_ENABLED("PROTOMOLT_DIAGNOSTICS_ENABLED", gateway(), gateway()),
+  /** The gateway's admin HTTP port (health and the diagnostics REST shell). */
+  ADMIN_PORT("PROTOMOLT_ADMIN_PORT", gateway(), gateway());
 
   /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
   public enum Reader {

@@ -256,6 +256,11 @@ public final class EnvironmentStack extends ZonePinnedStack {
     // Sealing a document log stores its original under logs/ in the platform bucket (decision
     // 1674); the task role's grant below is scoped to that prefix.
     gatewayEnvironment.put(PlatformVariable.LOG_BUCKET.key(), storage.platform().getBucketName());
+    // The diagnostics probes exist only where the environment's config switches them on (decision
+    // 1790); the drafts probe writes its canary to the graph drafts table the graph door uses.
+    gatewayEnvironment.put(
+        PlatformVariable.DIAGNOSTICS_ENABLED.key(),
+        Boolean.toString(config.gateway().diagnosticsEnabled()));
     // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
     // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
     // Its graph door activates as graph admin does, so it is told the same role and hop functions,
@@ -311,6 +316,13 @@ public final class EnvironmentStack extends ZonePinnedStack {
     messaging.grantProduce(gatewayRole, PlatformTopic.GRAPH_UPDATES.topicName());
     messaging.grantRead(gatewayRole, PlatformTopic.GRAPH_UPDATES.topicName());
     messaging.grantTopicAdmin(gatewayRole, Messaging.DLQ_TOPIC_PATTERN);
+    if (config.gateway().diagnosticsEnabled()) {
+      // The probes' own canaries: a record produced and read back on the diagnostics topic (by
+      // partition and offset, outside the group); the drafts probe uses the graph door's grant.
+      messaging.grantProduce(gatewayRole, PlatformTopic.DIAGNOSTICS.topicName());
+      messaging.grantConsume(
+          gatewayRole, prefix + "-gateway", PlatformTopic.DIAGNOSTICS.topicName());
+    }
 
     new Alerting(
         this,

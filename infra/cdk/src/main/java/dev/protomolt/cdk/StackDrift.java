@@ -123,8 +123,7 @@ public final class StackDrift {
       }
       for (JsonNode d : metric.path("Dimensions")) {
         String dim = d.path("Name").asText();
-        if (!dim.equals(PlatformMetric.ENVIRONMENT_DIMENSION)
-            && !dim.equals(PlatformMetric.MODULE_SERVICE_DIMENSION)) {
+        if (!PlatformMetric.isDimension(dim)) {
           drift.add(
               "alarm " + id + " reads metric " + name + " by dimension " + dim + ", never emitted");
         }

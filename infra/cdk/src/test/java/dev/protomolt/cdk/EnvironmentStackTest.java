@@ -171,7 +171,10 @@ class EnvironmentStackTest {
                             "Image",
                                 Map.of("Fn::Sub", Match.stringLikeRegexp(".*container-assets.*")),
                             "PortMappings",
-                                List.of(Match.objectLike(Map.of("ContainerPort", 18100)))))))));
+                                List.of(
+                                    Match.objectLike(Map.of("ContainerPort", 18100)),
+                                    // The admin port: mapped, never behind the load balancer.
+                                    Match.objectLike(Map.of("ContainerPort", 18101)))))))));
   }
 
   @Test
@@ -388,7 +391,9 @@ class EnvironmentStackTest {
             "indexing-receipts",
             // The graph door publishes and follows graph changes, and creates dead-letter topics.
             "graph-updates",
-            "pipestream.*.dlq");
+            "pipestream.*.dlq",
+            // dev switches the diagnostics probes on: the Kafka probe's canary topic.
+            "diagnostics-canary");
     assertThat(
             statements.stream()
                 .flatMap(st -> st.resources().stream())
@@ -514,6 +519,34 @@ class EnvironmentStackTest {
                       "Variables",
                       Match.objectLike(Map.of("PROTOMOLT_EXECUTION_TRANSCRIPTS", "true"))))));
     }
+  }
+
+  @Test
+  void devSwitchesTheGatewaysDiagnosticsOnAndProdLeavesThemOff() {
+    for (Map<String, String> variable :
+        List.of(
+            Map.of("Name", "PROTOMOLT_DIAGNOSTICS_ENABLED", "Value", "true"),
+            Map.of("Name", "PROTOMOLT_ADMIN_PORT", "Value", "18101"))) {
+      template.hasResourceProperties(
+          "AWS::ECS::TaskDefinition",
+          Match.objectLike(
+              Map.of(
+                  "ContainerDefinitions",
+                  List.of(
+                      Match.objectLike(
+                          Map.of("Environment", Match.arrayWith(List.of(variable))))))));
+    }
+    assertThat(gatewayEnvironmentNames()).contains("PROTOMOLT_DRAFTS_TABLE");
+    // The drafts probe writes its canary draft with the task role.
+    assertThat(PolicyDocuments.forRole(template, gatewayTaskRoleId()))
+        .anySatisfy(
+            st -> {
+              assertThat(st.actions()).contains("dynamodb:PutItem", "dynamodb:DeleteItem");
+              assertThat(st.resources()).anyMatch(r -> r.contains("TablesDrafts"));
+            });
+    // prod's config does not mention diagnostics, and an unmentioned switch is off.
+    assertThat(TestEnvironments.config("prod").gateway().diagnosticsEnabled()).isFalse();
+    assertThat(TestEnvironments.config("dev").gateway().diagnosticsEnabled()).isTrue();
   }
 
   @Test

@@ -67,7 +67,9 @@ public final class EmbeddedMetricFormatSink implements MetricsSink {
         .append(String.join(",", sets))
         .append("],\"Metrics\":[{\"Name\":")
         .append(quote(metric.metricName()))
-        .append(",\"Unit\":\"Count\"}]}]}");
+        .append(",\"Unit\":")
+        .append(quote(metric.unit()))
+        .append("}]}]}");
     values.forEach((k, v) -> line.append(',').append(quote(k)).append(':').append(quote(v)));
     line.append(',').append(quote(metric.metricName())).append(':');
     if (value == Math.rint(value) && Math.abs(value) < 1e15) {

@@ -55,6 +55,33 @@ class EmbeddedMetricFormatSinkTest {
   }
 
   @Test
+  void eachMetricIsWrittenWithItsOwnUnit() throws Exception {
+    sink.emit(PlatformMetric.HOP_PAYLOAD_BYTES, 2048, Map.of("Graph", "g", "Node", "n"));
+    sink.emit(PlatformMetric.HOP_LATENCY, 15, Map.of("Graph", "g", "Node", "n"));
+    sink.emit(PlatformMetric.DEAD_LETTERS_PUBLISHED, 1);
+    List<String> units = new java.util.ArrayList<>();
+    for (String line : bytes.toString(StandardCharsets.UTF_8).lines().toList()) {
+      units.add(unit(parse(line)));
+    }
+    assertThat(units).containsExactly("Bytes", "Milliseconds", "Count");
+  }
+
+  private static String unit(Struct line) {
+    return line.getFieldsOrThrow("_aws")
+        .getStructValue()
+        .getFieldsOrThrow("CloudWatchMetrics")
+        .getListValue()
+        .getValues(0)
+        .getStructValue()
+        .getFieldsOrThrow("Metrics")
+        .getListValue()
+        .getValues(0)
+        .getStructValue()
+        .getFieldsOrThrow("Unit")
+        .getStringValue();
+  }
+
+  @Test
   void extraDimensionsAddASecondDimensionSetBesideTheEnvironmentOnlyOne() throws Exception {
     sink.emit(PlatformMetric.MODULE_TOPIC_BACKLOG, 42, Map.of("ModuleService", "pa\"rser"));
 

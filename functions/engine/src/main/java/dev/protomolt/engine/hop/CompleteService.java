@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -48,16 +49,29 @@ public final class CompleteService {
   public static final String RECLAIM_REQUESTS = PlatformTopic.RECLAIM_REQUESTS.topicName();
 
   private final HopContext hop;
+  private final HopMetrics metrics;
 
   public CompleteService(HopContext hop) {
+    this(hop, HopMetrics.none());
+  }
+
+  public CompleteService(HopContext hop, HopMetrics metrics) {
     this.hop = hop;
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   public String handle(String payloadJson) {
     JsonNode payload = HopJson.parse(payloadJson);
     HopIdentity id = HopIdentity.of(payload);
-    String outcome = HopJson.text(payload, "outcome");
     PipeStream input = HopJson.stream(payload, "stream");
+    String answer = settle(payload, id, input);
+    metrics.answered(id, answer);
+    metrics.settled(id, input);
+    return answer;
+  }
+
+  private String settle(JsonNode payload, HopIdentity id, PipeStream input) {
+    String outcome = HopJson.text(payload, "outcome");
     PinnedNode pinned = hop.pinned(id);
     String workUnitId =
         "INTAKE".equals(outcome)

@@ -17,6 +17,7 @@ import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StepStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * {@code N.Prepare}: resolves the pinned node, hydrates the body, evaluates the node's filter and
@@ -40,14 +41,26 @@ public final class PrepareService {
   public static final String PRE_MAPPED_KEEP_PARAM_PREFIX = "protomolt.preMappedKeep.";
 
   private final HopContext hop;
+  private final HopMetrics metrics;
 
   public PrepareService(HopContext hop) {
+    this(hop, HopMetrics.none());
+  }
+
+  public PrepareService(HopContext hop, HopMetrics metrics) {
     this.hop = hop;
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   public String handle(String payloadJson) {
     JsonNode payload = HopJson.parse(payloadJson);
     HopIdentity id = HopIdentity.of(payload);
+    String answer = prepare(payload, id);
+    metrics.answered(id, answer);
+    return answer;
+  }
+
+  private String prepare(JsonNode payload, HopIdentity id) {
     // The previous hop has settled once this Lambda runs: its reclaim requests go out now, and
     // no further (decision 0816).
     PipeStream stream = SettledReclaims.produceCarried(hop, HopJson.stream(payload, "stream"));

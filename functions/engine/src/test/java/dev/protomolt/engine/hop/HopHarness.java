@@ -116,9 +116,9 @@ final class HopHarness implements AutoCloseable {
             clock,
             inlineLimitBytes,
             transcripts.apply(ds));
-    prepare = new PrepareService(context);
+    prepare = new PrepareService(context, new HopMetrics(metrics, clock));
     dispatch = new DispatchService(context);
-    complete = new CompleteService(context);
+    complete = new CompleteService(context, new HopMetrics(metrics, clock));
     dlq = new DlqService(context, metrics);
     runtime = LocalStepFunctions.start(0, ds, lambdas(), sfnClock);
     sfn = EngineTestClients.sfn(runtime.endpoint());

@@ -237,6 +237,50 @@ class HopServicesTest {
   }
 
   @Test
+  void eachHopReportsItsPayloadHistoryAndLatencyByGraphAndNode() {
+    PipeStream dispatched =
+        stream(doc("measured", 10, false)).toBuilder()
+            .setMetadata(
+                StreamMetadata.newBuilder()
+                    .setAccountId("acme")
+                    .setHopCount(2)
+                    .setDispatchedAt(
+                        com.google.protobuf.Timestamp.newBuilder()
+                            .setSeconds(h.clock.instant().minusMillis(1500).getEpochSecond())
+                            .setNanos(h.clock.instant().minusMillis(1500).getNano())))
+            .build();
+    String answer = h.complete.handle(completePayload("parse", dispatched));
+
+    var byNode = java.util.Map.of("Environment", "test", "Graph", "g3", "Node", "parse");
+    assertThat(h.metrics.records(PlatformMetric.HOP_PAYLOAD_BYTES))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.value())
+                  .isEqualTo(answer.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+              assertThat(r.value()).isLessThan(PlatformMetric.STATE_PAYLOAD_LIMIT_BYTES);
+              assertThat(r.dimensions()).containsExactlyInAnyOrderEntriesOf(byNode);
+            });
+    // The third hop of the execution: the admission states and three hops' worth of events.
+    assertThat(h.metrics.records(PlatformMetric.HOP_HISTORY_EVENTS))
+        .singleElement()
+        .satisfies(
+            r ->
+                assertThat(r.value())
+                    .isEqualTo(HopMetrics.EVENTS_BEFORE_FIRST_HOP + 3 * HopMetrics.EVENTS_PER_HOP));
+    assertThat(h.metrics.records(PlatformMetric.HOP_LATENCY))
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.value()).isEqualTo(1500);
+              assertThat(r.dimensions()).containsExactlyInAnyOrderEntriesOf(byNode);
+            });
+
+    h.prepare.handle(payload("parse").set("stream", tree(dispatched)).toString());
+    assertThat(h.metrics.records(PlatformMetric.HOP_PAYLOAD_BYTES)).hasSize(2);
+  }
+
+  @Test
   void aMemoryBodyOverTheLimitDucksToCacheWithTheReasonRecorded() {
     JsonNode out =
         HopHarness.parse(

@@ -24,6 +24,7 @@ import dev.protomolt.engine.hop.DispatchService;
 import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.ExecutionTranscripts;
 import dev.protomolt.engine.hop.HopContext;
+import dev.protomolt.engine.hop.HopMetrics;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.reclaim.ReclaimService;
@@ -47,6 +48,7 @@ import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.retention.RetentionSweeper;
 import dev.protomolt.repository.s3.S3BlobStore;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -136,10 +138,12 @@ public final class FunctionWiring {
       }
       case "intake" -> NamedHandlers.intake(intake());
       case "replay" -> NamedHandlers.replay(replay());
-      case "prepare" -> NamedHandlers.prepare(new PrepareService(hops(transcripts())));
+      case "prepare" ->
+          NamedHandlers.prepare(new PrepareService(hops(transcripts()), hopMetrics()));
       case "dispatch" ->
           NamedHandlers.dispatch(new DispatchService(hops(ExecutionTranscripts.OFF)));
-      case "complete" -> NamedHandlers.complete(new CompleteService(hops(transcripts())));
+      case "complete" ->
+          NamedHandlers.complete(new CompleteService(hops(transcripts()), hopMetrics()));
       case "dlq" -> NamedHandlers.dlq(new DlqService(hops(transcripts()), metrics()));
       case "purge" ->
           NamedHandlers.purge(
@@ -198,6 +202,11 @@ public final class FunctionWiring {
                   + " serves "
                   + String.join(", ", NamedHandlers.NAMES));
     };
+  }
+
+  /** Payload size, history and latency per hop, in embedded metric format (decision 1792). */
+  private HopMetrics hopMetrics() {
+    return new HopMetrics(metrics(), Clock.systemUTC());
   }
 
   private MetricsSink metrics() {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
@@ -69,9 +70,26 @@ public final class StorageReconciler {
    * prefix>} ({@code ObjectKeys.forCopy}) are judged for orphans.
    */
   public ReconcileReport reconcile(Drive drive) {
+    return run(drive, false, object -> {});
+  }
+
+  /**
+   * What {@link #reconcile} would find on one drive, and nothing else: no superseded state is
+   * reclaimed and no orphan deleted whatever the settings say, so the report is a dry run in every
+   * environment. Every listed object is also handed to {@code listed}, so a caller can check the
+   * ledger's side against the same listing (storage coherence).
+   */
+  public ReconcileReport survey(Drive drive, Consumer<StoredObject> listed) {
+    return run(drive, true, Objects.requireNonNull(listed, "listed"));
+  }
+
+  private ReconcileReport run(Drive drive, boolean readOnly, Consumer<StoredObject> listed) {
     Instant cutoff = clock.instant().minus(settings.minimumAge());
-    SupersededStates.Reclaimed reclaimed = superseded.reclaimDue(drive, cutoff);
-    Tally tally = new Tally();
+    SupersededStates.Reclaimed reclaimed =
+        readOnly
+            ? new SupersededStates.Reclaimed(0, 0, List.of())
+            : superseded.reclaimDue(drive, cutoff);
+    Tally tally = new Tally(!readOnly && settings.deleteOrphans(), listed);
     Drive cache =
         new Drive(
             drive.name(),
@@ -87,7 +105,7 @@ public final class StorageReconciler {
     scan(cache, null, cutoff, tally);
     return new ReconcileReport(
         drive.name(),
-        !settings.deleteOrphans(),
+        !tally.deletes,
         tally.scanned,
         tally.foreign,
         tally.young,
@@ -110,6 +128,7 @@ public final class StorageReconciler {
             return;
           }
           tally.scanned++;
+          tally.listed.accept(object);
           UUID nodeId = nodeOf(drive, object.key());
           if (nodeId == null) {
             tally.foreign++;
@@ -146,7 +165,7 @@ public final class StorageReconciler {
       }
       orphans.add(new ObjectAddress(drive, c.object().key()));
     }
-    if (settings.deleteOrphans() && !orphans.isEmpty()) {
+    if (tally.deletes && !orphans.isEmpty()) {
       List<ObjectAddress> refused = blobs.deleteAll(orphans);
       tally.deleted += orphans.size() - refused.size();
       refused.forEach(a -> tally.notDeleted.add(a.key()));
@@ -201,6 +220,8 @@ public final class StorageReconciler {
   private record Candidate(StoredObject object, UUID nodeId) {}
 
   private static final class Tally {
+    final boolean deletes;
+    final Consumer<StoredObject> listed;
     long scanned;
     long foreign;
     long young;
@@ -209,5 +230,10 @@ public final class StorageReconciler {
     long deleted;
     final List<String> sample = new ArrayList<>();
     final List<String> notDeleted = new ArrayList<>();
+
+    Tally(boolean deletes, Consumer<StoredObject> listed) {
+      this.deletes = deletes;
+      this.listed = listed;
+    }
   }
 }

@@ -89,7 +89,17 @@ public record EnvironmentConfig(
       Integer memoryMiB,
       Integer minTasks,
       Integer maxTasks,
-      Integer scaleOutBacklog) {}
+      Integer scaleOutBacklog,
+      Boolean diagnostics) {
+
+    /**
+     * Whether the gateway serves its diagnostics probes: only when the config says so, so an
+     * environment that never mentions it (prod) runs without them.
+     */
+    public boolean diagnosticsEnabled() {
+      return Boolean.TRUE.equals(diagnostics);
+    }
+  }
 
   /** EventBridge Scheduler expressions, e.g. {@code rate(1 hour)} or {@code cron(0 3 * * ? *)}. */
   public record Schedules(String reconciler, String retention) {}

@@ -104,6 +104,19 @@ public final class Alerting extends Construct {
         props.purge().metricErrors(fiveMinuteSum()),
         1);
 
+    // A hop's state or an execution's history near Step Functions' hard limits fails documents
+    // outright once crossed; at 80 % there is still time to slim the graph (decision 1792).
+    alarm(
+        "HopPayloadNearLimit",
+        "A hop handed Step Functions a state above 80% of the 256 KB limit",
+        maximum(PlatformMetric.HOP_PAYLOAD_BYTES.metricName(), env),
+        PlatformMetric.STATE_PAYLOAD_LIMIT_BYTES * 4 / 5);
+    alarm(
+        "HopHistoryNearLimit",
+        "An execution's history passed 80% of the 25,000-event limit",
+        maximum(PlatformMetric.HOP_HISTORY_EVENTS.metricName(), env),
+        PlatformMetric.HISTORY_EVENT_LIMIT * 4 / 5);
+
     Rule failedExecutions =
         Rule.Builder.create(this, "FailedExecutionsRule")
             .description(
@@ -155,6 +168,16 @@ public final class Alerting extends Construct {
         .metricName(name)
         .dimensionsMap(dimensions)
         .statistic("Sum")
+        .period(Duration.minutes(5))
+        .build();
+  }
+
+  private static Metric maximum(String name, Map<String, String> dimensions) {
+    return Metric.Builder.create()
+        .namespace(NAMESPACE)
+        .metricName(name)
+        .dimensionsMap(dimensions)
+        .statistic("Maximum")
         .period(Duration.minutes(5))
         .build();
   }

@@ -63,6 +63,14 @@ import software.constructs.Construct;
 public final class ModuleGateway extends Construct {
 
   public static final int CONTAINER_PORT = 18100;
+
+  /**
+   * The admin HTTP port ({@code /health}, and the diagnostics REST shell where switched on). Mapped
+   * on the task but never behind the load balancer, and no security group rule admits it: an
+   * operator reaches it from inside the task (ECS Exec) or through a port forward.
+   */
+  public static final int ADMIN_PORT = 18101;
+
   public static final int LISTENER_PORT = 443;
   public static final String BACKLOG_METRIC = PlatformMetric.MODULE_TOPIC_BACKLOG.metricName();
 
@@ -145,6 +153,7 @@ public final class ModuleGateway extends Construct {
             .build();
     Map<String, String> environment = new HashMap<>(props.environment());
     environment.put(PlatformVariable.GATEWAY_PORT.key(), Integer.toString(CONTAINER_PORT));
+    environment.put(PlatformVariable.ADMIN_PORT.key(), Integer.toString(ADMIN_PORT));
     task.addContainer(
         "Gateway",
         ContainerDefinitionOptions.builder()
@@ -155,7 +164,8 @@ public final class ModuleGateway extends Construct {
                     PortMapping.builder()
                         .containerPort(CONTAINER_PORT)
                         .protocol(Protocol.TCP)
-                        .build()))
+                        .build(),
+                    PortMapping.builder().containerPort(ADMIN_PORT).protocol(Protocol.TCP).build()))
             .logging(
                 LogDriver.awsLogs(
                     AwsLogDriverProps.builder().logGroup(logs).streamPrefix("gateway").build()))

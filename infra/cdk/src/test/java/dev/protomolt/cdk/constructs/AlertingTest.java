@@ -90,7 +90,31 @@ class AlertingTest {
                 "Dimensions",
                 Match.arrayWith(
                     List.of(Map.of("Name", "FunctionName", "Value", "protomolt-test-purge"))))));
-    template.resourceCountIs("AWS::CloudWatch::Alarm", 5);
+    template.resourceCountIs("AWS::CloudWatch::Alarm", 7);
+  }
+
+  @Test
+  void hopStateAndHistoryAlarmAt80PercentOfStepFunctionsLimits() {
+    for (Map<String, Object> alarm :
+        List.<Map<String, Object>>of(
+            Map.of("MetricName", "HopPayloadBytes", "Statistic", "Maximum", "Threshold", 209_715),
+            Map.of(
+                "MetricName", "HopHistoryEvents", "Statistic", "Maximum", "Threshold", 20_000))) {
+      template.hasResourceProperties(
+          "AWS::CloudWatch::Alarm",
+          Match.objectLike(
+              Map.of(
+                  "Namespace",
+                  "ProtoMolt",
+                  "MetricName",
+                  alarm.get("MetricName"),
+                  "Statistic",
+                  alarm.get("Statistic"),
+                  "Threshold",
+                  alarm.get("Threshold"),
+                  "Dimensions",
+                  List.of(Map.of("Name", "Environment", "Value", "test")))));
+    }
   }
 
   @Test

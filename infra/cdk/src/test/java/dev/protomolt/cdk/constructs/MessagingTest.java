@@ -71,6 +71,7 @@ class MessagingTest {
             "reclaim-requests",
             "document-deleted",
             "account-events",
+            "diagnostics-canary",
             "pipestream.module.parser",
             "pipestream.module.chunker");
     assertThat(messaging.topics()).allMatch(t -> t.partitions() == 6);

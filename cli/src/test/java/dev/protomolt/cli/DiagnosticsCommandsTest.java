@@ -1,0 +1,111 @@
+package dev.protomolt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.SearchMetadata;
+import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
+import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/** {@code doctor} and {@code storage} against the shared running platform's gateway. */
+@ExtendWith(SharedPlatform.Resolver.class)
+class DiagnosticsCommandsTest {
+
+  static final String ACCOUNT = "doctor-acme";
+  static LocalPlatform platform;
+  static String gateway;
+
+  @BeforeAll
+  static void provision(SharedPlatform shared) {
+    platform = shared.platform();
+    gateway = shared.gateway();
+    platform.provisionAccount(ACCOUNT, "doctor-docs");
+  }
+
+  @Test
+  void doctorPrintsEveryProbeAndPassesOnAHealthyPlatform() {
+    CommandRun doctor = CommandRun.of("doctor", "--gateway", gateway, "--account", ACCOUNT);
+    assertThat(doctor.status()).as("%s", doctor).isZero();
+    assertThat(doctor.out())
+        .containsPattern("config +ok")
+        .containsPattern("kafka +ok")
+        .containsPattern("claim-check +ok")
+        .containsPattern("drafts +ok")
+        .containsPattern("state-machine +skipped")
+        .contains("every probe that ran passed");
+  }
+
+  @Test
+  void doctorExitsNonZeroAndSaysWhatToFixWhenAProbeFails() {
+    CommandRun doctor = CommandRun.of("doctor", "--gateway", gateway, "--account", "nobody");
+    assertThat(doctor.status()).as("%s", doctor).isEqualTo(1);
+    assertThat(doctor.out())
+        .containsPattern("claim-check +FAIL")
+        .contains("account_id: account 'nobody' has no pipeline drive")
+        .contains("check the account's drive")
+        .contains("1 probe(s) failed");
+  }
+
+  @Test
+  void storageCoherenceFindsARowWhoseObjectIsGoneAndReconcileOnlyReports() {
+    SavePipeDocResponse saved =
+        platform
+            .store()
+            .save(
+                SavePipeDocRequest.newBuilder()
+                    .setPipedoc(
+                        PipeDoc.newBuilder()
+                            .setDocId("doc-lost")
+                            .setSearchMetadata(SearchMetadata.newBuilder().setBody("lost")))
+                    .setAccountId(ACCOUNT)
+                    .setGraphId("doctor-graph")
+                    .setGraphLocationId("parser")
+                    .setClusterId(LocalPlatform.CLUSTER)
+                    .setGraphVersion(1)
+                    .setKeep(true)
+                    .build());
+    String key = saved.getManifest().getEntries(0).getObjectKey();
+    LocalCloudEndpoints ep = platform.endpoints();
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(ep.s3())
+            .forcePathStyle(true)
+            .region(Region.of(ep.region()))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build()) {
+      s3.deleteObject(b -> b.bucket(LocalPlatform.STORE_BUCKET).key(key));
+    }
+
+    CommandRun coherence =
+        CommandRun.of("storage", "coherence", "--gateway", gateway, "--account", ACCOUNT);
+    assertThat(coherence.status()).as("%s", coherence).isEqualTo(1);
+    assertThat(coherence.out())
+        .contains(
+            ACCOUNT + ":pipeline (s3://protomolt-store/" + ACCOUNT + "/pipeline/): INCOHERENT")
+        .contains("ACTIVE=1")
+        .contains("1 missing objects")
+        .contains("missing doc-lost " + saved.getNodeId() + " " + key);
+
+    CommandRun refused =
+        CommandRun.of("storage", "reconcile", "--gateway", gateway, "--account", ACCOUNT);
+    assertThat(refused.status()).isEqualTo(1);
+    assertThat(refused.err()).contains("--dry-run: required");
+    CommandRun dryRun =
+        CommandRun.of(
+            "storage", "reconcile", "--dry-run", "--gateway", gateway, "--account", ACCOUNT);
+    assertThat(dryRun.status()).as("%s", dryRun).isZero();
+    assertThat(dryRun.out()).contains("dry run: nothing deleted");
+  }
+}
