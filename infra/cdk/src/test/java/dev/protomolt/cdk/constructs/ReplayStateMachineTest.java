@@ -40,10 +40,10 @@ class ReplayStateMachineTest {
     assertThat(props.get("StateMachineType")).isEqualTo("STANDARD");
     String definition = PolicyDocuments.render(props.get("DefinitionString"));
     assertThat(definition)
-        .contains("\"StartAt\" : \"Validate\"")
+        .contains("\"StartAt\": \"Validate\"")
         .contains("arn:aws:states:::states:startExecution")
-        .contains("${FunctionsReplayValidateAlias")
-        .contains("${FunctionsReplayPageAlias");
+        .contains("${FunctionsReplayValidate")
+        .contains("${FunctionsReplayPage");
   }
 
   @Test
