@@ -33,6 +33,8 @@ class ReplayStateMachineTest {
   static final String ACCOUNT = "console";
   static final String DATASOURCE = "shelf";
   static final String GRAPH = "console-replayed";
+  // Its own graph, so its executions do not count among the other tests' ones.
+  static final String INTERIOR_GRAPH = "console-interior";
   static final ObjectMapper JSON = new ObjectMapper();
 
   static LocalPlatform platform;
@@ -65,6 +67,11 @@ class ReplayStateMachineTest {
                 .setGraphId(GRAPH)
                 .setName(GRAPH)
                 .build());
+    platform.applyAndActivate(
+        DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER).toBuilder()
+            .setGraphId(INTERIOR_GRAPH)
+            .setName(INTERIOR_GRAPH)
+            .build());
   }
 
   @Test
@@ -117,6 +124,60 @@ class ReplayStateMachineTest {
     assertThat(again.path("progress").path("counts").path("already_started").asLong()).isEqualTo(3);
     assertThat(again.path("progress").path("counts").has("started")).isFalse();
     assertThat(sfn.listExecutions(b -> b.stateMachineArn(versionArn)).executions()).hasSize(3);
+  }
+
+  @Test
+  void anInteriorReplayEntersAtTheTargetNodeFromItsStoredCopies() throws Exception {
+    // The documents first run the whole graph, which stores a copy at every node's address.
+    DescribeExecutionResponse seed =
+        run(
+            """
+            {"replay_id": "interior-seed", "account_id": "console",
+             "selectors": {"datasource_id": "shelf"}, "graph_id": "console-interior"}
+            """);
+    String versionArn = JSON.readTree(seed.output()).path("plan").path("version_arn").asText();
+    awaitClosed(versionArn);
+
+    DescribeExecutionResponse interior =
+        run(
+            """
+            {"replay_id": "from-embed", "account_id": "console",
+             "selectors": {"datasource_id": "shelf"}, "graph_id": "console-interior",
+             "target_node": "embed"}
+            """);
+    assertThat(interior.status())
+        .as("%s %s", interior.error(), interior.cause())
+        .isEqualTo(ExecutionStatus.SUCCEEDED);
+    JsonNode counts = JSON.readTree(interior.output()).path("progress").path("counts");
+    assertThat(counts.path("started").asLong()).as("%s", counts).isEqualTo(3);
+    List<DescribeExecutionResponse> entered =
+        awaitClosed(versionArn).stream()
+            .map(e -> sfn.describeExecution(b -> b.executionArn(e)))
+            .filter(d -> d.input().startsWith("{\"node\":\"embed\""))
+            .toList();
+    assertThat(entered).hasSize(3);
+    for (DescribeExecutionResponse d : entered) {
+      assertThat(d.status()).as("%s %s", d.error(), d.cause()).isEqualTo(ExecutionStatus.SUCCEEDED);
+      List<String> states =
+          history(d.executionArn()).stream()
+              .filter(e -> e.stateEnteredEventDetails() != null)
+              .map(e -> e.stateEnteredEventDetails().name())
+              .toList();
+      // The copy stored at the embed node's address enters there: parse and chunk never run.
+      assertThat(states).noneMatch(n -> n.startsWith("parse") || n.startsWith("chunk"));
+      assertThat(states).anyMatch(n -> n.startsWith("embed"));
+    }
+  }
+
+  /** Every execution of {@code versionArn}, once none is running. */
+  private static List<String> awaitClosed(String versionArn) {
+    return Eventually.valueWhen(
+            "every execution of " + versionArn + " closed",
+            () -> sfn.listExecutions(b -> b.stateMachineArn(versionArn)).executions(),
+            all -> all.stream().noneMatch(e -> e.status() == ExecutionStatus.RUNNING))
+        .stream()
+        .map(e -> e.executionArn())
+        .toList();
   }
 
   @Test

@@ -7,12 +7,22 @@ import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.core.orchestration.StateMachines;
 import dev.protomolt.proto.config.v1.GraphNode;
+import dev.protomolt.proto.config.v1.PipelineGraph;
+import dev.protomolt.proto.data.v1.PipeDocPart;
 import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import dev.protomolt.repository.PipeDocStoreException;
 import dev.protomolt.repository.replay.ReplayAudit;
 import dev.protomolt.repository.replay.ReplayQuery;
 import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The replay state machine's first state (decision 1700): refuses an input that cannot run, naming
@@ -162,7 +172,44 @@ public final class ReplayValidation {
     return input.selectors().toBuilder()
         .setGraphId(input.graphId())
         .setGraphAddressId(input.targetNode())
+        .addAllRequiredParts(requiredParts(target.graph(), input.targetNode()))
         .build();
+  }
+
+  /**
+   * The parts the subtree reachable from {@code targetNode} needs, so a copy is replayable when
+   * those are present even if others were reclaimed: the union of every reachable module's
+   * {@code required_parts}, with BLOBS where one needs blob content. A module that leaves its
+   * list empty reads every part, so the union is then empty, which the verdict reads as every part.
+   */
+  static List<PipeDocPart> requiredParts(PipelineGraph graph, String targetNode) {
+    Map<String, GraphNode> nodes = new LinkedHashMap<>();
+    graph.getNodesList().forEach(n -> nodes.put(n.getNodeId(), n));
+    Set<String> reached = new LinkedHashSet<>();
+    Deque<String> todo = new ArrayDeque<>(List.of(targetNode));
+    while (!todo.isEmpty()) {
+      String at = todo.pop();
+      if (reached.add(at)) {
+        graph.getEdgesList().stream()
+            .filter(e -> e.getFromNodeId().equals(at))
+            .forEach(e -> todo.push(e.getToNodeId()));
+      }
+    }
+    Set<PipeDocPart> parts = EnumSet.noneOf(PipeDocPart.class);
+    for (String id : reached) {
+      GraphNode node = nodes.get(id);
+      if (node == null || node.getModuleId().isEmpty()) {
+        continue;
+      }
+      if (node.getCapabilities().getRequiredPartsList().isEmpty()) {
+        return List.of();
+      }
+      parts.addAll(node.getCapabilities().getRequiredPartsList());
+      if (node.getCapabilities().getNeedsBlobContent()) {
+        parts.add(PipeDocPart.PIPE_DOC_PART_BLOBS);
+      }
+    }
+    return List.copyOf(parts);
   }
 
   /** A replay without an id is named by what it asks, so the same input converges. */
