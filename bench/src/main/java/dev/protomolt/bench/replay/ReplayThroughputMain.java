@@ -20,6 +20,8 @@ import java.time.Clock;
 import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.UUID;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
@@ -69,8 +71,8 @@ public final class ReplayThroughputMain {
       // Baseline: the in-process service, one streaming cursor, every start in one loop.
       ReplayService inProcess =
           new ReplayService(
-              new ReplayQuery(platform.database())::stream,
-              new PostgresGraphStore(platform.database()),
+              new ReplayQuery(database(platform))::stream,
+              new PostgresGraphStore(database(platform)),
               new SfnStateMachines(
                   platform.stepFunctions(), "arn:aws:iam::000000000000:role/bench"),
               Clock.systemUTC());
@@ -127,6 +129,15 @@ public final class ReplayThroughputMain {
 
   private record Run(long candidates, long started, double seconds) {}
 
+  /** The local cloud's ledger, reached as any client of it would: from the printed endpoints. */
+  private static DataSource database(LocalPlatform platform) {
+    PGSimpleDataSource db = new PGSimpleDataSource();
+    db.setURL(platform.endpoints().postgresJdbcUrl());
+    db.setUser(platform.endpoints().postgresUser());
+    db.setPassword(platform.endpoints().postgresPassword());
+    return db;
+  }
+
   /** Starts the replay state machine and waits for the run's audit row to say it ended. */
   private static Run machine(
       LocalPlatform platform, String replayId, long version, int pageSize, boolean dryRun)
@@ -145,7 +156,7 @@ public final class ReplayThroughputMain {
             + ":000000000000:stateMachine:protomolt-"
             + LocalPlatform.CLUSTER
             + "-replay";
-    ReplayAudit audit = new ReplayAudit(platform.database());
+    ReplayAudit audit = new ReplayAudit(database(platform));
     long t0 = System.nanoTime();
     String arn =
         platform
