@@ -68,6 +68,10 @@ final class LocalClients implements AutoCloseable {
     return s3;
   }
 
+  String region() {
+    return endpoints.region();
+  }
+
   SfnClient sfn() {
     return sfn;
   }

@@ -28,6 +28,8 @@ import dev.protomolt.engine.hop.HopContext;
 import dev.protomolt.engine.hop.KafkaEventBus;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
+import dev.protomolt.engine.replay.ReplayPages;
+import dev.protomolt.engine.replay.ReplayValidation;
 import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.gateway.GatewayCounters;
 import dev.protomolt.gateway.GatewayMain;
@@ -70,9 +72,12 @@ import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.replay.ReplayAudit;
+import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
+import dev.protomolt.statemachines.ReplayMachine;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
@@ -98,6 +103,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.StateMachineAlreadyExistsException;
 
 /**
  * The whole platform in one JVM: the local cloud, the engine's hop services and intake registered
@@ -119,6 +125,9 @@ public final class LocalPlatform implements AutoCloseable {
 
   /** The credentials reference every locally provisioned drive names. */
   static final String CREDENTIALS_REF = "platform";
+
+  /** The replay state machine's name, as the stack names it for the local environment. */
+  static final String REPLAY_MACHINE = "protomolt-" + CLUSTER + "-replay";
 
   static final String ROLE = "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":role/protomolt-local";
   static final List<String> MODULES =
@@ -250,6 +259,29 @@ public final class LocalPlatform implements AutoCloseable {
             tenancy);
     IntakeService intake = new IntakeService(store, admission, clock);
     register(lambdas, "intake", NamedHandlers.intake(intake));
+
+    // --- Replay state machine (decision 1700): until the local template deployment registers
+    // every function and state machine from the stack, the replay steps are registered here and
+    // the machine is created from the same definition the stack deploys.
+    ReplayQuery replayQuery = new ReplayQuery(ds);
+    ReplayAudit replayAudit = new ReplayAudit(ds);
+    register(
+        lambdas,
+        "replay-validate",
+        NamedHandlers.replayValidate(
+            new ReplayValidation(replayQuery, replayAudit, graphs, machines, clock)));
+    register(
+        lambdas,
+        "replay-page",
+        NamedHandlers.replayPage(
+            new ReplayPages(
+                replayQuery, replayAudit, graphs, machines, clock, d -> Thread.sleep(d))));
+    createReplayMachine(
+        sfn,
+        ep.region(),
+        ReplayMachine.definition(
+            lambdas.functionArn("replay-validate"), lambdas.functionArn("replay-page")));
+    // --- end of the replay block
 
     // The topics the stack's Kafka topics custom resource creates in AWS (module topics included),
     // from the synthesized local template; planning it also proves it deployable (decision 1501).
@@ -431,6 +463,26 @@ public final class LocalPlatform implements AutoCloseable {
   public void stopSampleWorkers() {
     workers.forEach(ModuleWorker::close);
     workers.clear();
+  }
+
+  /** The replay state machine, created once per data folder and kept current after that. */
+  private static void createReplayMachine(SfnClient sfn, String region, String definition) {
+    try {
+      sfn.createStateMachine(b -> b.name(REPLAY_MACHINE).definition(definition).roleArn(ROLE));
+    } catch (StateMachineAlreadyExistsException exists) {
+      sfn.updateStateMachine(
+          b -> b.stateMachineArn(replayMachineArn(region)).definition(definition));
+    }
+  }
+
+  /** The ARN of {@code protomolt-local-replay}, which {@code protomolt replay} starts. */
+  static String replayMachineArn(String region) {
+    return "arn:aws:states:"
+        + region
+        + ":"
+        + LocalCloud.ACCOUNT_ID
+        + ":stateMachine:"
+        + REPLAY_MACHINE;
   }
 
   private static void register(LocalLambdaRunner lambdas, String name, EventHandler handler) {

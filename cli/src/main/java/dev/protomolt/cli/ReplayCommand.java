@@ -1,20 +1,16 @@
 package dev.protomolt.cli;
 
-import com.google.protobuf.Timestamp;
-import dev.protomolt.engine.activation.SfnStateMachines;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
-import dev.protomolt.engine.replay.ReplayRefused;
-import dev.protomolt.engine.replay.ReplayReport;
-import dev.protomolt.engine.replay.ReplayRequest;
-import dev.protomolt.engine.replay.ReplayService;
-import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
-import dev.protomolt.repository.replay.ReplayQuery;
+import dev.protomolt.repository.replay.ReplayAudit;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.OptionalLong;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,18 +18,23 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
- * {@code protomolt replay}: runs stored documents through a graph version again, through the
- * engine's {@link ReplayService} over the running platform's database and Step Functions endpoint
- * (decisions 0964, 0990). The candidates are counted first (the query reads no object), so the
- * progress bar knows its total.
+ * {@code protomolt replay}: starts the platform's replay state machine ({@code
+ * protomolt-local-replay}, decision 1700) through the Step Functions API with the same JSON input
+ * an operator would paste into the console, and with {@code --wait} follows the run's audit row
+ * with a progress bar to its final counts. A refused input fails the execution in its first state;
+ * {@code --wait} prints that refusal under the flag it came from.
  */
 @Command(
     name = "replay",
     mixinStandardHelpOptions = true,
     description = "Start stored documents again on a graph version of the running platform.")
 final class ReplayCommand implements Callable<Integer> {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @Spec CommandSpec spec;
 
@@ -73,81 +74,200 @@ final class ReplayCommand implements Callable<Integer> {
   String modifiedBefore;
 
   @Option(
+      names = "--indexing-outcome",
+      paramLabel = "O",
+      description = "NEVER_INDEXED, FAILED or INDEXED.")
+  String indexingOutcome;
+
+  @Option(
+      names = "--target-node",
+      paramLabel = "NODE",
+      description = "Enter at this node from its stored copies instead of at intake.")
+  String targetNode;
+
+  @Option(names = "--dry-run", description = "Count what would start; start nothing.")
+  boolean dryRun;
+
+  @Option(
+      names = "--rate",
+      paramLabel = "N",
+      description = "Executions started per second, at most (default: no limit).")
+  Integer rate;
+
+  @Option(names = "--page-size", paramLabel = "N", description = "Candidates per page.")
+  Integer pageSize;
+
+  @Option(
       names = "--replay-id",
       paramLabel = "ID",
       description = "Names the replay; the same id converges (default: derived from the request).")
   String replayId;
 
+  @Option(
+      names = "--wait",
+      description = "Follow the replay with a progress bar until its final counts.")
+  boolean await;
+
   @Override
-  public Integer call() {
-    StreamDocumentsForReplayRequest.Builder selectors =
-        StreamDocumentsForReplayRequest.newBuilder().setAccountId(account);
-    if (datasource != null) {
-      selectors.setDatasourceId(datasource);
-    }
-    if (docs != null) {
-      selectors.addAllDocIds(docs);
-    }
-    if (crawl != null) {
-      selectors.setCrawlId(crawl);
-    }
-    if (modifiedAfter != null) {
-      selectors.setModifiedAfter(timestamp("--modified-after", modifiedAfter));
-    }
-    if (modifiedBefore != null) {
-      selectors.setModifiedBefore(timestamp("--modified-before", modifiedBefore));
-    }
-    ReplayRequest request =
-        new ReplayRequest(
-            replayId,
-            selectors.build(),
-            graph,
-            version == null ? OptionalLong.empty() : OptionalLong.of(version));
+  public Integer call() throws InterruptedException {
+    String input = input().toString();
     PrintWriter out = spec.commandLine().getOut();
     try (LocalClients clients = new LocalClients(LocalEnvironment.expected(data.settings()))) {
       // Proves the database answers, with the message that says how to start the platform.
       clients.datasourceOwner(datasource == null ? "" : datasource);
-      ReplayQuery query = new ReplayQuery(clients.db());
-      ProgressLine[] progress = new ProgressLine[1];
-      ReplayService replay =
-          new ReplayService(
-              (r, sink) -> {
-                long[] total = {0};
-                query.stream(r, c -> total[0]++);
-                progress[0] = ProgressLine.onConsole(out, "replaying", total[0]);
-                query.stream(r, sink);
-              },
-              new PostgresGraphStore(clients.db()),
-              new SfnStateMachines(clients.sfn(), LocalPlatform.ROLE),
-              Clock.systemUTC());
-      ReplayReport report;
-      try {
-        report = replay.replay(request, soFar -> progress[0].update(soFar.candidates()));
-      } catch (ReplayRefused e) {
-        throw CommandFailure.refused(
-            flagOf(e.field())
-                + e.getMessage().substring(e.field().length())
-                + "; nothing was started");
-      }
-      if (progress[0] != null) {
-        progress[0].finish(report.candidates());
-      }
-      out.printf(
-          "replay %s of graph '%s' version %d (%s)%n",
-          report.replayId(), report.graphId(), report.graphVersion(), report.versionArn());
-      out.printf(
-          "candidates %d, started %d, already started %d, skipped %d%n",
-          report.candidates(), report.started(), report.alreadyStarted(), report.skippedTotal());
-      report.skipped().forEach((verdict, n) -> out.printf("  skipped %s: %d%n", verdict, n));
+      String machineArn = LocalPlatform.replayMachineArn(clients.region());
+      // Each command is its own run; the replay id, not the execution name, makes reruns converge.
+      String name = "cli-" + UUID.randomUUID();
+      String runArn =
+          clients
+              .sfn()
+              .startExecution(b -> b.stateMachineArn(machineArn).name(name).input(input))
+              .executionArn();
+      out.printf("replay execution %s%n", runArn);
       out.flush();
-      return 0;
+      if (!await) {
+        return 0;
+      }
+      ReplayAudit audit = new ReplayAudit(clients.db());
+      ProgressLine progress = null;
+      while (true) {
+        Optional<ReplayAudit.RunState> state = audit.run(runArn);
+        if (state.isPresent()) {
+          if (progress == null) {
+            progress =
+                ProgressLine.onConsole(out, "replaying", state.get().run().candidatesTotal());
+          }
+          progress.update(state.get().candidates());
+          if (state.get().status().equals("SUCCEEDED")) {
+            progress.finish(state.get().candidates());
+            report(out, clients, state.get());
+            return 0;
+          }
+        }
+        DescribeExecutionResponse root =
+            clients.sfn().describeExecution(b -> b.executionArn(runArn));
+        if (root.status() != ExecutionStatus.RUNNING
+            && root.status() != ExecutionStatus.SUCCEEDED) {
+          throw refusal(root);
+        }
+        // A command's own poll of a running replay: the run's audit row is what it watches.
+        Thread.sleep(200);
+      }
     }
   }
 
-  private Timestamp timestamp(String flag, String text) {
+  private void report(PrintWriter out, LocalClients clients, ReplayAudit.RunState state) {
+    ReplayAudit.Run run = state.run();
+    String versionArn =
+        new PostgresGraphStore(clients.db())
+            .get(run.graphId(), run.graphVersion())
+            .map(s -> s.stateMachineVersionArn())
+            .orElse("");
+    out.printf(
+        "replay %s of graph '%s' version %d (%s)%n",
+        run.replayId(), run.graphId(), run.graphVersion(), versionArn);
+    long started = state.counts().getOrDefault("started", 0L);
+    long already = state.counts().getOrDefault("already_started", 0L);
+    long would = state.counts().getOrDefault("would_start", 0L);
+    long skipped = state.candidates() - started - already - would;
+    out.printf(
+        "candidates %d, started %d, already started %d, skipped %d%n",
+        state.candidates(), started, already, skipped);
+    if (run.dryRun()) {
+      out.printf("  dry run: would start %d%n", would);
+    }
+    state.counts().entrySet().stream()
+        .filter(e -> !List.of("started", "already_started", "would_start").contains(e.getKey()))
+        .forEach(e -> out.printf("  skipped %s: %d%n", e.getKey(), e.getValue()));
+    out.flush();
+  }
+
+  /** A failed replay execution: a refusal names the field, shown under the flag the user typed. */
+  private static CommandFailure refusal(DescribeExecutionResponse failed) {
+    String message = failed.cause() == null ? "" : failed.cause();
     try {
-      Instant at = Instant.parse(text);
-      return Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()).build();
+      JsonNode cause = JSON.readTree(message);
+      if (cause != null && cause.hasNonNull("errorMessage")) {
+        message = cause.get("errorMessage").asText();
+      }
+    } catch (java.io.IOException e) {
+      // Not a Lambda error document: the cause is shown as Step Functions gave it.
+    }
+    if (failed.error() == null || !failed.error().endsWith("ReplayRefused")) {
+      return CommandFailure.refused(
+          "replay execution "
+              + failed.executionArn()
+              + " "
+              + failed.statusAsString()
+              + ": "
+              + failed.error()
+              + ": "
+              + message
+              + "; its audit row and history say how far it got");
+    }
+    int colon = message.indexOf(": ");
+    String shown =
+        colon > 0 ? flagOf(message.substring(0, colon)) + message.substring(colon) : message;
+    return CommandFailure.refused(
+        shown
+            + "; nothing was started (execution "
+            + failed.executionArn()
+            + " "
+            + failed.statusAsString()
+            + ": "
+            + failed.error()
+            + ")");
+  }
+
+  /** The replay state machine's input, exactly what an operator would write (README). */
+  ObjectNode input() {
+    ObjectNode in = JSON.createObjectNode();
+    if (replayId != null) {
+      in.put("replay_id", replayId);
+    }
+    in.put("requested_by", "protomolt replay (" + System.getProperty("user.name", "cli") + ")");
+    in.put("account_id", account);
+    ObjectNode selectors = in.putObject("selectors");
+    if (docs != null) {
+      docs.forEach(selectors.putArray("doc_ids")::add);
+    }
+    if (crawl != null) {
+      selectors.put("crawl_id", crawl);
+    }
+    if (datasource != null) {
+      selectors.put("datasource_id", datasource);
+    }
+    if (modifiedAfter != null) {
+      selectors.put("modified_after", instant("--modified-after", modifiedAfter));
+    }
+    if (modifiedBefore != null) {
+      selectors.put("modified_before", instant("--modified-before", modifiedBefore));
+    }
+    if (indexingOutcome != null) {
+      selectors.put("indexing_outcome", indexingOutcome);
+    }
+    in.put("graph_id", graph);
+    if (version == null) {
+      in.put("graph_version", "active");
+    } else {
+      in.put("graph_version", version);
+    }
+    if (targetNode != null) {
+      in.put("target_node", targetNode);
+    }
+    in.put("dry_run", dryRun);
+    if (rate != null) {
+      in.put("rate_per_second", rate);
+    }
+    if (pageSize != null) {
+      in.put("page_size", pageSize);
+    }
+    return in;
+  }
+
+  private String instant(String flag, String text) {
+    try {
+      return Instant.parse(text).toString();
     } catch (DateTimeParseException e) {
       throw new ParameterException(
           spec.commandLine(),
@@ -159,14 +279,18 @@ final class ReplayCommand implements Callable<Integer> {
     }
   }
 
-  /** The flag a refused request field came from, so the message names what the user typed. */
+  /** The flag a refused input field came from, so the message names what the user typed. */
   private static String flagOf(String field) {
     return switch (field) {
       case "graph_id" -> "--graph";
-      case "version" -> "--version";
-      case "selectors.account_id" -> "--account";
+      case "graph_version" -> "--version";
+      case "account_id" -> "--account";
+      case "target_node" -> "--target-node";
+      case "rate_per_second" -> "--rate";
+      case "page_size" -> "--page-size";
       case "selectors.modified_before" -> "--modified-before";
       case "selectors.modified_after" -> "--modified-after";
+      case "selectors.indexing_outcome" -> "--indexing-outcome";
       default -> field.startsWith("selectors.doc_ids") ? "--doc" : field;
     };
   }

@@ -92,6 +92,7 @@ class ConcurrentReplaysTest {
                   go.await();
                   return CommandRun.of(
                       "replay",
+                      "--wait",
                       "--account",
                       ACCOUNT,
                       "--graph",

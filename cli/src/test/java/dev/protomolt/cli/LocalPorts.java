@@ -28,14 +28,28 @@ final class LocalPorts {
 
   private LocalPorts() {}
 
-  static void claim() {
+  /** The ports set before the last {@link #claim}, which {@link #release} puts back. */
+  private static final Map<String, String> BEFORE = new HashMap<>();
+
+  /**
+   * Sets free ports, remembering any already set: a test with its own platform may run after the
+   * shared platform started, in the same JVM, and must hand the shared ports back when it is done.
+   */
+  static synchronized void claim() {
+    BEFORE.clear();
     for (String setting : SETTINGS) {
+      String previous = System.getProperty(setting);
+      if (previous != null) {
+        BEFORE.put(setting, previous);
+      }
       System.setProperty(setting, Integer.toString(free()));
     }
   }
 
-  static void release() {
+  static synchronized void release() {
     SETTINGS.forEach(System::clearProperty);
+    BEFORE.forEach(System::setProperty);
+    BEFORE.clear();
   }
 
   /**

@@ -63,6 +63,7 @@ class ReplayCommandTest {
     CommandRun noGraph =
         CommandRun.of(
             "replay",
+            "--wait",
             "--account",
             ACCOUNT,
             "--graph",
@@ -86,6 +87,7 @@ class ReplayCommandTest {
     CommandRun replay =
         CommandRun.of(
             "replay",
+            "--wait",
             "--account",
             ACCOUNT,
             "--graph",
@@ -130,6 +132,7 @@ class ReplayCommandTest {
     CommandRun again =
         CommandRun.of(
             "replay",
+            "--wait",
             "--account",
             ACCOUNT,
             "--graph",
@@ -144,13 +147,14 @@ class ReplayCommandTest {
     assertThat(again.out()).contains("candidates 2, started 0, already started 2, skipped 0");
 
     CommandRun bare =
-        CommandRun.of("replay", "--account", ACCOUNT, "--graph", GRAPH, "--data", data);
+        CommandRun.of("replay", "--wait", "--account", ACCOUNT, "--graph", GRAPH, "--data", data);
     assertThat(bare.status()).isEqualTo(CommandFailure.REFUSED);
     assertThat(bare.err()).contains("--account: a bare account_id selects a whole tenant");
 
     CommandRun badTime =
         CommandRun.of(
             "replay",
+            "--wait",
             "--account",
             ACCOUNT,
             "--graph",
@@ -165,6 +169,7 @@ class ReplayCommandTest {
     CommandRun unknownVersion =
         CommandRun.of(
             "replay",
+            "--wait",
             "--account",
             ACCOUNT,
             "--graph",

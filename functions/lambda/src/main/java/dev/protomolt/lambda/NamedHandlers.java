@@ -13,7 +13,9 @@ import dev.protomolt.engine.hop.DispatchService;
 import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.reclaim.ReclaimService;
+import dev.protomolt.engine.replay.ReplayPages;
 import dev.protomolt.engine.replay.ReplayService;
+import dev.protomolt.engine.replay.ReplayValidation;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
 import dev.protomolt.lambda.handlers.GraphAdminHandler;
 import dev.protomolt.lambda.handlers.HopHandler;
@@ -23,6 +25,8 @@ import dev.protomolt.lambda.handlers.MigrateHandler;
 import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
 import dev.protomolt.lambda.handlers.ReclaimHandler;
 import dev.protomolt.lambda.handlers.ReplayHandler;
+import dev.protomolt.lambda.handlers.ReplayPageHandler;
+import dev.protomolt.lambda.handlers.ReplayValidateHandler;
 import dev.protomolt.lambda.handlers.ScheduledHandler;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.events.v1.AccountEvent;
@@ -63,7 +67,9 @@ public final class NamedHandlers {
           "reconciler",
           "retention",
           "migrate",
-          "replay");
+          "replay",
+          "replay-validate",
+          "replay-page");
 
   private NamedHandlers() {}
 
@@ -95,6 +101,16 @@ public final class NamedHandlers {
   /** One replay of stored documents onto a graph version (decision 0990). */
   public static EventHandler replay(ReplayService replay) {
     return new ReplayHandler(replay);
+  }
+
+  /** The replay state machine's first state: refusals, the version, the audit row (decision 1700). */
+  public static EventHandler replayValidate(ReplayValidation validation) {
+    return new ReplayValidateHandler(validation);
+  }
+
+  /** One keyset page of the replay state machine (decision 1700). */
+  public static EventHandler replayPage(ReplayPages pages) {
+    return new ReplayPageHandler(pages);
   }
 
   /** {@code storage-purge} records, purged as one batch. */

@@ -13,6 +13,8 @@ import static dev.protomolt.cdk.PlatformFunction.PURGE;
 import static dev.protomolt.cdk.PlatformFunction.RECLAIM;
 import static dev.protomolt.cdk.PlatformFunction.RECONCILER;
 import static dev.protomolt.cdk.PlatformFunction.REPLAY;
+import static dev.protomolt.cdk.PlatformFunction.REPLAY_PAGE;
+import static dev.protomolt.cdk.PlatformFunction.REPLAY_VALIDATE;
 import static dev.protomolt.cdk.PlatformFunction.RETENTION;
 import static dev.protomolt.cdk.PlatformFunction.SETTLEMENT;
 
@@ -31,6 +33,7 @@ import dev.protomolt.cdk.constructs.Network;
 import dev.protomolt.cdk.constructs.PipelineFunctions;
 import dev.protomolt.cdk.constructs.PlatformStorage;
 import dev.protomolt.cdk.constructs.Provisioning;
+import dev.protomolt.cdk.constructs.ReplayStateMachine;
 import dev.protomolt.cdk.constructs.StateTables;
 import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.names.PlatformVariable;
@@ -57,6 +60,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
   private final PipelineFunctions functions;
   private final ModuleGateway gateway;
   private final GraphAdminAccess graphAdmin;
+  private final ReplayStateMachine replay;
 
   public EnvironmentStack(
       Construct scope,
@@ -201,6 +205,14 @@ public final class EnvironmentStack extends ZonePinnedStack {
         functions.alias(INTAKE).getFunctionArn());
 
     grantFunctions(storage, tables, database, messaging, prefix);
+
+    // The console-started replay (decision 1700): validate and page are its steps.
+    this.replay =
+        new ReplayStateMachine(
+            this,
+            "Replay",
+            new ReplayStateMachine.Props(
+                prefix, functions.alias(REPLAY_VALIDATE), functions.alias(REPLAY_PAGE)));
 
     Provisioning provisioning =
         new Provisioning(
@@ -378,6 +390,11 @@ public final class EnvironmentStack extends ZonePinnedStack {
     // Replay reads only the ledger (no object) and starts executions on graph versions, as intake
     // does.
     graphAdmin.grantStartExecution(functions.alias(REPLAY));
+    // The replay state machine's steps: validation resolves the active alias, pages start the
+    // executions. Both reach the ledger (the candidates, the replay audit tables) only through the
+    // proxy grant above; no bucket, table or topic (decision 1702).
+    graphAdmin.grantStartExecution(functions.alias(REPLAY_VALIDATE));
+    graphAdmin.grantStartExecution(functions.alias(REPLAY_PAGE));
 
     // Prepare stages a large pre-mapped body as the node's `.pre` copy, records DROPPED step
     // records, and sends the reclaim requests the previous hop left for it once that hop settled
@@ -486,6 +503,10 @@ public final class EnvironmentStack extends ZonePinnedStack {
 
   public ModuleGateway gateway() {
     return gateway;
+  }
+
+  public ReplayStateMachine replay() {
+    return replay;
   }
 
   public GraphAdminAccess graphAdmin() {

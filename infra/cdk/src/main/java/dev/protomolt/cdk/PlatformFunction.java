@@ -22,8 +22,11 @@ public enum PlatformFunction {
   ACCOUNT_EVENTS("account-events"),
   RECONCILER("reconciler"),
   RETENTION("retention"),
-  // Invoked by operators (and later a replay state machine) with a replay request: decision 0990.
+  // Invoked by operators with a replay request run in one invocation: decision 0990.
   REPLAY("replay"),
+  // The replay state machine's two steps (decision 1700).
+  REPLAY_VALIDATE("replay-validate"),
+  REPLAY_PAGE("replay-page"),
   MIGRATE("migrate");
 
   private final String id;

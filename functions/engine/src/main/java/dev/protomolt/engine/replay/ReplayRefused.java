@@ -13,6 +13,11 @@ public final class ReplayRefused extends IllegalArgumentException {
     this.field = field;
   }
 
+  /** The same refusal under the name the caller's request gives the field. */
+  public ReplayRefused renamed(String newField) {
+    return new ReplayRefused(newField, getMessage().substring(field.length() + 2));
+  }
+
   /** The offending field, e.g. {@code graph_id} or {@code selectors.account_id}. */
   public String field() {
     return field;

@@ -6,12 +6,7 @@ import dev.protomolt.core.graph.GraphStore;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.core.orchestration.StateMachines;
-import dev.protomolt.core.orchestration.StateMachines.StartOutcome;
-import dev.protomolt.engine.admission.AdmissionService;
-import dev.protomolt.engine.admission.Intake;
-import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.proto.repository.v1.ReplayCandidate;
-import dev.protomolt.proto.repository.v1.ReplayEligibility;
 import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import dev.protomolt.repository.PipeDocStoreException;
 import java.time.InstantSource;
@@ -24,7 +19,7 @@ import java.util.function.Consumer;
  * Replay: re-runs stored documents through a graph version. The candidates are the intake copies
  * {@code StreamDocumentsForReplay} selects (decision 0903); each REPLAYABLE one starts an
  * execution on the target version's ARN with exactly the input admission gives a fresh intake
- * ({@link AdmissionService#executionInput}), named {@code hash("replay", replay id, account,
+ * ({@code AdmissionService.executionInput}), named {@code hash("replay", replay id, account,
  * datasource, doc, graph, version)} so running the same replay again converges (decision 0990).
  * The target version is resolved once, before the first candidate, as admission resolves the
  * alias once per intake: a version activated mid-replay does not split it.
@@ -87,104 +82,28 @@ public final class ReplayService {
   }
 
   private void start(Tally tally, StoredGraph target, ReplayCandidate candidate) {
-    if (candidate.getEligibility() != ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE) {
-      // SOURCE_RECEIPT needs the bytes fetched from the source again; BODY_MISSING cannot run.
-      tally.skip(candidate.getEligibility().name().replace("REPLAY_ELIGIBILITY_", ""));
-      return;
-    }
-    String accountId = candidate.getDocumentRef().getAccountId();
-    String datasourceId =
-        candidate.getDatasourceId().isEmpty()
-            ? candidate.getDocumentRef().getGraphAddressId()
-            : candidate.getDatasourceId();
-    String intakeNode = AdmissionService.intakeNodeOf(target, datasourceId);
-    if (intakeNode.isEmpty()) {
-      tally.skip(ReplayReport.NOT_READ);
-      return;
-    }
-    Intake intake =
-        IntakeService.intakeOf(
-            accountId, datasourceId, candidate.getDocumentRef(), clock.instant());
-    String name =
-        StateMachineNames.hashOf(
-            "replay",
-            tally.replayId,
-            accountId,
-            datasourceId,
-            intake.docId(),
-            tally.graphId,
-            Long.toString(tally.version));
-    switch (machines.start(
-        tally.versionArn, name, AdmissionService.executionInput(intake, target, intakeNode))) {
-      case StartOutcome.Started started -> tally.started++;
-      case StartOutcome.AlreadyExists exists -> tally.alreadyStarted++;
+    String verdict =
+        ReplayStarts.start(machines, clock, target, tally.replayId, candidate, "", false);
+    switch (verdict) {
+      case ReplayStarts.STARTED -> tally.started++;
+      case ReplayStarts.ALREADY_STARTED -> tally.alreadyStarted++;
+      default -> tally.skip(verdict);
     }
   }
 
   /** The version to run: the one asked for, or the one the {@code active} alias names now. */
   private StoredGraph target(ReplayRequest request) {
-    if (request.graphId().isBlank()) {
-      throw new ReplayRefused("graph_id", "required: the graph whose version the documents run");
-    }
     if (!request.selectors().getGraphId().isBlank()
         || !request.selectors().getGraphAddressId().isBlank()) {
-      // Entering at an interior node's copy needs a start at that node; only intake copies replay
-      // now.
+      // This in-process path only replays intake copies; the replay state machine enters at an
+      // interior node (decision 1700).
       throw new ReplayRefused(
           request.selectors().getGraphId().isBlank()
               ? "selectors.graph_address_id"
               : "selectors.graph_id",
           "replay starts from the intake copies; an interior node's copy cannot be replayed yet");
     }
-    if (request.version().isPresent()) {
-      long v = request.version().getAsLong();
-      if (v <= 0) {
-        throw new ReplayRefused("version", "must be a positive graph version, was " + v);
-      }
-      StoredGraph stored =
-          graphs
-              .get(request.graphId(), v)
-              .orElseThrow(
-                  () ->
-                      new ReplayRefused(
-                          "version", "graph '" + request.graphId() + "' has no version " + v));
-      if (stored.stateMachineVersionArn().isEmpty()) {
-        throw new ReplayRefused(
-            "version",
-            "version "
-                + v
-                + " of graph '"
-                + request.graphId()
-                + "' was never activated, so it has no state machine version to run");
-      }
-      return stored;
-    }
-    String anyArn =
-        graphs.versions(request.graphId()).stream()
-            .map(StoredGraph::stateMachineVersionArn)
-            .filter(arn -> !arn.isEmpty())
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new ReplayRefused(
-                        "graph_id",
-                        "graph '"
-                            + request.graphId()
-                            + "' has no deployed version; activate one or name a version"));
-    String machineArn = anyArn.substring(0, anyArn.lastIndexOf(':'));
-    String pinnedArn = machines.aliasTarget(machineArn, StateMachineNames.ACTIVE_ALIAS).orElse("");
-    return AdmissionService.storedAt(graphs, request.graphId(), pinnedArn)
-        .orElseThrow(
-            () ->
-                new ReplayRefused(
-                    "graph_id",
-                    pinnedArn.isEmpty()
-                        ? "graph '" + request.graphId() + "' has no 'active' alias; name a version"
-                        : "the 'active' alias of graph '"
-                            + request.graphId()
-                            + "' points at "
-                            + pinnedArn
-                            + ", which no stored version recorded"));
+    return ReplayTargets.resolve(graphs, machines, request.graphId(), request.version());
   }
 
   /** A replay without an id is named by what it asks, so the same command converges. */

@@ -28,7 +28,9 @@ import dev.protomolt.engine.hop.HopMetrics;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.reclaim.ReclaimService;
+import dev.protomolt.engine.replay.ReplayPages;
 import dev.protomolt.engine.replay.ReplayService;
+import dev.protomolt.engine.replay.ReplayValidation;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
@@ -45,6 +47,7 @@ import dev.protomolt.repository.purge.DeletionRequests;
 import dev.protomolt.repository.purge.StoragePurger;
 import dev.protomolt.repository.reconcile.ReconcilerSettings;
 import dev.protomolt.repository.reconcile.StorageReconciler;
+import dev.protomolt.repository.replay.ReplayAudit;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.retention.RetentionSweeper;
 import dev.protomolt.repository.s3.S3BlobStore;
@@ -138,6 +141,8 @@ public final class FunctionWiring {
       }
       case "intake" -> NamedHandlers.intake(intake());
       case "replay" -> NamedHandlers.replay(replay());
+      case "replay-validate" -> NamedHandlers.replayValidate(replayValidation());
+      case "replay-page" -> NamedHandlers.replayPage(replayPages());
       case "prepare" ->
           NamedHandlers.prepare(new PrepareService(hops(transcripts()), hopMetrics()));
       case "dispatch" ->
@@ -251,6 +256,27 @@ public final class FunctionWiring {
         graphs,
         new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
         clients.clock());
+  }
+
+  // The replay state machine's steps only read the ledger, write the replay audit tables and start
+  // executions: the role is never used to create a machine.
+  private ReplayValidation replayValidation() {
+    return new ReplayValidation(
+        new ReplayQuery(clients.dataSource()),
+        new ReplayAudit(clients.dataSource()),
+        new PostgresGraphStore(clients.dataSource()),
+        new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
+        clients.clock());
+  }
+
+  private ReplayPages replayPages() {
+    return new ReplayPages(
+        new ReplayQuery(clients.dataSource()),
+        new ReplayAudit(clients.dataSource()),
+        new PostgresGraphStore(clients.dataSource()),
+        new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
+        clients.clock(),
+        duration -> Thread.sleep(duration));
   }
 
   private IntakeService intake() {

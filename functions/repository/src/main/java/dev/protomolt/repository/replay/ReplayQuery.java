@@ -54,12 +54,147 @@ public final class ReplayQuery {
    */
   public void stream(StreamDocumentsForReplayRequest request, Consumer<ReplayCandidate> sink) {
     Set<PipeDocPart> required = validate(request);
+    List<Object> args = new ArrayList<>();
+    StringBuilder sql = selection(request, args);
+    sql.append(" ORDER BY p.updated_at, p.node_id");
+    int pageSize = request.getPageSize() == 0 ? DEFAULT_PAGE_SIZE : request.getPageSize();
+    try {
+      // PostgreSQL streams with a cursor only inside a transaction; this one only reads.
+      Transactions.inTransaction(
+          dataSource,
+          c -> {
+            try (PreparedStatement s = c.prepareStatement(sql.toString())) {
+              s.setFetchSize(pageSize);
+              bind(c, s, args);
+              try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                  sink.accept(candidate(rs, required));
+                }
+              }
+            }
+            return null;
+          });
+    } catch (SQLException e) {
+      throw new LedgerException(
+          "querying replay candidates of account " + request.getAccountId(), e);
+    }
+  }
+
+  /** Where a keyset page starts: strictly after this change instant and state id. */
+  public record Cursor(Instant updatedAt, UUID nodeId) {
+
+    /** The cursor before every candidate. */
+    public static final Cursor START = new Cursor(Instant.EPOCH, new UUID(0, 0));
+
+    public Cursor {
+      Objects.requireNonNull(updatedAt, "updatedAt");
+      Objects.requireNonNull(nodeId, "nodeId");
+    }
+
+    /** {@code <epoch micros>/<node id>}: a short text a state machine can carry and log. */
+    public String text() {
+      long micros = updatedAt.getEpochSecond() * 1_000_000L + updatedAt.getNano() / 1_000;
+      return micros + "/" + nodeId;
+    }
+
+    /**
+     * @throws PipeDocStoreException.InvalidRequest naming {@code field} when the text is not one
+     *     {@link #text()} wrote
+     */
+    public static Cursor parse(String field, String text) {
+      int slash = text.indexOf('/');
+      try {
+        long micros = Long.parseLong(text.substring(0, slash));
+        return new Cursor(
+            Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L))
+                .plusNanos(Math.floorMod(micros, 1_000_000L) * 1_000L),
+            UUID.fromString(text.substring(slash + 1)));
+      } catch (RuntimeException e) {
+        throw new PipeDocStoreException.InvalidRequest(
+            field,
+            "must be a cursor '<epoch micros>/<uuid>' a replay page wrote, was '" + text + "'");
+      }
+    }
+  }
+
+  /** One keyset page: its candidates, oldest change first, and the cursor after the last. */
+  public record Page(List<ReplayCandidate> candidates, Cursor next, boolean last) {
+    public Page {
+      candidates = List.copyOf(candidates);
+    }
+  }
+
+  /**
+   * At most {@code limit} candidates after {@code after}, in the order {@link #stream} sends them.
+   * Each page is one short query: no cursor is held between pages, so a state machine can read
+   * the next page in another invocation (decision 1700).
+   *
+   * @throws PipeDocStoreException.InvalidRequest naming the field and the rule
+   */
+  public Page page(StreamDocumentsForReplayRequest request, Cursor after, int limit) {
+    Set<PipeDocPart> required = validate(request);
+    if (limit < 1 || limit > MAX_PAGE_SIZE) {
+      throw new PipeDocStoreException.InvalidRequest(
+          "page_size", "must be between 1 and " + MAX_PAGE_SIZE + ", was " + limit);
+    }
+    List<Object> args = new ArrayList<>();
+    StringBuilder sql = selection(request, args);
+    sql.append(" AND (p.updated_at, p.node_id) > (?, ?) ORDER BY p.updated_at, p.node_id LIMIT ?");
+    args.add(java.sql.Timestamp.from(after.updatedAt()));
+    args.add(after.nodeId());
+    // One more than asked says whether another page follows without a second query.
+    args.add(limit + 1);
+    try (var c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement(sql.toString())) {
+      bind(c, s, args);
+      List<ReplayCandidate> out = new ArrayList<>();
+      Cursor next = after;
+      boolean more = false;
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          if (out.size() == limit) {
+            more = true;
+            break;
+          }
+          out.add(candidate(rs, required));
+          next =
+              new Cursor(
+                  rs.getTimestamp("updated_at").toInstant(), rs.getObject("node_id", UUID.class));
+        }
+      }
+      return new Page(out, next, !more);
+    } catch (SQLException e) {
+      throw new LedgerException("reading a replay page of account " + request.getAccountId(), e);
+    }
+  }
+
+  /** How many candidates the request selects now (a replay's progress total). */
+  public long count(StreamDocumentsForReplayRequest request) {
+    validate(request);
+    List<Object> args = new ArrayList<>();
+    StringBuilder sql = selection(request, args);
+    String counted = "SELECT count(*) FROM (" + sql + ") AS candidates";
+    try (var c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement(counted)) {
+      bind(c, s, args);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new LedgerException(
+          "counting replay candidates of account " + request.getAccountId(), e);
+    }
+  }
+
+  /** The SELECT and WHERE of every selector; {@code args} receives the bound values in order. */
+  private static StringBuilder selection(
+      StreamDocumentsForReplayRequest request, List<Object> args) {
     StringBuilder sql =
         new StringBuilder(
             "SELECT p.node_id, p.account_id, p.doc_id, p.graph_id, p.graph_address_id, p.keep,"
                 + " p.manifest, p.crawl_id, p.datasource_id, p.updated_at FROM pipedocs p WHERE"
                 + " p.account_id = ? AND p.status = 'ACTIVE'");
-    List<Object> args = new ArrayList<>();
     args.add(request.getAccountId());
     if (request.getGraphId().isEmpty()) {
       // Without a target the replay starts from the intake copy, where the source lives.
@@ -102,34 +237,18 @@ public final class ReplayQuery {
               .append(" AND s.outcome = 'INDEXED')");
       case INDEXING_OUTCOME_FILTER_UNSPECIFIED, UNRECOGNIZED -> {}
     }
-    sql.append(" ORDER BY p.updated_at, p.node_id");
-    int pageSize = request.getPageSize() == 0 ? DEFAULT_PAGE_SIZE : request.getPageSize();
-    try {
-      // PostgreSQL streams with a cursor only inside a transaction; this one only reads.
-      Transactions.inTransaction(
-          dataSource,
-          c -> {
-            try (PreparedStatement s = c.prepareStatement(sql.toString())) {
-              s.setFetchSize(pageSize);
-              for (int i = 0; i < args.size(); i++) {
-                Object arg = args.get(i);
-                if (arg instanceof String[] array) {
-                  s.setArray(i + 1, c.createArrayOf("text", array));
-                } else {
-                  s.setObject(i + 1, arg);
-                }
-              }
-              try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                  sink.accept(candidate(rs, required));
-                }
-              }
-            }
-            return null;
-          });
-    } catch (SQLException e) {
-      throw new LedgerException(
-          "querying replay candidates of account " + request.getAccountId(), e);
+    return sql;
+  }
+
+  private static void bind(java.sql.Connection c, PreparedStatement s, List<Object> args)
+      throws SQLException {
+    for (int i = 0; i < args.size(); i++) {
+      Object arg = args.get(i);
+      if (arg instanceof String[] array) {
+        s.setArray(i + 1, c.createArrayOf("text", array));
+      } else {
+        s.setObject(i + 1, arg);
+      }
     }
   }
 

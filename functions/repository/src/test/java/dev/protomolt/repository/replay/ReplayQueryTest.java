@@ -129,6 +129,33 @@ class ReplayQueryTest {
   }
 
   @Test
+  void keysetPagesWalkTheSameCandidatesAsTheStreamWithoutOverlap() {
+    StreamDocumentsForReplayRequest selectors = request().setDatasourceId(DS).build();
+    List<String> streamed = new ArrayList<>();
+    query.stream(selectors, c -> streamed.add(c.getDocumentRef().getNodeId()));
+    List<String> paged = new ArrayList<>();
+    ReplayQuery.Cursor cursor = ReplayQuery.Cursor.START;
+    int pages = 0;
+    while (true) {
+      ReplayQuery.Page page = query.page(selectors, cursor, 2);
+      pages++;
+      page.candidates().forEach(c -> paged.add(c.getDocumentRef().getNodeId()));
+      // The cursor survives its text form, as the state machine carries it between invocations.
+      cursor = ReplayQuery.Cursor.parse("progress.cursor", page.next().text());
+      if (page.last()) {
+        break;
+      }
+    }
+    assertThat(paged).containsExactlyElementsOf(streamed).hasSize(3);
+    assertThat(pages).isEqualTo(2);
+    assertThat(query.count(selectors)).isEqualTo(3);
+    assertThatThrownBy(() -> query.page(selectors, ReplayQuery.Cursor.START, 0))
+        .hasMessageContaining("page_size");
+    assertThatThrownBy(() -> ReplayQuery.Cursor.parse("progress.cursor", "yesterday"))
+        .hasMessageContaining("progress.cursor");
+  }
+
+  @Test
   void timeBoundsAreExclusive() {
     Timestamp now = Timestamp.newBuilder().setSeconds(StoreHarness.NOW.getEpochSecond()).build();
     Timestamp earlier = now.toBuilder().setSeconds(now.getSeconds() - 1).build();

@@ -97,6 +97,8 @@ class PipelineFunctionsTest {
             "reconciler",
             "retention",
             "replay",
+            "replay-validate",
+            "replay-page",
             "migrate");
   }
 

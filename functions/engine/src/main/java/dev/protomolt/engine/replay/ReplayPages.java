@@ -1,0 +1,143 @@
+package dev.protomolt.engine.replay;
+
+import dev.protomolt.core.graph.GraphStore;
+import dev.protomolt.core.graph.GraphStore.StoredGraph;
+import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.core.orchestration.StateMachines;
+import dev.protomolt.proto.repository.v1.ReplayCandidate;
+import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
+import dev.protomolt.repository.replay.ReplayAudit;
+import dev.protomolt.repository.replay.ReplayQuery;
+import dev.protomolt.statemachines.ReplayMachine;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One page of a replay run (decision 1700): reads at most {@code page_size} candidates after the
+ * cursor the state carries (one short query, no cursor held), starts each replayable one with its
+ * deterministic name at the input's rate (Step Functions' {@code ExecutionAlreadyExists} counts as
+ * already started, so a rerun converges), records the page and the run's totals (decision 1702)
+ * and tells the state machine whether to read another page, continue as a new execution or stop.
+ */
+public final class ReplayPages {
+
+  /** Waits between paced starts; {@code Thread::sleep} in production. */
+  @FunctionalInterface
+  public interface Pause {
+    void sleep(Duration duration) throws InterruptedException;
+  }
+
+  private final ReplayQuery query;
+  private final ReplayAudit audit;
+  private final GraphStore graphs;
+  private final StateMachines machines;
+  private final InstantSource clock;
+  private final Pause pause;
+
+  public ReplayPages(
+      ReplayQuery query,
+      ReplayAudit audit,
+      GraphStore graphs,
+      StateMachines machines,
+      InstantSource clock,
+      Pause pause) {
+    this.query = Objects.requireNonNull(query, "query");
+    this.audit = Objects.requireNonNull(audit, "audit");
+    this.graphs = Objects.requireNonNull(graphs, "graphs");
+    this.machines = Objects.requireNonNull(machines, "machines");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.pause = Objects.requireNonNull(pause, "pause");
+  }
+
+  /**
+   * Runs the page after {@code progress} and returns the progress after it.
+   *
+   * @param executionArn the execution running the page (a continuation's differs from the run's)
+   */
+  public ReplayProgress next(
+      ReplayInput input, ReplayPlan plan, ReplayProgress progress, String executionArn)
+      throws InterruptedException {
+    StoredGraph target =
+        graphs
+            .get(plan.graphId(), plan.graphVersion())
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "graph '"
+                            + plan.graphId()
+                            + "' version "
+                            + plan.graphVersion()
+                            + " was validated for this replay but is gone"));
+    StreamDocumentsForReplayRequest selectors = ReplayValidation.selectors(input, target);
+    ReplayQuery.Cursor after = ReplayQuery.Cursor.parse("progress.cursor", progress.cursor());
+    ReplayQuery.Page page = query.page(selectors, after, input.pageSize());
+    Map<String, Long> pageCounts = new LinkedHashMap<>();
+    Instant paced = clock.instant();
+    Duration gap =
+        input.ratePerSecond() == 0
+            ? Duration.ZERO
+            : Duration.ofNanos(1_000_000_000L / input.ratePerSecond());
+    for (ReplayCandidate candidate : page.candidates()) {
+      if (!gap.isZero()) {
+        Duration wait = Duration.between(clock.instant(), paced);
+        if (wait.isPositive()) {
+          pause.sleep(wait);
+        }
+        paced = paced.plus(gap);
+      }
+      String verdict =
+          ReplayStarts.start(
+              machines,
+              clock,
+              target,
+              plan.replayId(),
+              candidate,
+              plan.targetNode(),
+              input.dryRun());
+      pageCounts.merge(verdict, 1L, Long::sum);
+    }
+    Map<String, Long> totals = new LinkedHashMap<>(progress.counts());
+    pageCounts.forEach((k, v) -> totals.merge(k, v, Long::sum));
+    long pageNumber = progress.pages() + 1;
+    long candidates = progress.candidates() + page.candidates().size();
+    int inExecution = progress.pagesInExecution() + 1;
+    String next;
+    String continuation = "";
+    if (page.last()) {
+      next = ReplayProgress.DONE;
+    } else if (inExecution >= ReplayMachine.PAGES_PER_EXECUTION) {
+      next = ReplayProgress.CONTINUE;
+      continuation =
+          StateMachineNames.hashOf(
+              "replay-continue", plan.runArn(), Integer.toString(progress.generation() + 1));
+    } else {
+      next = ReplayProgress.PAGE;
+    }
+    audit.page(
+        new ReplayAudit.PageRow(
+            plan.runArn(),
+            pageNumber,
+            executionArn,
+            progress.cursor(),
+            page.next().text(),
+            page.candidates().size(),
+            pageCounts,
+            clock.instant()),
+        candidates,
+        totals,
+        page.last());
+    return new ReplayProgress(
+        page.next().text(),
+        pageNumber,
+        candidates,
+        totals,
+        inExecution,
+        progress.generation(),
+        next,
+        continuation);
+  }
+}

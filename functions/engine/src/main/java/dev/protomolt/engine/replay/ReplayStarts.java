@@ -1,0 +1,89 @@
+package dev.protomolt.engine.replay;
+
+import dev.protomolt.core.graph.GraphStore.StoredGraph;
+import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.core.orchestration.StateMachines;
+import dev.protomolt.core.orchestration.StateMachines.StartOutcome;
+import dev.protomolt.engine.admission.AdmissionService;
+import dev.protomolt.engine.admission.Intake;
+import dev.protomolt.engine.admission.IntakeService;
+import dev.protomolt.proto.repository.v1.ReplayCandidate;
+import dev.protomolt.proto.repository.v1.ReplayEligibility;
+import java.time.InstantSource;
+
+/**
+ * Starts (or, dry, only judges) the execution of one replay candidate and says what became of it:
+ * {@link #STARTED}, {@link #ALREADY_STARTED}, {@link #WOULD_START} or a skip verdict. The one place
+ * the in-process {@link ReplayService} and the replay state machine's pages decide a candidate, so
+ * both name executions alike and a rerun by either converges (decision 0990).
+ */
+final class ReplayStarts {
+
+  static final String STARTED = "started";
+  static final String ALREADY_STARTED = "already_started";
+  static final String WOULD_START = "would_start";
+
+  private ReplayStarts() {}
+
+  /**
+   * @param targetNode the interior node the execution enters at, or empty for the node reading
+   *     the candidate's datasource (an intake copy)
+   */
+  static String start(
+      StateMachines machines,
+      InstantSource clock,
+      StoredGraph target,
+      String replayId,
+      ReplayCandidate candidate,
+      String targetNode,
+      boolean dryRun) {
+    if (candidate.getEligibility() != ReplayEligibility.REPLAY_ELIGIBILITY_REPLAYABLE) {
+      // SOURCE_RECEIPT needs the bytes fetched from the source again; BODY_MISSING cannot run.
+      return candidate.getEligibility().name().replace("REPLAY_ELIGIBILITY_", "");
+    }
+    String accountId = candidate.getDocumentRef().getAccountId();
+    String datasourceId =
+        candidate.getDatasourceId().isEmpty()
+            ? candidate.getDocumentRef().getGraphAddressId()
+            : candidate.getDatasourceId();
+    String entry =
+        targetNode.isEmpty() ? AdmissionService.intakeNodeOf(target, datasourceId) : targetNode;
+    if (entry.isEmpty()) {
+      return ReplayReport.NOT_READ;
+    }
+    if (dryRun) {
+      return WOULD_START;
+    }
+    Intake intake =
+        IntakeService.intakeOf(
+            accountId, datasourceId, candidate.getDocumentRef(), clock.instant());
+    long version = target.graph().getVersion();
+    String name =
+        targetNode.isEmpty()
+            ? StateMachineNames.hashOf(
+                "replay",
+                replayId,
+                accountId,
+                datasourceId,
+                intake.docId(),
+                target.graph().getGraphId(),
+                Long.toString(version))
+            // An interior entry is a different execution of the same document: its node is named.
+            : StateMachineNames.hashOf(
+                "replay-at",
+                targetNode,
+                replayId,
+                accountId,
+                datasourceId,
+                intake.docId(),
+                target.graph().getGraphId(),
+                Long.toString(version));
+    return switch (machines.start(
+        target.stateMachineVersionArn(),
+        name,
+        AdmissionService.executionInput(intake, target, entry))) {
+      case StartOutcome.Started started -> STARTED;
+      case StartOutcome.AlreadyExists exists -> ALREADY_STARTED;
+    };
+  }
+}
