@@ -7,6 +7,7 @@ import dev.protomolt.core.store.Drive;
 import dev.protomolt.db.Migrations.MigrationReport;
 import dev.protomolt.engine.activation.GraphActivationService;
 import dev.protomolt.engine.admission.IntakeService;
+import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
@@ -15,6 +16,8 @@ import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.engine.replay.ReplayService;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
+import dev.protomolt.lambda.console.ConsoleApiHandler;
+import dev.protomolt.lambda.console.OperatorCheck;
 import dev.protomolt.lambda.handlers.GraphAdminHandler;
 import dev.protomolt.lambda.handlers.HopHandler;
 import dev.protomolt.lambda.handlers.IntakeHandler;
@@ -63,7 +66,8 @@ public final class NamedHandlers {
           "reconciler",
           "retention",
           "migrate",
-          "replay");
+          "replay",
+          "console-api");
 
   private NamedHandlers() {}
 
@@ -95,6 +99,20 @@ public final class NamedHandlers {
   /** One replay of stored documents onto a graph version (decision 0990). */
   public static EventHandler replay(ReplayService replay) {
     return new ReplayHandler(replay);
+  }
+
+  /**
+   * The console's JSON API behind an HTTP API (decision 1770).
+   *
+   * @param drafts null where no drafts table is wired: the draft routes answer 501
+   */
+  public static EventHandler consoleApi(
+      OperatorCheck operators,
+      GraphAdminService admin,
+      DraftService drafts,
+      ConsoleApiHandler.DocumentRunsSource runs,
+      Supplier<List<String>> modules) {
+    return new ConsoleApiHandler(operators, admin, drafts, runs, modules);
   }
 
   /** {@code storage-purge} records, purged as one batch. */

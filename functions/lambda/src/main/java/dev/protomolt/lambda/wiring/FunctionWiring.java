@@ -35,6 +35,8 @@ import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
 import dev.protomolt.lambda.accounts.IntakeNotificationRules;
 import dev.protomolt.lambda.accounts.S3IntakeNotificationRules;
+import dev.protomolt.lambda.console.ConsoleApiHandler;
+import dev.protomolt.lambda.console.OperatorCheck;
 import dev.protomolt.repository.ledger.IndexingLedger;
 import dev.protomolt.repository.ledger.IndexingReceipts;
 import dev.protomolt.repository.ledger.SourceSettlement;
@@ -133,6 +135,7 @@ public final class FunctionWiring {
       case "graph-admin" -> NamedHandlers.graphAdmin(graphAdmin(), activation());
       case "intake" -> NamedHandlers.intake(intake());
       case "replay" -> NamedHandlers.replay(replay());
+      case "console-api" -> consoleApi();
       case "prepare" -> NamedHandlers.prepare(new PrepareService(hops()));
       case "dispatch" -> NamedHandlers.dispatch(new DispatchService(hops()));
       case "complete" -> NamedHandlers.complete(new CompleteService(hops()));
@@ -253,10 +256,31 @@ public final class FunctionWiring {
         clients.clock());
   }
 
+  /**
+   * The console API over graph admin with activation attached, so its deploy compiles and
+   * publishes exactly as {@code graph-admin}'s activate does. No drafts table is wired to
+   * functions yet, so the draft routes say so (decision 1770).
+   */
+  private EventHandler consoleApi() {
+    GraphAdminService admin = graphAdmin();
+    activation(admin);
+    return NamedHandlers.consoleApi(
+        OperatorCheck.iamSigned(),
+        admin,
+        null,
+        new ConsoleApiHandler.DocumentRunsSource(
+            new PostgresAdmissionLog(clients.dataSource()), clients.sfn(), clients.store()),
+        () -> new KafkaTopics(clients.kafkaAdmin()).moduleIds());
+  }
+
   private GraphActivationService activation() {
+    return activation(graphAdmin());
+  }
+
+  private GraphActivationService activation(GraphAdminService admin) {
     FunctionEnvironment env = clients.environment();
     return new GraphActivationService(
-        graphAdmin(),
+        admin,
         new SfnStateMachines(clients.sfn(), env.executionRoleArn()),
         new EngineFunctions(
             env.environmentName(),
