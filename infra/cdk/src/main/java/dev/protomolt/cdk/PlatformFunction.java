@@ -24,7 +24,9 @@ public enum PlatformFunction {
   RETENTION("retention"),
   // Invoked by operators (and later a replay state machine) with a replay request: decision 0990.
   REPLAY("replay"),
-  MIGRATE("migrate");
+  MIGRATE("migrate"),
+  // The console's JSON API behind the HTTP API (decision 1770).
+  CONSOLE_API("console-api");
 
   private final String id;
 

@@ -150,13 +150,17 @@ class IamPolicyTest {
   }
 
   @Test
-  void onlyGraphAdminMayPassARole() {
+  void onlyTheFunctionsThatActivateGraphsMayPassARole() {
+    // Graph admin and the console API, whose deploy runs the same activation (decision 1770).
     Set<String> passers =
         statements.stream()
             .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("iam:")))
             .flatMap(s -> s.roles().stream())
             .collect(Collectors.toSet());
-    assertThat(passers).singleElement().asString().startsWith("${FunctionsGraphAdminServiceRole");
+    assertThat(passers)
+        .hasSize(2)
+        .anyMatch(r -> r.startsWith("${FunctionsGraphAdminServiceRole"))
+        .anyMatch(r -> r.startsWith("${FunctionsConsoleApiServiceRole"));
   }
 
   @Test
@@ -182,6 +186,7 @@ class IamPolicyTest {
             "Replay",
             "Migrate",
             "GraphAdmin",
+            "ConsoleApi",
             "Reconciler")) {
       List<String> writes =
           PolicyDocuments.forRole(template, roleId("Functions" + fn + "ServiceRole")).stream()

@@ -85,16 +85,23 @@ public final class GraphAdminAccess extends Construct {
             .resources(List.of(stateMachinePattern()))
             .build());
 
-    props
-        .graphAdmin()
+    grantGraphLifecycle(props.graphAdmin());
+  }
+
+  /**
+   * What activating a graph version needs: the lifecycle actions on this environment's state
+   * machines and passing the execution role to Step Functions. Graph admin has it, and so does the
+   * console API, whose deploy runs the same activation.
+   */
+  public void grantGraphLifecycle(IGrantable grantee) {
+    grantee
         .getGrantPrincipal()
         .addToPrincipalPolicy(
             PolicyStatement.Builder.create()
                 .actions(STATE_MACHINE_ACTIONS)
                 .resources(List.of(stateMachinePattern()))
                 .build());
-    props
-        .graphAdmin()
+    grantee
         .getGrantPrincipal()
         .addToPrincipalPolicy(
             PolicyStatement.Builder.create()
@@ -102,6 +109,17 @@ public final class GraphAdminAccess extends Construct {
                 .resources(List.of(executionRole.getRoleArn()))
                 .conditions(
                     Map.of("StringEquals", Map.of("iam:PassedToService", "states.amazonaws.com")))
+                .build());
+  }
+
+  /** Read executions and their histories (the console's run viewer). */
+  public void grantExecutionReads(IGrantable grantee) {
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("states:DescribeExecution", "states:GetExecutionHistory"))
+                .resources(List.of(executionPattern()))
                 .build());
   }
 

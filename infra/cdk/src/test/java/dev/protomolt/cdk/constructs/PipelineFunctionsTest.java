@@ -97,7 +97,8 @@ class PipelineFunctionsTest {
             "reconciler",
             "retention",
             "replay",
-            "migrate");
+            "migrate",
+            "console-api");
   }
 
   @Test
