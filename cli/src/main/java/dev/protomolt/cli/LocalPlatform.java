@@ -33,6 +33,9 @@ import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
+import dev.protomolt.lambda.console.ConsoleApiHandler;
+import dev.protomolt.lambda.console.OperatorCheck;
+import dev.protomolt.localstack.apigw.HttpApiFront;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
@@ -72,6 +75,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -137,6 +141,7 @@ public final class LocalPlatform implements AutoCloseable {
   // tests and drivers, instead of printed among the command's own output.
   private final RecordingMetricsSink metrics = new RecordingMetricsSink(CLUSTER);
   private final LocalGraphDoor.Drafts drafts;
+  private final HttpApiFront console;
   private final LuceneIndex index;
   private final Path indexDir;
   private final ManagedChannel channel;
@@ -144,7 +149,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final Map<String, DocumentProcessor> processors = new LinkedHashMap<>();
   private final Set<String> notifiedAccounts = ConcurrentHashMap.newKeySet();
 
-  private LocalPlatform(LocalCloud cloud, int gatewayPort) throws IOException {
+  private LocalPlatform(LocalCloud cloud, int gatewayPort, int consolePort) throws IOException {
     this.cloud = cloud;
     LocalCloudEndpoints ep = cloud.endpoints();
     DataSource ds = cloud.database();
@@ -260,6 +265,30 @@ public final class LocalPlatform implements AutoCloseable {
     // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
     tenancy.accounts().forEach(this::notifyIntake);
 
+    // --- The console (decision 1770): until the platform deploys the template, its console-api
+    // function is registered here like the hop functions above, over the same admin, drafts and
+    // store, and served by the local cloud's HTTP front with the console jar's assets.
+    register(
+        lambdas,
+        "console-api",
+        NamedHandlers.consoleApi(
+            OperatorCheck.iamOfAccount(LocalCloud.ACCOUNT_ID),
+            admin,
+            new DraftService(drafts.store(), validator, clock),
+            new ConsoleApiHandler.DocumentRunsSource(new PostgresAdmissionLog(ds), sfn, store),
+            () -> MODULES));
+    this.console =
+        HttpApiFront.start(
+            consolePort,
+            lambdas,
+            "console-api",
+            HttpApiFront.Assets.classpath(
+                LocalPlatform.class.getClassLoader(), "protomolt-console"),
+            new HttpApiFront.Operator(
+                LocalCloud.ACCOUNT_ID,
+                "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":user/local-operator"));
+    // --- end of the console's registration.
+
     this.indexDir = ep.dataDir().resolve("index");
     this.index = LuceneIndex.open(indexDir);
     this.channel =
@@ -287,9 +316,17 @@ public final class LocalPlatform implements AutoCloseable {
 
   /** Starts the local cloud with {@code settings} and everything on top of it. */
   public static LocalPlatform start(LocalCloudSettings settings, int gatewayPort) {
+    return start(settings, gatewayPort, 0);
+  }
+
+  /**
+   * Starts the local cloud and everything on top of it, the console on {@code consolePort} (0:
+   * any free loopback port).
+   */
+  public static LocalPlatform start(LocalCloudSettings settings, int gatewayPort, int consolePort) {
     LocalCloud cloud = LocalCloud.start(settings);
     try {
-      return new LocalPlatform(cloud, gatewayPort);
+      return new LocalPlatform(cloud, gatewayPort, consolePort);
     } catch (IOException | RuntimeException e) {
       cloud.close();
       if (e instanceof IOException io) {
@@ -386,6 +423,11 @@ public final class LocalPlatform implements AutoCloseable {
     return gateway.port();
   }
 
+  /** The console's URL: it carries the token that authorizes this browser once. */
+  public URI consoleUrl() {
+    return console.url();
+  }
+
   /** What the gateway did with work so far (served, settled, re-buffered, duplicates). */
   public GatewayCounters gatewayCounters() {
     return gateway.counters();
@@ -474,6 +516,7 @@ public final class LocalPlatform implements AutoCloseable {
 
   @Override
   public void close() {
+    console.close();
     workers.forEach(ModuleWorker::close);
     channel.shutdownNow();
     gateway.close();

@@ -206,6 +206,8 @@ class ConsoleApiOnLocalCloudTest {
     assertThat(run.path("disposition").asText()).isEqualTo("ROUTING_ENDED");
     assertThat(run.path("endNode").asText()).isEqualTo("echo");
     assertThat(run.path("nodes").path("echo").asText()).isEqualTo("ROUTING_ENDED");
+    assertThat(run.path("nodes").path("intake").asText()).isEqualTo("DONE");
+    assertThat(run.path("nodes").has("Start")).as("the machine's own states are no node").isFalse();
 
     Reply journey =
         call(

@@ -135,7 +135,7 @@ public final class ConsoleApiHandler implements EventHandler {
       case "graphs" -> {
         requireMethod(http, "GET");
         if (s.size() == 2) {
-          yield graphs(http.parameter("clusterId", ""));
+          yield graphs(http.parameter("clusterId"));
         }
         if (s.size() == 4 && s.get(3).equals("versions")) {
           yield versions(s.get(2));

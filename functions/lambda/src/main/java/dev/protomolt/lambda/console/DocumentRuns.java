@@ -204,6 +204,10 @@ final class DocumentRuns {
     for (HistoryEvent e : events) {
       if (e.stateEnteredEventDetails() != null) {
         String name = e.stateEnteredEventDetails().name();
+        if (name.indexOf('.') < 0) {
+          // The machine's own states (its Start choice) belong to no node.
+          continue;
+        }
         String label = label(name);
         if (name.endsWith(".DeadLettered")) {
           status.put(label, DEAD_LETTERED);

@@ -2,8 +2,8 @@ package dev.protomolt.cdk.constructs;
 
 import java.util.List;
 import software.amazon.awscdk.Duration;
-import software.amazon.awscdk.Fn;
 import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.aws_apigatewayv2_authorizers.HttpIamAuthorizer;
 import software.amazon.awscdk.aws_apigatewayv2_integrations.HttpLambdaIntegration;
 import software.amazon.awscdk.services.apigatewayv2.HttpApi;
@@ -66,9 +66,12 @@ public final class ConsoleSite extends Construct {
             .defaultAuthorizer(new HttpIamAuthorizer())
             .defaultIntegration(new HttpLambdaIntegration("ConsoleApi", props.api()))
             .build();
-    // The API endpoint is https://<id>.execute-api.<region>.amazonaws.com; CloudFront wants the
-    // host.
-    String apiHost = Fn.select(2, Fn.split("/", httpApi.getApiEndpoint()));
+    // CloudFront wants the API's host, <api id>.execute-api.<region>.<url suffix>; built from the
+    // id
+    // rather than split out of the endpoint URL, so the local cloud can resolve it too.
+    Stack stack = Stack.of(this);
+    String apiHost =
+        httpApi.getApiId() + ".execute-api." + stack.getRegion() + "." + stack.getUrlSuffix();
     this.distribution =
         Distribution.Builder.create(this, "Distribution")
             .comment(props.namePrefix() + " console")
