@@ -2,27 +2,31 @@ package dev.protomolt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.testsupport.Eventually;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The console in a real browser (Debian's Chromium, driven by playwright-core from the console's
- * own pinned npm packages) against the shared platform: build a three-node graph by dragging from
+ * own pinned npm packages) on a local platform of its own: build a three-node graph by dragging from
  * the palette, see the CEL violation on an edge, fix it, deploy; then an upload, watched in the
- * run viewer until it reaches SINK_REACHED, and its journey. The scenario is {@code
+ * run viewer until it reaches SINK_REACHED, and its journey. It runs its own platform on ephemeral
+ * ports rather than the shared one: it runs no command that reads the published ports, and the
+ * shared platform stays unstarted for the classes that run before the ones that need it. The
+ * scenario is {@code
  * console/test/browser/console-scenario.mjs}; its screenshots go to {@code target/console-shots}
  * (or {@code -Dconsole.shots=DIR}, which is how {@code docs/console/} is refreshed).
  */
-@ExtendWith(SharedPlatform.Resolver.class)
 class ConsoleBrowserTest {
 
   static final String ACCOUNT = "console";
@@ -30,26 +34,41 @@ class ConsoleBrowserTest {
   static final String GRAPH = "console-designed";
   static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
+  @TempDir static Path data;
+  static LocalPlatform platform;
+
+  @BeforeAll
+  static void startPlatform() {
+    platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0);
+    platform.provisionAccount(ACCOUNT, DATASOURCE);
+  }
+
+  @AfterAll
+  static void stopPlatform() {
+    if (platform != null) {
+      platform.close();
+    }
+  }
+
   @Test
-  void aGraphDesignedInTheBrowserRunsAnUploadToItsSink(SharedPlatform shared) throws Exception {
+  void aGraphDesignedInTheBrowserRunsAnUploadToItsSink() throws Exception {
     assertThat(CHROMIUM)
         .as("the browser test needs Debian's chromium: apt-get install -y chromium")
         .isExecutable();
-    LocalPlatform platform = shared.platform();
-    platform.provisionAccount(ACCOUNT, DATASOURCE);
     Path shots = Path.of(System.getProperty("console.shots", "target/console-shots"));
     String url = platform.consoleUrl().toString();
 
     scenario("design", url, GRAPH, shots);
 
-    String key = ACCOUNT + "/" + DATASOURCE + "/notes/tides.txt";
-    try (S3Client s3 = shared.s3()) {
-      s3.putObject(
-          b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
-          RequestBody.fromString(
-              "Tide tables\n\nHigh water at the harbour mouth comes forty minutes after the"
-                  + " moon crosses the meridian.\n"));
-    }
+    IntakeUploads.upload(
+        platform,
+        ACCOUNT,
+        DATASOURCE,
+        Map.of(
+            "notes/tides.txt",
+            ("Tide tables\n\nHigh water at the harbour mouth comes forty minutes after the"
+                    + " moon crosses the meridian.\n")
+                .getBytes(StandardCharsets.UTF_8)));
     LocalPlatform.Admission admitted =
         Eventually.value(
             "the upload admitted to the graph designed in the browser",
