@@ -69,6 +69,7 @@ final class DemoCommand implements Callable<Integer> {
     try (LocalPlatform platform = PlatformStart.start(settings, 0)) {
       double startup = (System.nanoTime() - started) / 1e9;
       out.printf("platform up in %.1f s; ingesting %d documents%n", startup, corpus.size());
+      out.println("console: " + platform.consoleUrl());
       out.flush();
       long ingesting = System.nanoTime();
       ProgressLine progress = ProgressLine.onConsole(out, "processing", corpus.size());

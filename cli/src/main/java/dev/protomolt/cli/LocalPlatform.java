@@ -36,6 +36,9 @@ import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
+import dev.protomolt.lambda.console.ConsoleApiHandler;
+import dev.protomolt.lambda.console.OperatorCheck;
+import dev.protomolt.localstack.apigw.HttpApiFront;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
@@ -82,6 +85,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -102,6 +106,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.StateMachineAlreadyExistsException;
 
@@ -150,6 +155,8 @@ public final class LocalPlatform implements AutoCloseable {
   // The local cloud stands in for CloudWatch: the gateway's metrics are kept here, readable by
   // tests and drivers, instead of printed among the command's own output.
   private final RecordingMetricsSink metrics = new RecordingMetricsSink(CLUSTER);
+  private final DynamoDbClient consoleDrafts;
+  private final HttpApiFront console;
   private final LuceneIndex index;
   private final Path indexDir;
   private final ManagedChannel channel;
@@ -157,7 +164,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final Map<String, DocumentProcessor> processors = new LinkedHashMap<>();
   private final Set<String> notifiedAccounts = ConcurrentHashMap.newKeySet();
 
-  private LocalPlatform(LocalCloud cloud, int gatewayPort) throws IOException {
+  private LocalPlatform(LocalCloud cloud, int gatewayPort, int consolePort) throws IOException {
     this.cloud = cloud;
     LocalCloudEndpoints ep = cloud.endpoints();
     DataSource ds = cloud.database();
@@ -301,6 +308,44 @@ public final class LocalPlatform implements AutoCloseable {
     // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
     tenancy.accounts().forEach(this::notifyIntake);
 
+    // --- The console (decision 1770): until the platform deploys the template, its console-api
+    // function is registered here like the hop functions above, over the same admin, drafts and
+    // store, and served by the local cloud's HTTP front with the console jar's assets.
+    Map<String, String> graphDoor = graphDoorValues(plan, lambdas);
+    this.consoleDrafts =
+        DynamoDbClient.builder()
+            .endpointOverride(ep.dynamoDb())
+            .region(Region.of(ep.region()))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build();
+    register(
+        lambdas,
+        "console-api",
+        NamedHandlers.consoleApi(
+            OperatorCheck.iamOfAccount(LocalCloud.ACCOUNT_ID),
+            admin,
+            new DraftService(
+                new DynamoDbDraftStore(
+                    consoleDrafts, graphDoor.get(PlatformVariable.DRAFTS_TABLE.key())),
+                validator,
+                clock),
+            new ConsoleApiHandler.DocumentRunsSource(new PostgresAdmissionLog(ds), sfn, store),
+            () -> MODULES));
+    this.console =
+        HttpApiFront.start(
+            consolePort,
+            lambdas,
+            "console-api",
+            HttpApiFront.Assets.classpath(
+                LocalPlatform.class.getClassLoader(), "protomolt-console"),
+            new HttpApiFront.Operator(
+                LocalCloud.ACCOUNT_ID,
+                "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":user/local-operator"));
+    // --- end of the console's registration.
+
     this.indexDir = ep.dataDir().resolve("index");
     this.index = LuceneIndex.open(indexDir);
     this.channel =
@@ -328,9 +373,17 @@ public final class LocalPlatform implements AutoCloseable {
 
   /** Starts the local cloud with {@code settings} and everything on top of it. */
   public static LocalPlatform start(LocalCloudSettings settings, int gatewayPort) {
+    return start(settings, gatewayPort, 0);
+  }
+
+  /**
+   * Starts the local cloud and everything on top of it, the console on {@code consolePort} (0:
+   * any free loopback port).
+   */
+  public static LocalPlatform start(LocalCloudSettings settings, int gatewayPort, int consolePort) {
     LocalCloud cloud = LocalCloud.start(settings);
     try {
-      return new LocalPlatform(cloud, gatewayPort);
+      return new LocalPlatform(cloud, gatewayPort, consolePort);
     } catch (IOException | RuntimeException e) {
       cloud.close();
       if (e instanceof IOException io) {
@@ -425,6 +478,11 @@ public final class LocalPlatform implements AutoCloseable {
 
   public int gatewayPort() {
     return gateway.port();
+  }
+
+  /** The console's URL: it carries the token that authorizes this browser once. */
+  public URI consoleUrl() {
+    return console.url();
   }
 
   /** What the gateway did with work so far (served, settled, re-buffered, duplicates). */
@@ -571,6 +629,8 @@ public final class LocalPlatform implements AutoCloseable {
 
   @Override
   public void close() {
+    console.close();
+    consoleDrafts.close();
     workers.forEach(ModuleWorker::close);
     channel.shutdownNow();
     gateway.close();

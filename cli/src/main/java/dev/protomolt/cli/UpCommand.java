@@ -111,6 +111,7 @@ final class UpCommand implements Callable<Integer> {
                     + accountId
                     + "/<datasource>/ for "
                     + datasources));
+    out.println("# console: " + platform.consoleUrl());
     out.println(
         "# protomolt is up; Ctrl-C stops it. Data: "
             + data.toAbsolutePath()

@@ -95,10 +95,12 @@ class LocalTemplateTest {
     assertThat(plan.tables())
         .extracting(TemplatePlan.Table::name, TemplatePlan.Table::ttlAttribute)
         .contains(org.assertj.core.groups.Tuple.tuple("protomolt-local-drafts", "expiresAt"));
+    // The third is the console's assets bucket (decision 1770), named by CloudFormation.
     assertThat(plan.buckets())
         .extracting(TemplatePlan.Bucket::name)
-        .containsExactlyInAnyOrder(
-            "protomolt-local-000000000000-intake", "protomolt-local-000000000000-platform");
+        .hasSize(3)
+        .contains("protomolt-local-000000000000-intake", "protomolt-local-000000000000-platform")
+        .anyMatch(name -> name.startsWith("protomolt-local-consoleassets"));
     assertThat(plan.containers())
         .singleElement()
         .satisfies(

@@ -7,6 +7,7 @@ import dev.protomolt.core.store.Drive;
 import dev.protomolt.db.Migrations.MigrationReport;
 import dev.protomolt.engine.activation.GraphActivationService;
 import dev.protomolt.engine.admission.IntakeService;
+import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
@@ -17,6 +18,8 @@ import dev.protomolt.engine.replay.ReplayPages;
 import dev.protomolt.engine.replay.ReplayService;
 import dev.protomolt.engine.replay.ReplayValidation;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
+import dev.protomolt.lambda.console.ConsoleApiHandler;
+import dev.protomolt.lambda.console.OperatorCheck;
 import dev.protomolt.lambda.handlers.GraphAdminHandler;
 import dev.protomolt.lambda.handlers.HopHandler;
 import dev.protomolt.lambda.handlers.IntakeHandler;
@@ -69,7 +72,8 @@ public final class NamedHandlers {
           "migrate",
           "replay",
           "replay-validate",
-          "replay-page");
+          "replay-page",
+          "console-api");
 
   private NamedHandlers() {}
 
@@ -111,6 +115,20 @@ public final class NamedHandlers {
   /** One keyset page of the replay state machine (decision 1700). */
   public static EventHandler replayPage(ReplayPages pages) {
     return new ReplayPageHandler(pages);
+  }
+
+  /**
+   * The console's JSON API behind an HTTP API (decision 1770).
+   *
+   * @param drafts null where no drafts table is wired: the draft routes answer 501
+   */
+  public static EventHandler consoleApi(
+      OperatorCheck operators,
+      GraphAdminService admin,
+      DraftService drafts,
+      ConsoleApiHandler.DocumentRunsSource runs,
+      Supplier<List<String>> modules) {
+    return new ConsoleApiHandler(operators, admin, drafts, runs, modules);
   }
 
   /** {@code storage-purge} records, purged as one batch. */

@@ -2,6 +2,7 @@ package dev.protomolt.cdk;
 
 import static dev.protomolt.cdk.PlatformFunction.ACCOUNT_EVENTS;
 import static dev.protomolt.cdk.PlatformFunction.COMPLETE;
+import static dev.protomolt.cdk.PlatformFunction.CONSOLE_API;
 import static dev.protomolt.cdk.PlatformFunction.DISPATCH;
 import static dev.protomolt.cdk.PlatformFunction.DLQ;
 import static dev.protomolt.cdk.PlatformFunction.GRAPH_ADMIN;
@@ -22,6 +23,7 @@ import dev.protomolt.cdk.config.DeployArtifacts;
 import dev.protomolt.cdk.config.EnvironmentConfig;
 import dev.protomolt.cdk.config.MigrationSet;
 import dev.protomolt.cdk.constructs.Alerting;
+import dev.protomolt.cdk.constructs.ConsoleSite;
 import dev.protomolt.cdk.constructs.Database;
 import dev.protomolt.cdk.constructs.FunctionTriggers;
 import dev.protomolt.cdk.constructs.FunctionTriggers.KafkaTrigger;
@@ -61,6 +63,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
   private final ModuleGateway gateway;
   private final GraphAdminAccess graphAdmin;
   private final ReplayStateMachine replay;
+  private final ConsoleSite console;
 
   public EnvironmentStack(
       Construct scope,
@@ -172,15 +175,19 @@ public final class EnvironmentStack extends ZonePinnedStack {
                     functions.alias(DISPATCH),
                     functions.alias(COMPLETE),
                     functions.alias(DLQ))));
-    functions.setEnvironment(
-        GRAPH_ADMIN,
-        PlatformVariable.EXECUTION_ROLE_ARN.key(),
-        graphAdmin.executionRole().getRoleArn());
-    for (PlatformFunction hop : List.of(PREPARE, DISPATCH, COMPLETE, DLQ)) {
+    // The console API deploys through the same activation as graph admin, so it gets the same
+    // settings (decision 1770).
+    for (PlatformFunction activates : List.of(GRAPH_ADMIN, CONSOLE_API)) {
       functions.setEnvironment(
-          GRAPH_ADMIN,
-          PlatformVariable.valueOf(hop.name() + "_FUNCTION_ARN").key(),
-          functions.alias(hop).getFunctionArn());
+          activates,
+          PlatformVariable.EXECUTION_ROLE_ARN.key(),
+          graphAdmin.executionRole().getRoleArn());
+      for (PlatformFunction hop : List.of(PREPARE, DISPATCH, COMPLETE, DLQ)) {
+        functions.setEnvironment(
+            activates,
+            PlatformVariable.valueOf(hop.name() + "_FUNCTION_ARN").key(),
+            functions.alias(hop).getFunctionArn());
+      }
     }
     // Housekeeping from the environment's config (decision 0671): how long superseded copies are
     // kept, and whether the reconciler deletes the orphans it finds or only reports them.
@@ -354,6 +361,17 @@ public final class EnvironmentStack extends ZonePinnedStack {
                 + " at it")
         .value(gateway.loadBalancer().getLoadBalancerDnsName())
         .build();
+    this.console =
+        new ConsoleSite(
+            this, "Console", new ConsoleSite.Props(prefix, functions.alias(CONSOLE_API), retain));
+    CfnOutput.Builder.create(this, "ConsoleUrl")
+        .description("The console (static site, and its API under /api/)")
+        .value("https://" + console.distribution().getDistributionDomainName() + "/")
+        .build();
+    CfnOutput.Builder.create(this, "ConsoleAssetsBucket")
+        .description("Upload console/target/classes/protomolt-console/ here")
+        .value(console.assets().getBucketName())
+        .build();
     CfnOutput.Builder.create(this, "IntakeBucket")
         .description("Uploads here start executions")
         .value(storage.intake().getBucketName())
@@ -386,6 +404,16 @@ public final class EnvironmentStack extends ZonePinnedStack {
     storage.grantDocumentReadWrite(intake);
     graphAdmin.grantStartExecution(intake);
     messaging.grantProduce(intake, "pipeline-events");
+
+    // The console API: graph admin's deploy path (publish graph updates, create dead-letter
+    // topics, the state machine lifecycle), execution reads for the run viewer, and the module
+    // topics' names for the palette. Manifests come from the ledger, so it reads no object.
+    IGrantable consoleApi = functions.alias(CONSOLE_API);
+    messaging.grantProduce(consoleApi, "graph-updates");
+    messaging.grantTopicAdmin(consoleApi, Messaging.DLQ_TOPIC_PATTERN);
+    messaging.grantDescribeTopics(consoleApi, Messaging.MODULE_TOPIC_PREFIX + "*");
+    graphAdmin.grantLifecycle(consoleApi);
+    graphAdmin.grantExecutionReads(consoleApi);
 
     // Replay reads only the ledger (no object) and starts executions on graph versions, as intake
     // does.
@@ -507,6 +535,10 @@ public final class EnvironmentStack extends ZonePinnedStack {
 
   public ReplayStateMachine replay() {
     return replay;
+  }
+
+  public ConsoleSite console() {
+    return console;
   }
 
   public GraphAdminAccess graphAdmin() {

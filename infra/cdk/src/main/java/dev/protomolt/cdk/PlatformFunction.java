@@ -27,7 +27,9 @@ public enum PlatformFunction {
   // The replay state machine's two steps (decision 1700).
   REPLAY_VALIDATE("replay-validate"),
   REPLAY_PAGE("replay-page"),
-  MIGRATE("migrate");
+  MIGRATE("migrate"),
+  // The console's JSON API behind the HTTP API (decision 1770).
+  CONSOLE_API("console-api");
 
   private final String id;
 

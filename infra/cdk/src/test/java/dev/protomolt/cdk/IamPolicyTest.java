@@ -152,17 +152,19 @@ class IamPolicyTest {
   }
 
   @Test
-  void onlyTheTwoGraphDoorsMayPassARole() {
-    // Graph admin and the gateway's PipelineGraphService both activate graphs.
+  void onlyTheThreeGraphDoorsMayPassARole() {
+    // Graph admin, the gateway's PipelineGraphService and the console API (decision 1770) all
+    // activate graphs.
     Set<String> passers =
         statements.stream()
             .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("iam:")))
             .flatMap(s -> s.roles().stream())
             .collect(Collectors.toSet());
     assertThat(passers)
-        .hasSize(2)
+        .hasSize(3)
         .anyMatch(r -> r.startsWith("${FunctionsGraphAdminServiceRole"))
-        .anyMatch(r -> r.startsWith("${GatewayTaskTaskRole"));
+        .anyMatch(r -> r.startsWith("${GatewayTaskTaskRole"))
+        .anyMatch(r -> r.startsWith("${FunctionsConsoleApiServiceRole"));
   }
 
   @Test
@@ -188,6 +190,7 @@ class IamPolicyTest {
             "Replay",
             "Migrate",
             "GraphAdmin",
+            "ConsoleApi",
             "Reconciler")) {
       List<String> writes =
           PolicyDocuments.forRole(template, roleId("Functions" + fn + "ServiceRole")).stream()

@@ -90,6 +90,25 @@ public final class LocalResourceTypes {
     row("AWS::SNS::Subscription", LocalRole.NOTHING, "alarm notifications only");
     row("AWS::ECR::Repository", LocalRole.NOTHING, "images are not built locally");
     row("AWS::CDK::Metadata", LocalRole.NOTHING, "CDK's own bookkeeping");
+    // The console (decision 1770): the local cloud's HTTP front serves the API function and the
+    // console jar's assets on a loopback port, so the HTTP API and CloudFront need nothing more.
+    for (String type :
+        new String[] {
+          "AWS::ApiGatewayV2::Api",
+          "AWS::ApiGatewayV2::Stage",
+          "AWS::ApiGatewayV2::Integration",
+          "AWS::ApiGatewayV2::Route"
+        }) {
+      row(type, LocalRole.NOTHING, "the local HTTP front (HttpApiFront) serves the console API");
+    }
+    row(
+        "AWS::CloudFront::Distribution",
+        LocalRole.NOTHING,
+        "the local HTTP front serves the console's assets");
+    row(
+        "AWS::CloudFront::OriginAccessControl",
+        LocalRole.NOTHING,
+        "the local HTTP front serves the console's assets");
   }
 
   private LocalResourceTypes() {}

@@ -36,6 +36,14 @@ public final class NamedFunctions {
     }
   }
 
+  @Named("console-api")
+  @Singleton
+  public static class ConsoleApi extends QuarkusFunction implements RequestStreamHandler {
+    public ConsoleApi() {
+      super("console-api");
+    }
+  }
+
   @Named("prepare")
   @Singleton
   public static class Prepare extends QuarkusFunction implements RequestStreamHandler {

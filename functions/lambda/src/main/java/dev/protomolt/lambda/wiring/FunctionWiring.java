@@ -38,6 +38,8 @@ import dev.protomolt.lambda.accounts.IntakeNotificationRules;
 import dev.protomolt.lambda.accounts.S3IntakeNotificationRules;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
 import dev.protomolt.repository.doclog.PostgresLogPartIndex;
+import dev.protomolt.lambda.console.ConsoleApiHandler;
+import dev.protomolt.lambda.console.OperatorCheck;
 import dev.protomolt.repository.ledger.IndexingLedger;
 import dev.protomolt.repository.ledger.IndexingReceipts;
 import dev.protomolt.repository.ledger.SourceSettlement;
@@ -142,6 +144,7 @@ public final class FunctionWiring {
       case "intake" -> NamedHandlers.intake(intake());
       case "replay" -> NamedHandlers.replay(replay());
       case "replay-validate" -> NamedHandlers.replayValidate(replayValidation());
+      case "console-api" -> consoleApi();
       case "replay-page" -> NamedHandlers.replayPage(replayPages());
       case "prepare" ->
           NamedHandlers.prepare(new PrepareService(hops(transcripts()), hopMetrics()));
@@ -291,6 +294,22 @@ public final class FunctionWiring {
             clients.clock(),
             tenancy);
     return new IntakeService(clients.store(), admission, clients.clock());
+  }
+
+  /**
+   * The console API over graph admin with activation attached, so its deploy compiles and
+   * publishes exactly as {@code graph-admin}'s activate does. No drafts table is wired to
+   * functions yet, so the draft routes say so (decision 1770).
+   */
+  private EventHandler consoleApi() {
+    GraphAdministration graphs = graphAdministration();
+    return NamedHandlers.consoleApi(
+        OperatorCheck.iamSigned(),
+        graphs.admin(),
+        null,
+        new ConsoleApiHandler.DocumentRunsSource(
+            new PostgresAdmissionLog(clients.dataSource()), clients.sfn(), clients.store()),
+        () -> new KafkaTopics(clients.kafkaAdmin()).moduleIds());
   }
 
   /** Graph admin with activation attached, built as the gateway's graph door builds it. */

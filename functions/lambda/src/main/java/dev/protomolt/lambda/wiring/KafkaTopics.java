@@ -1,6 +1,7 @@
 package dev.protomolt.lambda.wiring;
 
 import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
+import dev.protomolt.names.PlatformTopic;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -25,6 +26,28 @@ final class KafkaTopics {
 
   KafkaTopics(Admin admin) {
     this.admin = Objects.requireNonNull(admin, "admin");
+  }
+
+  /**
+   * The module ids that have a work topic: a module is registered once its topic exists (the
+   * stack's topics resource or activation creates it), so this is the designer's palette.
+   */
+  List<String> moduleIds() {
+    try {
+      return admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).stream()
+          .filter(name -> name.startsWith(PlatformTopic.MODULE_TOPIC_PREFIX))
+          .map(name -> name.substring(PlatformTopic.MODULE_TOPIC_PREFIX.length()))
+          .sorted()
+          .toList();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while listing topics", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "listing topics failed: " + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("Kafka did not answer within " + TIMEOUT_SECONDS + " s", e);
+    }
   }
 
   /** Returns the names it created. */

@@ -112,6 +112,17 @@ public final class GraphAdminAccess extends Construct {
                 .build());
   }
 
+  /** Read executions and their histories (the console's run viewer). */
+  public void grantExecutionReads(IGrantable grantee) {
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("states:DescribeExecution", "states:GetExecutionHistory"))
+                .resources(List.of(executionPattern()))
+                .build());
+  }
+
   /**
    * {@code arn:<partition>:states:<region>:<account>:stateMachine:<prefix>-*}: the state machines
    * of this environment; a version ({@code ...:<name>:<n>}) and an alias ({@code ...:<name>:active})

@@ -190,6 +190,15 @@ public final class Messaging extends Construct {
         Stream.of(topics).map(this::topicArn).toList());
   }
 
+  /** See the named topics (names or IAM patterns) when listing the cluster's topics; no data. */
+  public void grantDescribeTopics(IGrantable grantee, String... topics) {
+    grantConnect(grantee);
+    add(
+        grantee,
+        List.of("kafka-cluster:DescribeTopic"),
+        Stream.of(topics).map(this::topicArn).toList());
+  }
+
   /** Consume the named topics in one consumer group. */
   public void grantConsume(IGrantable grantee, String group, String... topics) {
     grantRead(grantee, topics);

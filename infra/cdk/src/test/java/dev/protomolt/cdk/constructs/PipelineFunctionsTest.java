@@ -99,7 +99,8 @@ class PipelineFunctionsTest {
             "replay",
             "replay-validate",
             "replay-page",
-            "migrate");
+            "migrate",
+            "console-api");
   }
 
   @Test

@@ -1,0 +1,301 @@
+package dev.protomolt.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.util.JsonFormat;
+import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.localstack.lambda.LambdaResult;
+import dev.protomolt.proto.module.v1.WorkDispatch;
+import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import dev.protomolt.testsupport.StepFunctionsExecutions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+
+/**
+ * The {@code console-api} function, built by the production wiring, invoked through the local
+ * Lambda runner with API Gateway HTTP API events: a graph deployed through it runs an uploaded
+ * document on the local Step Functions runtime, and the run viewer's routes read that document's
+ * status per node, hops and manifests back from Postgres, Step Functions and S3.
+ */
+class ConsoleApiOnLocalCloudTest {
+
+  static final Duration PATIENCE = Duration.ofSeconds(60);
+  static final String OPERATOR = "arn:aws:iam::000000000000:user/operator";
+
+  @TempDir static Path dataDir;
+  static LocalCloudFunctions local;
+
+  @BeforeAll
+  static void start() {
+    local = new LocalCloudFunctions(dataDir, LocalCloudFunctions.fixtureTenancy());
+    assertThat(
+            local
+                .cloud
+                .lambdas()
+                .invoke("account-events", Fixtures.text("msk-account-events.json")))
+        .isInstanceOf(LambdaResult.Success.class);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (local != null) {
+      local.close();
+    }
+  }
+
+  /** One HTTP API call as API Gateway delivers it, IAM-signed by {@link #OPERATOR}. */
+  static Reply call(String method, String path, Map<String, String> query, JsonNode body) {
+    return call(method, path, query, body, OPERATOR);
+  }
+
+  static Reply call(
+      String method, String path, Map<String, String> query, JsonNode body, String caller) {
+    ObjectNode event = EventJson.reply();
+    event.put("version", "2.0");
+    event.put("routeKey", "$default");
+    event.put("rawPath", path);
+    ObjectNode q = event.putObject("queryStringParameters");
+    query.forEach(q::put);
+    ObjectNode context = event.putObject("requestContext");
+    context.putObject("http").put("method", method).put("path", path);
+    if (caller != null) {
+      context
+          .putObject("authorizer")
+          .putObject("iam")
+          .put("userArn", caller)
+          .put("accountId", "000000000000");
+    }
+    if (body != null) {
+      event.put("body", body.toString());
+    }
+    event.put("isBase64Encoded", false);
+    LambdaResult result = local.cloud.lambdas().invoke("console-api", event.toString());
+    assertThat(result).isInstanceOf(LambdaResult.Success.class);
+    try {
+      JsonNode reply = EventJson.MAPPER.readTree(((LambdaResult.Success) result).payload());
+      return new Reply(
+          reply.path("statusCode").asInt(), EventJson.MAPPER.readTree(reply.path("body").asText()));
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  record Reply(int status, JsonNode body) {}
+
+  static ObjectNode graphBody(String edgeCondition) throws Exception {
+    return graphBody("console-echo", edgeCondition);
+  }
+
+  static ObjectNode graphBody(String graphId, String edgeCondition) throws Exception {
+    ObjectNode graph =
+        (ObjectNode) EventJson.MAPPER.readTree(Fixtures.text("graphs/lambda-echo.json"));
+    graph.put("graphId", graphId);
+    ((ObjectNode) graph.path("edges").get(0)).put("condition", edgeCondition);
+    ObjectNode body = EventJson.reply();
+    body.set("graph", graph);
+    return body;
+  }
+
+  @Test
+  void badCelIsAViolationOnItsEdgeAndDeployRefusesItNamingTheEdge() throws Exception {
+    Reply validated = call("POST", "/api/validate", Map.of(), graphBody("document.title =="));
+    assertThat(validated.status()).isEqualTo(200);
+    assertThat(validated.body().path("valid").asBoolean()).isFalse();
+    assertThat(validated.body().path("violations").get(0).path("edgeId").asText())
+        .isEqualTo("intake-echo");
+
+    Reply refused =
+        call("POST", "/api/deploy", Map.of(), graphBody("console-bad", "document.title =="));
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.body().path("field").asText()).startsWith("graph.edges[intake-echo]");
+    assertThat(refused.body().path("rule").asText()).isNotBlank();
+    assertThat(refused.body().path("validation").path("violations").size()).isPositive();
+    assertThat(
+            call("GET", "/api/graphs/console-bad/versions", Map.of(), null)
+                .body()
+                .path("versions")
+                .size())
+        .as("a refused deploy stores nothing")
+        .isZero();
+  }
+
+  @Test
+  void aDeployedGraphRunsAnUploadAndTheViewerReadsItsStatusHopsAndManifests() throws Exception {
+    Reply deployed = call("POST", "/api/deploy", Map.of(), graphBody("true"));
+    assertThat(deployed.status()).as("%s", deployed.body()).isEqualTo(200);
+    assertThat(deployed.body().path("active").asBoolean()).isTrue();
+    assertThat(deployed.body().path("graph").path("version").asLong()).isEqualTo(1);
+    JsonNode graphs = call("GET", "/api/graphs", Map.of("clusterId", "local"), null).body();
+    assertThat(graphs.path("graphs").findValuesAsText("graphId")).contains("console-echo");
+
+    String key = "acme/acme-uploads/reports/quarterly report (final).txt";
+    S3Client s3 =
+        local
+            .clients
+            .s3()
+            .forDrive(
+                new PostgresDriveDirectory(local.cloud.database())
+                    .find("acme", DriveKind.INTAKE)
+                    .orElseThrow());
+    s3.putObject(
+        b -> b.bucket("protomolt-intake").key(key),
+        RequestBody.fromString("Revenue grew in every region this quarter."));
+    JsonNode admitted =
+        EventJson.MAPPER
+            .readTree(
+                ((LambdaResult.Success)
+                        local
+                            .cloud
+                            .lambdas()
+                            .invoke("intake", Fixtures.text("s3-object-created-put.json")))
+                    .payload())
+            .path("admissions")
+            .get(0);
+    String executionArn = admitted.path("executionArn").asText();
+    String docId = admitted.path("docId").asText();
+
+    // The test plays the echo module: it answers the dispatch with the stream it was given.
+    WorkDispatch work = nextDispatch(executionArn);
+    ObjectNode ack = EventJson.reply();
+    ack.put("workUnitId", work.getWorkUnitId());
+    ack.put("outcome", "CONTINUE");
+    ack.set("stream", EventJson.MAPPER.readTree(JsonFormat.printer().print(work.getStream())));
+    local
+        .clients
+        .sfn()
+        .sendTaskSuccess(b -> b.taskToken(work.getTaskToken()).output(ack.toString()));
+    assertThat(
+            StepFunctionsExecutions.awaitClosed(local.clients.sfn(), executionArn, PATIENCE)
+                .status())
+        .isEqualTo(ExecutionStatus.SUCCEEDED);
+
+    // Activation created the echo module's work topic, which is what registers it for the palette.
+    assertThat(call("GET", "/api/modules", Map.of(), null).body().path("modules").toString())
+        .contains("\"echo\"");
+
+    JsonNode docs =
+        call(
+                "GET",
+                "/api/documents",
+                Map.of("accountId", "acme", "datasourceId", "acme-uploads"),
+                null)
+            .body();
+    JsonNode doc = docs.path("documents").get(0);
+    assertThat(doc.path("docId").asText()).isEqualTo(docId);
+    JsonNode run = doc.path("admissions").get(0);
+    assertThat(run.path("graphId").asText()).isEqualTo("console-echo");
+    assertThat(run.path("status").asText()).isEqualTo("SUCCEEDED");
+    // The echo graph has no sink: its walk ends where routing finds no edge out of echo.
+    assertThat(run.path("disposition").asText()).isEqualTo("ROUTING_ENDED");
+    assertThat(run.path("endNode").asText()).isEqualTo("echo");
+    assertThat(run.path("nodes").path("echo").asText()).isEqualTo("ROUTING_ENDED");
+    assertThat(run.path("nodes").path("intake").asText()).isEqualTo("DONE");
+    assertThat(run.path("nodes").has("Start")).as("the machine's own states are no node").isFalse();
+
+    Reply journey =
+        call(
+            "GET",
+            "/api/documents/" + docId,
+            Map.of("accountId", "acme", "datasourceId", "acme-uploads"),
+            null);
+    assertThat(journey.status()).isEqualTo(200);
+    JsonNode hops = journey.body().path("admissions").get(0).path("hops");
+    assertThat(hops.findValuesAsText("state")).contains("echo.Work");
+    JsonNode manifests = journey.body().path("manifests");
+    assertThat(manifests.findValuesAsText("at")).contains("intake");
+    assertThat(manifests.get(0).path("manifest").toString()).contains("PIPE_DOC_PART_CORE");
+  }
+
+  @Test
+  void refusalsNameTheFieldAndTheRule() throws Exception {
+    Reply unsigned = call("GET", "/api/graphs", Map.of(), null, null);
+    assertThat(unsigned.status()).isEqualTo(401);
+    assertThat(unsigned.body().path("field").asText()).isEqualTo("requestContext.authorizer.iam");
+
+    Reply noAccount = call("GET", "/api/documents", Map.of(), null);
+    assertThat(noAccount.status()).isEqualTo(400);
+    assertThat(noAccount.body().path("field").asText()).isEqualTo("accountId");
+    assertThat(noAccount.body().path("rule").asText()).contains("required");
+
+    Reply notJson =
+        call("POST", "/api/validate", Map.of(), EventJson.MAPPER.getNodeFactory().textNode("x"));
+    assertThat(notJson.status()).isEqualTo(400);
+    assertThat(notJson.body().path("field").asText()).isEqualTo("body");
+
+    ObjectNode badGraph = EventJson.reply();
+    badGraph.putObject("graph").put("nodez", 1);
+    Reply notAGraph = call("POST", "/api/validate", Map.of(), badGraph);
+    assertThat(notAGraph.status()).isEqualTo(400);
+    assertThat(notAGraph.body().path("field").asText()).isEqualTo("graph");
+
+    ObjectNode badMode = graphBody("true");
+    badMode.put("mode", "LOOSE");
+    Reply mode = call("POST", "/api/validate", Map.of(), badMode);
+    assertThat(mode.status()).isEqualTo(400);
+    assertThat(mode.body().path("field").asText()).isEqualTo("mode");
+
+    assertThat(call("DELETE", "/api/graphs", Map.of(), null).status()).isEqualTo(405);
+    Reply unknown = call("GET", "/api/nothing", Map.of(), null);
+    assertThat(unknown.status()).isEqualTo(404);
+    assertThat(unknown.body().path("field").asText()).isEqualTo("path");
+
+    Reply noJourney =
+        call(
+            "GET",
+            "/api/documents/missing",
+            Map.of("accountId", "acme", "datasourceId", "x"),
+            null);
+    assertThat(noJourney.status()).isEqualTo(404);
+    assertThat(noJourney.body().path("field").asText()).isEqualTo("docId");
+  }
+
+  @Test
+  void draftsSayTheyAreNotWiredInThisDeployment() {
+    Reply draft = call("GET", "/api/drafts/local/console-echo", Map.of(), null);
+    assertThat(draft.status()).isEqualTo(501);
+    assertThat(draft.body().path("field").asText()).isEqualTo("drafts");
+  }
+
+  private static WorkDispatch nextDispatch(String executionArn) throws Exception {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                local.cloud.endpoints().kafkaBootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "console-test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest"),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of("pipestream.module.echo"));
+      long deadline = System.nanoTime() + PATIENCE.toNanos();
+      while (System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+          WorkDispatch work = WorkDispatch.parseFrom(r.value());
+          if (work.getExecutionArn().equals(executionArn)) {
+            return work;
+          }
+        }
+      }
+      throw new AssertionError("no dispatch for " + executionArn + " within " + PATIENCE);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.protomolt.cdk.constructs;
+
+import java.util.List;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.Stack;
+import software.amazon.awscdk.aws_apigatewayv2_authorizers.HttpIamAuthorizer;
+import software.amazon.awscdk.aws_apigatewayv2_integrations.HttpLambdaIntegration;
+import software.amazon.awscdk.services.apigatewayv2.HttpApi;
+import software.amazon.awscdk.services.cloudfront.AllowedMethods;
+import software.amazon.awscdk.services.cloudfront.BehaviorOptions;
+import software.amazon.awscdk.services.cloudfront.CachePolicy;
+import software.amazon.awscdk.services.cloudfront.Distribution;
+import software.amazon.awscdk.services.cloudfront.ErrorResponse;
+import software.amazon.awscdk.services.cloudfront.OriginRequestPolicy;
+import software.amazon.awscdk.services.cloudfront.ViewerProtocolPolicy;
+import software.amazon.awscdk.services.cloudfront.origins.HttpOrigin;
+import software.amazon.awscdk.services.cloudfront.origins.S3BucketOrigin;
+import software.amazon.awscdk.services.lambda.IFunction;
+import software.amazon.awscdk.services.s3.BlockPublicAccess;
+import software.amazon.awscdk.services.s3.Bucket;
+import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.constructs.Construct;
+
+/**
+ * The console in AWS (decision 1770): its built site in a private bucket that only CloudFront
+ * reads (origin access control), and the {@code console-api} function behind an HTTP API whose
+ * every route is IAM-authorized. CloudFront serves the site and forwards {@code /api/*} to the
+ * HTTP API uncached, so the page calls the API on its own origin exactly as it does locally.
+ */
+public final class ConsoleSite extends Construct {
+
+  /**
+   * @param namePrefix the environment prefix, e.g. {@code protomolt-dev}
+   * @param api the console-api function (its alias)
+   * @param retain whether the assets bucket outlives the stack
+   */
+  public record Props(String namePrefix, IFunction api, boolean retain) {
+    public Props {
+      if (namePrefix == null || namePrefix.isBlank()) {
+        throw new IllegalArgumentException("console: namePrefix is required");
+      }
+      if (api == null) {
+        throw new IllegalArgumentException("console: the console-api function is required");
+      }
+    }
+  }
+
+  private final Bucket assets;
+  private final HttpApi httpApi;
+  private final Distribution distribution;
+
+  public ConsoleSite(Construct scope, String id, Props props) {
+    super(scope, id);
+    this.assets =
+        Bucket.Builder.create(this, "Assets")
+            .blockPublicAccess(BlockPublicAccess.BLOCK_ALL)
+            .encryption(BucketEncryption.S3_MANAGED)
+            .enforceSsl(true)
+            .removalPolicy(props.retain() ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY)
+            .build();
+    this.httpApi =
+        HttpApi.Builder.create(this, "Api")
+            .apiName(props.namePrefix() + "-console")
+            .description("The console's JSON API: every route IAM-authorized")
+            .defaultAuthorizer(new HttpIamAuthorizer())
+            .defaultIntegration(new HttpLambdaIntegration("ConsoleApi", props.api()))
+            .build();
+    // CloudFront wants the API's host, <api id>.execute-api.<region>.<url suffix>; built from the
+    // id
+    // rather than split out of the endpoint URL, so the local cloud can resolve it too.
+    Stack stack = Stack.of(this);
+    String apiHost =
+        httpApi.getApiId() + ".execute-api." + stack.getRegion() + "." + stack.getUrlSuffix();
+    this.distribution =
+        Distribution.Builder.create(this, "Distribution")
+            .comment(props.namePrefix() + " console")
+            .defaultRootObject("index.html")
+            .defaultBehavior(
+                BehaviorOptions.builder()
+                    .origin(S3BucketOrigin.withOriginAccessControl(assets))
+                    .viewerProtocolPolicy(ViewerProtocolPolicy.REDIRECT_TO_HTTPS)
+                    .build())
+            .additionalBehaviors(
+                java.util.Map.of(
+                    "/api/*",
+                    BehaviorOptions.builder()
+                        .origin(HttpOrigin.Builder.create(apiHost).build())
+                        .viewerProtocolPolicy(ViewerProtocolPolicy.HTTPS_ONLY)
+                        .allowedMethods(AllowedMethods.ALLOW_ALL)
+                        .cachePolicy(CachePolicy.CACHING_DISABLED)
+                        .originRequestPolicy(OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER)
+                        .build()))
+            // The console routes in the browser: a path that is no asset gets the page.
+            .errorResponses(
+                List.of(
+                    ErrorResponse.builder()
+                        .httpStatus(403)
+                        .responseHttpStatus(200)
+                        .responsePagePath("/index.html")
+                        .ttl(Duration.seconds(0))
+                        .build()))
+            .build();
+  }
+
+  public Bucket assets() {
+    return assets;
+  }
+
+  public HttpApi httpApi() {
+    return httpApi;
+  }
+
+  public Distribution distribution() {
+    return distribution;
+  }
+}
