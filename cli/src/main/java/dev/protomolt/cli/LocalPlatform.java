@@ -13,6 +13,8 @@ import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.graphs.DraftService;
+import dev.protomolt.engine.graphs.DynamoDbDraftStore;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;

@@ -35,9 +35,12 @@ public enum PlatformVariable {
   /** Quarkus amazon-lambda's {@code quarkus.lambda.handler}: which named handler a function runs. */
   QUARKUS_LAMBDA_HANDLER("QUARKUS_LAMBDA_HANDLER", functions(), functions()),
   EXECUTION_ROLE_ARN("PROTOMOLT_EXECUTION_ROLE_ARN", both(), both(), "graph-admin", "console-api"),
-  PREPARE_FUNCTION_ARN("PROTOMOLT_PREPARE_FUNCTION_ARN", both(), both(), "graph-admin", "console-api"),
-  DISPATCH_FUNCTION_ARN("PROTOMOLT_DISPATCH_FUNCTION_ARN", both(), both(), "graph-admin", "console-api"),
-  COMPLETE_FUNCTION_ARN("PROTOMOLT_COMPLETE_FUNCTION_ARN", both(), both(), "graph-admin", "console-api"),
+  PREPARE_FUNCTION_ARN(
+      "PROTOMOLT_PREPARE_FUNCTION_ARN", both(), both(), "graph-admin", "console-api"),
+  DISPATCH_FUNCTION_ARN(
+      "PROTOMOLT_DISPATCH_FUNCTION_ARN", both(), both(), "graph-admin", "console-api"),
+  COMPLETE_FUNCTION_ARN(
+      "PROTOMOLT_COMPLETE_FUNCTION_ARN", both(), both(), "graph-admin", "console-api"),
   DLQ_FUNCTION_ARN("PROTOMOLT_DLQ_FUNCTION_ARN", both(), both(), "graph-admin", "console-api"),
   INTAKE_FUNCTION_ARN("PROTOMOLT_INTAKE_FUNCTION_ARN", functions(), functions(), "account-events"),
   RETENTION_WINDOW("PROTOMOLT_RETENTION_WINDOW", functions(), functions(), "retention"),
