@@ -1,6 +1,7 @@
 package dev.protomolt.gateway;
 
 import dev.protomolt.access.AccessSettings;
+import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
 import dev.protomolt.names.PlatformVariable;
@@ -24,13 +25,16 @@ import java.util.regex.Pattern;
  *     {@code PROTOMOLT_KAFKA_CLUSTER_ARN} with SASL/IAM in AWS (decision 0670)
  * @param consumerGroup the group every gateway task shares
  * @param partitionCapacity most records buffered per partition
- * @param stepFunctionsEndpoint empty for AWS itself
+ * @param stepFunctionsEndpoint {@code PROTOMOLT_SFN_ENDPOINT}, else {@code AWS_ENDPOINT_URL_SFN};
+ *     empty for AWS itself
  * @param region the AWS region of Step Functions
  * @param database the ledger database: {@code PROTOMOLT_JDBC_URL} locally, RDS Proxy with IAM
  *     tokens from {@code PROTOMOLT_DB_HOST}/{@code _PORT}/{@code _NAME}/{@code _USER} in AWS
  * @param objectStores S3 settings per credentials reference the drives name
  * @param environmentName {@code PROTOMOLT_ENV}, the {@code Environment} dimension of the metrics
  *     the gateway emits ({@code local} when unset)
+ * @param aws the SDK's endpoint ({@code AWS_ENDPOINT_URL_*}) and key variables of the task, read
+ *     from the same values: the task's own credentials, not the JVM's
  */
 public record GatewayConfig(
     int port,
@@ -42,7 +46,8 @@ public record GatewayConfig(
     String region,
     DatabaseAccess database,
     Map<String, ObjectStoreSettings> objectStores,
-    String environmentName) {
+    String environmentName,
+    AwsClientSettings aws) {
 
   public static final int DEFAULT_PORT = 18100;
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
@@ -62,6 +67,7 @@ public record GatewayConfig(
       }
       modules.add(id);
     }
+    AwsClientSettings aws = new AwsClientSettings(values);
     String refs = values.getOrDefault(PlatformVariable.S3_CREDENTIALS_REFS.key(), "platform");
     Map<String, ObjectStoreSettings> stores = new LinkedHashMap<>();
     for (String r : refs.split(",")) {
@@ -73,21 +79,31 @@ public record GatewayConfig(
                 + "\"");
       }
       String part = ref.toUpperCase(Locale.ROOT).replace('-', '_');
-      stores.put(
-          ref,
-          ObjectStoreSettings.fromValues(
-              values.get(PlatformVariable.S3_ENDPOINT.key(part)),
-              values.get(PlatformVariable.S3_PATH_STYLE.key(part)),
-              values.get(PlatformVariable.S3_ACCESS_KEY_ID.key(part)),
-              values.get(PlatformVariable.S3_SECRET_ACCESS_KEY.key(part))));
+      try {
+        stores.put(
+            ref,
+            ObjectStoreSettings.fromValues(
+                values.get(PlatformVariable.S3_ENDPOINT.key(part)),
+                values.get(PlatformVariable.S3_PATH_STYLE.key(part)),
+                values.get(PlatformVariable.S3_ACCESS_KEY_ID.key(part)),
+                values.get(PlatformVariable.S3_SECRET_ACCESS_KEY.key(part)),
+                aws.endpoint(AwsClientSettings.S3),
+                aws.credentials(),
+                AwsClientSettings::needsPathStyle));
+      } catch (IllegalStateException e) {
+        throw new IllegalArgumentException(e.getMessage(), e);
+      }
     }
     String sfn = values.getOrDefault(PlatformVariable.SFN_ENDPOINT.key(), "").strip();
     AccessSettings access = new AccessSettings(values, "the gateway");
     BrokerAccess brokers;
     DatabaseAccess database;
+    Optional<URI> sdkSfn;
     try {
       brokers = access.brokers();
       database = access.database();
+      sdkSfn = aws.endpoint(AwsClientSettings.SFN);
+      aws.credentials();
     } catch (IllegalStateException e) {
       // One exception type for every bad setting, so main reports them all the same way.
       throw new IllegalArgumentException(e.getMessage(), e);
@@ -98,15 +114,14 @@ public record GatewayConfig(
         brokers,
         values.getOrDefault(PlatformVariable.GATEWAY_GROUP.key(), "protomolt-gateway"),
         integer(values, PlatformVariable.GATEWAY_PARTITION_CAPACITY.key(), 256, 1, 1_000_000),
-        sfn.isEmpty()
-            ? Optional.empty()
-            : Optional.of(uri(sfn, PlatformVariable.SFN_ENDPOINT.key())),
+        sfn.isEmpty() ? sdkSfn : Optional.of(uri(sfn, PlatformVariable.SFN_ENDPOINT.key())),
         access.region(),
         database,
         Map.copyOf(stores),
         values.getOrDefault(PlatformVariable.ENV.key(), "").isBlank()
             ? "local"
-            : values.get(PlatformVariable.ENV.key()).strip());
+            : values.get(PlatformVariable.ENV.key()).strip(),
+        aws);
   }
 
   private static String required(Map<String, String> values, String key) {
