@@ -8,6 +8,7 @@ import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
 import dev.protomolt.engine.activation.EngineFunctions;
 import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.engine.activation.KafkaTopicProvisioning;
 import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
@@ -84,6 +85,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -132,6 +135,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final PostgresDatasourceBindings tenancy;
   private final GraphAdminService admin;
   private final GraphActivationService activation;
+  private final Admin kafkaAdmin;
   private final GatewayMain gateway;
   // The local cloud stands in for CloudWatch: the gateway's metrics are kept here, readable by
   // tests and drivers, instead of printed among the command's own output.
@@ -221,6 +225,12 @@ public final class LocalPlatform implements AutoCloseable {
         new GraphAdminService(
             graphs, new StepFunctionsVersionPins(sfn, graphs), feed, validator, clock);
     SfnStateMachines machines = new SfnStateMachines(sfn, ROLE);
+    // The local broker creates no topic on first write, as MSK Serverless: activation creates the
+    // version's dead-letter topics, as the deployed graph-admin does (decision 1552).
+    this.kafkaAdmin =
+        Admin.create(
+            Map.<String, Object>of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers()));
     this.activation =
         new GraphActivationService(
             admin,
@@ -230,7 +240,8 @@ public final class LocalPlatform implements AutoCloseable {
                 lambdas.functionArn("prepare"),
                 lambdas.functionArn("dispatch"),
                 lambdas.functionArn("complete"),
-                lambdas.functionArn("dlq")));
+                lambdas.functionArn("dlq")),
+            new KafkaTopicProvisioning(kafkaAdmin, Duration.ofSeconds(30)));
     AdmissionService admission =
         new AdmissionService(
             new SubscriptionLookup(graphs::subscriptions, clock, Duration.ZERO),
@@ -485,6 +496,7 @@ public final class LocalPlatform implements AutoCloseable {
     sfn.close();
     drafts.close();
     producer.close(Duration.ofSeconds(5));
+    kafkaAdmin.close(Duration.ofSeconds(5));
     purgeEvents.close();
     s3.close();
     cloud.close();

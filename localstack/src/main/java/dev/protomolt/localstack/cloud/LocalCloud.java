@@ -134,7 +134,10 @@ public final class LocalCloud implements AutoCloseable {
                           LocalKafka.start(
                               data.resolve("kafka"),
                               settings.kafkaPort(),
-                              settings.kafkaControllerPort())),
+                              settings.kafkaControllerPort(),
+                              // As MSK Serverless: topics exist only once someone created them
+                              // (the template's topics resource, activation's DLQ topics).
+                              false)),
               started.timed(
                   LocalS3.COMPONENT,
                   starters,
