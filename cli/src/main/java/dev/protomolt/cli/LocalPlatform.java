@@ -9,6 +9,7 @@ import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
 import dev.protomolt.engine.activation.EngineFunctions;
 import dev.protomolt.engine.activation.GraphActivationService;
+import dev.protomolt.engine.activation.KafkaTopicProvisioning;
 import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
@@ -100,6 +101,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -153,6 +156,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final PostgresDatasourceBindings tenancy;
   private final GraphAdminService admin;
   private final GraphActivationService activation;
+  private final Admin kafkaAdmin;
   private final GatewayMain gateway;
   // The local cloud stands in for CloudWatch: the gateway's metrics are kept here, readable by
   // tests and drivers, instead of printed among the command's own output.
@@ -248,6 +252,12 @@ public final class LocalPlatform implements AutoCloseable {
         new GraphAdminService(
             graphs, new StepFunctionsVersionPins(sfn, graphs), graphEvents, validator, clock);
     SfnStateMachines machines = new SfnStateMachines(sfn, ROLE);
+    // The local broker creates no topic on first write, as MSK Serverless: activation creates the
+    // version's dead-letter topics, as the deployed graph-admin does (decision 1552).
+    this.kafkaAdmin =
+        Admin.create(
+            Map.<String, Object>of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers()));
     this.activation =
         new GraphActivationService(
             admin,
@@ -257,7 +267,8 @@ public final class LocalPlatform implements AutoCloseable {
                 lambdas.functionArn("prepare"),
                 lambdas.functionArn("dispatch"),
                 lambdas.functionArn("complete"),
-                lambdas.functionArn("dlq")));
+                lambdas.functionArn("dlq")),
+            new KafkaTopicProvisioning(kafkaAdmin, Duration.ofSeconds(30)));
     AdmissionService admission =
         new AdmissionService(
             new SubscriptionLookup(graphs::subscriptions, clock, Duration.ZERO),
@@ -643,6 +654,7 @@ public final class LocalPlatform implements AutoCloseable {
     }
     sfn.close();
     producer.close(Duration.ofSeconds(5));
+    kafkaAdmin.close(Duration.ofSeconds(5));
     purgeEvents.close();
     s3.close();
     cloud.close();

@@ -1,5 +1,6 @@
 package dev.protomolt.cli;
 
+import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.wiring.ContainerClients;
@@ -16,13 +17,28 @@ import java.util.Optional;
  * The Lambda zip's functions run in this JVM: a function whose template {@code Handler} is the
  * Quarkus stream handler runs the named handler {@code QUARKUS_LAMBDA_HANDLER} picks, built by the
  * production {@link FunctionWiring} from the function's own environment, as the zip builds it in
- * AWS.
+ * AWS. What the functions emit as metrics goes to the sink given here, as CloudWatch collects a
+ * deployed function's EMF lines.
  */
 final class ZipFunctionRuntime implements FunctionRuntime {
 
   /** The one Java handler every function of the zip names in the template. */
   static final String QUARKUS_HANDLER =
       "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest";
+
+  private final MetricsSink metrics;
+
+  /** Metrics as EMF lines on stdout, as in AWS. */
+  ZipFunctionRuntime() {
+    this(null);
+  }
+
+  /**
+   * @param metrics where every function's metrics go; null for EMF lines on stdout
+   */
+  ZipFunctionRuntime(MetricsSink metrics) {
+    this.metrics = metrics;
+  }
 
   @Override
   public Optional<String> handlerOf(String handler, Map<String, String> environment) {
@@ -37,7 +53,7 @@ final class ZipFunctionRuntime implements FunctionRuntime {
   public LambdaFunction start(DeployedFunction function) {
     ContainerClients clients =
         new ContainerClients(new FunctionEnvironment(function.environment()), Clock.systemUTC());
-    EventHandler handler = new FunctionWiring(clients).handler(function.handler());
+    EventHandler handler = new FunctionWiring(clients, metrics).handler(function.handler());
     return (event, context) -> handler.handleText(event);
   }
 }

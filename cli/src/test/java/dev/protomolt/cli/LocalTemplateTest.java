@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.localstack.template.CloudFormationTemplate;
+import dev.protomolt.localstack.template.DeployedContainer;
 import dev.protomolt.localstack.template.DeployedFunction;
 import dev.protomolt.localstack.template.InvalidTemplateException;
 import dev.protomolt.localstack.template.LocalServices;
@@ -14,6 +15,7 @@ import dev.protomolt.localstack.template.TemplatePlanner;
 import dev.protomolt.localstack.template.TemplateProblem;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +55,8 @@ class LocalTemplateTest {
               assertThat(f.environment())
                   .containsEntry("PROTOMOLT_ENV", "local")
                   .containsEntry("PROTOMOLT_DB_HOST", "127.0.0.1")
+                  // The cluster's port attribute resolves to the local database's own port.
+                  .containsEntry("PROTOMOLT_DB_PORT", "15432")
                   .containsEntry("AWS_ENDPOINT_URL_S3", "http://127.0.0.1:18110")
                   .containsEntry("AWS_ACCESS_KEY_ID", f.credentials().accessKeyId());
               assertThat(f.environment().get("PROTOMOLT_KAFKA_CLUSTER_ARN"))
@@ -109,6 +113,21 @@ class LocalTemplateTest {
                     .containsEntry(
                         "PROTOMOLT_GATEWAY_MODULES", "parser,chunker,embedder,index-sink")
                     .containsEntry("PROTOMOLT_DB_HOST", "127.0.0.1"));
+  }
+
+  @Test
+  void theGatewayTaskListensWhereTheLocalRuntimeIsToldAndKeepsTheRestOfItsEnvironment() {
+    DeployedContainer task = plan(LocalTemplate.json()).containers().getFirst();
+    assertThat(task.environment()).containsEntry("PROTOMOLT_GATEWAY_PORT", "18100");
+
+    Map<String, String> free = new GatewayTaskRuntime(OptionalInt.of(0), null).environmentOf(task);
+    assertThat(free).containsEntry("PROTOMOLT_GATEWAY_PORT", "0");
+    Map<String, String> rest = new java.util.HashMap<>(free);
+    rest.remove("PROTOMOLT_GATEWAY_PORT");
+    Map<String, String> expected = new java.util.HashMap<>(task.environment());
+    expected.remove("PROTOMOLT_GATEWAY_PORT");
+    assertThat(rest).isEqualTo(expected);
+    assertThat(new GatewayTaskRuntime().environmentOf(task)).isEqualTo(task.environment());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.protomolt.gateway;
 
 import dev.protomolt.access.AccessSettings;
+import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
 import dev.protomolt.gateway.diagnostics.DiagnosticsSettings;
@@ -30,7 +31,8 @@ import java.util.regex.Pattern;
  * @param consumerGroup the group every gateway task shares
  * @param partitionCapacity most records buffered per partition: the window inside which accounts
  *     share a module service fairly (decision 1652)
- * @param stepFunctionsEndpoint empty for AWS itself
+ * @param stepFunctionsEndpoint {@code PROTOMOLT_SFN_ENDPOINT}, else {@code AWS_ENDPOINT_URL_SFN};
+ *     empty for AWS itself
  * @param region the AWS region of Step Functions
  * @param database the ledger database: {@code PROTOMOLT_JDBC_URL} locally, RDS Proxy with IAM
  *     tokens from {@code PROTOMOLT_DB_HOST}/{@code _PORT}/{@code _NAME}/{@code _USER} in AWS
@@ -45,6 +47,8 @@ import java.util.regex.Pattern;
  * @param diagnostics whether the diagnostics surface exists and where its admin port is
  * @param effective every setting in force with where it came from, secrets redacted (what {@code
  *     GetEffectiveConfig} reports)
+ * @param aws the SDK's endpoint ({@code AWS_ENDPOINT_URL_*}) and key variables of the task, read
+ *     from the same values: the task's own credentials, not the JVM's
  */
 public record GatewayConfig(
     int port,
@@ -60,7 +64,8 @@ public record GatewayConfig(
     Optional<GraphDoorSettings> graphDoor,
     Optional<String> logBucket,
     DiagnosticsSettings diagnostics,
-    List<EffectiveSetting> effective) {
+    List<EffectiveSetting> effective,
+    AwsClientSettings aws) {
 
   /** The credentials reference the log bucket is reached with. */
   public static final String LOG_CREDENTIALS_REF = "platform";
@@ -93,6 +98,7 @@ public record GatewayConfig(
       }
       modules.add(id);
     }
+    AwsClientSettings aws = new AwsClientSettings(values);
     String refs = values.getOrDefault(PlatformVariable.S3_CREDENTIALS_REFS.key(), "platform");
     Map<String, ObjectStoreSettings> stores = new LinkedHashMap<>();
     for (String r : refs.split(",")) {
@@ -104,21 +110,31 @@ public record GatewayConfig(
                 + "\"");
       }
       String part = ref.toUpperCase(Locale.ROOT).replace('-', '_');
-      stores.put(
-          ref,
-          ObjectStoreSettings.fromValues(
-              values.get(PlatformVariable.S3_ENDPOINT.key(part)),
-              values.get(PlatformVariable.S3_PATH_STYLE.key(part)),
-              values.get(PlatformVariable.S3_ACCESS_KEY_ID.key(part)),
-              values.get(PlatformVariable.S3_SECRET_ACCESS_KEY.key(part))));
+      try {
+        stores.put(
+            ref,
+            ObjectStoreSettings.fromValues(
+                values.get(PlatformVariable.S3_ENDPOINT.key(part)),
+                values.get(PlatformVariable.S3_PATH_STYLE.key(part)),
+                values.get(PlatformVariable.S3_ACCESS_KEY_ID.key(part)),
+                values.get(PlatformVariable.S3_SECRET_ACCESS_KEY.key(part)),
+                aws.endpoint(AwsClientSettings.S3),
+                aws.credentials(),
+                AwsClientSettings::needsPathStyle));
+      } catch (IllegalStateException e) {
+        throw new IllegalArgumentException(e.getMessage(), e);
+      }
     }
     String sfn = values.getOrDefault(PlatformVariable.SFN_ENDPOINT.key(), "").strip();
     AccessSettings access = new AccessSettings(values, "the gateway");
     BrokerAccess brokers;
     DatabaseAccess database;
+    Optional<URI> sdkSfn;
     try {
       brokers = access.brokers();
       database = access.database();
+      sdkSfn = aws.endpoint(AwsClientSettings.SFN);
+      aws.credentials();
     } catch (IllegalStateException e) {
       // One exception type for every bad setting, so main reports them all the same way.
       throw new IllegalArgumentException(e.getMessage(), e);
@@ -134,9 +150,7 @@ public record GatewayConfig(
             DEFAULT_PARTITION_CAPACITY,
             1,
             1_000_000),
-        sfn.isEmpty()
-            ? Optional.empty()
-            : Optional.of(uri(sfn, PlatformVariable.SFN_ENDPOINT.key())),
+        sfn.isEmpty() ? sdkSfn : Optional.of(uri(sfn, PlatformVariable.SFN_ENDPOINT.key())),
         access.region(),
         database,
         Map.copyOf(stores),
@@ -146,7 +160,8 @@ public record GatewayConfig(
         GraphDoorSettings.from(values),
         logBucket(values, stores),
         diagnostics(values),
-        effective(values));
+        effective(values),
+        aws);
   }
 
   private static Optional<String> logBucket(

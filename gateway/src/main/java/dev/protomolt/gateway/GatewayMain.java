@@ -1,6 +1,7 @@
 package dev.protomolt.gateway;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
 import dev.protomolt.core.cel.PipelineCelEnvironment;
@@ -59,7 +60,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -91,17 +91,19 @@ public final class GatewayMain implements AutoCloseable {
       throws IOException {
     // Sessions run on virtual threads; sixteen connections cover them without crowding the proxy.
     this.dataSource =
-        LedgerPool.open(
-            config.database(), DefaultCredentialsProvider.builder().build(), "gateway-ledger", 16);
+        LedgerPool.open(config.database(), config.aws().credentials(), "gateway-ledger", 16);
     this.s3 = new S3Clients(config.objectStores(), List.of());
     String bootstrap =
         MskBootstrap.servers(
             config.brokers(),
             new MskBootstrap(
                 UrlConnectionHttpClient.create(),
-                DefaultCredentialsProvider.builder().build(),
+                config.aws().credentials(),
                 config.region(),
-                MskBootstrap.awsEndpoint(config.region())));
+                config
+                    .aws()
+                    .endpoint(AwsClientSettings.KAFKA)
+                    .orElse(MskBootstrap.awsEndpoint(config.region()))));
     Map<String, Object> connection = config.brokers().connection();
     this.purgeEvents = new KafkaPurgeEvents(bootstrap, connection);
     S3BlobStore blobs = new S3BlobStore(s3);
@@ -117,6 +119,7 @@ public final class GatewayMain implements AutoCloseable {
     var sfnBuilder =
         SfnClient.builder()
             .region(Region.of(config.region()))
+            .credentialsProvider(config.aws().credentials())
             .httpClient(UrlConnectionHttpClient.create());
     config.stepFunctionsEndpoint().ifPresent(sfnBuilder::endpointOverride);
     this.sfn = sfnBuilder.build();

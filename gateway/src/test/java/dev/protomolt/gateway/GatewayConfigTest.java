@@ -54,6 +54,55 @@ class GatewayConfigTest {
   }
 
   @Test
+  void theTasksOwnSdkVariablesReachEveryClientItBuilds() {
+    Map<String, String> m = minimal();
+    m.put("AWS_ENDPOINT_URL_S3", "http://127.0.0.1:9000");
+    m.put("AWS_ENDPOINT_URL_SFN", "http://127.0.0.1:8083");
+    m.put("AWS_ACCESS_KEY_ID", "AKIAGATEWAYTASK");
+    m.put("AWS_SECRET_ACCESS_KEY", "task-secret");
+    GatewayConfig c = GatewayConfig.from(m);
+
+    assertThat(c.stepFunctionsEndpoint()).contains(URI.create("http://127.0.0.1:8083"));
+    assertThat(c.aws().credentials().resolveCredentials().accessKeyId())
+        .isEqualTo("AKIAGATEWAYTASK");
+    var platform = c.objectStores().get("platform");
+    assertThat(platform.endpoint()).contains(URI.create("http://127.0.0.1:9000"));
+    // A bucket cannot be a subdomain of an IP address: the local S3 is addressed path-style.
+    assertThat(platform.pathStyle()).isTrue();
+    assertThat(platform.credentials().resolveCredentials().accessKeyId())
+        .isEqualTo("AKIAGATEWAYTASK");
+  }
+
+  @Test
+  void theGatewaysOwnSettingsWinOverTheSdkVariables() {
+    Map<String, String> m = minimal();
+    m.put("AWS_ENDPOINT_URL", "http://127.0.0.1:4566");
+    m.put("PROTOMOLT_SFN_ENDPOINT", "http://127.0.0.1:8083");
+    m.put("PROTOMOLT_S3_PLATFORM_ENDPOINT", "http://127.0.0.1:9000");
+    m.put("PROTOMOLT_S3_PLATFORM_PATH_STYLE", "false");
+    GatewayConfig c = GatewayConfig.from(m);
+
+    assertThat(c.stepFunctionsEndpoint()).contains(URI.create("http://127.0.0.1:8083"));
+    assertThat(c.objectStores().get("platform").endpoint())
+        .contains(URI.create("http://127.0.0.1:9000"));
+    assertThat(c.objectStores().get("platform").pathStyle()).isFalse();
+  }
+
+  @Test
+  void badSdkVariablesAreRefusedNamingThem() {
+    Map<String, String> halfKey = minimal();
+    halfKey.put("AWS_ACCESS_KEY_ID", "AKIAGATEWAYTASK");
+    assertThatThrownBy(() -> GatewayConfig.from(halfKey))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("AWS_SECRET_ACCESS_KEY: required when AWS_ACCESS_KEY_ID is set, but not set");
+    Map<String, String> badEndpoint = minimal();
+    badEndpoint.put("AWS_ENDPOINT_URL_SFN", "localhost:8083");
+    assertThatThrownBy(() -> GatewayConfig.from(badEndpoint))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("AWS_ENDPOINT_URL_SFN: must be an absolute http(s) URL");
+  }
+
+  @Test
   void endpointsAndCredentialReferencesAreRead() {
     Map<String, String> m = minimal();
     m.put("PROTOMOLT_GATEWAY_PORT", "0");

@@ -8,13 +8,21 @@ import dev.protomolt.lambda.wiring.FunctionWiring;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import dev.protomolt.names.PlatformTopic;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 
 /**
  * The local cloud with this module's handlers registered as its Lambda functions, each built by
@@ -49,6 +57,7 @@ final class LocalCloudFunctions implements AutoCloseable {
     System.setProperty("aws.accessKeyId", ep.accessKeyId());
     System.setProperty("aws.secretAccessKey", ep.secretAccessKey());
     this.environment = environment(ep, cloud);
+    createTopics(ep);
     this.clients = new ContainerClients(new FunctionEnvironment(environment), Clock.systemUTC());
     this.wiring =
         new FunctionWiring(
@@ -59,6 +68,29 @@ final class LocalCloudFunctions implements AutoCloseable {
     for (String name : NamedHandlers.NAMES) {
       EventHandler handler = wiring.handler(name);
       cloud.lambdas().register(name, (event, context) -> handler.handleText(event));
+    }
+  }
+
+  /**
+   * The platform's topics and the fixture module's, as the stack's Kafka topics resource creates
+   * them: the local broker, like MSK Serverless, creates none on first write.
+   */
+  private static void createTopics(LocalCloudEndpoints ep) {
+    List<NewTopic> topics = new ArrayList<>();
+    for (PlatformTopic t : PlatformTopic.values()) {
+      topics.add(new NewTopic(t.topicName(), 1, (short) 1));
+    }
+    topics.add(new NewTopic(PlatformTopic.MODULE_TOPIC_PREFIX + "echo", 1, (short) 1));
+    try (Admin admin =
+        Admin.create(
+            Map.<String, Object>of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers()))) {
+      admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot create the fixture's topics: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted creating the fixture's topics", e);
     }
   }
 

@@ -134,7 +134,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put(PlatformVariable.ENV.key(), config.name());
     environment.put(PlatformVariable.DB_HOST.key(), database.proxyEndpoint());
-    environment.put(PlatformVariable.DB_PORT.key(), Integer.toString(Database.PORT));
+    environment.put(PlatformVariable.DB_PORT.key(), database.port());
     environment.put(PlatformVariable.DB_NAME.key(), Database.DATABASE_NAME);
     environment.put(PlatformVariable.DB_USER.key(), Database.USER);
     environment.put(PlatformVariable.KAFKA_CLUSTER_ARN.key(), messaging.clusterArn());

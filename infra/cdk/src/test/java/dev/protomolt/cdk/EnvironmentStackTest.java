@@ -312,8 +312,8 @@ class EnvironmentStackTest {
   @Test
   void theGatewayContainerIsToldItsModulesGroupRegionAndLedger() {
     // Environment order follows a hash map, so each variable is matched on its own.
-    for (Map<String, String> variable :
-        List.of(
+    for (Map<String, Object> variable :
+        List.<Map<String, Object>>of(
             Map.of(
                 "Name",
                 "PROTOMOLT_GATEWAY_MODULES",
@@ -323,7 +323,17 @@ class EnvironmentStackTest {
             Map.of("Name", "AWS_REGION", "Value", "eu-west-1"),
             Map.of("Name", "PROTOMOLT_DB_USER", "Value", "protomolt"),
             Map.of("Name", "PROTOMOLT_DB_NAME", "Value", "protomolt"),
-            Map.of("Name", "PROTOMOLT_DB_PORT", "Value", "5432"))) {
+            // The cluster's port attribute, not a literal: the local cloud resolves it to its own
+            // database's port.
+            Map.of(
+                "Name",
+                "PROTOMOLT_DB_PORT",
+                "Value",
+                Map.of(
+                    "Fn::GetAtt",
+                    List.of(
+                        Match.stringLikeRegexp("^DatabaseCluster[0-9A-F]{8}$"),
+                        "Endpoint.Port"))))) {
       template.hasResourceProperties(
           "AWS::ECS::TaskDefinition",
           Match.objectLike(

@@ -8,6 +8,7 @@ import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.lambda.Pause;
 import dev.protomolt.localstack.lambda.api.FunctionRegistry;
 import dev.protomolt.localstack.lambda.api.LambdaApiServer;
+import dev.protomolt.localstack.s3.BucketNotificationConfigurations;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.s3.S3Notifier;
 import java.io.IOException;
@@ -133,7 +134,10 @@ public final class LocalCloud implements AutoCloseable {
                           LocalKafka.start(
                               data.resolve("kafka"),
                               settings.kafkaPort(),
-                              settings.kafkaControllerPort())),
+                              settings.kafkaControllerPort(),
+                              // As MSK Serverless: topics exist only once someone created them
+                              // (the template's topics resource, activation's DLQ topics).
+                              false)),
               started.timed(
                   LocalS3.COMPONENT,
                   starters,
@@ -146,7 +150,12 @@ public final class LocalCloud implements AutoCloseable {
                               settings.secretAccessKey(),
                               settings.buckets(),
                               notifier,
-                              iam::secretAccessKey)),
+                              iam::secretAccessKey,
+                              // Rules account-events writes at run time (decision 1506).
+                              new BucketNotificationConfigurations(
+                                  data.resolve("s3-notification-configurations"),
+                                  notifier,
+                                  name -> lambdas.functionNames().contains(name)))),
               started.timed(
                   LocalDynamoDb.COMPONENT,
                   starters,

@@ -29,7 +29,22 @@ public final class LocalPostgres implements AutoCloseable {
 
   public static final String COMPONENT = "PostgreSQL";
   public static final String USER = "postgres";
-  public static final String DATABASE = "postgres";
+
+  /**
+   * The ledger's database, named as the stack names the Aurora cluster's ({@code PROTOMOLT_DB_NAME}),
+   * so a function configured from the template finds the schema where it would in AWS.
+   */
+  public static final String DATABASE = "protomolt";
+
+  /**
+   * The login the stack's functions and gateway present through RDS Proxy ({@code
+   * PROTOMOLT_DB_USER}, the cluster's master user). Loopback connections are trusted, so the IAM
+   * token they send as password is accepted as it is (decision 1504).
+   */
+  public static final String PROXY_USER = "protomolt";
+
+  /** Where the server's TLS certificate and key are kept, on the classpath. */
+  private static final String TLS_RESOURCES = "/dev/protomolt/localstack/postgres-tls/";
 
   private final EmbeddedPostgres postgres;
   private final Path dataDir;
@@ -46,7 +61,7 @@ public final class LocalPostgres implements AutoCloseable {
     // time forking backends (decision 0861). 20 leaves room under max_connections for the
     // gateway's own pool and for tools.
     HikariConfig config = new HikariConfig();
-    config.setDataSource(postgres.getPostgresDatabase());
+    config.setDataSource(postgres.getDatabase(USER, DATABASE));
     config.setMaximumPoolSize(20);
     config.setMinimumIdle(2);
     config.setPoolName("local-postgres");
@@ -63,6 +78,7 @@ public final class LocalPostgres implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the PostgreSQL data folder " + dataDir, e);
     }
+    Path tls = writeTlsFiles(dataDir.resolveSibling(dataDir.getFileName() + "-tls"));
     EmbeddedPostgres postgres;
     try {
       postgres =
@@ -75,6 +91,10 @@ public final class LocalPostgres implements AutoCloseable {
               // Small enough for a laptop running everything at once; plenty for local workloads.
               .setServerConfig("shared_buffers", "32MB")
               .setServerConfig("max_connections", "60")
+              // RDS Proxy requires TLS and the stack's clients connect with sslmode=require.
+              .setServerConfig("ssl", "on")
+              .setServerConfig("ssl_cert_file", tls.resolve("server.crt").toString())
+              .setServerConfig("ssl_key_file", tls.resolve("server.key").toString())
               .setPGStartupWait(Duration.ofSeconds(30))
               .start();
     } catch (IOException e) {
@@ -90,8 +110,10 @@ public final class LocalPostgres implements AutoCloseable {
     }
     try {
       // A data folder from before the runtime's tables left the production set (LocalSfnSchema).
-      LocalSfnSchema.adoptLegacy(postgres.getPostgresDatabase());
-      Migrations.MigrationReport report = Migrations.apply(postgres.getPostgresDatabase());
+      LedgerDatabase.ensure(postgres, DATABASE, PROXY_USER);
+      DataSource ledger = postgres.getDatabase(USER, DATABASE);
+      LocalSfnSchema.adoptLegacy(ledger);
+      Migrations.MigrationReport report = Migrations.apply(ledger);
       return new LocalPostgres(postgres, dataDir, report);
     } catch (RuntimeException e) {
       closeQuietly(postgres);
@@ -216,6 +238,34 @@ public final class LocalPostgres implements AutoCloseable {
                 e);
           }
         });
+  }
+
+  /**
+   * Writes the server's certificate and key where PostgreSQL reads them; the key must be readable
+   * by its owner only, or the server refuses to start. The pair is a fixed self-signed one for
+   * 127.0.0.1: it guards nothing (the server listens on loopback only), it only lets clients that
+   * require TLS connect, as they must to RDS Proxy.
+   */
+  private static Path writeTlsFiles(Path dir) {
+    try {
+      Files.createDirectories(dir);
+      for (String name : new String[] {"server.crt", "server.key"}) {
+        Path file = dir.resolve(name);
+        try (var in = LocalPostgres.class.getResourceAsStream(TLS_RESOURCES + name)) {
+          if (in == null) {
+            throw new IllegalStateException("missing classpath resource " + TLS_RESOURCES + name);
+          }
+          Files.write(file, in.readAllBytes());
+        }
+        Files.setPosixFilePermissions(
+            file,
+            java.nio.file.attribute.PosixFilePermissions.fromString(
+                name.endsWith(".key") ? "rw-------" : "rw-r--r--"));
+      }
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write PostgreSQL's TLS files to " + dir, e);
+    }
   }
 
   private static void closeQuietly(EmbeddedPostgres postgres) {

@@ -1,5 +1,6 @@
 package dev.protomolt.localstack.cloud;
 
+import dev.protomolt.localstack.s3.BucketNotificationConfigurations;
 import dev.protomolt.localstack.s3.NotifyingBlobStore;
 import dev.protomolt.localstack.s3.ObjectCreatedListener;
 import java.io.IOException;
@@ -16,6 +17,7 @@ import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
+import org.gaul.shaded.org.eclipse.jetty.server.Server;
 
 /**
  * S3 on loopback: S3Proxy in this JVM over a filesystem store, one folder per bucket under the
@@ -62,6 +64,22 @@ public final class LocalS3 implements AutoCloseable {
       List<String> buckets,
       ObjectCreatedListener listener,
       Function<String, Optional<String>> moreSecrets) {
+    return start(dataDir, port, accessKeyId, secretAccessKey, buckets, listener, moreSecrets, null);
+  }
+
+  /**
+   * As above, also answering {@code GET}/{@code PUT /<bucket>?notification} from {@code
+   * notifications} (null: not served, as S3Proxy alone does not serve them).
+   */
+  public static LocalS3 start(
+      Path dataDir,
+      int port,
+      String accessKeyId,
+      String secretAccessKey,
+      List<String> buckets,
+      ObjectCreatedListener listener,
+      Function<String, Optional<String>> moreSecrets,
+      BucketNotificationConfigurations notifications) {
     int chosen = LoopbackPort.claim(port, COMPONENT, LocalCloudSettings.S3_PORT_SETTING);
     try {
       Files.createDirectories(dataDir);
@@ -92,6 +110,13 @@ public final class LocalS3 implements AutoCloseable {
               .map(secret -> new AccessGrant(secret, store))
               .orElse(null);
         });
+    if (notifications != null) {
+      serveNotifications(
+          proxy,
+          notifications,
+          store::containerExists,
+          id -> accessKeyId.equals(id) || moreSecrets.apply(id).isPresent());
+    }
     try {
       proxy.start();
       while (!"STARTED".equals(proxy.getState())) {
@@ -146,6 +171,29 @@ public final class LocalS3 implements AutoCloseable {
 
   public int port() {
     return endpoint.getPort();
+  }
+
+  /**
+   * Puts {@link BucketNotificationHandler} in front of S3Proxy's own handler. S3Proxy offers no
+   * hook for another subresource, so its Jetty server is reached through its one private field;
+   * a change of that field fails every start loudly here rather than silently serving nothing.
+   */
+  private static void serveNotifications(
+      S3Proxy proxy,
+      BucketNotificationConfigurations notifications,
+      java.util.function.Predicate<String> bucketExists,
+      java.util.function.Predicate<String> knownKey) {
+    try {
+      java.lang.reflect.Field field = S3Proxy.class.getDeclaredField("server");
+      field.setAccessible(true);
+      Server server = (Server) field.get(proxy);
+      server.setHandler(
+          new BucketNotificationHandler(
+              server.getHandler(), notifications, bucketExists, knownKey));
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      throw new IllegalStateException(
+          COMPONENT + ": cannot serve bucket notifications on this S3Proxy version: " + e, e);
+    }
   }
 
   @Override

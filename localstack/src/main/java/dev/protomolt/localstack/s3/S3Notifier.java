@@ -68,6 +68,16 @@ public final class S3Notifier implements ObjectCreatedListener, AutoCloseable {
     rules.add(rule);
   }
 
+  /**
+   * Replaces {@code previous} (these very rule objects, as an earlier call added them) by {@code
+   * next}, as a bucket's notification configuration written again replaces the one before.
+   */
+  public synchronized void replaceRules(
+      List<S3NotificationRule> previous, List<S3NotificationRule> next) {
+    rules.removeIf(r -> previous.stream().anyMatch(p -> p == r));
+    rules.addAll(next);
+  }
+
   public List<S3NotificationRule> rules() {
     return List.copyOf(rules);
   }

@@ -11,6 +11,7 @@ import dev.protomolt.localstack.lambda.api.FunctionConfiguration;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.schedule.LocalScheduler;
 import dev.protomolt.localstack.schedule.ScheduleExpression;
+import dev.protomolt.names.PlatformVariable;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
@@ -55,7 +56,9 @@ public final class TemplateDeployer {
 
   /**
    * The environment the local runtime gives every function and task on top of the template's:
-   * the standard SDK endpoint variables pointing at the local cloud, and the region.
+   * the standard SDK endpoint variables pointing at the local cloud, the region, and the local
+   * broker as an explicit plaintext bootstrap, which the code prefers over the stack's MSK cluster
+   * ARN (decision 1505: no local MSK API or SASL/IAM listener).
    */
   public static Map<String, String> runtimeEnvironment(LocalCloudEndpoints ep) {
     Map<String, String> env = new LinkedHashMap<>();
@@ -64,6 +67,7 @@ public final class TemplateDeployer {
     env.put("AWS_ENDPOINT_URL_S3", ep.s3().toString());
     env.put("AWS_ENDPOINT_URL_DYNAMODB", ep.dynamoDb().toString());
     ep.stepFunctions().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_SFN", uri.toString()));
+    env.put(PlatformVariable.KAFKA_BOOTSTRAP.key(), ep.kafkaBootstrapServers());
     return env;
   }
 

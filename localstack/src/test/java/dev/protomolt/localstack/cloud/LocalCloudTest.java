@@ -27,6 +27,9 @@ import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -229,6 +232,7 @@ class LocalCloudTest {
   @Order(5)
   void aRecordOnAMappedTopicInvokesTheFunctionWithAKafkaEvent() throws Exception {
     KAFKA_EVENTS.clear();
+    createTopic(cloud.endpoints(), "document-indexed");
     cloud.addMskEventSource(MskEventSourceMapping.of("indexing-ledger", "document-indexed"));
     produce(cloud.endpoints(), "document-indexed", "doc-7", "indexed");
 
@@ -239,6 +243,29 @@ class LocalCloudTest {
             new String(
                 Base64.getDecoder().decode(record.get("value").asText()), StandardCharsets.UTF_8))
         .isEqualTo("indexed");
+  }
+
+  @Test
+  @Order(6)
+  void aTopicNobodyCreatedIsNotCreatedByWritingToIt() throws Exception {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cloud.endpoints().kafkaBootstrapServers());
+    // How long the send waits for the topic to appear; it never does, as on MSK Serverless.
+    p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1_000);
+    try (KafkaProducer<String, String> producer =
+        new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+      assertThatThrownBy(
+              () -> producer.send(new ProducerRecord<>("nobody-created-this", "k", "v")).get())
+          .hasMessageContaining("nobody-created-this");
+    }
+    try (Admin admin =
+        Admin.create(
+            Map.<String, Object>of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cloud.endpoints().kafkaBootstrapServers()))) {
+      assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS))
+          .doesNotContain("nobody-created-this");
+    }
   }
 
   /** Thrown by a function so a state machine can catch it by its class name, as in AWS. */
@@ -421,6 +448,7 @@ class LocalCloudTest {
                   .billingMode(BillingMode.PAY_PER_REQUEST));
       dynamo.putItem(b -> b.tableName("kept").item(Map.of("id", AttributeValue.fromS("item"))));
     }
+    createTopic(before, "kept-topic");
     produce(before, "kept-topic", "k", "kept-record");
     List<ProcessHandle> children = cloud.childProcesses();
     assertThat(children).hasSize(2).allMatch(ProcessHandle::isAlive);
@@ -481,6 +509,19 @@ class LocalCloudTest {
 
     cloud.close();
     assertThat(stepFunctions.closed).as("close stops the Step Functions runtime").isTrue();
+  }
+
+  /** Creates {@code topic} as the template's topics resource would; the broker creates none. */
+  private static void createTopic(LocalCloudEndpoints endpoints, String topic) throws Exception {
+    try (Admin admin =
+        Admin.create(
+            Map.<String, Object>of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, endpoints.kafkaBootstrapServers()))) {
+      admin
+          .createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
   }
 
   private static void produce(LocalCloudEndpoints endpoints, String topic, String key, String value)

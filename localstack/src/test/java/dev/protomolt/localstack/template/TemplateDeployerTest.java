@@ -69,7 +69,9 @@ class TemplateDeployerTest {
     LocalCloudEndpoints ep = cloud.endpoints();
     assertThat(plan.function("small-echo").environment())
         .containsEntry("AWS_ENDPOINT_URL_S3", ep.s3().toString())
-        .containsEntry("AWS_ENDPOINT_URL_DYNAMODB", ep.dynamoDb().toString());
+        .containsEntry("AWS_ENDPOINT_URL_DYNAMODB", ep.dynamoDb().toString())
+        // No local MSK API: the broker is given as an explicit bootstrap (decision 1505).
+        .containsEntry("PROTOMOLT_KAFKA_BOOTSTRAP", ep.kafkaBootstrapServers());
     try (DeployedStack stack =
         TemplateDeployer.deploy(plan, cloud, runtimes.functions, runtimes.containers)) {
       // The migration custom resource's Create request reached the provider's onEvent target.

@@ -1,6 +1,7 @@
 package dev.protomolt.lambda.wiring;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
@@ -24,14 +25,14 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.Producer;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
  * The clients of one Lambda container, each built from {@link FunctionEnvironment} on first use
- * and reused by every later invocation. A function that never touches Step Functions never builds
+ * and reused by every later invocation. Endpoints and keys come from the function's own map (the
+ * SDK's {@code AWS_ENDPOINT_URL_*} and {@code AWS_ACCESS_KEY_ID} names), never from the JVM's. A function that never touches Step Functions never builds
  * a Step Functions client, and never needs its settings.
  */
 public final class ContainerClients implements AutoCloseable {
@@ -67,9 +68,11 @@ public final class ContainerClients implements AutoCloseable {
                     brokers.get(),
                     new MskBootstrap(
                         UrlConnectionHttpClient.create(),
-                        DefaultCredentialsProvider.builder().build(),
+                        env.aws().credentials(),
                         env.region(),
-                        MskBootstrap.awsEndpoint(env.region()))));
+                        env.aws()
+                            .endpoint(AwsClientSettings.KAFKA)
+                            .orElse(MskBootstrap.awsEndpoint(env.region())))));
     this.producer =
         new Once<>(
             () ->
@@ -161,14 +164,14 @@ public final class ContainerClients implements AutoCloseable {
   private HikariDataSource pool() {
     // A container runs one invocation at a time; two connections cover a service that reads on
     // one while a nested call writes on another, without holding proxy slots nobody uses.
-    return LedgerPool.open(
-        env.database(), DefaultCredentialsProvider.builder().build(), "protomolt-lambda", 2);
+    return LedgerPool.open(env.database(), env.aws().credentials(), "protomolt-lambda", 2);
   }
 
   private SfnClient stepFunctions() {
     var builder =
         SfnClient.builder()
             .region(Region.of(env.region()))
+            .credentialsProvider(env.aws().credentials())
             .httpClient(UrlConnectionHttpClient.create());
     env.stepFunctionsEndpoint().ifPresent(builder::endpointOverride);
     return builder.build();

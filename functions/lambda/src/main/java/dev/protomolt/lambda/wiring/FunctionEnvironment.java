@@ -1,6 +1,7 @@
 package dev.protomolt.lambda.wiring;
 
 import dev.protomolt.access.AccessSettings;
+import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
 import dev.protomolt.names.PlatformVariable;
@@ -51,19 +52,31 @@ public final class FunctionEnvironment {
     return new AccessSettings(values, "this function").database();
   }
 
-  /** {@code PROTOMOLT_SFN_ENDPOINT}: empty for Step Functions itself. */
+  /**
+   * {@code PROTOMOLT_SFN_ENDPOINT}, else the SDK's {@code AWS_ENDPOINT_URL_SFN} or {@code
+   * AWS_ENDPOINT_URL}: empty for Step Functions itself.
+   */
   public Optional<URI> stepFunctionsEndpoint() {
-    return optional(PlatformVariable.SFN_ENDPOINT.key())
-        .map(v -> uri(PlatformVariable.SFN_ENDPOINT.key(), v));
+    Optional<URI> own =
+        optional(PlatformVariable.SFN_ENDPOINT.key())
+            .map(v -> uri(PlatformVariable.SFN_ENDPOINT.key(), v));
+    return own.isPresent() ? own : aws().endpoint(AwsClientSettings.SFN);
+  }
+
+  /** The SDK's standard endpoint and key variables of this function (not the JVM's). */
+  public AwsClientSettings aws() {
+    return new AwsClientSettings(values);
   }
 
   /**
    * S3 settings per credentials reference the drives name: {@code PROTOMOLT_S3_CREDENTIALS_REFS}
    * (default {@code platform}) and per reference {@code PROTOMOLT_S3_<REF>_ENDPOINT},
-   * {@code _PATH_STYLE}, {@code _ACCESS_KEY_ID}, {@code _SECRET_ACCESS_KEY}; none set means AWS's
-   * own endpoint and the function's role.
+   * {@code _PATH_STYLE}, {@code _ACCESS_KEY_ID}, {@code _SECRET_ACCESS_KEY}; what a reference
+   * leaves unset comes from the function's own SDK variables ({@code AWS_ENDPOINT_URL_S3}, its
+   * keys), so none set means AWS's own endpoint and the function's role.
    */
   public Map<String, ObjectStoreSettings> objectStores() {
+    AwsClientSettings aws = aws();
     String refs = optional(PlatformVariable.S3_CREDENTIALS_REFS.key()).orElse("platform");
     Map<String, ObjectStoreSettings> stores = new LinkedHashMap<>();
     for (String r : refs.split(",")) {
@@ -85,7 +98,10 @@ public final class FunctionEnvironment {
                 values.get(PlatformVariable.S3_ENDPOINT.key(part)),
                 values.get(PlatformVariable.S3_PATH_STYLE.key(part)),
                 values.get(PlatformVariable.S3_ACCESS_KEY_ID.key(part)),
-                values.get(PlatformVariable.S3_SECRET_ACCESS_KEY.key(part))));
+                values.get(PlatformVariable.S3_SECRET_ACCESS_KEY.key(part)),
+                aws.endpoint(AwsClientSettings.S3),
+                aws.credentials(),
+                AwsClientSettings::needsPathStyle));
       } catch (IllegalArgumentException e) {
         throw new IllegalStateException(prefix + "*: " + e.getMessage(), e);
       }

@@ -86,28 +86,37 @@ public final class FunctionWiring {
    * only built when a check first asks.
    */
   public FunctionWiring(ContainerClients clients) {
-    this(
-        clients,
-        new TenancyDirectory() {
-          @Override
-          public java.util.Optional<String> datasourceAccount(String datasourceId) {
-            return new PostgresDatasourceBindings(clients.dataSource())
-                .datasourceAccount(datasourceId);
-          }
+    this(clients, (MetricsSink) null);
+  }
 
-          @Override
-          public boolean granted(String datasourceId, String accountId) {
-            return new PostgresDatasourceBindings(clients.dataSource())
-                .granted(datasourceId, accountId);
-          }
-        },
-        null);
+  /**
+   * The AWS wiring with the DLQ and purge functions' metrics going to {@code metrics} instead of
+   * EMF lines on stdout: the local cloud's runtime passes its recording sink, as CloudWatch
+   * collects what a deployed function emits.
+   */
+  public FunctionWiring(ContainerClients clients, MetricsSink metrics) {
+    this(clients, ledgerTenancy(clients), null, metrics);
+  }
+
+  private static TenancyDirectory ledgerTenancy(ContainerClients clients) {
+    return new TenancyDirectory() {
+      @Override
+      public java.util.Optional<String> datasourceAccount(String datasourceId) {
+        return new PostgresDatasourceBindings(clients.dataSource()).datasourceAccount(datasourceId);
+      }
+
+      @Override
+      public boolean granted(String datasourceId, String accountId) {
+        return new PostgresDatasourceBindings(clients.dataSource())
+            .granted(datasourceId, accountId);
+      }
+    };
   }
 
   /**
    * @param tenancy the directory graph validation asks who owns a datasource
    * @param intakeRules how account provisioning adds intake notification rules; null for S3's own
-   *     bucket notifications (the local cloud's S3 has none, decision 0400)
+   *     bucket notifications (which the local cloud's S3 also serves, decision 1506)
    */
   public FunctionWiring(
       ContainerClients clients, TenancyDirectory tenancy, IntakeNotificationRules intakeRules) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
 import dev.protomolt.engine.hop.KafkaEventBus;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -101,6 +102,50 @@ class FunctionEnvironmentTest {
     assertThat(env.database()).isInstanceOf(DatabaseAccess.Password.class);
     assertThat(env.brokers()).isEqualTo(new BrokerAccess.Bootstrap("127.0.0.1:18130"));
     assertThat(env.brokers().connection()).isEmpty();
+  }
+
+  @Test
+  void theFunctionsOwnSdkVariablesReachItsClients() {
+    // What Lambda (or the local cloud, per function) puts in the function's environment.
+    FunctionEnvironment env =
+        new FunctionEnvironment(
+            Map.of(
+                "AWS_ENDPOINT_URL", "http://127.0.0.1:4566",
+                "AWS_ENDPOINT_URL_SFN", "http://127.0.0.1:18150",
+                "AWS_ACCESS_KEY_ID", "AKIAINTAKEFUNCTION",
+                "AWS_SECRET_ACCESS_KEY", "function-secret"));
+
+    assertThat(env.stepFunctionsEndpoint()).contains(URI.create("http://127.0.0.1:18150"));
+    var platform = env.objectStores().get("platform");
+    assertThat(platform.endpoint()).contains(URI.create("http://127.0.0.1:4566"));
+    assertThat(platform.pathStyle()).isTrue();
+    assertThat(platform.credentials().resolveCredentials().accessKeyId())
+        .isEqualTo("AKIAINTAKEFUNCTION");
+    assertThat(env.aws().credentials().resolveCredentials().secretAccessKey())
+        .isEqualTo("function-secret");
+  }
+
+  @Test
+  void aReferencesOwnKeysWinOverTheFunctionsKeys() {
+    FunctionEnvironment env =
+        new FunctionEnvironment(
+            Map.of(
+                "AWS_ENDPOINT_URL_S3", "http://127.0.0.1:4566",
+                "AWS_ACCESS_KEY_ID", "AKIAINTAKEFUNCTION",
+                "AWS_SECRET_ACCESS_KEY", "function-secret",
+                "PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", "AKIADRIVE",
+                "PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", "drive-secret"));
+    var platform = env.objectStores().get("platform");
+    assertThat(platform.endpoint()).contains(URI.create("http://127.0.0.1:4566"));
+    assertThat(platform.credentials().resolveCredentials().accessKeyId()).isEqualTo("AKIADRIVE");
+  }
+
+  @Test
+  void halfAKeyIsRefusedNamingTheMissingVariable() {
+    FunctionEnvironment env = new FunctionEnvironment(Map.of("AWS_SECRET_ACCESS_KEY", "s"));
+    assertThatThrownBy(env::objectStores)
+        .hasMessageContaining(
+            "AWS_ACCESS_KEY_ID: required when AWS_SECRET_ACCESS_KEY is set, but not set");
   }
 
   @Test

@@ -55,4 +55,30 @@ public record ObjectStoreSettings(
             : StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, secretKey));
     return new ObjectStoreSettings(uri, path, provider);
   }
+
+  /**
+   * As {@link #fromValues}, but what the reference leaves unset comes from the process: its
+   * endpoint from {@code processEndpoint} (the SDK's {@code AWS_ENDPOINT_URL_S3}) and its keys from
+   * {@code processCredentials} (the process's own keys, or the default chain), as a client built
+   * with no settings of its own would. Path-style defaults to what {@code pathStyleFor} says of
+   * the endpoint in use when the reference does not set it.
+   */
+  public static ObjectStoreSettings fromValues(
+      String endpoint,
+      String pathStyle,
+      String accessKeyId,
+      String secretKey,
+      Optional<URI> processEndpoint,
+      AwsCredentialsProvider processCredentials,
+      java.util.function.Predicate<URI> pathStyleFor) {
+    ObjectStoreSettings own = fromValues(endpoint, pathStyle, accessKeyId, secretKey);
+    Optional<URI> uri = own.endpoint().isPresent() ? own.endpoint() : processEndpoint;
+    boolean path =
+        pathStyle != null && !pathStyle.isBlank()
+            ? own.pathStyle()
+            : uri.map(pathStyleFor::test).orElse(false);
+    AwsCredentialsProvider provider =
+        accessKeyId == null || accessKeyId.isBlank() ? processCredentials : own.credentials();
+    return new ObjectStoreSettings(uri, path, provider);
+  }
 }

@@ -14,6 +14,7 @@ import software.amazon.awscdk.services.iam.IGrantable;
 import software.amazon.awscdk.services.rds.AuroraPostgresClusterEngineProps;
 import software.amazon.awscdk.services.rds.AuroraPostgresEngineVersion;
 import software.amazon.awscdk.services.rds.BackupProps;
+import software.amazon.awscdk.services.rds.CfnDBCluster;
 import software.amazon.awscdk.services.rds.ClusterInstance;
 import software.amazon.awscdk.services.rds.Credentials;
 import software.amazon.awscdk.services.rds.DatabaseCluster;
@@ -158,6 +159,15 @@ public final class Database extends Construct {
 
   public String proxyEndpoint() {
     return proxy.getEndpoint();
+  }
+
+  /**
+   * The cluster's {@code Endpoint.Port} attribute: the proxy listens on the engine's port, and the
+   * attribute (rather than the literal {@link #PORT}) is what a deployer that runs its own database
+   * on another port (the local cloud) resolves to that port.
+   */
+  public String port() {
+    return ((CfnDBCluster) cluster.getNode().getDefaultChild()).getAttrEndpointPort();
   }
 
   public ISecret secret() {
