@@ -32,7 +32,9 @@ class IamPolicyTest {
           "ec2:DescribeSubnets",
           "ec2:DescribeSecurityGroups",
           // ECR login tokens are account-wide; pulling is then limited to the named repository.
-          "ecr:GetAuthorizationToken");
+          "ecr:GetAuthorizationToken",
+          // Activation looks a graph's machine up by name; the list has no resource-level IAM.
+          "states:ListStateMachines");
 
   private static Template template;
   private static List<Statement> statements;

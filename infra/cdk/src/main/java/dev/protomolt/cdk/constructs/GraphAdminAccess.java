@@ -101,6 +101,15 @@ public final class GraphAdminAccess extends Construct {
                 .actions(STATE_MACHINE_ACTIONS)
                 .resources(List.of(stateMachinePattern()))
                 .build());
+    // Activation finds a graph's machine by name (SfnStateMachines.machineArn); ListStateMachines
+    // accepts no resource in IAM, so it is granted on "*" and names nothing but machine names.
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("states:ListStateMachines"))
+                .resources(List.of("*"))
+                .build());
     grantee
         .getGrantPrincipal()
         .addToPrincipalPolicy(

@@ -53,14 +53,17 @@ class GraphAdminAccessTest {
   @Test
   void graphAdminMayManageOnlyThisEnvironmentsStateMachinesAndPassOnlyTheExecutionRole() {
     var statements = PolicyDocuments.forRole(template, roleId("Admin"));
-    assertThat(statements).hasSize(2);
+    assertThat(statements).hasSize(3);
     assertThat(statements.get(0).actions())
         .containsExactlyInAnyOrderElementsOf(GraphAdminAccess.STATE_MACHINE_ACTIONS);
     assertThat(statements.get(0).resources()).containsExactly(STATE_MACHINES);
-    assertThat(statements.get(1).actions()).containsExactly("iam:PassRole");
-    assertThat(statements.get(1).resources())
+    // Activation finds a machine by name; ListStateMachines cannot be scoped to a resource.
+    assertThat(statements.get(1).actions()).containsExactly("states:ListStateMachines");
+    assertThat(statements.get(1).resources()).containsExactly("*");
+    assertThat(statements.get(2).actions()).containsExactly("iam:PassRole");
+    assertThat(statements.get(2).resources())
         .containsExactly("${" + roleId("GraphAdminExecutionRole") + ".Arn}");
-    assertThat(statements.get(1).condition())
+    assertThat(statements.get(2).condition())
         .isEqualTo(Map.of("StringEquals", Map.of("iam:PassedToService", "states.amazonaws.com")));
   }
 
