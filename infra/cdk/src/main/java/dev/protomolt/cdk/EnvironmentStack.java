@@ -28,6 +28,7 @@ import dev.protomolt.cdk.constructs.GraphAdminAccess;
 import dev.protomolt.cdk.constructs.Messaging;
 import dev.protomolt.cdk.constructs.ModuleGateway;
 import dev.protomolt.cdk.constructs.Network;
+import dev.protomolt.cdk.constructs.OperatorAccess;
 import dev.protomolt.cdk.constructs.PipelineFunctions;
 import dev.protomolt.cdk.constructs.PlatformStorage;
 import dev.protomolt.cdk.constructs.Provisioning;
@@ -193,6 +194,12 @@ public final class EnvironmentStack extends ZonePinnedStack {
         functions.alias(INTAKE).getFunctionArn());
 
     grantFunctions(storage, tables, database, messaging, prefix);
+    // Operators redrive failed executions (recovery's first tier) from the CLI or the console.
+    OperatorAccess operators = new OperatorAccess(this, "Operators", prefix, graphAdmin);
+    CfnOutput.Builder.create(this, "OperatorRoleArn")
+        .description("Operators assume this role to watch, stop and redrive executions")
+        .value(operators.role().getRoleArn())
+        .build();
 
     Provisioning provisioning =
         new Provisioning(
