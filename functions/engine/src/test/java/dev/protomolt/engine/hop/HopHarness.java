@@ -55,6 +55,7 @@ final class HopHarness implements AutoCloseable {
   final RecordingStaging staging = new RecordingStaging();
   final RecordingEventBus events = new RecordingEventBus();
   final RecordingMetricsSink metrics = new RecordingMetricsSink("test");
+  final DataSource dataSource;
   final PostgresGraphStore store;
   final HopContext context;
   final PrepareService prepare;
@@ -80,6 +81,7 @@ final class HopHarness implements AutoCloseable {
 
   HopHarness(int inlineLimitBytes) {
     DataSource ds = EngineDatabase.fresh();
+    dataSource = ds;
     store = new PostgresGraphStore(ds);
     owners = new PostgresDatasourceBindings(ds);
     grants = new PostgresDatasourceGrants(ds, clock);
