@@ -4,6 +4,7 @@ import static dev.protomolt.cdk.PlatformFunction.ACCOUNT_EVENTS;
 import static dev.protomolt.cdk.PlatformFunction.COMPLETE;
 import static dev.protomolt.cdk.PlatformFunction.DISPATCH;
 import static dev.protomolt.cdk.PlatformFunction.DLQ;
+import static dev.protomolt.cdk.PlatformFunction.DLQ_ADMIN;
 import static dev.protomolt.cdk.PlatformFunction.GRAPH_ADMIN;
 import static dev.protomolt.cdk.PlatformFunction.INDEXING_LEDGER;
 import static dev.protomolt.cdk.PlatformFunction.INTAKE;
@@ -196,6 +197,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
     grantFunctions(storage, tables, database, messaging, prefix);
     // Operators redrive failed executions (recovery's first tier) from the CLI or the console.
     OperatorAccess operators = new OperatorAccess(this, "Operators", prefix, graphAdmin);
+    operators.grantInvoke(functions.alias(DLQ_ADMIN));
     CfnOutput.Builder.create(this, "OperatorRoleArn")
         .description("Operators assume this role to watch, stop and redrive executions")
         .value(operators.role().getRoleArn())
@@ -362,6 +364,13 @@ public final class EnvironmentStack extends ZonePinnedStack {
     messaging.grantProduce(dlq, Messaging.DLQ_TOPIC_PATTERN);
     // A dead-lettered hop still settles the previous hop's CACHE input (decision 0816).
     messaging.grantProduce(dlq, "reclaim-requests");
+
+    // The dead-letter door reads every graph's DLQ topics (no group commits: it assigns and seeks,
+    // in its own group name for the brokers' authorization), starts reprocess executions on graph
+    // versions, and records quarantined letters in the ledger.
+    IGrantable dlqAdmin = functions.alias(DLQ_ADMIN);
+    messaging.grantConsume(dlqAdmin, group(prefix, DLQ_ADMIN), Messaging.DLQ_TOPIC_PATTERN);
+    graphAdmin.grantStartExecution(dlqAdmin);
 
     IGrantable purge = functions.alias(PURGE);
     consume(messaging, purge, prefix, PURGE, "storage-purge");

@@ -24,6 +24,8 @@ public enum PlatformFunction {
   RETENTION("retention"),
   // Invoked by operators (and later a replay state machine) with a replay request: decision 0990.
   REPLAY("replay"),
+  // Invoked by operators (protomolt dlq) to list, show and reprocess dead letters: decision 1721.
+  DLQ_ADMIN("dlq-admin"),
   MIGRATE("migrate");
 
   private final String id;

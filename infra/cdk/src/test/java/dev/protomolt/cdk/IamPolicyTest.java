@@ -102,6 +102,29 @@ class IamPolicyTest {
   }
 
   @Test
+  void theDeadLetterDoorReadsDeadLetterTopicsAndStartsExecutionsButWritesNoTopic() {
+    List<PolicyDocuments.Statement> door =
+        PolicyDocuments.forRole(template, roleId("FunctionsDlqAdminServiceRole"));
+    assertThat(door)
+        .anySatisfy(
+            s -> {
+              assertThat(s.actions()).contains("kafka-cluster:ReadData");
+              assertThat(s.resources()).allMatch(r -> r.endsWith("/pipestream.*.dlq"));
+            });
+    assertThat(door).anySatisfy(s -> assertThat(s.actions()).contains("states:StartExecution"));
+    assertThat(door.stream().flatMap(s -> s.actions().stream()))
+        .doesNotContain("kafka-cluster:WriteData", "s3:PutObject", "states:RedriveExecution");
+    List<PolicyDocuments.Statement> operators =
+        statements.stream().filter(s -> s.policyId().startsWith("OperatorsPolicy")).toList();
+    assertThat(operators)
+        .anySatisfy(
+            s -> {
+              assertThat(s.actions()).containsExactly("lambda:InvokeFunction");
+              assertThat(s.resources()).singleElement().asString().contains("FunctionsDlqAdmin");
+            });
+  }
+
+  @Test
   void stepFunctionsGrantsStayInsideTheEnvironmentsNameSpace() {
     List<String> resources =
         statements.stream()

@@ -15,6 +15,9 @@ import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.deadletters.DeadLetterAdmin;
+import dev.protomolt.engine.deadletters.DeadLetterQuarantine;
+import dev.protomolt.engine.deadletters.KafkaDeadLetterTopics;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
@@ -24,6 +27,7 @@ import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
+import dev.protomolt.engine.hop.DlqReprocessService;
 import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.HopContext;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
@@ -133,6 +137,7 @@ public final class FunctionWiring {
       case "graph-admin" -> NamedHandlers.graphAdmin(graphAdmin(), activation());
       case "intake" -> NamedHandlers.intake(intake());
       case "replay" -> NamedHandlers.replay(replay());
+      case "dlq-admin" -> NamedHandlers.dlqAdmin(dlqAdmin());
       case "prepare" -> NamedHandlers.prepare(new PrepareService(hops()));
       case "dispatch" -> NamedHandlers.dispatch(new DispatchService(hops()));
       case "complete" -> NamedHandlers.complete(new CompleteService(hops()));
@@ -223,6 +228,17 @@ public final class FunctionWiring {
         new ReplayQuery(clients.dataSource())::stream,
         graphs,
         new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
+        clients.clock());
+  }
+
+  private DeadLetterAdmin dlqAdmin() {
+    PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
+    // Reprocessing only starts executions on published versions, as intake and replay do.
+    return new DeadLetterAdmin(
+        graphs,
+        new KafkaDeadLetterTopics(clients::kafkaConnection),
+        new DeadLetterQuarantine(clients.dataSource()),
+        new DlqReprocessService(graphs, new SfnStateMachines(clients.sfn(), INTAKE_ROLE)),
         clients.clock());
   }
 

@@ -42,7 +42,12 @@ class OperatorAccessTest {
             stack,
             "GraphAdmin",
             new GraphAdminAccess.Props("protomolt-test", admin, List.of(prepare)));
-    new OperatorAccess(stack, "Operators", "protomolt-test", graphAdmin);
+    OperatorAccess operators = new OperatorAccess(stack, "Operators", "protomolt-test", graphAdmin);
+    operators.grantInvoke(
+        Function.fromFunctionArn(
+            stack,
+            "DlqAdmin",
+            "arn:aws:lambda:eu-west-1:123456789012:function:protomolt-test-dlq-admin:live"));
     template = Template.fromStack(stack);
   }
 
@@ -68,6 +73,22 @@ class OperatorAccessTest {
     assertThat(statements)
         .allSatisfy(
             s -> assertThat(s.actions()).doesNotContain("states:*", "states:StartExecution"));
+  }
+
+  @Test
+  void operatorsMayInvokeTheDeadLetterDoorAndNoOtherFunction() {
+    List<PolicyDocuments.Statement> invokes =
+        PolicyDocuments.identityStatements(template).stream()
+            .filter(s -> s.policyId().startsWith("OperatorsPolicy"))
+            .filter(s -> s.actions().contains("lambda:InvokeFunction"))
+            .toList();
+    assertThat(invokes)
+        .singleElement()
+        .satisfies(
+            s ->
+                assertThat(s.resources())
+                    .containsExactly(
+                        "arn:aws:lambda:eu-west-1:123456789012:function:protomolt-test-dlq-admin:live"));
   }
 
   @Test

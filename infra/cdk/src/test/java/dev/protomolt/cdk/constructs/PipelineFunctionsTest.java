@@ -97,6 +97,7 @@ class PipelineFunctionsTest {
             "reconciler",
             "retention",
             "replay",
+            "dlq-admin",
             "migrate");
   }
 
