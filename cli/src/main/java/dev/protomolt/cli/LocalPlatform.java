@@ -12,6 +12,9 @@ import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.deadletters.DeadLetterAdmin;
+import dev.protomolt.engine.deadletters.DeadLetterQuarantine;
+import dev.protomolt.engine.deadletters.KafkaDeadLetterTopics;
 import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.GraphUpdateFeed;
@@ -22,6 +25,7 @@ import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
+import dev.protomolt.engine.hop.DlqReprocessService;
 import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.HopContext;
 import dev.protomolt.engine.hop.KafkaEventBus;
@@ -37,6 +41,7 @@ import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
+import dev.protomolt.localstack.lambda.api.FunctionConfiguration;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.template.TemplateDeployer;
 import dev.protomolt.module.samples.chunker.ChunkerModule;
@@ -84,6 +89,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -241,6 +247,38 @@ public final class LocalPlatform implements AutoCloseable {
             tenancy);
     IntakeService intake = new IntakeService(store, admission, clock);
     register(lambdas, "intake", NamedHandlers.intake(intake));
+
+    // --- Until LocalPlatform deploys the local template: the dead-letter door (dlq-admin), on
+    // the local Lambda API too, since `protomolt dlq` calls it with Invoke as in AWS. Drop this
+    // block when the template's functions are deployed through FunctionWiring.
+    register(
+        lambdas,
+        "dlq-admin",
+        NamedHandlers.dlqAdmin(
+            new DeadLetterAdmin(
+                graphs,
+                new KafkaDeadLetterTopics(
+                    Map.of(
+                        CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers())),
+                new DeadLetterQuarantine(ds),
+                new DlqReprocessService(graphs, machines),
+                clock)));
+    cloud
+        .lambdaApi()
+        .register(
+            new FunctionConfiguration(
+                "dlq-admin",
+                lambdas.functionArn("dlq-admin"),
+                "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest",
+                "java21",
+                60,
+                512,
+                Map.of(),
+                ROLE,
+                "list, show and reprocess dead letters",
+                Map.of()),
+            payload -> lambdas.invoke("dlq-admin", payload));
+    // --- end of the block to drop.
 
     // The topics the stack's Kafka topics custom resource creates in AWS (module topics included),
     // from the synthesized local template; planning it also proves it deployable (decision 1501).
