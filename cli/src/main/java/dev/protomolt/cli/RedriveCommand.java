@@ -22,6 +22,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
 import software.amazon.awssdk.services.sfn.model.ExecutionNotRedrivableException;
 import software.amazon.awssdk.services.sfn.model.ExecutionRedriveStatus;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+import software.amazon.awssdk.services.sfn.model.SfnException;
 
 /**
  * {@code protomolt redrive}: Step Functions RedriveExecution for one execution, or for every
@@ -165,6 +166,9 @@ final class RedriveCommand implements Callable<Integer> {
       e = sfn.describeExecution(b -> b.executionArn(arn));
     } catch (ExecutionDoesNotExistException ex) {
       return "no such execution";
+    } catch (SfnException ex) {
+      // InvalidArn and the like: the ARN is not one Step Functions can look up.
+      return ex.awsErrorDetails().errorMessage();
     }
     if (e.redriveStatus() != ExecutionRedriveStatus.REDRIVABLE) {
       return e.redriveStatusReason() != null ? e.redriveStatusReason() : "not redrivable";
