@@ -14,6 +14,9 @@ import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.deadletters.DeadLetterAdmin;
+import dev.protomolt.engine.deadletters.DeadLetterQuarantine;
+import dev.protomolt.engine.deadletters.KafkaDeadLetterTopics;
 import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.DynamoDbDraftStore;
 import dev.protomolt.engine.graphs.GraphAdminService;
@@ -25,6 +28,7 @@ import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
 import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
+import dev.protomolt.engine.hop.DlqReprocessService;
 import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.ExecutionTranscripts;
 import dev.protomolt.engine.hop.HopContext;
@@ -46,6 +50,7 @@ import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
+import dev.protomolt.localstack.lambda.api.FunctionConfiguration;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.template.TemplateDeployer;
 import dev.protomolt.localstack.template.TemplatePlan;
@@ -103,6 +108,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -302,6 +308,37 @@ public final class LocalPlatform implements AutoCloseable {
         ReplayMachine.definition(
             lambdas.functionArn("replay-validate"), lambdas.functionArn("replay-page")));
     // --- end of the replay block
+    // --- Until LocalPlatform deploys the local template: the dead-letter door (dlq-admin), on
+    // the local Lambda API too, since `protomolt dlq` calls it with Invoke as in AWS. Drop this
+    // block when the template's functions are deployed through FunctionWiring.
+    register(
+        lambdas,
+        "dlq-admin",
+        NamedHandlers.dlqAdmin(
+            new DeadLetterAdmin(
+                graphs,
+                new KafkaDeadLetterTopics(
+                    Map.of(
+                        CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers())),
+                new DeadLetterQuarantine(ds),
+                new DlqReprocessService(graphs, machines),
+                clock)));
+    cloud
+        .lambdaApi()
+        .register(
+            new FunctionConfiguration(
+                "dlq-admin",
+                lambdas.functionArn("dlq-admin"),
+                "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest",
+                "java21",
+                60,
+                512,
+                Map.of(),
+                ROLE,
+                "list, show and reprocess dead letters",
+                Map.of()),
+            payload -> lambdas.invoke("dlq-admin", payload));
+    // --- end of the block to drop.
 
     // The topics the stack's Kafka topics custom resource creates in AWS (module topics included),
     // from the synthesized local template; planning it also proves it deployable (decision 1501).

@@ -22,6 +22,8 @@ import picocli.CommandLine.Command;
       SearchCommand.class,
       DemoCommand.class,
       ReplayCommand.class,
+      RedriveCommand.class,
+      DlqCommand.class,
       DatasourceCommand.class,
       LogsCommand.class,
       DoctorCommand.class,

@@ -11,8 +11,9 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * Drains a dispatch whose execution is no longer RUNNING (aborted, failed, timed out, succeeded):
- * no module result could complete its token. An ended execution never runs again, so its answer is
- * cached; a running one is asked again after a short while.
+ * no module result could complete its token. A succeeded (or unknown) execution never runs again,
+ * so that answer is cached; a failed, aborted or timed-out one can be redriven under the same ARN
+ * (decision 1720), so it is asked again each time, and a running one after a short while.
  */
 public final class SfnExecutionScreen implements WorkScreen {
 
@@ -40,10 +41,13 @@ public final class SfnExecutionScreen implements WorkScreen {
           return ScreenVerdict.SERVE;
         }
         status = String.valueOf(s);
+        if (s == ExecutionStatus.SUCCEEDED) {
+          ended.put(arn, status);
+        }
       } catch (ExecutionDoesNotExistException e) {
         status = "DOES_NOT_EXIST";
+        ended.put(arn, status);
       }
-      ended.put(arn, status);
     }
     return new ScreenVerdict.Drain(
         "execution-ended",

@@ -114,5 +114,19 @@ class SfnAdaptersTest {
         .as("an execution that does not exist")
         .isInstanceOf(ScreenVerdict.Drain.class);
     new SfnTaskCompletion(sfn).succeed(running[1], "{}");
+
+    // A redrive reopens the aborted execution under the same ARN: its new dispatch is served,
+    // although the screen drained one of the same execution before.
+    sfn.redriveExecution(b -> b.executionArn(stopped[0]));
+    String redrivenToken = TOKENS.poll(30, TimeUnit.SECONDS);
+    assertThat(redrivenToken).as("the redriven Work state handed out a new token").isNotNull();
+    assertThat(
+            screen.screen(
+                WorkDispatch.newBuilder()
+                    .setWorkUnitId("u-stop")
+                    .setExecutionArn(stopped[0])
+                    .build()))
+        .isEqualTo(ScreenVerdict.SERVE);
+    new SfnTaskCompletion(sfn).succeed(redrivenToken, "{}");
   }
 }

@@ -7,6 +7,7 @@ import dev.protomolt.core.store.Drive;
 import dev.protomolt.db.Migrations.MigrationReport;
 import dev.protomolt.engine.activation.GraphActivationService;
 import dev.protomolt.engine.admission.IntakeService;
+import dev.protomolt.engine.deadletters.DeadLetterAdmin;
 import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.hop.CompleteService;
@@ -20,6 +21,7 @@ import dev.protomolt.engine.replay.ReplayValidation;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
 import dev.protomolt.lambda.console.ConsoleApiHandler;
 import dev.protomolt.lambda.console.OperatorCheck;
+import dev.protomolt.lambda.handlers.DlqAdminHandler;
 import dev.protomolt.lambda.handlers.GraphAdminHandler;
 import dev.protomolt.lambda.handlers.HopHandler;
 import dev.protomolt.lambda.handlers.IntakeHandler;
@@ -73,7 +75,8 @@ public final class NamedHandlers {
           "replay",
           "replay-validate",
           "replay-page",
-          "console-api");
+          "console-api",
+          "dlq-admin");
 
   private NamedHandlers() {}
 
@@ -100,6 +103,11 @@ public final class NamedHandlers {
 
   public static EventHandler dlq(DlqService dlq) {
     return new HopHandler("dlq", dlq::handle);
+  }
+
+  /** The operators' door to dead letters: list, show, reprocess (decision 1721). */
+  public static EventHandler dlqAdmin(DeadLetterAdmin admin) {
+    return new DlqAdminHandler(admin);
   }
 
   /** One replay of stored documents onto a graph version (decision 0990). */

@@ -237,6 +237,35 @@ class HandlersOnLocalCloudTest {
         .startsWith("selectors.account_id: a bare account_id selects a whole tenant");
   }
 
+  @Test
+  void theDeadLetterDoorListsTheGraphsDlqTopicsAndRefusesNamingTheField() throws Exception {
+    JsonNode listed =
+        invoke(
+            "dlq-admin",
+            "{\"action\":\"list\",\"accountId\":\"acme\",\"graphId\":\"lambda-echo\"}");
+    assertThat(listed.path("deadLetters").isArray()).isTrue();
+    assertThat(listed.path("deadLetters")).isEmpty();
+    assertThat(
+            failure(
+                    "dlq-admin",
+                    "{\"action\":\"show\",\"accountId\":\"acme\",\"graphId\":\"lambda-echo\","
+                        + "\"dlqId\":\"nope\"}")
+                .errorMessage())
+        .startsWith("dlqId: no dead letter 'nope' on graph 'lambda-echo'");
+    assertThat(
+            failure(
+                    "dlq-admin",
+                    "{\"action\":\"list\",\"accountId\":\"other\",\"graphId\":\"lambda-echo\"}")
+                .errorMessage())
+        .startsWith("accountId: graph 'lambda-echo' is not a graph of account 'other'");
+    assertThat(
+            failure(
+                    "dlq-admin",
+                    "{\"action\":\"purge\",\"accountId\":\"acme\",\"graphId\":\"lambda-echo\"}")
+                .errorMessage())
+        .contains("action must be list, show or reprocess, got 'purge'");
+  }
+
   /** The echo module's CONTINUE ack, as the gateway sends it. */
   private static void answer(WorkDispatch work) throws Exception {
     ObjectNode ack = EventJson.reply();

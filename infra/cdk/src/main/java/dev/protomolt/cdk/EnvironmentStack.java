@@ -5,6 +5,7 @@ import static dev.protomolt.cdk.PlatformFunction.COMPLETE;
 import static dev.protomolt.cdk.PlatformFunction.CONSOLE_API;
 import static dev.protomolt.cdk.PlatformFunction.DISPATCH;
 import static dev.protomolt.cdk.PlatformFunction.DLQ;
+import static dev.protomolt.cdk.PlatformFunction.DLQ_ADMIN;
 import static dev.protomolt.cdk.PlatformFunction.GRAPH_ADMIN;
 import static dev.protomolt.cdk.PlatformFunction.INDEXING_LEDGER;
 import static dev.protomolt.cdk.PlatformFunction.INTAKE;
@@ -32,6 +33,7 @@ import dev.protomolt.cdk.constructs.GraphAdminAccess;
 import dev.protomolt.cdk.constructs.Messaging;
 import dev.protomolt.cdk.constructs.ModuleGateway;
 import dev.protomolt.cdk.constructs.Network;
+import dev.protomolt.cdk.constructs.OperatorAccess;
 import dev.protomolt.cdk.constructs.PipelineFunctions;
 import dev.protomolt.cdk.constructs.PlatformStorage;
 import dev.protomolt.cdk.constructs.Provisioning;
@@ -212,6 +214,13 @@ public final class EnvironmentStack extends ZonePinnedStack {
         functions.alias(INTAKE).getFunctionArn());
 
     grantFunctions(storage, tables, database, messaging, prefix);
+    // Operators redrive failed executions (recovery's first tier) from the CLI or the console.
+    OperatorAccess operators = new OperatorAccess(this, "Operators", prefix, graphAdmin);
+    operators.grantInvoke(functions.alias(DLQ_ADMIN));
+    CfnOutput.Builder.create(this, "OperatorRoleArn")
+        .description("Operators assume this role to watch, stop and redrive executions")
+        .value(operators.role().getRoleArn())
+        .build();
 
     // The console-started replay (decision 1700): validate and page are its steps.
     this.replay =
@@ -442,6 +451,13 @@ public final class EnvironmentStack extends ZonePinnedStack {
     messaging.grantProduce(dlq, Messaging.DLQ_TOPIC_PATTERN);
     // A dead-lettered hop still settles the previous hop's CACHE input (decision 0816).
     messaging.grantProduce(dlq, "reclaim-requests");
+
+    // The dead-letter door reads every graph's DLQ topics (no group commits: it assigns and seeks,
+    // in its own group name for the brokers' authorization), starts reprocess executions on graph
+    // versions, and records quarantined letters in the ledger.
+    IGrantable dlqAdmin = functions.alias(DLQ_ADMIN);
+    messaging.grantConsume(dlqAdmin, group(prefix, DLQ_ADMIN), Messaging.DLQ_TOPIC_PATTERN);
+    graphAdmin.grantStartExecution(dlqAdmin);
 
     IGrantable purge = functions.alias(PURGE);
     consume(messaging, purge, prefix, PURGE, "storage-purge");

@@ -27,6 +27,8 @@ public enum PlatformFunction {
   // The replay state machine's two steps (decision 1700).
   REPLAY_VALIDATE("replay-validate"),
   REPLAY_PAGE("replay-page"),
+  // Invoked by operators (protomolt dlq) to list, show and reprocess dead letters: decision 1721.
+  DLQ_ADMIN("dlq-admin"),
   MIGRATE("migrate"),
   // The console's JSON API behind the HTTP API (decision 1770).
   CONSOLE_API("console-api");

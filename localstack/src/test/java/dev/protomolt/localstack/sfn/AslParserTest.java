@@ -55,8 +55,8 @@ class AslParserTest {
             + " filter|{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"InputPath\":\"$.a[?(@.b)]\",\"End\":true}}}|unsupported"
             + " JSONPath construct|/States/P/InputPath",
         "context"
-            + " path|{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"Parameters\":{\"r.$\":\"$$.Execution.RedriveCount\"},\"End\":true}}}|unsupported"
-            + " context object path $$.Execution.RedriveCount|/States/P/Parameters",
+            + " path|{\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"Parameters\":{\"r.$\":\"$$.Execution.RedriveTime\"},\"End\":true}}}|unsupported"
+            + " context object path $$.Execution.RedriveTime|/States/P/Parameters",
         "distributed"
             + " Map|{\"StartAt\":\"M\",\"States\":{\"M\":{\"Type\":\"Map\",\"ItemProcessor\":{\"ProcessorConfig\":{\"Mode\":\"DISTRIBUTED\"},\"StartAt\":\"P\",\"States\":{\"P\":{\"Type\":\"Pass\",\"End\":true}}},\"End\":true}}}|ProcessorConfig"
             + " Mode 'DISTRIBUTED'|/States/M/ItemProcessor/ProcessorConfig/Mode",

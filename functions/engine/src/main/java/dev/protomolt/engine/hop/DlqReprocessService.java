@@ -32,49 +32,22 @@ public final class DlqReprocessService {
     this.machines = Objects.requireNonNull(machines, "machines");
   }
 
+  /**
+   * How often {@code message} may be reprocessed: its node's {@code
+   * dlq_config.max_reprocess_count}, 3 when unset.
+   */
+  public int capOf(DlqMessage message) {
+    GraphNode node = nodeOf(message, pinned(message));
+    return node.getDlqConfig().getMaxReprocessCount() > 0
+        ? node.getDlqConfig().getMaxReprocessCount()
+        : DEFAULT_MAX_REPROCESS;
+  }
+
   /** Starts the reprocess execution and returns its name. */
   public String reprocess(DlqMessage message) {
-    StoredGraph pinned =
-        graphs
-            .get(message.getGraphId(), message.getGraphVersion())
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "dead letter "
-                            + message.getDlqId()
-                            + " is pinned to graph '"
-                            + message.getGraphId()
-                            + "' version "
-                            + message.getGraphVersion()
-                            + ", which no longer exists"));
-    if (pinned.stateMachineVersionArn().isEmpty()) {
-      throw new IllegalStateException(
-          "graph '"
-              + message.getGraphId()
-              + "' version "
-              + message.getGraphVersion()
-              + " has no published state machine version to reprocess on");
-    }
-    GraphNode node =
-        pinned.graph().getNodesList().stream()
-            .filter(n -> n.getNodeId().equals(message.getNodeId()))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "dead letter "
-                            + message.getDlqId()
-                            + " names node '"
-                            + message.getNodeId()
-                            + "', which graph '"
-                            + message.getGraphId()
-                            + "' version "
-                            + message.getGraphVersion()
-                            + " does not have"));
-    int cap =
-        node.getDlqConfig().getMaxReprocessCount() > 0
-            ? node.getDlqConfig().getMaxReprocessCount()
-            : DEFAULT_MAX_REPROCESS;
+    StoredGraph pinned = pinned(message);
+    GraphNode node = nodeOf(message, pinned);
+    int cap = capOf(message);
     if (message.getReprocessCount() >= cap) {
       throw new IllegalStateException(
           "dead letter "
@@ -120,5 +93,50 @@ public final class DlqReprocessService {
     }
     machines.start(pinned.stateMachineVersionArn(), name, input);
     return name;
+  }
+
+  private StoredGraph pinned(DlqMessage message) {
+    StoredGraph pinned =
+        graphs
+            .get(message.getGraphId(), message.getGraphVersion())
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "dead letter "
+                            + message.getDlqId()
+                            + " is pinned to graph '"
+                            + message.getGraphId()
+                            + "' version "
+                            + message.getGraphVersion()
+                            + ", which no longer exists"));
+    if (pinned.stateMachineVersionArn().isEmpty()) {
+      throw new IllegalStateException(
+          "graph '"
+              + message.getGraphId()
+              + "' version "
+              + message.getGraphVersion()
+              + " has no published state machine version to reprocess on");
+    }
+    return pinned;
+  }
+
+  private static GraphNode nodeOf(DlqMessage message, StoredGraph pinned) {
+    GraphNode node =
+        pinned.graph().getNodesList().stream()
+            .filter(n -> n.getNodeId().equals(message.getNodeId()))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "dead letter "
+                            + message.getDlqId()
+                            + " names node '"
+                            + message.getNodeId()
+                            + "', which graph '"
+                            + message.getGraphId()
+                            + "' version "
+                            + message.getGraphVersion()
+                            + " does not have"));
+    return node;
   }
 }

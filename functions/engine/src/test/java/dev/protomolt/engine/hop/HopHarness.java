@@ -55,6 +55,7 @@ final class HopHarness implements AutoCloseable {
   final RecordingStaging staging = new RecordingStaging();
   final RecordingEventBus events = new RecordingEventBus();
   final RecordingMetricsSink metrics = new RecordingMetricsSink("test");
+  final DataSource dataSource;
   final PostgresGraphStore store;
   final HopContext context;
   final PrepareService prepare;

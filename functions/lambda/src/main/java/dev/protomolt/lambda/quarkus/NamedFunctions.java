@@ -44,6 +44,14 @@ public final class NamedFunctions {
     }
   }
 
+  @Named("dlq-admin")
+  @Singleton
+  public static class DlqAdmin extends QuarkusFunction implements RequestStreamHandler {
+    public DlqAdmin() {
+      super("dlq-admin");
+    }
+  }
+
   @Named("prepare")
   @Singleton
   public static class Prepare extends QuarkusFunction implements RequestStreamHandler {

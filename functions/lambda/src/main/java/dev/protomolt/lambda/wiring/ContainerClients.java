@@ -131,6 +131,13 @@ public final class ContainerClients implements AutoCloseable {
     return sfn.get();
   }
 
+  /** Bootstrap servers and the brokers' client settings, for a consumer a function builds itself. */
+  public Map<String, Object> kafkaConnection() {
+    Map<String, Object> config = new HashMap<>(brokers.get().connection());
+    config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get());
+    return config;
+  }
+
   public Admin kafkaAdmin() {
     return kafkaAdmin.get();
   }

@@ -15,12 +15,17 @@ import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.deadletters.DeadLetterAdmin;
+import dev.protomolt.engine.deadletters.DeadLetterQuarantine;
+import dev.protomolt.engine.deadletters.KafkaDeadLetterTopics;
+import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.StoredVersionSource;
 import dev.protomolt.engine.hop.CompleteService;
 import dev.protomolt.engine.hop.DispatchService;
+import dev.protomolt.engine.hop.DlqReprocessService;
 import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.ExecutionTranscripts;
 import dev.protomolt.engine.hop.HopContext;
@@ -152,6 +157,7 @@ public final class FunctionWiring {
       }
       case "intake" -> NamedHandlers.intake(intake());
       case "replay" -> NamedHandlers.replay(replay());
+      case "dlq-admin" -> NamedHandlers.dlqAdmin(dlqAdmin());
       case "replay-validate" -> NamedHandlers.replayValidate(replayValidation());
       case "console-api" -> consoleApi();
       case "replay-page" -> NamedHandlers.replayPage(replayPages());
@@ -289,6 +295,17 @@ public final class FunctionWiring {
         new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
         clients.clock(),
         duration -> Thread.sleep(duration));
+  }
+
+  private DeadLetterAdmin dlqAdmin() {
+    PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
+    // Reprocessing only starts executions on published versions, as intake and replay do.
+    return new DeadLetterAdmin(
+        graphs,
+        new KafkaDeadLetterTopics(clients::kafkaConnection),
+        new DeadLetterQuarantine(clients.dataSource()),
+        new DlqReprocessService(graphs, new SfnStateMachines(clients.sfn(), INTAKE_ROLE)),
+        clients.clock());
   }
 
   private IntakeService intake() {

@@ -99,6 +99,7 @@ class PipelineFunctionsTest {
             "replay",
             "replay-validate",
             "replay-page",
+            "dlq-admin",
             "migrate",
             "console-api");
   }

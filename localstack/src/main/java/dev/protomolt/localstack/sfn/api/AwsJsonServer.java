@@ -63,6 +63,7 @@ public final class AwsJsonServer {
             Map.entry("DescribeExecution", ex::describe),
             Map.entry("ListExecutions", ex::list),
             Map.entry("StopExecution", ex::stop),
+            Map.entry("RedriveExecution", ex::redrive),
             Map.entry("GetExecutionHistory", ex::history),
             Map.entry("SendTaskSuccess", ex::sendTaskSuccess),
             Map.entry("SendTaskFailure", ex::sendTaskFailure),

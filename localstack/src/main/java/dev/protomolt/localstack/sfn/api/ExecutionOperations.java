@@ -8,6 +8,7 @@ import dev.protomolt.localstack.sfn.SfnApiException;
 import dev.protomolt.localstack.sfn.asl.Json;
 import dev.protomolt.localstack.sfn.engine.ExecutionEngine;
 import dev.protomolt.localstack.sfn.engine.ExecutionStarter;
+import dev.protomolt.localstack.sfn.engine.RedrivePolicy;
 import dev.protomolt.localstack.sfn.store.ExecutionStore;
 import dev.protomolt.localstack.sfn.store.StateMachineStore;
 import java.time.Instant;
@@ -50,9 +51,22 @@ final class ExecutionOperations {
     return response;
   }
 
+  JsonNode redrive(JsonNode request) {
+    String arn = arns.canonicalExecution(Requests.required(request, "executionArn"));
+    Instant redriven = engine.redrive(arn, Requests.optional(request, "clientToken"));
+    ObjectNode response = Json.object();
+    response.put("redriveDate", Requests.epochSeconds(redriven));
+    return response;
+  }
+
   JsonNode describe(JsonNode request) {
     ExecutionStore.Execution e = execution(Requests.required(request, "executionArn"));
     ObjectNode response = summary(e);
+    String refusal = RedrivePolicy.refusal(e, store.lastEventId(e.arn()), engine.now());
+    response.put("redriveStatus", refusal == null ? "REDRIVABLE" : "NOT_REDRIVABLE");
+    if (refusal != null) {
+      response.put("redriveStatusReason", refusal);
+    }
     response.put("input", e.input());
     response.putObject("inputDetails").put("included", true);
     if (e.output() != null) {
@@ -82,13 +96,24 @@ final class ExecutionOperations {
           "ValidationException",
           "statusFilter must be one of " + STATUSES.stream().sorted().toList());
     }
+    String redriveFilter = Requests.optional(request, "redriveFilter");
+    Boolean redriven =
+        switch (redriveFilter) {
+          case null -> null;
+          case "REDRIVEN" -> true;
+          case "NOT_REDRIVEN" -> false;
+          default ->
+              throw new SfnApiException(
+                  "ValidationException", "redriveFilter must be one of [NOT_REDRIVEN, REDRIVEN]");
+        };
     String canonical = arns.canonicalStateMachine(arn);
     List<ExecutionStore.Execution> all =
         store.list(
             machineArn,
             target.kind() == Arns.Kind.VERSION ? canonical : null,
             target.kind() == Arns.Kind.ALIAS ? canonical : null,
-            status);
+            status,
+            redriven);
     Page page = Page.of(request, all.size());
     ObjectNode response = Json.object();
     ArrayNode items = response.putArray("executions");
@@ -183,6 +208,10 @@ final class ExecutionOperations {
     }
     if (e.aliasArn() != null) {
       item.put("stateMachineAliasArn", e.aliasArn());
+    }
+    item.put("redriveCount", e.redriveCount());
+    if (e.redriveDate() != null) {
+      item.put("redriveDate", Requests.epochSeconds(e.redriveDate()));
     }
     return item;
   }

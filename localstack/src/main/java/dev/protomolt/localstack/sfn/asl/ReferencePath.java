@@ -25,6 +25,7 @@ public record ReferencePath(String text, boolean context, List<Object> segments)
           "Execution.Name",
           "Execution.Input",
           "Execution.StartTime",
+          "Execution.RedriveCount",
           "StateMachine.Id",
           "StateMachine.Name",
           "State.Name",

@@ -13,7 +13,8 @@ record ExecutionContext(
     Instant startTime,
     String roleArn,
     String stateMachineArn,
-    String stateMachineName) {
+    String stateMachineName,
+    int redriveCount) {
 
   /**
    * The context object for one state.
@@ -35,6 +36,7 @@ record ExecutionContext(
     execution.set("Input", input);
     execution.put("StartTime", startTime.toString());
     execution.put("RoleArn", roleArn);
+    execution.put("RedriveCount", redriveCount);
     ObjectNode machine = root.putObject("StateMachine");
     machine.put("Id", stateMachineArn);
     machine.put("Name", stateMachineName);

@@ -66,6 +66,11 @@ public final class ExecutionEngine implements ExecutionStarter {
     return tokens;
   }
 
+  /** The runtime's clock: what redrive windows are measured against. */
+  public Instant now() {
+    return clock.now();
+  }
+
   @Override
   public Started start(String targetArn, String name, String input, String parentArn) {
     Arns.Target target = arns.parseStateMachine(targetArn);
@@ -147,6 +152,9 @@ public final class ExecutionEngine implements ExecutionStarter {
             null,
             null,
             null,
+            null,
+            0,
+            null,
             null);
     if (!executions.insert(row)) {
       return existing(machineArn, executionName, parsedInput);
@@ -159,7 +167,8 @@ public final class ExecutionEngine implements ExecutionStarter {
             now,
             roleArn,
             versionArn != null ? versionArn : machineArn,
-            target.name());
+            target.name(),
+            0);
     RunningExecution run =
         new RunningExecution(
             executionArn, context, new History(executions, clock, executionArn, 0));
@@ -173,7 +182,7 @@ public final class ExecutionEngine implements ExecutionStarter {
       details.put("stateMachineAliasArn", aliasArn);
     }
     run.history.record("ExecutionStarted", "executionStartedEventDetails", details);
-    launch(run, AslParser.parse(definition), null, parsedInput, null);
+    launch(run, AslParser.parse(definition), null, parsedInput, null, now);
     return new Started(executionArn, now);
   }
 
@@ -224,7 +233,8 @@ public final class ExecutionEngine implements ExecutionStarter {
               e.startedAt(),
               e.roleArn(),
               e.versionArn() != null ? e.versionArn() : e.stateMachineArn(),
-              machineName);
+              machineName,
+              e.redriveCount());
       RunningExecution run =
           new RunningExecution(
               e.arn(),
@@ -243,8 +253,75 @@ public final class ExecutionEngine implements ExecutionStarter {
         }
         resume = new StateInterpreter.Resume(retryCounts, e.retryAt(), e.pendingToken());
       }
-      launch(run, AslParser.parse(e.definition()), state, stateInput, resume);
+      launch(
+          run,
+          AslParser.parse(e.definition()),
+          state,
+          stateInput,
+          resume,
+          e.redriveDate() != null ? e.redriveDate() : e.startedAt());
     }
+  }
+
+  /**
+   * RedriveExecution: reopens a FAILED, ABORTED or TIMED_OUT execution under the same ARN and
+   * re-enters the top-level state it stopped in, with that state's original input, fresh retry
+   * counters and a new task token. States that completed before it are not run again: their
+   * output is what the checkpointed input already carries. The execution timeout counts from the
+   * redrive (decision 1720).
+   *
+   * @param clientToken the caller's idempotency token, or null; repeating the call that redrove
+   *     the execution with the same token answers that redrive instead of refusing it
+   * @return when the execution was redriven
+   */
+  public Instant redrive(String executionArn, String clientToken) {
+    ExecutionStore.Execution e = executions.find(executionArn);
+    if (e == null) {
+      throw new SfnApiException(
+          "ExecutionDoesNotExist", "Execution Does Not Exist: '" + executionArn + "'");
+    }
+    if ("RUNNING".equals(e.status())
+        && clientToken != null
+        && clientToken.equals(e.redriveClientToken())) {
+      return e.redriveDate();
+    }
+    Instant now = clock.now();
+    String reason = RedrivePolicy.refusal(e, executions.lastEventId(e.arn()), now);
+    if (reason != null) {
+      throw new SfnApiException("ExecutionNotRedrivable", reason);
+    }
+    long eventId = executions.lastEventId(e.arn()) + 1;
+    int count = e.redriveCount() + 1;
+    ObjectNode details = Json.object();
+    details.putObject("executionRedrivenEventDetails").put("redriveCount", count);
+    if (!executions.reopenForRedrive(e.arn(), now, clientToken, eventId, Json.print(details))) {
+      // Another redrive (or nothing: a status we just read) won the race; say what it is now.
+      ExecutionStore.Execution current = executions.find(e.arn());
+      throw new SfnApiException(
+          "ExecutionNotRedrivable", RedrivePolicy.statusRefusal(current.status()));
+    }
+    String machineName = arns.parseStateMachine(e.stateMachineArn()).name();
+    JsonNode input = Json.parse(e.input());
+    ExecutionContext context =
+        new ExecutionContext(
+            e.arn(),
+            e.name(),
+            input,
+            e.startedAt(),
+            e.roleArn(),
+            e.versionArn() != null ? e.versionArn() : e.stateMachineArn(),
+            machineName,
+            count);
+    RunningExecution run =
+        new RunningExecution(e.arn(), context, new History(executions, clock, e.arn(), eventId));
+    launch(
+        run,
+        AslParser.parse(e.definition()),
+        e.currentState(),
+        Json.parse(e.stateInput()),
+        null,
+        now);
+    return now;
   }
 
   private void launch(
@@ -252,12 +329,13 @@ public final class ExecutionEngine implements ExecutionStarter {
       Definition definition,
       String state,
       JsonNode input,
-      StateInterpreter.Resume resume) {
+      StateInterpreter.Resume resume,
+      Instant timeoutFrom) {
     running.put(run.arn, run);
     if (definition.timeoutSeconds() != null) {
       run.timeoutTimer =
           clock.schedule(
-              run.context.startTime().plusSeconds(definition.timeoutSeconds()),
+              timeoutFrom.plusSeconds(definition.timeoutSeconds()),
               () ->
                   close(
                       run.arn,

@@ -35,7 +35,10 @@ public final class ExecutionStore {
       String stateInput,
       String retryCounts,
       Instant retryAt,
-      String pendingToken) {}
+      String pendingToken,
+      int redriveCount,
+      Instant redriveDate,
+      String redriveClientToken) {}
 
   public record HistoryEvent(long id, long previousId, String type, Instant at, String details) {}
 
@@ -89,13 +92,19 @@ public final class ExecutionStore {
         name);
   }
 
-  /** Executions of a state machine (or of one version / alias of it), newest first. */
+  /**
+   * Executions of a state machine (or of one version / alias of it), newest first.
+   *
+   * @param redriven true for executions redriven at least once, false for never redriven, null
+   *     for both
+   */
   public List<Execution> list(
-      String stateMachineArn, String versionArn, String aliasArn, String status) {
+      String stateMachineArn, String versionArn, String aliasArn, String status, Boolean redriven) {
     return db.query(
         "SELECT * FROM sfn_executions WHERE state_machine_arn = ? "
             + "AND (?::text IS NULL OR version_arn = ?) AND (?::text IS NULL OR alias_arn = ?) "
-            + "AND (?::text IS NULL OR status = ?) ORDER BY started_at DESC, arn",
+            + "AND (?::text IS NULL OR status = ?) "
+            + "AND (?::boolean IS NULL OR (redrive_count > 0) = ?) ORDER BY started_at DESC, arn",
         ExecutionStore::execution,
         stateMachineArn,
         versionArn,
@@ -103,7 +112,49 @@ public final class ExecutionStore {
         aliasArn,
         aliasArn,
         status,
-        status);
+        status,
+        redriven,
+        redriven);
+  }
+
+  /**
+   * Reopens a FAILED, ABORTED or TIMED_OUT execution for a redrive and appends its
+   * ExecutionRedriven event in one transaction: the first of two concurrent redrives wins, the
+   * other finds it RUNNING. The checkpoint (current state and its input) is kept, since that is
+   * where the redrive re-enters; the retry counters and the last stop's error are cleared.
+   *
+   * @return false when the execution was no longer in one of those statuses
+   */
+  public boolean reopenForRedrive(
+      String arn, Instant at, String clientToken, long eventId, String details) {
+    return db.inTransaction(
+        "redrive execution " + arn,
+        c -> {
+          if (Database.update(
+                  c,
+                  "UPDATE sfn_executions SET status = 'RUNNING', output = NULL, error = NULL, "
+                      + "cause = NULL, stopped_at = NULL, retry_counts = '[]', retry_at = NULL, "
+                      + "pending_token = NULL, redrive_count = redrive_count + 1, "
+                      + "redrive_date = ?, redrive_client_token = ? WHERE arn = ? "
+                      + "AND status IN ('FAILED', 'ABORTED', 'TIMED_OUT')",
+                  at,
+                  clientToken,
+                  arn)
+              != 1) {
+            return false;
+          }
+          Database.update(
+              c,
+              "INSERT INTO sfn_history (execution_arn, event_id, previous_event_id, "
+                  + "type, occurred_at, details) VALUES (?,?,?,?,?,?)",
+              arn,
+              eventId,
+              eventId - 1,
+              "ExecutionRedriven",
+              at,
+              details);
+          return true;
+        });
   }
 
   public List<Execution> running() {
@@ -308,7 +359,10 @@ public final class ExecutionStore {
         rs.getString("state_input"),
         rs.getString("retry_counts"),
         Database.instant(rs, "retry_at"),
-        rs.getString("pending_token"));
+        rs.getString("pending_token"),
+        rs.getInt("redrive_count"),
+        Database.instant(rs, "redrive_date"),
+        rs.getString("redrive_client_token"));
   }
 
   private static Token token(ResultSet rs) throws SQLException {
