@@ -36,6 +36,22 @@ public final class NamedFunctions {
     }
   }
 
+  @Named("replay-validate")
+  @Singleton
+  public static class ReplayValidate extends QuarkusFunction implements RequestStreamHandler {
+    public ReplayValidate() {
+      super("replay-validate");
+    }
+  }
+
+  @Named("replay-page")
+  @Singleton
+  public static class ReplayPage extends QuarkusFunction implements RequestStreamHandler {
+    public ReplayPage() {
+      super("replay-page");
+    }
+  }
+
   @Named("console-api")
   @Singleton
   public static class ConsoleApi extends QuarkusFunction implements RequestStreamHandler {
