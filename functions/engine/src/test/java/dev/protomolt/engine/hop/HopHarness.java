@@ -70,7 +70,6 @@ final class HopHarness implements AutoCloseable {
   final IntakeService intake;
   final PostgresDatasourceBindings owners;
   final PostgresDatasourceGrants grants;
-  final DataSource dataSource;
 
   /** The runtime's clock: heartbeats, timeouts and retry waits happen only when a test advances it. */
   final dev.protomolt.localstack.sfn.FakeClock sfnClock =

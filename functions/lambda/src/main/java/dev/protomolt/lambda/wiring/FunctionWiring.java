@@ -18,7 +18,6 @@ import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.deadletters.DeadLetterAdmin;
 import dev.protomolt.engine.deadletters.DeadLetterQuarantine;
 import dev.protomolt.engine.deadletters.KafkaDeadLetterTopics;
-import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
