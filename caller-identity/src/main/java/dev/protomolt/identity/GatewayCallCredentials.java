@@ -95,14 +95,18 @@ public final class GatewayCallCredentials extends CallCredentials {
     return "us-east-1";
   }
 
-  /** A channel interceptor putting these credentials on every call made through it. */
+  /**
+   * A channel interceptor putting these credentials on every call made through it that carries
+   * none of its own (a stub's {@code withCallCredentials} still wins).
+   */
   public ClientInterceptor interceptor() {
     CallCredentials self = this;
     return new ClientInterceptor() {
       @Override
       public <Q, R> ClientCall<Q, R> interceptCall(
           MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-        return next.newCall(method, options.withCallCredentials(self));
+        return next.newCall(
+            method, options.getCredentials() == null ? options.withCallCredentials(self) : options);
       }
     };
   }

@@ -3,6 +3,7 @@ package dev.protomolt.gateway;
 import dev.protomolt.access.AccessSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
+import dev.protomolt.gateway.access.GatewayPrincipals;
 import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import java.net.URI;
@@ -31,6 +32,11 @@ import java.util.regex.Pattern;
  * @param objectStores S3 settings per credentials reference the drives name
  * @param environmentName {@code PROTOMOLT_ENV}, the {@code Environment} dimension of the metrics
  *     the gateway emits ({@code local} when unset)
+ * @param stsEndpoint where callers' tokens are verified: {@code AWS_ENDPOINT_URL_STS}, else the
+ *     regional STS endpoint of {@code region}
+ * @param principals who may serve which modules and act on which accounts, from {@code
+ *     PROTOMOLT_GATEWAY_MODULE_PRINCIPALS} and {@code PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS}
+ *     (unset: nobody)
  */
 public record GatewayConfig(
     int port,
@@ -42,7 +48,9 @@ public record GatewayConfig(
     String region,
     DatabaseAccess database,
     Map<String, ObjectStoreSettings> objectStores,
-    String environmentName) {
+    String environmentName,
+    URI stsEndpoint,
+    GatewayPrincipals principals) {
 
   public static final int DEFAULT_PORT = 18100;
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
@@ -92,6 +100,13 @@ public record GatewayConfig(
       // One exception type for every bad setting, so main reports them all the same way.
       throw new IllegalArgumentException(e.getMessage(), e);
     }
+    String sts = values.getOrDefault(PlatformVariable.STS_ENDPOINT.key(), "").strip();
+    GatewayPrincipals principals =
+        GatewayPrincipals.parse(
+            PlatformVariable.GATEWAY_MODULE_PRINCIPALS.key(),
+            values.get(PlatformVariable.GATEWAY_MODULE_PRINCIPALS.key()),
+            PlatformVariable.GATEWAY_OPERATOR_PRINCIPALS.key(),
+            values.get(PlatformVariable.GATEWAY_OPERATOR_PRINCIPALS.key()));
     return new GatewayConfig(
         port,
         List.copyOf(modules),
@@ -106,7 +121,11 @@ public record GatewayConfig(
         Map.copyOf(stores),
         values.getOrDefault(PlatformVariable.ENV.key(), "").isBlank()
             ? "local"
-            : values.get(PlatformVariable.ENV.key()).strip());
+            : values.get(PlatformVariable.ENV.key()).strip(),
+        sts.isEmpty()
+            ? URI.create("https://sts." + access.region() + ".amazonaws.com")
+            : uri(sts, PlatformVariable.STS_ENDPOINT.key()),
+        principals);
   }
 
   private static String required(Map<String, String> values, String key) {

@@ -10,6 +10,8 @@ import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
 import dev.protomolt.engine.graphs.IndexPlanGrpcService;
 import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
 import dev.protomolt.engine.graphs.PostgresIndexPlans;
+import dev.protomolt.gateway.access.GatewayAccess;
+import dev.protomolt.gateway.access.StsCallerIdentities;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
@@ -128,6 +130,12 @@ public final class GatewayMain implements AutoCloseable {
             receipts);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
+            // Every door, module work and operator alike, answers only callers STS vouches for
+            // and only for what the stack lets their principal do (decisions 1740, 1741).
+            .intercept(
+                new GatewayAccess(
+                    new StsCallerIdentities(config.stsEndpoint(), Clock.systemUTC()),
+                    config.principals()))
             // Sessions block on Step Functions and the store; virtual threads make that cheap.
             .executor(Executors.newVirtualThreadPerTaskExecutor())
             .addService(gateway)
@@ -239,7 +247,15 @@ public final class GatewayMain implements AutoCloseable {
     }
     GatewayMain main = start(config);
     System.out.println(
-        "gateway listening on port " + main.port() + " for modules " + config.modules());
+        "gateway listening on port "
+            + main.port()
+            + " for modules "
+            + config.modules()
+            + ", callers verified at "
+            + config.stsEndpoint()
+            + " ("
+            + config.principals().summary()
+            + ")");
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

@@ -46,7 +46,13 @@ public enum PlatformVariable {
   GATEWAY_PORT("PROTOMOLT_GATEWAY_PORT", gateway(), gateway()),
   GATEWAY_MODULES("PROTOMOLT_GATEWAY_MODULES", gateway(), gateway()),
   GATEWAY_GROUP("PROTOMOLT_GATEWAY_GROUP", gateway(), gateway()),
-  GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none());
+  GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none()),
+  /** Module id to the role ARNs that may serve it: {@code parser=ARN|ARN;chunker=ARN}. */
+  GATEWAY_MODULE_PRINCIPALS("PROTOMOLT_GATEWAY_MODULE_PRINCIPALS", gateway(), gateway()),
+  /** Operator role ARN to the accounts it may act on: {@code ARN=acme|beta;ARN=*}. */
+  GATEWAY_OPERATOR_PRINCIPALS("PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS", gateway(), gateway()),
+  /** Where the gateway verifies callers' tokens; unset in AWS (the regional STS endpoint). */
+  STS_ENDPOINT("AWS_ENDPOINT_URL_STS", gateway(), none());
 
   /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
   public enum Reader {
