@@ -31,6 +31,7 @@ import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.gateway.GatewayCounters;
 import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
+import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.localstack.cloud.LocalCloud;
@@ -68,10 +69,12 @@ import dev.protomolt.repository.postgres.PostgresLedgerStore;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -250,9 +253,12 @@ public final class LocalPlatform implements AutoCloseable {
     // 0966).
     PlatformEventSources.wire(cloud, store, s3, clock, (drive, account) -> notifyIntake(account));
     this.drafts = LocalGraphDoor.draftStore(ep);
+    // The gateway's callers: one principal per sample module and the CLI's operator, verified by
+    // the local STS as AWS's STS verifies task roles (decision 1742).
+    LocalPrincipals.register(cloud.iam(), MODULES);
     this.gateway =
         GatewayMain.start(
-            GatewayConfig.from(gatewayValues(ep, gatewayPort)),
+            GatewayConfig.from(gatewayValues(ep, gatewayPort, cloud.stsEndpoint())),
             List.of(
                 LocalGraphDoor.of(
                     admin, activation, new DraftService(drafts.store(), validator, clock), feed)),
@@ -413,6 +419,19 @@ public final class LocalPlatform implements AutoCloseable {
     return LocalEnvironment.of(cloud.endpoints(), gateway.port());
   }
 
+  /**
+   * What a worker of sample module {@code moduleId} signs its gateway calls with: the module's
+   * local principal, which may serve that module only.
+   */
+  public GatewayCallCredentials moduleCredentials(String moduleId) {
+    return LocalPrincipals.module(moduleId, cloud.stsEndpoint(), cloud.endpoints().region());
+  }
+
+  /** What the CLI signs with: the local operator, allowed every account. */
+  public GatewayCallCredentials operatorCredentials() {
+    return LocalPrincipals.operator(cloud.stsEndpoint(), cloud.endpoints().region());
+  }
+
   /** The sample modules' processors by module id, for tests and drivers that run own workers. */
   public Map<String, DocumentProcessor> sampleProcessors() {
     return Map.copyOf(processors);
@@ -431,7 +450,11 @@ public final class LocalPlatform implements AutoCloseable {
   private void startWorker(String moduleId, DocumentProcessor processor) {
     processors.put(moduleId, processor);
     ModuleWorker worker =
-        new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), processor, WorkerClock.system());
+        new ModuleWorker(
+            ClientInterceptors.intercept(channel, moduleCredentials(moduleId).interceptor()),
+            WorkerConfig.of(moduleId, 2),
+            processor,
+            WorkerClock.system());
     worker.start();
     workers.add(worker);
   }
@@ -447,7 +470,7 @@ public final class LocalPlatform implements AutoCloseable {
   }
 
   /** The gateway's own configuration keys (gateway/README.md), pointed at the local cloud. */
-  private static Map<String, String> gatewayValues(LocalCloudEndpoints ep, int port) {
+  private static Map<String, String> gatewayValues(LocalCloudEndpoints ep, int port, URI sts) {
     // GatewayMain's Step Functions client reads credentials from the default chain; the local
     // runtime accepts any key, but the SDK refuses to sign without one (decision 0953).
     if (System.getProperty("aws.accessKeyId") == null
@@ -469,6 +492,7 @@ public final class LocalPlatform implements AutoCloseable {
     v.put("PROTOMOLT_S3_PLATFORM_PATH_STYLE", "true");
     v.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
     v.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
+    v.putAll(LocalPrincipals.gatewaySettings(sts, MODULES));
     return v;
   }
 

@@ -2,7 +2,9 @@ package dev.protomolt.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.localstack.cloud.LocalKafka;
 import dev.protomolt.proto.data.v1.DocumentReference;
@@ -26,6 +28,8 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.HashMap;
@@ -262,6 +266,71 @@ class GatewayAccessTest {
         .isInstanceOfSatisfying(
             StatusRuntimeException.class,
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT));
+  }
+
+  @Test
+  void aForeignClientFromTheProtoFilesAloneGetsTheDataOnlyAsTheRightAccount() throws Exception {
+    assumeTrue(
+        nodeRuns(),
+        "node is not on PATH: the foreign-client test needs Node.js 20+ (.ci/run has it)");
+    Path client = Path.of(System.getProperty("foreign.client.dir", "target/foreign-client"));
+    assertThat(client.resolve("node_modules/@grpc/grpc-js"))
+        .as("the build installs the client's packages with npm ci (generate-test-resources)")
+        .isDirectory();
+    ProcessBuilder run = new ProcessBuilder("node", "client.mjs").directory(client.toFile());
+    run.environment().put("GATEWAY", "127.0.0.1:" + gateway.port());
+    run.environment()
+        .put(
+            "PROTO_DIR",
+            Path.of(System.getProperty("proto.dir", "../proto/src/main/proto"))
+                .toAbsolutePath()
+                .toString());
+    run.environment()
+        .put("DOC_REF", JsonFormat.printer().preservingProtoFieldNames().print(acmeDoc));
+    run.environment().put("ACME_TOKEN", callers.credentials("acme-operator").token());
+    run.environment().put("BETA_TOKEN", callers.credentials("beta-operator").token());
+    run.redirectErrorStream(true);
+    Process process = run.start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+
+    assertThat(output.lines())
+        .as(output)
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .contains("\"call\":\"manifest-without-credentials\"")
+                    .contains("\"code\":\"UNAUTHENTICATED\""))
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .contains("\"call\":\"work-without-credentials\"")
+                    .contains("\"code\":\"UNAUTHENTICATED\""))
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .contains("\"call\":\"manifest-as-another-account\"")
+                    .contains("\"code\":\"PERMISSION_DENIED\""))
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .contains("\"call\":\"manifest-as-its-account\"")
+                    .contains("\"code\":\"OK\"")
+                    .contains("\"docId\":\"" + acmeDoc.getDocId() + "\""));
+  }
+
+  private static boolean nodeRuns() {
+    try {
+      Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   private static Status hello(GatewayCallCredentials credentials, String module) throws Exception {
