@@ -245,6 +245,14 @@ public final class EnvironmentStack extends ZonePinnedStack {
         String.join(",", config.messaging().moduleServices()));
     gatewayEnvironment.put(PlatformVariable.GATEWAY_GROUP.key(), prefix + "-gateway");
     gatewayEnvironment.put(PlatformVariable.AWS_REGION.key(), config.region());
+    // Who may call it: module task roles per module id, operator roles per account (decisions
+    // 1740, 1741). Unset lists leave the variables empty, and the gateway then admits nobody.
+    gatewayEnvironment.put(
+        PlatformVariable.GATEWAY_MODULE_PRINCIPALS.key(),
+        GatewayPrincipalSettings.modules(config.gateway().modulePrincipals()));
+    gatewayEnvironment.put(
+        PlatformVariable.GATEWAY_OPERATOR_PRINCIPALS.key(),
+        GatewayPrincipalSettings.operators(config.gateway().operatorPrincipals()));
     // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
     // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
     this.gateway =
@@ -256,10 +264,13 @@ public final class EnvironmentStack extends ZonePinnedStack {
                 config.name(),
                 network.vpc(),
                 network.appSubnets(),
-                config.gateway().internetFacing() ? network.publicSubnets() : network.appSubnets(),
+                config.gateway().isInternetFacing()
+                    ? network.publicSubnets()
+                    : network.appSubnets(),
                 artifacts.gatewayImage(),
                 config.gateway().certificateArn(),
-                config.gateway().internetFacing(),
+                config.gateway().isInternetFacing(),
+                config.gateway().allowedCidrs(),
                 config.gateway().cpuUnits(),
                 config.gateway().memoryMiB(),
                 config.gateway().minTasks(),
