@@ -64,6 +64,7 @@ public final class GatewayMain implements AutoCloseable {
   private final Admin kafkaAdmin;
   private final KafkaReceiptProducer receipts;
   private final ScheduledExecutorService backlogReports;
+  private final AccountEventFeed accountEvents;
 
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
@@ -85,14 +86,21 @@ public final class GatewayMain implements AutoCloseable {
     this.purgeEvents = new KafkaPurgeEvents(bootstrap, connection);
     S3BlobStore blobs = new S3BlobStore(s3);
     PostgresDriveDirectory drives = new PostgresDriveDirectory(dataSource);
+    EventDeclaredAccountStatus accountStatus =
+        new EventDeclaredAccountStatus(
+            new CachedAccountStatus(new PostgresAccountStatus(dataSource)));
     PipeDocStore store =
         new PipeDocStore(
             new PostgresLedgerStore(dataSource),
             blobs,
             drives,
-            new CachedAccountStatus(new PostgresAccountStatus(dataSource)),
+            accountStatus,
             purgeEvents,
             Clock.systemUTC());
+    // A deactivated account stops being served by this task within a poll of its event
+    // (decision 1744), whichever task's account-events consumer applied it to the ledger.
+    this.accountEvents = new AccountEventFeed(bootstrap, connection, accountStatus::apply);
+    accountEvents.start();
     var sfnBuilder =
         SfnClient.builder()
             .region(Region.of(config.region()))
@@ -212,6 +220,11 @@ public final class GatewayMain implements AutoCloseable {
     return gateway.counters();
   }
 
+  /** Completes once this gateway hears every account event written from now on. */
+  java.util.concurrent.CompletableFuture<Void> accountEventsPositioned() {
+    return accountEvents.positioned();
+  }
+
   /** The modules' work-unit logs this gateway keeps in PostgreSQL: readable and searchable. */
   public DocumentWorkUnitLogs workUnitLogs() {
     return workUnitLogs;
@@ -227,6 +240,7 @@ public final class GatewayMain implements AutoCloseable {
     }
     server.shutdownNow();
     backlogReports.shutdownNow();
+    accountEvents.close();
     receipts.close();
     kafkaAdmin.close();
     source.close();

@@ -11,6 +11,8 @@ import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.engine.v1.DatasourceGrantServiceGrpc;
 import dev.protomolt.proto.engine.v1.ListDatasourceGrantsRequest;
+import dev.protomolt.proto.events.v1.AccountEvent;
+import dev.protomolt.proto.events.v1.AccountEventType;
 import dev.protomolt.proto.module.v1.Hello;
 import dev.protomolt.proto.module.v1.ModuleWorkServiceGrpc;
 import dev.protomolt.proto.module.v1.WorkAck;
@@ -23,6 +25,7 @@ import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
+import dev.protomolt.testsupport.Eventually;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -32,11 +35,22 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +58,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every refusal of the gateway's door keeper, over real sockets against {@link GatewayMain}: the
- * caller's token is verified by the local STS, the store is S3Proxy and embedded PostgreSQL.
+ * caller's token is verified by the local STS, the store is S3Proxy and embedded PostgreSQL, Kafka
+ * the in-process broker. Also the coherence of account deactivation across two gateway tasks.
  */
 class GatewayAccessTest {
 
@@ -63,6 +78,15 @@ class GatewayAccessTest {
     h = StoreHarness.start();
     kafka = LocalKafka.start(data.resolve("kafka"), 0, 0);
     callers = new LocalCallers();
+    // The stack's topic resource creates account-events before any gateway task starts.
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      admin
+          .createTopics(List.of(new NewTopic(AccountEventFeed.TOPIC, 2, (short) 1)))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
     h.store.onAccountEvent(StoreHarness.platformAccount("acme"));
     h.store.onAccountEvent(StoreHarness.platformAccount("beta"));
     acmeContent = SampleDocs.document("doc-access", 2, 64);
@@ -330,6 +354,72 @@ class GatewayAccessTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
+    }
+  }
+
+  /**
+   * A deactivation reaches every gateway task, not only the one whose account-events consumer
+   * applied it: two gateways that both trust account gamma as active (cached for five minutes)
+   * both refuse its saves once the event is on the topic.
+   */
+  @Test
+  void everyGatewayStopsServingADeactivatedAccountAfterItsEvent() throws Exception {
+    h.store.onAccountEvent(StoreHarness.platformAccount("gamma"));
+    AtomicInteger saves = new AtomicInteger();
+    try (GatewayMain second = GatewayMain.start(GatewayConfig.from(settings()));
+        KafkaProducer<String, byte[]> producer =
+            new KafkaProducer<>(
+                Map.<String, Object>of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+      gateway.accountEventsPositioned().get(60, TimeUnit.SECONDS);
+      second.accountEventsPositioned().get(60, TimeUnit.SECONDS);
+      ManagedChannel other =
+          NettyChannelBuilder.forAddress("127.0.0.1", second.port()).usePlaintext().build();
+      try {
+        // Both tasks now hold gamma as active for the cache's five minutes.
+        assertThat(saveAsGamma(channel, saves)).isEqualTo(Status.Code.OK);
+        assertThat(saveAsGamma(other, saves)).isEqualTo(Status.Code.OK);
+
+        // The event is on the topic every task reads. The account-events function has not
+        // written it to the ledger yet (here: never), which must not matter: the event is the
+        // truth, and a task that reloaded "active" from the ledger would serve gamma again.
+        AccountEvent deactivated =
+            AccountEvent.newBuilder()
+                .setAccountId("gamma")
+                .setType(AccountEventType.ACCOUNT_EVENT_TYPE_DEACTIVATED)
+                .build();
+        producer
+            .send(new ProducerRecord<>(AccountEventFeed.TOPIC, "gamma", deactivated.toByteArray()))
+            .get(30, TimeUnit.SECONDS);
+
+        // Well inside the five-minute cache: what ends the wait is each task's feed.
+        Eventually.until(
+            "both gateways refuse gamma's saves",
+            Duration.ofSeconds(60),
+            () ->
+                saveAsGamma(channel, saves) == Status.Code.PERMISSION_DENIED
+                    && saveAsGamma(other, saves) == Status.Code.PERMISSION_DENIED);
+      } finally {
+        other.shutdownNow();
+      }
+    }
+  }
+
+  private static Status.Code saveAsGamma(ManagedChannel to, AtomicInteger saves) {
+    try {
+      PipeDocServiceGrpc.newBlockingStub(to)
+          .withCallCredentials(callers.credentials("platform-operator"))
+          .savePipeDoc(
+              Saves.intake(
+                      "gamma",
+                      "ds",
+                      SampleDocs.document("doc-suspend-" + saves.incrementAndGet(), 1, 16))
+                  .build());
+      return Status.Code.OK;
+    } catch (StatusRuntimeException e) {
+      return e.getStatus().getCode();
     }
   }
 
