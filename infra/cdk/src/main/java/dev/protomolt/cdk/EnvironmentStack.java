@@ -283,6 +283,10 @@ public final class EnvironmentStack extends ZonePinnedStack {
     IGrantable gatewayRole = gateway.taskRole();
     messaging.grantConsume(
         gatewayRole, prefix + "-gateway", messaging.moduleTopics().toArray(String[]::new));
+    // Each task also reads account-events itself, so a deactivation reaches every task's cache
+    // (decision 1744); it reads without a group, so only the topic needs granting.
+    messaging.grantConsume(
+        gatewayRole, prefix + "-gateway", PlatformTopic.ACCOUNT_EVENTS.topicName());
     graphAdmin.grantTaskResponse(gatewayRole);
     tables.workLedger().grantReadWriteData(gatewayRole);
     database.grantConnect(gatewayRole);

@@ -423,7 +423,9 @@ class EnvironmentStackTest {
             "pipestream.module.opensearch-sink",
             "storage-purge",
             // Sink modules' receipts ride their acks and the gateway produces them (decision 1555).
-            "indexing-receipts");
+            "indexing-receipts",
+            // Every task forgets a deactivated account's cached activity (decision 1744).
+            "account-events");
     assertThat(
             statements.stream()
                 .flatMap(st -> st.resources().stream())
