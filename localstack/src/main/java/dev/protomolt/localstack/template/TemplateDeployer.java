@@ -64,6 +64,8 @@ public final class TemplateDeployer {
     env.put("AWS_ENDPOINT_URL_S3", ep.s3().toString());
     env.put("AWS_ENDPOINT_URL_DYNAMODB", ep.dynamoDb().toString());
     ep.stepFunctions().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_SFN", uri.toString()));
+    // The local STS shares the AWS API port with Lambda's API: the gateway verifies callers there.
+    ep.lambda().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_STS", uri.toString()));
     return env;
   }
 
