@@ -1,10 +1,14 @@
 package dev.protomolt.cli;
 
 import dev.protomolt.gateway.GatewayConfig;
+import dev.protomolt.identity.GatewayCallCredentials;
+import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.net.URI;
+import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
@@ -12,6 +16,10 @@ import picocli.CommandLine.Option;
  * {@code --gateway HOST:PORT}: where a running {@code protomolt up} serves its gRPC doors. The
  * default is {@code $PROTOMOLT_GATEWAY} (set by {@code eval $(protomolt env)}), else the gateway's
  * default port on loopback.
+ *
+ * <p>Every call is signed as an operator (decision 1740): with {@code
+ * PROTOMOLT_OPERATOR_ACCESS_KEY_ID}/{@code _SECRET_ACCESS_KEY} when set, else, for a gateway on
+ * loopback, the local operator {@code up} registers, else the default AWS credential chain.
  */
 final class GatewayOption {
 
@@ -40,7 +48,44 @@ final class GatewayOption {
               + address
               + "'");
     }
-    return NettyChannelBuilder.forAddress(address.substring(0, colon), port).usePlaintext().build();
+    String host = address.substring(0, colon);
+    return NettyChannelBuilder.forAddress(host, port)
+        .usePlaintext()
+        .intercept(credentials(host, System.getenv()).interceptor())
+        .build();
+  }
+
+  /** Who the CLI signs as when calling a gateway on {@code host}. */
+  static GatewayCallCredentials credentials(String host, Map<String, String> env) {
+    boolean local = isLoopback(host);
+    URI sts;
+    String region;
+    if (env.getOrDefault(GatewayCallCredentials.STS_ENDPOINT_VARIABLE, "").isBlank() && local) {
+      // The local cloud's STS shares the port of its AWS API (Lambda's), fixed by the settings.
+      LocalCloudSettings settings = LocalCloudSettings.fromSystemProperties();
+      int apiPort =
+          settings.lambdaPort() == 0
+              ? LocalCloudSettings.DEFAULT_LAMBDA_PORT
+              : settings.lambdaPort();
+      sts = URI.create("http://127.0.0.1:" + apiPort);
+      region = settings.region();
+    } else {
+      sts = GatewayCallCredentials.stsEndpoint(env);
+      region = GatewayCallCredentials.region(env);
+    }
+    String key = env.getOrDefault(LocalPrincipals.OPERATOR_KEY_VARIABLE, "");
+    String secret = env.getOrDefault(LocalPrincipals.OPERATOR_SECRET_VARIABLE, "");
+    if (!key.isBlank() && !secret.isBlank()) {
+      return LocalPrincipals.signed(key.strip(), secret.strip(), sts, region);
+    }
+    if (local) {
+      return LocalPrincipals.operator(sts, region);
+    }
+    return GatewayCallCredentials.fromEnvironment(env);
+  }
+
+  private static boolean isLoopback(String host) {
+    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
   }
 
   /**
@@ -73,6 +118,14 @@ final class GatewayOption {
                     + " did not answer in time — is `protomolt up` still"
                     + " starting? Try again in a moment");
         case NOT_FOUND -> CommandFailure.refused(what + ": not found — " + detail);
+        case UNAUTHENTICATED ->
+            CommandFailure.refused(
+                what
+                    + ": the gateway did not accept this caller's credentials — "
+                    + detail
+                    + " (set PROTOMOLT_OPERATOR_ACCESS_KEY_ID and _SECRET_ACCESS_KEY, or AWS"
+                    + " credentials for a role the gateway lists as an operator)");
+        case PERMISSION_DENIED -> CommandFailure.refused(what + ": not allowed — " + detail);
         case INVALID_ARGUMENT, FAILED_PRECONDITION, ALREADY_EXISTS, ABORTED ->
             CommandFailure.refused(what + ": refused — " + detail);
         default ->

@@ -69,6 +69,11 @@ public final class LocalEnvironment {
     env.put("AWS_EC2_METADATA_DISABLED", "true");
     env.put("PROTOMOLT_DATA", ep.dataDir().toString());
     env.put("PROTOMOLT_GATEWAY", HOST + ":" + gatewayPort);
+    // What a client outside the platform signs its gateway calls with: the local STS (on the
+    // local AWS API port) and the operator `up` registers (decision 1742).
+    ep.lambda().ifPresent(api -> env.put("AWS_ENDPOINT_URL_STS", api.toString()));
+    env.put(LocalPrincipals.OPERATOR_KEY_VARIABLE, LocalPrincipals.OPERATOR_ACCESS_KEY_ID);
+    env.put(LocalPrincipals.OPERATOR_SECRET_VARIABLE, LocalPrincipals.OPERATOR_SECRET_ACCESS_KEY);
     env.put("PROTOMOLT_INTAKE_BUCKET", LocalPlatform.INTAKE_BUCKET);
     env.put("PROTOMOLT_STORE_BUCKET", LocalPlatform.STORE_BUCKET);
     env.put("PROTOMOLT_INDEX_DIR", indexDir(ep.dataDir()).toString());

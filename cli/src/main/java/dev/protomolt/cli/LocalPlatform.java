@@ -41,6 +41,7 @@ import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.gateway.GatewayCounters;
 import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
+import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.console.ConsoleApiHandler;
@@ -89,6 +90,7 @@ import dev.protomolt.repository.s3.ObjectStoreSettings;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
 import dev.protomolt.statemachines.ReplayMachine;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
@@ -350,9 +352,14 @@ public final class LocalPlatform implements AutoCloseable {
     // their local event-source mappings, as infra/cdk's FunctionTriggers wires them (decision
     // 0966).
     PlatformEventSources.wire(cloud, store, s3, clock, (drive, account) -> notifyIntake(account));
+    // The gateway's callers: one principal per sample module and the CLI's operator, verified by
+    // the local STS as AWS's STS verifies task roles (decision 1742).
+    LocalPrincipals.register(cloud.iam(), MODULES);
     this.gateway =
         GatewayMain.start(
-            GatewayConfig.from(gatewayValues(ep, gatewayPort, graphDoorValues(plan, lambdas))),
+            GatewayConfig.from(
+                gatewayValues(
+                    ep, gatewayPort, graphDoorValues(plan, lambdas), cloud.stsEndpoint())),
             List.of(),
             metrics);
     // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
@@ -562,6 +569,19 @@ public final class LocalPlatform implements AutoCloseable {
     return LocalEnvironment.of(cloud.endpoints(), gateway.port());
   }
 
+  /**
+   * What a worker of sample module {@code moduleId} signs its gateway calls with: the module's
+   * local principal, which may serve that module only.
+   */
+  public GatewayCallCredentials moduleCredentials(String moduleId) {
+    return LocalPrincipals.module(moduleId, cloud.stsEndpoint(), cloud.endpoints().region());
+  }
+
+  /** What the CLI signs with: the local operator, allowed every account. */
+  public GatewayCallCredentials operatorCredentials() {
+    return LocalPrincipals.operator(cloud.stsEndpoint(), cloud.endpoints().region());
+  }
+
   /** The sample modules' processors by module id, for tests and drivers that run own workers. */
   public Map<String, DocumentProcessor> sampleProcessors() {
     return Map.copyOf(processors);
@@ -600,7 +620,11 @@ public final class LocalPlatform implements AutoCloseable {
   private void startWorker(String moduleId, DocumentProcessor processor) {
     processors.put(moduleId, processor);
     ModuleWorker worker =
-        new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), processor, WorkerClock.system());
+        new ModuleWorker(
+            ClientInterceptors.intercept(channel, moduleCredentials(moduleId).interceptor()),
+            WorkerConfig.of(moduleId, 2),
+            processor,
+            WorkerClock.system());
     worker.start();
     workers.add(worker);
   }
@@ -643,7 +667,7 @@ public final class LocalPlatform implements AutoCloseable {
 
   /** The gateway's own configuration keys (gateway/README.md), pointed at the local cloud. */
   private static Map<String, String> gatewayValues(
-      LocalCloudEndpoints ep, int port, Map<String, String> graphDoor) {
+      LocalCloudEndpoints ep, int port, Map<String, String> graphDoor, URI sts) {
     // GatewayMain's Step Functions client reads credentials from the default chain; the local
     // runtime accepts any key, but the SDK refuses to sign without one (decision 0953).
     if (System.getProperty("aws.accessKeyId") == null
@@ -674,6 +698,7 @@ public final class LocalPlatform implements AutoCloseable {
     // to the gRPC one, or on any free port when the gateway's is.
     v.put("PROTOMOLT_DIAGNOSTICS_ENABLED", "true");
     v.put("PROTOMOLT_ADMIN_PORT", Integer.toString(port == 0 ? 0 : port + 1));
+    v.putAll(LocalPrincipals.gatewaySettings(sts, MODULES));
     return v;
   }
 

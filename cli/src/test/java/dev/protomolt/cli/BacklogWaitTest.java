@@ -12,6 +12,7 @@ import dev.protomolt.proto.config.v1.GraphSettings;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.testsupport.Eventually;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
@@ -240,7 +241,11 @@ class BacklogWaitTest {
             };
         ModuleWorker worker =
             new ModuleWorker(
-                channel, WorkerConfig.of(m.getKey(), 2), counting, WorkerClock.system());
+                ClientInterceptors.intercept(
+                    channel, platform.moduleCredentials(m.getKey()).interceptor()),
+                WorkerConfig.of(m.getKey(), 2),
+                counting,
+                WorkerClock.system());
         worker.start();
         workers.add(worker);
       }

@@ -91,7 +91,12 @@ class ChaosTest {
       platform.stopSampleWorkers();
       try (ChaosWorkers chaos =
           new ChaosWorkers(
-              platform.gatewayPort(), platform.sampleProcessors(), 2, seed, KILL_CHANCE)) {
+              platform.gatewayPort(),
+              platform::moduleCredentials,
+              platform.sampleProcessors(),
+              2,
+              seed,
+              KILL_CHANCE)) {
         platform.provisionAccount(ACCOUNT, DATASOURCE);
         long version =
             platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));

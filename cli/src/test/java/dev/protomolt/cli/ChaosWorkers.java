@@ -1,5 +1,6 @@
 package dev.protomolt.cli;
 
+import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.module.sdk.DocumentProcessor;
 import dev.protomolt.module.sdk.ModuleOutcome;
 import dev.protomolt.module.sdk.ModuleWorker;
@@ -20,6 +21,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * The sample modules run as workers that die at random while they hold a work unit, each on its
@@ -41,6 +43,7 @@ final class ChaosWorkers implements AutoCloseable {
   static final int KILLABLE_DELIVERIES = 2;
 
   private final int gatewayPort;
+  private final Function<String, GatewayCallCredentials> credentials;
   private final long seed;
   private final double killChance;
   private final Map<String, DocumentProcessor> processors;
@@ -59,11 +62,13 @@ final class ChaosWorkers implements AutoCloseable {
    */
   ChaosWorkers(
       int gatewayPort,
+      Function<String, GatewayCallCredentials> credentials,
       Map<String, DocumentProcessor> processors,
       int workersPerModule,
       long seed,
       double killChance) {
     this.gatewayPort = gatewayPort;
+    this.credentials = credentials;
     this.seed = seed;
     this.killChance = killChance;
     this.processors = Map.copyOf(processors);
@@ -151,7 +156,10 @@ final class ChaosWorkers implements AutoCloseable {
       this.moduleId = moduleId;
       this.delegate = processors.get(moduleId);
       this.channel =
-          NettyChannelBuilder.forAddress("127.0.0.1", gatewayPort).usePlaintext().build();
+          NettyChannelBuilder.forAddress("127.0.0.1", gatewayPort)
+              .usePlaintext()
+              .intercept(credentials.apply(moduleId).interceptor())
+              .build();
       this.worker =
           new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), this, WorkerClock.system());
     }

@@ -78,7 +78,11 @@ class CommandsTest {
             "PROTOMOLT_KAFKA_BOOTSTRAP",
             "PROTOMOLT_GATEWAY",
             "PROTOMOLT_INTAKE_BUCKET",
-            "PROTOMOLT_STORE_BUCKET");
+            "PROTOMOLT_STORE_BUCKET",
+            // What an outside client signs its gateway calls with (decision 1742).
+            "AWS_ENDPOINT_URL_STS",
+            "PROTOMOLT_OPERATOR_ACCESS_KEY_ID",
+            "PROTOMOLT_OPERATOR_SECRET_ACCESS_KEY");
 
     CommandRun exports = run("env", "--data", data.toString());
     assertThat(exports.out().lines()).allMatch(l -> l.startsWith("export ") && l.endsWith(";"));

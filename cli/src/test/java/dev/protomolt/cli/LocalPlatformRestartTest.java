@@ -35,6 +35,27 @@ class LocalPlatformRestartTest {
 
   @TempDir Path files;
 
+  /**
+   * Runs a command that calls {@code platform}'s gateway. The CLI signs its calls for the local
+   * STS on the configured local AWS API port (decision 1742), as {@code env} derives every port
+   * from the settings; this platform's ports are ephemeral, so the setting names its port.
+   */
+  private static CommandRun signingAt(LocalPlatform platform, String... args) {
+    String key = LocalCloudSettings.LAMBDA_PORT_SETTING;
+    String before = System.getProperty(key);
+    System.setProperty(
+        key, Integer.toString(platform.endpoints().lambda().orElseThrow().getPort()));
+    try {
+      return CommandRun.of(args);
+    } finally {
+      if (before == null) {
+        System.clearProperty(key);
+      } else {
+        System.setProperty(key, before);
+      }
+    }
+  }
+
   @Test
   void bindingsAndActivationsSurviveARestart() throws Exception {
     try (LocalPlatform first = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
@@ -53,7 +74,8 @@ class LocalPlatformRestartTest {
               files.resolve("demo.json"),
               GraphFile.json(DemoGraph.of("acme", "docs", LocalPlatform.CLUSTER)));
       CommandRun validated =
-          CommandRun.of(
+          signingAt(
+              second,
               "graph",
               "validate",
               graph.toString(),
@@ -61,7 +83,7 @@ class LocalPlatformRestartTest {
               "127.0.0.1:" + second.gatewayPort());
       assertThat(validated.status()).as("%s", validated).isZero();
       CommandRun listed =
-          CommandRun.of("graph", "list", "--gateway", "127.0.0.1:" + second.gatewayPort());
+          signingAt(second, "graph", "list", "--gateway", "127.0.0.1:" + second.gatewayPort());
       assertThat(listed.out()).as("%s", listed).containsPattern("demo\\s+1\\s+yes");
 
       LocalCloudEndpoints ep = second.endpoints();

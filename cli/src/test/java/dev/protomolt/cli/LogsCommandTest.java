@@ -42,6 +42,7 @@ class LogsCommandTest {
     channel =
         NettyChannelBuilder.forAddress("127.0.0.1", shared.platform().gatewayPort())
             .usePlaintext()
+            .intercept(shared.platform().operatorCredentials().interceptor())
             .build();
     logs = DocumentLogServiceGrpc.newBlockingStub(channel);
   }

@@ -4,6 +4,7 @@ import dev.protomolt.access.AccessSettings;
 import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
+import dev.protomolt.gateway.access.GatewayPrincipals;
 import dev.protomolt.gateway.diagnostics.DiagnosticsSettings;
 import dev.protomolt.gateway.diagnostics.EffectiveSetting;
 import dev.protomolt.names.PlatformVariable;
@@ -49,6 +50,11 @@ import java.util.regex.Pattern;
  *     GetEffectiveConfig} reports)
  * @param aws the SDK's endpoint ({@code AWS_ENDPOINT_URL_*}) and key variables of the task, read
  *     from the same values: the task's own credentials, not the JVM's
+ * @param stsEndpoint where callers' tokens are verified: {@code AWS_ENDPOINT_URL_STS}, else the
+ *     regional STS endpoint of {@code region}
+ * @param principals who may serve which modules and act on which accounts, from {@code
+ *     PROTOMOLT_GATEWAY_MODULE_PRINCIPALS} and {@code PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS}
+ *     (unset: nobody)
  */
 public record GatewayConfig(
     int port,
@@ -65,7 +71,9 @@ public record GatewayConfig(
     Optional<String> logBucket,
     DiagnosticsSettings diagnostics,
     List<EffectiveSetting> effective,
-    AwsClientSettings aws) {
+    AwsClientSettings aws,
+    URI stsEndpoint,
+    GatewayPrincipals principals) {
 
   /** The credentials reference the log bucket is reached with. */
   public static final String LOG_CREDENTIALS_REF = "platform";
@@ -139,6 +147,13 @@ public record GatewayConfig(
       // One exception type for every bad setting, so main reports them all the same way.
       throw new IllegalArgumentException(e.getMessage(), e);
     }
+    String sts = values.getOrDefault(PlatformVariable.STS_ENDPOINT.key(), "").strip();
+    GatewayPrincipals principals =
+        GatewayPrincipals.parse(
+            PlatformVariable.GATEWAY_MODULE_PRINCIPALS.key(),
+            values.get(PlatformVariable.GATEWAY_MODULE_PRINCIPALS.key()),
+            PlatformVariable.GATEWAY_OPERATOR_PRINCIPALS.key(),
+            values.get(PlatformVariable.GATEWAY_OPERATOR_PRINCIPALS.key()));
     return new GatewayConfig(
         port,
         List.copyOf(modules),
@@ -161,7 +176,11 @@ public record GatewayConfig(
         logBucket(values, stores),
         diagnostics(values),
         effective(values),
-        aws);
+        aws,
+        sts.isEmpty()
+            ? URI.create("https://sts." + access.region() + ".amazonaws.com")
+            : uri(sts, PlatformVariable.STS_ENDPOINT.key()),
+        principals);
   }
 
   private static Optional<String> logBucket(

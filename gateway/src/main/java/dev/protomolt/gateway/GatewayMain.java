@@ -16,6 +16,8 @@ import dev.protomolt.engine.graphs.IndexPlanGrpcService;
 import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.PostgresIndexPlans;
+import dev.protomolt.gateway.access.GatewayAccess;
+import dev.protomolt.gateway.access.StsCallerIdentities;
 import dev.protomolt.gateway.diagnostics.AdminHttpServer;
 import dev.protomolt.gateway.diagnostics.ClaimCheckProbe;
 import dev.protomolt.gateway.diagnostics.DiagnosticsSettings;
@@ -85,6 +87,7 @@ public final class GatewayMain implements AutoCloseable {
   private final GraphDoor graphDoor;
   private final Optional<DynamoDbClient> dynamo;
   private final Optional<AdminHttpServer> admin;
+  private final AccountEventFeed accountEvents;
 
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
@@ -108,14 +111,21 @@ public final class GatewayMain implements AutoCloseable {
     this.purgeEvents = new KafkaPurgeEvents(bootstrap, connection);
     S3BlobStore blobs = new S3BlobStore(s3);
     PostgresDriveDirectory drives = new PostgresDriveDirectory(dataSource);
+    EventDeclaredAccountStatus accountStatus =
+        new EventDeclaredAccountStatus(
+            new CachedAccountStatus(new PostgresAccountStatus(dataSource)));
     PipeDocStore store =
         new PipeDocStore(
             new PostgresLedgerStore(dataSource),
             blobs,
             drives,
-            new CachedAccountStatus(new PostgresAccountStatus(dataSource)),
+            accountStatus,
             purgeEvents,
             Clock.systemUTC());
+    // A deactivated account stops being served by this task within a poll of its event
+    // (decision 1744), whichever task's account-events consumer applied it to the ledger.
+    this.accountEvents = new AccountEventFeed(bootstrap, connection, accountStatus::apply);
+    accountEvents.start();
     var sfnBuilder =
         SfnClient.builder()
             .region(Region.of(config.region()))
@@ -165,6 +175,12 @@ public final class GatewayMain implements AutoCloseable {
             receipts);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
+            // Every door, module work and operator alike, answers only callers STS vouches for
+            // and only for what the stack lets their principal do (decisions 1740, 1741).
+            .intercept(
+                new GatewayAccess(
+                    new StsCallerIdentities(config.stsEndpoint(), Clock.systemUTC()),
+                    config.principals()))
             // Sessions block on Step Functions and the store; virtual threads make that cheap.
             .executor(Executors.newVirtualThreadPerTaskExecutor())
             .addService(gateway)
@@ -321,6 +337,11 @@ public final class GatewayMain implements AutoCloseable {
     return gateway.counters();
   }
 
+  /** Completes once this gateway hears every account event written from now on. */
+  java.util.concurrent.CompletableFuture<Void> accountEventsPositioned() {
+    return accountEvents.positioned();
+  }
+
   /** The modules' work-unit logs this gateway keeps in PostgreSQL: readable and searchable. */
   public DocumentWorkUnitLogs workUnitLogs() {
     return workUnitLogs;
@@ -341,6 +362,7 @@ public final class GatewayMain implements AutoCloseable {
     if (graphDoor != null) {
       graphDoor.close();
     }
+    accountEvents.close();
     receipts.close();
     kafkaAdmin.close();
     source.close();
@@ -361,7 +383,15 @@ public final class GatewayMain implements AutoCloseable {
     }
     GatewayMain main = start(config);
     System.out.println(
-        "gateway listening on port " + main.port() + " for modules " + config.modules());
+        "gateway listening on port "
+            + main.port()
+            + " for modules "
+            + config.modules()
+            + ", callers verified at "
+            + config.stsEndpoint()
+            + " ("
+            + config.principals().summary()
+            + ")");
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

@@ -103,6 +103,28 @@ class GatewayConfigTest {
   }
 
   @Test
+  void callersAreVerifiedAtTheRegionalStsUnlessOverriddenAndNobodyIsAllowedByDefault() {
+    Map<String, String> m = minimal();
+    m.put("AWS_REGION", "eu-west-1");
+    GatewayConfig c = GatewayConfig.from(m);
+    assertThat(c.stsEndpoint()).isEqualTo(URI.create("https://sts.eu-west-1.amazonaws.com"));
+    assertThat(c.principals().summary())
+        .isEqualTo("0 module principal(s), 0 operator principal(s)");
+
+    m.put("AWS_ENDPOINT_URL_STS", "http://127.0.0.1:18160");
+    m.put("PROTOMOLT_GATEWAY_MODULE_PRINCIPALS", "parser=arn:aws:iam::123456789012:role/parser");
+    m.put("PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS", "arn:aws:iam::123456789012:role/ops=*");
+    c = GatewayConfig.from(m);
+    assertThat(c.stsEndpoint()).isEqualTo(URI.create("http://127.0.0.1:18160"));
+    assertThat(c.principals().summary())
+        .isEqualTo("1 module principal(s), 1 operator principal(s)");
+
+    m.put("PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS", "ops=*");
+    assertThatThrownBy(() -> GatewayConfig.from(m))
+        .hasMessageContaining("PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS: 'ops' is not an IAM role");
+  }
+
+  @Test
   void endpointsAndCredentialReferencesAreRead() {
     Map<String, String> m = minimal();
     m.put("PROTOMOLT_GATEWAY_PORT", "0");

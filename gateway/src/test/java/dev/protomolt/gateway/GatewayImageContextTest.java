@@ -106,7 +106,8 @@ class GatewayImageContextTest {
   @Test
   void theImageCommandServesTheDocumentStoreAgainstRealServices() throws Exception {
     try (StoreHarness h = StoreHarness.start();
-        LocalKafka kafka = LocalKafka.start(data.resolve("kafka"), 0, 0)) {
+        LocalKafka kafka = LocalKafka.start(data.resolve("kafka"), 0, 0);
+        LocalCallers callers = new LocalCallers()) {
       h.store.onAccountEvent(StoreHarness.platformAccount("acme"));
       PipeDoc doc = SampleDocs.document("doc-image", 2, 128);
       DocumentReference ref =
@@ -115,7 +116,7 @@ class GatewayImageContextTest {
       try (Connection c = h.postgres.dataSource().getConnection()) {
         jdbcUrl = c.getMetaData().getURL();
       }
-      Map<String, String> env = new LinkedHashMap<>();
+      Map<String, String> env = new LinkedHashMap<>(callers.gatewaySettings());
       env.put("PROTOMOLT_GATEWAY_PORT", "0");
       env.put("PROTOMOLT_GATEWAY_MODULES", "parser");
       env.put("PROTOMOLT_KAFKA_BOOTSTRAP", kafka.bootstrapServers());
@@ -136,6 +137,7 @@ class GatewayImageContextTest {
         try {
           PipeDoc read =
               PipeDocServiceGrpc.newBlockingStub(channel)
+                  .withCallCredentials(callers.credentials("acme-operator"))
                   .withDeadlineAfter(30, TimeUnit.SECONDS)
                   .getPipeDoc(GetPipeDocRequest.newBuilder().setDocumentRef(ref).build())
                   .getPipedoc();

@@ -43,7 +43,8 @@ class GatewayMainTest {
   @Test
   void servesModuleWorkAndTheDocumentStoreOnOnePortFromConfiguration() throws Exception {
     try (StoreHarness h = StoreHarness.start();
-        LocalKafka kafka = LocalKafka.start(data.resolve("kafka"), 0, 0)) {
+        LocalKafka kafka = LocalKafka.start(data.resolve("kafka"), 0, 0);
+        LocalCallers callers = new LocalCallers()) {
       h.store.onAccountEvent(StoreHarness.platformAccount("acme"));
       PipeDoc doc = SampleDocs.document("doc-main", 3, 256);
       DocumentReference ref =
@@ -52,7 +53,7 @@ class GatewayMainTest {
       try (Connection c = h.postgres.dataSource().getConnection()) {
         jdbcUrl = c.getMetaData().getURL();
       }
-      Map<String, String> env = new HashMap<>();
+      Map<String, String> env = new HashMap<>(callers.gatewaySettings());
       env.put("PROTOMOLT_GATEWAY_PORT", "0");
       env.put("PROTOMOLT_GATEWAY_MODULES", "parser");
       env.put("PROTOMOLT_KAFKA_BOOTSTRAP", kafka.bootstrapServers());
@@ -67,8 +68,13 @@ class GatewayMainTest {
       env.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", "platform-secret");
 
       try (GatewayMain gateway = GatewayMain.start(GatewayConfig.from(env))) {
+        // The operator doors are called as an operator of every account, the work stream as the
+        // parser module's principal.
         ManagedChannel channel =
-            NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
+            NettyChannelBuilder.forAddress("127.0.0.1", gateway.port())
+                .usePlaintext()
+                .intercept(callers.credentials("platform-operator").interceptor())
+                .build();
         try {
           PipeDoc read =
               PipeDocServiceGrpc.newBlockingStub(channel)
@@ -105,6 +111,7 @@ class GatewayMainTest {
           CompletableFuture<WorkResponse> answer = new CompletableFuture<>();
           var requests =
               ModuleWorkServiceGrpc.newStub(channel)
+                  .withCallCredentials(callers.credentials("parser"))
                   .work(
                       new StreamObserver<>() {
                         @Override

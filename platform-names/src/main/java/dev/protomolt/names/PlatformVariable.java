@@ -65,7 +65,13 @@ public enum PlatformVariable {
    */
   DIAGNOSTICS_ENABLED("PROTOMOLT_DIAGNOSTICS_ENABLED", gateway(), gateway()),
   /** The gateway's admin HTTP port (health and the diagnostics REST shell). */
-  ADMIN_PORT("PROTOMOLT_ADMIN_PORT", gateway(), gateway());
+  ADMIN_PORT("PROTOMOLT_ADMIN_PORT", gateway(), gateway()),
+  /** Module id to the role ARNs that may serve it: {@code parser=ARN|ARN;chunker=ARN}. */
+  GATEWAY_MODULE_PRINCIPALS("PROTOMOLT_GATEWAY_MODULE_PRINCIPALS", gateway(), gateway()),
+  /** Operator role ARN to the accounts it may act on: {@code ARN=acme|beta;ARN=*}. */
+  GATEWAY_OPERATOR_PRINCIPALS("PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS", gateway(), gateway()),
+  /** Where the gateway verifies callers' tokens; unset in AWS (the regional STS endpoint). */
+  STS_ENDPOINT("AWS_ENDPOINT_URL_STS", gateway(), none());
 
   /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
   public enum Reader {

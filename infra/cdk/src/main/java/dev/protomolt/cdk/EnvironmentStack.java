@@ -289,6 +289,14 @@ public final class EnvironmentStack extends ZonePinnedStack {
     gatewayEnvironment.put(
         PlatformVariable.DIAGNOSTICS_ENABLED.key(),
         Boolean.toString(config.gateway().diagnosticsEnabled()));
+    // Who may call it: module task roles per module id, operator roles per account (decisions
+    // 1740, 1741). Unset lists leave the variables empty, and the gateway then admits nobody.
+    gatewayEnvironment.put(
+        PlatformVariable.GATEWAY_MODULE_PRINCIPALS.key(),
+        GatewayPrincipalSettings.modules(config.gateway().modulePrincipals()));
+    gatewayEnvironment.put(
+        PlatformVariable.GATEWAY_OPERATOR_PRINCIPALS.key(),
+        GatewayPrincipalSettings.operators(config.gateway().operatorPrincipals()));
     // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
     // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
     // Its graph door activates as graph admin does, so it is told the same role and hop functions,
@@ -310,10 +318,13 @@ public final class EnvironmentStack extends ZonePinnedStack {
                 config.name(),
                 network.vpc(),
                 network.appSubnets(),
-                config.gateway().internetFacing() ? network.publicSubnets() : network.appSubnets(),
+                config.gateway().isInternetFacing()
+                    ? network.publicSubnets()
+                    : network.appSubnets(),
                 artifacts.gatewayImage(),
                 config.gateway().certificateArn(),
-                config.gateway().internetFacing(),
+                config.gateway().isInternetFacing(),
+                config.gateway().allowedCidrs(),
                 config.gateway().cpuUnits(),
                 config.gateway().memoryMiB(),
                 config.gateway().minTasks(),
@@ -326,6 +337,10 @@ public final class EnvironmentStack extends ZonePinnedStack {
     IGrantable gatewayRole = gateway.taskRole();
     messaging.grantConsume(
         gatewayRole, prefix + "-gateway", messaging.moduleTopics().toArray(String[]::new));
+    // Each task also reads account-events itself, so a deactivation reaches every task's cache
+    // (decision 1744); it reads without a group, so only the topic needs granting.
+    messaging.grantConsume(
+        gatewayRole, prefix + "-gateway", PlatformTopic.ACCOUNT_EVENTS.topicName());
     graphAdmin.grantTaskResponse(gatewayRole);
     tables.workLedger().grantReadWriteData(gatewayRole);
     database.grantConnect(gatewayRole);

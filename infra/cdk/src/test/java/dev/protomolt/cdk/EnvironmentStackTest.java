@@ -355,6 +355,47 @@ class EnvironmentStackTest {
   }
 
   @Test
+  void theGatewayIsInternalByDefaultAndServesOnlyTlsToAuthenticatedCallers() {
+    // dev.json says "internetFacing": false; a missing setting means the same.
+    template.hasResourceProperties(
+        "AWS::ElasticLoadBalancingV2::LoadBalancer",
+        Match.objectLike(Map.of("Type", "network", "Scheme", "internal")));
+    // One listener, TLS on 443: no plaintext door beside it.
+    template.resourceCountIs("AWS::ElasticLoadBalancingV2::Listener", 1);
+    template.hasResourceProperties(
+        "AWS::ElasticLoadBalancingV2::Listener",
+        Match.objectLike(Map.of("Port", 443, "Protocol", "TLS")));
+    // Callers are verified at AWS's own STS (no endpoint override) and mapped by the configured
+    // principals: the operator doors answer the operators' role only, modules their task roles.
+    for (Map<String, String> variable :
+        List.of(
+            Map.of(
+                "Name",
+                "PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS",
+                "Value",
+                "arn:aws:iam::111111111111:role/protomolt-dev-operators=*"),
+            Map.of(
+                "Name",
+                "PROTOMOLT_GATEWAY_MODULE_PRINCIPALS",
+                "Value",
+                "chunker=arn:aws:iam::111111111111:role/protomolt-dev-module-chunker;"
+                    + "embedder=arn:aws:iam::111111111111:role/protomolt-dev-module-embedder;"
+                    + "opensearch-sink=arn:aws:iam::111111111111:role/"
+                    + "protomolt-dev-module-opensearch-sink;"
+                    + "parser=arn:aws:iam::111111111111:role/protomolt-dev-module-parser"))) {
+      template.hasResourceProperties(
+          "AWS::ECS::TaskDefinition",
+          Match.objectLike(
+              Map.of(
+                  "ContainerDefinitions",
+                  List.of(
+                      Match.objectLike(
+                          Map.of("Environment", Match.arrayWith(List.of(variable))))))));
+    }
+    assertThat(gatewayEnvironmentNames()).doesNotContain("AWS_ENDPOINT_URL_STS");
+  }
+
+  @Test
   void theGatewayTaskRoleConnectsAsTheProxyUserAndReadsOnlyItsTopicsAndGroup() {
     List<Statement> statements = PolicyDocuments.forRole(template, gatewayTaskRoleId());
     List<Statement> connect =
@@ -403,7 +444,10 @@ class EnvironmentStackTest {
             "graph-updates",
             "pipestream.*.dlq",
             // dev switches the diagnostics probes on: the Kafka probe's canary topic.
-            "diagnostics-canary");
+            "diagnostics-canary",
+            // Every task forgets a deactivated account's cached activity (decision 1744).
+            "account-events");
+
     assertThat(
             statements.stream()
                 .flatMap(st -> st.resources().stream())

@@ -11,6 +11,7 @@ import dev.protomolt.localstack.lambda.api.LambdaApiServer;
 import dev.protomolt.localstack.s3.BucketNotificationConfigurations;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.s3.S3Notifier;
+import dev.protomolt.localstack.sts.LocalSts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -194,7 +195,10 @@ public final class LocalCloud implements AutoCloseable {
     FunctionRegistry functions = new FunctionRegistry();
     LambdaApiServer lambdaApi;
     try {
-      lambdaApi = LambdaApiServer.start(settings.lambdaPort(), functions);
+      // STS's GetCallerIdentity answers on the same port: the gateway verifies callers there.
+      lambdaApi =
+          LambdaApiServer.start(
+              settings.lambdaPort(), functions, new LocalSts(iam, Clock.systemUTC()));
     } catch (IOException e) {
       if (sfn != null) {
         sfn.close();
@@ -266,6 +270,14 @@ public final class LocalCloud implements AutoCloseable {
         LocalPostgres.USER,
         Optional.ofNullable(stepFunctions).map(StepFunctionsRuntime::endpoint),
         Optional.of(lambdaApi.endpoint()));
+  }
+
+  /**
+   * Where the local STS answers {@code GetCallerIdentity} (the local AWS API port it shares with
+   * Lambda's API): {@code AWS_ENDPOINT_URL_STS} for clients and the gateway.
+   */
+  public java.net.URI stsEndpoint() {
+    return lambdaApi.endpoint();
   }
 
   /** Register handlers here; Step Functions tasks, S3 rules and MSK mappings invoke them. */

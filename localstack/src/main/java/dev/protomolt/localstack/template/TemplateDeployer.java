@@ -68,6 +68,8 @@ public final class TemplateDeployer {
     env.put("AWS_ENDPOINT_URL_DYNAMODB", ep.dynamoDb().toString());
     ep.stepFunctions().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_SFN", uri.toString()));
     env.put(PlatformVariable.KAFKA_BOOTSTRAP.key(), ep.kafkaBootstrapServers());
+    // The local STS shares the AWS API port with Lambda's API: the gateway verifies callers there.
+    ep.lambda().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_STS", uri.toString()));
     return env;
   }
 

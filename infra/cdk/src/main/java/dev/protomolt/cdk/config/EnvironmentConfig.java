@@ -81,16 +81,32 @@ public record EnvironmentConfig(
     }
   }
 
-  /** The module gateway on Fargate behind a TLS network load balancer. */
+  /**
+   * The module gateway on Fargate behind a TLS network load balancer.
+   *
+   * @param internetFacing absent or false: an internal load balancer reachable from the VPC only
+   * @param allowedCidrs with {@code internetFacing}, the only IPv4 ranges the listener admits
+   *     (required then)
+   * @param modulePrincipals module id to the IAM role ARNs whose tasks may serve it
+   * @param operatorPrincipals operator role ARN to the accounts it may act on ({@code *}: all)
+   */
   public record Gateway(
       String certificateArn,
       Boolean internetFacing,
+      List<String> allowedCidrs,
       Integer cpuUnits,
       Integer memoryMiB,
       Integer minTasks,
       Integer maxTasks,
       Integer scaleOutBacklog,
-      Boolean diagnostics) {
+      Boolean diagnostics,
+      Map<String, List<String>> modulePrincipals,
+      Map<String, List<String>> operatorPrincipals) {
+
+    /** Internal unless the configuration says otherwise. */
+    public boolean isInternetFacing() {
+      return Boolean.TRUE.equals(internetFacing);
+    }
 
     /**
      * Whether the gateway serves its diagnostics probes: only when the config says so, so an

@@ -22,6 +22,11 @@ public final class EnvironmentConfigValidator {
   private static final Pattern MODULE_SERVICE = Pattern.compile("[a-z][a-z0-9-]{0,62}");
   private static final Pattern RETENTION_WINDOW = Pattern.compile("P\\d{1,9}D");
   private static final Pattern SCHEDULE = Pattern.compile("(rate|cron)\\(.+\\)");
+  private static final Pattern IPV4_CIDR =
+      Pattern.compile(
+          "((25[0-5]|2[0-4]\\d|1?\\d?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1?\\d?\\d)/(3[0-2]|[12]?\\d)");
+  private static final Pattern ROLE_ARN =
+      Pattern.compile("arn:aws[a-z-]*:iam::\\d{12}:role/[\\w+=,.@/-]+");
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
 
   /** The retention periods CloudWatch Logs accepts; any other number is rejected at deploy. */
@@ -83,7 +88,11 @@ public final class EnvironmentConfigValidator {
     database(c.database());
     messaging(c.messaging());
     functions(c.functions());
-    gateway(c.gateway(), c.region(), c.account());
+    gateway(
+        c.gateway(),
+        c.region(),
+        c.account(),
+        c.messaging() == null ? null : c.messaging().moduleServices());
     schedules(c.schedules());
     alarms(c.alarms());
   }
@@ -241,7 +250,8 @@ public final class EnvironmentConfigValidator {
         });
   }
 
-  private void gateway(EnvironmentConfig.Gateway g, String region, String account) {
+  private void gateway(
+      EnvironmentConfig.Gateway g, String region, String account, List<String> moduleServices) {
     if (!required("gateway", g)) {
       return;
     }
@@ -263,7 +273,62 @@ public final class EnvironmentConfigValidator {
                 + ":certificate/<uuid>)");
       }
     }
-    required("gateway.internetFacing", g.internetFacing());
+    if (g.isInternetFacing()) {
+      if (g.allowedCidrs() == null || g.allowedCidrs().isEmpty()) {
+        fail(
+            "gateway.allowedCidrs",
+            "an internet-facing gateway must list the IPv4 ranges (CIDR) it admits");
+      }
+    }
+    if (g.allowedCidrs() != null) {
+      if (!g.isInternetFacing() && !g.allowedCidrs().isEmpty()) {
+        fail(
+            "gateway.allowedCidrs",
+            "applies to an internet-facing gateway only; an internal one admits its VPC");
+      }
+      for (int i = 0; i < g.allowedCidrs().size(); i++) {
+        String cidr = g.allowedCidrs().get(i);
+        if (cidr == null || !IPV4_CIDR.matcher(cidr).matches()) {
+          fail("gateway.allowedCidrs[" + i + "]", "must be an IPv4 CIDR such as 203.0.113.0/24");
+        }
+      }
+    }
+    if (g.modulePrincipals() != null) {
+      List<String> services = moduleServices == null ? List.of() : moduleServices;
+      g.modulePrincipals()
+          .forEach(
+              (module, roles) -> {
+                if (!services.contains(module)) {
+                  fail(
+                      "gateway.modulePrincipals." + module,
+                      "names no module service (messaging.moduleServices: " + services + ")");
+                }
+                roleArns("gateway.modulePrincipals." + module, roles);
+              });
+    }
+    if (g.operatorPrincipals() != null) {
+      g.operatorPrincipals()
+          .forEach(
+              (role, accounts) -> {
+                roleArns("gateway.operatorPrincipals", List.of(role));
+                if (accounts == null || accounts.isEmpty()) {
+                  fail(
+                      "gateway.operatorPrincipals." + role,
+                      "must list the accounts it may act on, or \"*\" for all");
+                } else {
+                  for (String tenant : accounts) {
+                    if (tenant == null
+                        || !(tenant.equals("*") || tenant.matches("[A-Za-z0-9._-]+"))) {
+                      fail(
+                          "gateway.operatorPrincipals." + role,
+                          "account '"
+                              + tenant
+                              + "' must be \"*\" or letters, digits, '.', '_' or '-'");
+                    }
+                  }
+                }
+              });
+    }
     if (required("gateway.cpuUnits", g.cpuUnits()) && !FARGATE_CPU.contains(g.cpuUnits())) {
       fail(
           "gateway.cpuUnits",
@@ -331,6 +396,18 @@ public final class EnvironmentConfigValidator {
         1,
         1_000_000,
         "dead letters per five minutes that raise the alarm");
+  }
+
+  private void roleArns(String field, List<String> roles) {
+    if (roles == null || roles.isEmpty()) {
+      fail(field, "must list at least one IAM role ARN");
+      return;
+    }
+    for (String role : roles) {
+      if (role == null || !ROLE_ARN.matcher(role).matches()) {
+        fail(field, "'" + role + "' must be an IAM role ARN (arn:aws:iam::<account>:role/<name>)");
+      }
+    }
   }
 
   private boolean required(String field, Object value) {

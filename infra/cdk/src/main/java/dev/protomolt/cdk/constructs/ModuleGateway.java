@@ -84,6 +84,7 @@ public final class ModuleGateway extends Construct {
       DeployArtifacts.GatewayImage image,
       String certificateArn,
       boolean internetFacing,
+      List<String> allowedCidrs,
       int cpuUnits,
       int memoryMiB,
       int minTasks,
@@ -117,6 +118,11 @@ public final class ModuleGateway extends Construct {
       if (scaleOutBacklog < 1) {
         throw new IllegalArgumentException(
             "gateway.scaleOutBacklog: must be positive (got " + scaleOutBacklog + ")");
+      }
+      allowedCidrs = allowedCidrs == null ? List.of() : List.copyOf(allowedCidrs);
+      if (internetFacing && allowedCidrs.isEmpty()) {
+        throw new IllegalArgumentException(
+            "gateway.allowedCidrs: an internet-facing gateway must list the ranges it admits");
       }
       environment = environment == null ? Map.of() : Map.copyOf(environment);
     }
@@ -178,10 +184,17 @@ public final class ModuleGateway extends Construct {
             .description("Gateway NLB: gRPC over TLS from module clients")
             .allowAllOutbound(false)
             .build();
-    lbSecurityGroup.addIngressRule(
-        props.internetFacing() ? Peer.anyIpv4() : Peer.ipv4(props.vpc().getVpcCidrBlock()),
-        Port.tcp(LISTENER_PORT),
-        "gRPC over TLS");
+    // Internal: the VPC only. Internet-facing: the configured ranges only, never 0.0.0.0/0 by
+    // default; every caller must still authenticate (decision 1743).
+    if (props.internetFacing()) {
+      for (String cidr : props.allowedCidrs()) {
+        lbSecurityGroup.addIngressRule(
+            Peer.ipv4(cidr), Port.tcp(LISTENER_PORT), "gRPC over TLS from " + cidr);
+      }
+    } else {
+      lbSecurityGroup.addIngressRule(
+          Peer.ipv4(props.vpc().getVpcCidrBlock()), Port.tcp(LISTENER_PORT), "gRPC over TLS");
+    }
     this.securityGroup =
         SecurityGroup.Builder.create(this, "TaskSecurityGroup")
             .vpc(props.vpc())

@@ -117,6 +117,51 @@ class EnvironmentConfigTest {
   }
 
   @Test
+  void anInternetFacingGatewayMustListTheRangesItAdmits() throws IOException {
+    String open =
+        Files.readString(CONFIG.resolve("dev.json"))
+            .replace("\"internetFacing\": false,", "\"internetFacing\": true,");
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(write("dev.json", open)))
+        .hasMessageContaining(
+            "gateway.allowedCidrs: an internet-facing gateway must list the IPv4 ranges (CIDR) it"
+                + " admits");
+
+    String badRange =
+        open.replace(
+            "\"internetFacing\": true,",
+            "\"internetFacing\": true, \"allowedCidrs\": [\"203.0.113.0/24\", \"everyone\"],");
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(write("dev.json", badRange)))
+        .hasMessageContaining("gateway.allowedCidrs[1]: must be an IPv4 CIDR");
+
+    String good =
+        open.replace(
+            "\"internetFacing\": true,",
+            "\"internetFacing\": true, \"allowedCidrs\": [\"203.0.113.0/24\"],");
+    assertThat(EnvironmentConfigLoader.parse(write("dev.json", good)).gateway().isInternetFacing())
+        .isTrue();
+  }
+
+  @Test
+  void gatewayPrincipalsMustNameKnownModulesRolesAndAccounts() throws IOException {
+    String dev = Files.readString(CONFIG.resolve("dev.json"));
+    String unknownModule = dev.replace("\"parser\": [\"arn", "\"parsr\": [\"arn");
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(write("dev.json", unknownModule)))
+        .hasMessageContaining("gateway.modulePrincipals.parsr: names no module service");
+    String notARole =
+        dev.replace(
+            "arn:aws:iam::111111111111:role/protomolt-dev-module-parser",
+            "arn:aws:iam::111111111111:user/someone");
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(write("dev.json", notARole)))
+        .hasMessageContaining(
+            "gateway.modulePrincipals.parser: 'arn:aws:iam::111111111111:user/someone' must be an"
+                + " IAM role ARN");
+    String noAccounts =
+        dev.replace("protomolt-dev-operators\": [\"*\"]", "protomolt-dev-operators\": []");
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(write("dev.json", noAccounts)))
+        .hasMessageContaining("must list the accounts it may act on");
+  }
+
+  @Test
   void zonesMustBelongToTheRegion() throws IOException {
     String dev =
         Files.readString(CONFIG.resolve("dev.json")).replace("\"eu-west-1b\"", "\"us-east-1b\"");

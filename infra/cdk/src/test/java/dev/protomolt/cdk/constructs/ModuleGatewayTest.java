@@ -44,6 +44,7 @@ class ModuleGatewayTest {
         IMAGE,
         cert,
         true,
+        List.of("203.0.113.0/24"),
         512,
         1024,
         min,
@@ -74,6 +75,40 @@ class ModuleGatewayTest {
         "AWS::ElasticLoadBalancingV2::TargetGroup",
         Match.objectLike(
             Map.of("Port", ModuleGateway.CONTAINER_PORT, "Protocol", "TCP", "TargetType", "ip")));
+  }
+
+  @Test
+  void anInternetFacingListenerAdmitsOnlyTheConfiguredRanges() {
+    template.hasResourceProperties(
+        "AWS::EC2::SecurityGroup",
+        Match.objectLike(
+            Map.of(
+                "GroupDescription",
+                "Gateway NLB: gRPC over TLS from module clients",
+                "SecurityGroupIngress",
+                List.of(
+                    Match.objectLike(
+                        Map.of("CidrIp", "203.0.113.0/24", "FromPort", 443, "ToPort", 443))))));
+    assertThatThrownBy(
+            () ->
+                new ModuleGateway.Props(
+                    "protomolt-test",
+                    "test",
+                    network.vpc(),
+                    network.appSubnets(),
+                    network.publicSubnets(),
+                    IMAGE,
+                    CERT,
+                    true,
+                    List.of(),
+                    512,
+                    1024,
+                    1,
+                    1,
+                    100,
+                    RetentionDays.ONE_WEEK,
+                    Map.of()))
+        .hasMessageContaining("gateway.allowedCidrs: an internet-facing gateway must list");
   }
 
   @Test

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.protomolt.localstack.lambda.LambdaInvocationException;
 import dev.protomolt.localstack.lambda.LambdaResult;
+import dev.protomolt.localstack.sts.LocalSts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -46,11 +47,13 @@ public final class LambdaApiServer implements AutoCloseable {
 
   private final HttpServer server;
   private final FunctionRegistry functions;
+  private final LocalSts sts;
   private final ExecutorService asyncInvocations = Executors.newVirtualThreadPerTaskExecutor();
 
-  private LambdaApiServer(HttpServer server, FunctionRegistry functions) {
+  private LambdaApiServer(HttpServer server, FunctionRegistry functions, LocalSts sts) {
     this.server = server;
     this.functions = functions;
+    this.sts = sts;
   }
 
   /**
@@ -59,6 +62,15 @@ public final class LambdaApiServer implements AutoCloseable {
    * @throws IOException naming the port when it is taken
    */
   public static LambdaApiServer start(int port, FunctionRegistry functions) throws IOException {
+    return start(port, functions, null);
+  }
+
+  /**
+   * As above, also answering STS's Query protocol on the root path with {@code sts} (null: none),
+   * so one local AWS API port serves both, as {@code AWS_ENDPOINT_URL_STS} names it.
+   */
+  public static LambdaApiServer start(int port, FunctionRegistry functions, LocalSts sts)
+      throws IOException {
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
@@ -66,7 +78,7 @@ public final class LambdaApiServer implements AutoCloseable {
       throw new IOException(
           "Lambda API port " + port + " is already in use on 127.0.0.1; pick another port", e);
     }
-    LambdaApiServer api = new LambdaApiServer(server, functions);
+    LambdaApiServer api = new LambdaApiServer(server, functions, sts);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.createContext("/", api::handle);
     server.start();
@@ -109,6 +121,10 @@ public final class LambdaApiServer implements AutoCloseable {
   }
 
   private void handle(HttpExchange exchange) throws IOException {
+    if (sts != null && LocalSts.handles(exchange)) {
+      sts.handle(exchange);
+      return;
+    }
     try (exchange) {
       Reply reply;
       try {

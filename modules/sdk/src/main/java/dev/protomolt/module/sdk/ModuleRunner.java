@@ -1,5 +1,6 @@
 package dev.protomolt.module.sdk;
 
+import dev.protomolt.identity.GatewayCallCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -9,6 +10,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The {@code main} of a module process: dial the gateway, run a worker until the process is told
  * to stop, then shut down gracefully. Arguments: {@code [--gateway HOST:PORT] [--concurrency N]}.
+ *
+ * <p>Every call is signed with the process's AWS credentials (the default chain: the task role
+ * on ECS, a profile or the environment elsewhere), which the gateway maps to the modules this
+ * principal may serve; {@code AWS_ENDPOINT_URL_STS} and {@code AWS_REGION} say which STS endpoint
+ * to sign for, and must match the gateway's.
  */
 public final class ModuleRunner {
 
@@ -84,6 +90,7 @@ public final class ModuleRunner {
                 options.gateway().substring(0, colon),
                 Integer.parseInt(options.gateway().substring(colon + 1)),
                 InsecureChannelCredentials.create())
+            .intercept(GatewayCallCredentials.fromEnvironment(System.getenv()).interceptor())
             .build();
     ModuleWorker worker =
         new ModuleWorker(

@@ -1,5 +1,6 @@
 package dev.protomolt.module.samples.sink;
 
+import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.module.sdk.ModuleRunner;
 import dev.protomolt.proto.config.v1.IndexPlan;
 import dev.protomolt.proto.engine.v1.DeclareIndexPlansRequest;
@@ -74,6 +75,8 @@ public final class IndexSinkModule {
                 gateway.substring(0, colon),
                 Integer.parseInt(gateway.substring(colon + 1)),
                 InsecureChannelCredentials.create())
+            // Signed as the module's own principal, as ModuleRunner signs its work streams.
+            .intercept(GatewayCallCredentials.fromEnvironment(System.getenv()).interceptor())
             .build();
     try {
       IndexPlanServiceGrpc.newBlockingStub(channel)
