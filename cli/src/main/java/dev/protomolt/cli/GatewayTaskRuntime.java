@@ -18,8 +18,8 @@ import java.util.OptionalInt;
 /**
  * The gateway's ECS task runs in this JVM: {@link GatewayMain} configured from the container's
  * environment in the task definition, as the image's entry point configures it in ECS. Two things
- * differ, each because one JVM is not a fleet of containers: the port the task listens on may be
- * given here (the task definition's fixed port would collide between runs on one machine; 0 picks
+ * differ, each because one JVM is not a fleet of containers: the ports the task listens on may be
+ * given here (gRPC; the admin port then moves to a free one) (the task definition's fixed port would collide between runs on one machine; 0 picks
  * a free one), and the metrics go to the sink given here, as CloudWatch collects the task's EMF
  * lines.
  */
@@ -55,7 +55,15 @@ final class GatewayTaskRuntime implements ContainerRuntime {
   /** The container's environment with the one local override applied. */
   Map<String, String> environmentOf(DeployedContainer container) {
     Map<String, String> env = new HashMap<>(container.environment());
-    port.ifPresent(p -> env.put(PlatformVariable.GATEWAY_PORT.key(), Integer.toString(p)));
+    port.ifPresent(
+        p -> {
+          env.put(PlatformVariable.GATEWAY_PORT.key(), Integer.toString(p));
+          // The admin port (health, diagnostics) is the task's second listener: fixed in the task
+          // definition for the same reason, so it moves to a free one with the gRPC port.
+          if (env.containsKey(PlatformVariable.ADMIN_PORT.key())) {
+            env.put(PlatformVariable.ADMIN_PORT.key(), "0");
+          }
+        });
     return env;
   }
 

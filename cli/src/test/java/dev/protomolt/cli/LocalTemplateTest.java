@@ -121,11 +121,16 @@ class LocalTemplateTest {
     assertThat(task.environment()).containsEntry("PROTOMOLT_GATEWAY_PORT", "18100");
 
     Map<String, String> free = new GatewayTaskRuntime(OptionalInt.of(0), null).environmentOf(task);
-    assertThat(free).containsEntry("PROTOMOLT_GATEWAY_PORT", "0");
+    assertThat(task.environment()).containsEntry("PROTOMOLT_ADMIN_PORT", "18101");
+    assertThat(free)
+        .containsEntry("PROTOMOLT_GATEWAY_PORT", "0")
+        .containsEntry("PROTOMOLT_ADMIN_PORT", "0");
     Map<String, String> rest = new java.util.HashMap<>(free);
     rest.remove("PROTOMOLT_GATEWAY_PORT");
+    rest.remove("PROTOMOLT_ADMIN_PORT");
     Map<String, String> expected = new java.util.HashMap<>(task.environment());
     expected.remove("PROTOMOLT_GATEWAY_PORT");
+    expected.remove("PROTOMOLT_ADMIN_PORT");
     assertThat(rest).isEqualTo(expected);
     assertThat(new GatewayTaskRuntime().environmentOf(task)).isEqualTo(task.environment());
   }

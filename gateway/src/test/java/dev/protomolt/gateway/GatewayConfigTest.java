@@ -147,11 +147,11 @@ class GatewayConfigTest {
     assertThat(off.diagnostics().adminPort()).isEmpty();
     assertThat(off.diagnostics().draftsTable()).isEmpty();
 
-    Map<String, String> m = minimal();
+    // The drafts probe writes to the graph door's drafts table, so the door is configured too.
+    Map<String, String> m = withGraphDoor();
     m.put("PROTOMOLT_DIAGNOSTICS_ENABLED", "true");
     m.put("PROTOMOLT_ADMIN_PORT", "18101");
-    m.put("PROTOMOLT_DRAFTS_TABLE", "protomolt-dev-drafts");
-    m.put("PROTOMOLT_DYNAMODB_ENDPOINT", "http://127.0.0.1:8000");
+    m.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000");
     GatewayConfig on = GatewayConfig.from(m);
     assertThat(on.diagnostics().enabled()).isTrue();
     assertThat(on.diagnostics().adminPort()).hasValue(18101);
@@ -185,9 +185,9 @@ class GatewayConfigTest {
     assertThatThrownBy(() -> GatewayConfig.from(port))
         .hasMessage("PROTOMOLT_ADMIN_PORT: must be between 0 and 65535, got 70000");
     Map<String, String> dynamo = minimal();
-    dynamo.put("PROTOMOLT_DYNAMODB_ENDPOINT", "dynalite");
+    dynamo.put("AWS_ENDPOINT_URL_DYNAMODB", "dynalite");
     assertThatThrownBy(() -> GatewayConfig.from(dynamo))
-        .hasMessageStartingWith("PROTOMOLT_DYNAMODB_ENDPOINT: must be an absolute URL");
+        .hasMessageStartingWith("AWS_ENDPOINT_URL_DYNAMODB: must be an absolute");
   }
 
   @Test

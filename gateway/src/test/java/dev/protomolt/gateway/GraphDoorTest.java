@@ -75,6 +75,7 @@ class GraphDoorTest {
   static DynamoDbClient dynamo;
   static GatewayMain gateway;
   static ManagedChannel channel;
+  static LocalCallers callers;
 
   @BeforeAll
   static void start() throws Exception {
@@ -120,8 +121,14 @@ class GraphDoorTest {
       System.setProperty("aws.accessKeyId", "local");
       System.setProperty("aws.secretAccessKey", "local");
     }
+    callers = new LocalCallers();
     gateway = GatewayMain.start(GatewayConfig.from(environment()));
-    channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
+    // The graph door is an operator door: called as an operator of every account (decision 1741).
+    channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", gateway.port())
+            .usePlaintext()
+            .intercept(callers.credentials("platform-operator").interceptor())
+            .build();
   }
 
   /** The variables the stack gives the gateway's task, pointed at the local servers. */
@@ -130,7 +137,7 @@ class GraphDoorTest {
     try (Connection c = store.postgres.dataSource().getConnection()) {
       jdbcUrl = c.getMetaData().getURL();
     }
-    Map<String, String> env = new HashMap<>();
+    Map<String, String> env = new HashMap<>(callers.gatewaySettings());
     env.put("PROTOMOLT_ENV", "test");
     env.put("AWS_REGION", "us-east-1");
     env.put("PROTOMOLT_GATEWAY_PORT", "0");
@@ -162,7 +169,7 @@ class GraphDoorTest {
       gateway.close();
     }
     for (AutoCloseable c :
-        new AutoCloseable[] {dynamo, sfn, stepFunctions, dynalite, kafka, store}) {
+        new AutoCloseable[] {dynamo, sfn, stepFunctions, dynalite, kafka, store, callers}) {
       if (c != null) {
         c.close();
       }

@@ -19,7 +19,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
  * credentials each of them signs gateway calls with: what a deployed gateway's callers are, in a
  * test.
  */
-final class LocalCallers implements AutoCloseable {
+public final class LocalCallers implements AutoCloseable {
 
   static final String PARSER_ROLE = "arn:aws:iam::000000000000:role/test-module-parser";
   static final String ACME_OPERATOR_ROLE = "arn:aws:iam::000000000000:role/test-operator-acme";
@@ -29,7 +29,7 @@ final class LocalCallers implements AutoCloseable {
   private final PrincipalRegistry iam = new PrincipalRegistry();
   private final LambdaApiServer sts;
 
-  LocalCallers() throws IOException {
+  public LocalCallers() throws IOException {
     register("parser", PARSER_ROLE);
     register("acme-operator", ACME_OPERATOR_ROLE);
     register("beta-operator", BETA_OPERATOR_ROLE);
@@ -42,12 +42,12 @@ final class LocalCallers implements AutoCloseable {
     iam.register(name + "-key", name + "-secret", new IamPrincipal(name, role, List.of()));
   }
 
-  URI endpoint() {
+  public URI endpoint() {
     return sts.endpoint();
   }
 
   /** The gateway settings naming these principals: parser serves parser, operators by account. */
-  Map<String, String> gatewaySettings() {
+  public Map<String, String> gatewaySettings() {
     return Map.of(
         "AWS_ENDPOINT_URL_STS",
         endpoint().toString(),
@@ -64,7 +64,7 @@ final class LocalCallers implements AutoCloseable {
   }
 
   /** Credentials of one of the registered names: parser, acme-operator, beta-operator, ... */
-  GatewayCallCredentials credentials(String name) {
+  public GatewayCallCredentials credentials(String name) {
     return signedWith(name + "-key", name + "-secret");
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.gateway.GatewayMain;
+import dev.protomolt.gateway.LocalCallers;
 import dev.protomolt.localstack.cloud.LocalKafka;
 import dev.protomolt.proto.engine.v1.ConfigEntry;
 import dev.protomolt.proto.engine.v1.DriveCoherence;
@@ -49,6 +50,7 @@ class DiagnosticsSurfaceTest {
   static GatewayMain on;
   static GatewayMain off;
   static Server bare;
+  static LocalCallers callers;
   static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @BeforeAll
@@ -56,6 +58,7 @@ class DiagnosticsSurfaceTest {
     h = StoreHarness.start();
     h.store.onAccountEvent(StoreHarness.platformAccount("acme"));
     kafka = LocalKafka.start(data.resolve("kafka"), 0, 0);
+    callers = new LocalCallers();
     on = GatewayMain.start(GatewayConfig.from(env(true)));
     off = GatewayMain.start(GatewayConfig.from(env(false)));
     // A gRPC server that never heard of diagnostics: what "absent" answers.
@@ -68,6 +71,7 @@ class DiagnosticsSurfaceTest {
     on.close();
     off.close();
     kafka.close();
+    callers.close();
     h.close();
   }
 
@@ -76,7 +80,7 @@ class DiagnosticsSurfaceTest {
     try (Connection c = h.postgres.dataSource().getConnection()) {
       jdbcUrl = c.getMetaData().getURL();
     }
-    Map<String, String> env = new HashMap<>();
+    Map<String, String> env = new HashMap<>(callers.gatewaySettings());
     env.put("PROTOMOLT_GATEWAY_PORT", "0");
     env.put("PROTOMOLT_ADMIN_PORT", "0");
     env.put("PROTOMOLT_GATEWAY_MODULES", "parser");
@@ -100,7 +104,11 @@ class DiagnosticsSurfaceTest {
 
   static <T> T withChannel(int port, java.util.function.Function<ManagedChannel, T> call) {
     ManagedChannel channel =
-        NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        NettyChannelBuilder.forAddress("127.0.0.1", port)
+            .usePlaintext()
+            // Diagnostics is an operator door: called as an operator of every account.
+            .intercept(callers.credentials("platform-operator").interceptor())
+            .build();
     try {
       return call.apply(channel);
     } finally {
@@ -186,7 +194,8 @@ class DiagnosticsSurfaceTest {
     assertThat(byKey.get("PROTOMOLT_JDBC_PASSWORD").getValue()).isEqualTo("<redacted>");
     assertThat(byKey.get("PROTOMOLT_GATEWAY_MODULES").getValue()).isEqualTo("parser");
     assertThat(byKey.get("PROTOMOLT_GATEWAY_MODULES").getSource()).isEqualTo("environment");
-    assertThat(byKey.get("PROTOMOLT_GATEWAY_PARTITION_CAPACITY").getValue()).isEqualTo("256");
+    assertThat(byKey.get("PROTOMOLT_GATEWAY_PARTITION_CAPACITY").getValue())
+        .isEqualTo(Integer.toString(GatewayConfig.DEFAULT_PARTITION_CAPACITY));
     assertThat(byKey.get("PROTOMOLT_GATEWAY_PARTITION_CAPACITY").getSource()).isEqualTo("default");
     assertThat(byKey.get("gateway.noWorkWait").getSource()).isEqualTo("default");
     assertThat(entries.toString()).doesNotContain("platform-secret", "ledger-password");
