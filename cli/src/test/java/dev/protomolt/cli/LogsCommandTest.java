@@ -124,18 +124,20 @@ class LogsCommandTest {
   @Test
   void getShowsADocumentsExecutionTranscriptHopByHop() {
     String account = "transcribed";
-    shared.platform().provisionAccount(account, "docs");
+    // Datasource ids are global: other classes on the shared platform own "docs".
+    String datasource = "transcribed-docs";
+    shared.platform().provisionAccount(account, datasource);
     shared
         .platform()
         .applyAndActivate(
-            DemoGraph.of(account, "docs", LocalPlatform.CLUSTER).toBuilder()
+            DemoGraph.of(account, datasource, LocalPlatform.CLUSTER).toBuilder()
                 .setGraphId("transcribed")
                 .setName("transcribed")
                 .build());
     IntakeUploads.upload(
         shared.platform(),
         account,
-        "docs",
+        datasource,
         Map.of("notes.txt", "Transcripts list every hop of a document.".getBytes(UTF_8)));
     String execution =
         Eventually.value(
