@@ -10,6 +10,7 @@ import dev.protomolt.module.sdk.WorkerClock;
 import dev.protomolt.module.sdk.WorkerConfig;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.testsupport.Eventually;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
@@ -122,7 +123,12 @@ class FairShareTest {
                 : inner;
         ModuleWorker worker =
             new ModuleWorker(
-                channel, WorkerConfig.of(m.getKey(), 2), processor, WorkerClock.system());
+                // Each worker signs as its module's principal, as the gateway requires (1741).
+                ClientInterceptors.intercept(
+                    channel, platform.moduleCredentials(m.getKey()).interceptor()),
+                WorkerConfig.of(m.getKey(), 2),
+                processor,
+                WorkerClock.system());
         worker.start();
         workers.add(worker);
       }

@@ -11,6 +11,7 @@ import dev.protomolt.module.sdk.WorkerClock;
 import dev.protomolt.module.sdk.WorkerConfig;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.testsupport.Eventually;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
@@ -217,12 +218,14 @@ class RedriveCommandTest {
   /** The sample modules on the test's own workers, started one module at a time, counting calls. */
   private static final class CountingWorkers implements AutoCloseable {
 
+    private final LocalPlatform platform;
     private final Map<String, DocumentProcessor> processors;
     private final ManagedChannel channel;
     private final List<ModuleWorker> workers = new ArrayList<>();
     private final Map<String, Map<String, AtomicInteger>> calls = new ConcurrentHashMap<>();
 
     CountingWorkers(LocalPlatform platform) {
+      this.platform = platform;
       this.processors = platform.sampleProcessors();
       this.channel =
           NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort())
@@ -242,7 +245,13 @@ class RedriveCommandTest {
             return inner.process(work);
           };
       ModuleWorker worker =
-          new ModuleWorker(channel, WorkerConfig.of(module, 1), counting, WorkerClock.system());
+          new ModuleWorker(
+              // Each worker signs as its module's principal, as the gateway requires (1741).
+              ClientInterceptors.intercept(
+                  channel, platform.moduleCredentials(module).interceptor()),
+              WorkerConfig.of(module, 1),
+              counting,
+              WorkerClock.system());
       worker.start();
       workers.add(worker);
     }
