@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -15,6 +16,12 @@ public final class StateMachineNames {
 
   /** The alias admission resolves; activation and rollback move it. */
   public static final String ACTIVE_ALIAS = "active";
+
+  /**
+   * Graph ids that would name one of the platform's own state machines ({@code
+   * protomolt-<env>-replay}, decision 1700): activating such a graph would overwrite it.
+   */
+  public static final Set<String> RESERVED_GRAPH_IDS = Set.of("replay");
 
   static final int MAX_NAME = 80;
   private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9_-]+");

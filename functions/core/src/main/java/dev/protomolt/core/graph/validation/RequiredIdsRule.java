@@ -1,5 +1,6 @@
 package dev.protomolt.core.graph.validation;
 
+import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.ValidationMode;
 
@@ -26,6 +27,13 @@ final class RequiredIdsRule implements GraphRule {
               + graph.getGraphId()
               + "' contains ':', which is reserved for "
               + "intake graphs (intake:<accountId>) and subscription keys");
+    } else if (StateMachineNames.RESERVED_GRAPH_IDS.contains(graph.getGraphId())) {
+      sink.graph(
+          "graph_id '"
+              + graph.getGraphId()
+              + "' is reserved: it names the platform's own state machine"
+              + " protomolt-<env>-"
+              + graph.getGraphId());
     }
     for (int i = 0; i < graph.getNodesCount(); i++) {
       if (graph.getNodes(i).getNodeId().isBlank()) {

@@ -100,6 +100,17 @@ class GraphRulesTest {
             "edges[3] (in -> parse) has a blank edge_id");
   }
 
+  @Test
+  void requiredIds_aGraphIdNamingThePlatformsReplayMachineIsRefused() {
+    List<ValidationViolation> v = of(draft(linear("replay", 1)), "RequiredIds");
+    assertThat(v)
+        .extracting(ValidationViolation::getMessage)
+        .containsExactly(
+            "graph_id 'replay' is reserved: it names the platform's own state machine"
+                + " protomolt-<env>-replay");
+    assertThat(of(draft(linear("replays", 1)), "RequiredIds")).isEmpty();
+  }
+
   // ---- DuplicateIds ----
   @Test
   void duplicateIds_duplicateNodeAndEdgeIdsReportedOnce() {
