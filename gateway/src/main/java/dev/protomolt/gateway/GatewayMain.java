@@ -203,6 +203,15 @@ public final class GatewayMain implements AutoCloseable {
     Map<String, Object> adminConfig = new HashMap<>(connection);
     adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     this.kafkaAdmin = Admin.create(adminConfig);
+    // One DynamoDB client for the drafts table, shared by the graph door and the drafts probe,
+    // signed
+    // with the task's own credentials like every other client here.
+    DiagnosticsSettings diagnosticsSettings = config.diagnostics();
+    this.dynamo =
+        config.graphDoor().isPresent()
+                || (diagnosticsSettings.enabled() && diagnosticsSettings.draftsTable().isPresent())
+            ? Optional.of(dynamo(config))
+            : Optional.empty();
     // Graph drafts, create-and-activate and subscriptions reach callers in every environment
     // through here, built as the graph-admin function builds graph admin.
     this.graphDoor =
@@ -210,6 +219,7 @@ public final class GatewayMain implements AutoCloseable {
             ? GraphDoor.open(
                 config.graphDoor().get(),
                 config,
+                dynamo.orElseThrow(),
                 dataSource,
                 sfn,
                 kafkaAdmin,
@@ -222,11 +232,6 @@ public final class GatewayMain implements AutoCloseable {
     extraServices.forEach(builder::addService);
     // Off, the diagnostics door is simply never built: gRPC answers UNIMPLEMENTED and the admin
     // port 404, exactly as for a gateway that has no such code (decision 1790).
-    DiagnosticsSettings diagnosticsSettings = config.diagnostics();
-    this.dynamo =
-        diagnosticsSettings.enabled() && diagnosticsSettings.draftsTable().isPresent()
-            ? Optional.of(dynamo(config))
-            : Optional.empty();
     Optional<EngineDiagnosticsGrpcService> diagnostics =
         diagnosticsSettings.enabled()
             ? Optional.of(diagnostics(config, bootstrap, connection, drives, blobs))
@@ -296,7 +301,8 @@ public final class GatewayMain implements AutoCloseable {
     var builder =
         DynamoDbClient.builder()
             .region(Region.of(config.region()))
-            .httpClient(UrlConnectionHttpClient.create());
+            .httpClient(UrlConnectionHttpClient.create())
+            .credentialsProvider(config.aws().credentials());
     config.diagnostics().dynamoDbEndpoint().ifPresent(builder::endpointOverride);
     return builder.build();
   }
@@ -357,11 +363,11 @@ public final class GatewayMain implements AutoCloseable {
     }
     server.shutdownNow();
     admin.ifPresent(AdminHttpServer::close);
-    dynamo.ifPresent(DynamoDbClient::close);
     backlogReports.shutdownNow();
     if (graphDoor != null) {
       graphDoor.close();
     }
+    dynamo.ifPresent(DynamoDbClient::close);
     accountEvents.close();
     receipts.close();
     kafkaAdmin.close();

@@ -16,8 +16,6 @@ import java.time.Duration;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
@@ -34,37 +32,33 @@ final class GraphDoor implements AutoCloseable {
 
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(30);
 
-  private final DynamoDbClient dynamo;
   private final KafkaGraphEventPublisher events;
   private final KafkaGraphUpdateListener listener;
   private final PipelineGraphGrpcService service;
 
   private GraphDoor(
-      DynamoDbClient dynamo,
       KafkaGraphEventPublisher events,
       KafkaGraphUpdateListener listener,
       PipelineGraphGrpcService service) {
-    this.dynamo = dynamo;
     this.events = events;
     this.listener = listener;
     this.service = service;
   }
 
+  /**
+   * @param dynamo the gateway's DynamoDB client, which stays the gateway's to close (the drafts
+   *     probe uses it too)
+   */
   static GraphDoor open(
       GraphDoorSettings settings,
       GatewayConfig config,
+      DynamoDbClient dynamo,
       DataSource ledger,
       SfnClient sfn,
       Admin kafkaAdmin,
       String bootstrap,
       Map<String, Object> connection) {
     Clock clock = Clock.systemUTC();
-    var dynamoBuilder =
-        DynamoDbClient.builder()
-            .region(Region.of(config.region()))
-            .httpClient(UrlConnectionHttpClient.create());
-    settings.dynamoDbEndpoint().ifPresent(dynamoBuilder::endpointOverride);
-    DynamoDbClient dynamo = dynamoBuilder.build();
     KafkaGraphEventPublisher events =
         new KafkaGraphEventPublisher(
             KafkaEventBus.durableProducer(bootstrap, KAFKA_TIMEOUT, connection), KAFKA_TIMEOUT);
@@ -92,13 +86,12 @@ final class GraphDoor implements AutoCloseable {
           new DraftService(
               new DynamoDbDraftStore(dynamo, settings.draftsTable()), graphs.validator(), clock);
       return new GraphDoor(
-          dynamo, events, listener, new PipelineGraphGrpcService(graphs.admin(), drafts, feed));
+          events, listener, new PipelineGraphGrpcService(graphs.admin(), drafts, feed));
     } catch (RuntimeException e) {
       if (listener != null) {
         listener.close();
       }
       events.close();
-      dynamo.close();
       throw e;
     }
   }
@@ -111,6 +104,5 @@ final class GraphDoor implements AutoCloseable {
   public void close() {
     listener.close();
     events.close();
-    dynamo.close();
   }
 }
