@@ -66,6 +66,16 @@ class KafkaWorkSourceTest {
         .createTopics(List.of(new NewTopic(KafkaWorkSource.topic(module), partitions, (short) 1)))
         .all()
         .get();
+    // A produce racing the new partitions' leadership fails NOT_LEADER_OR_FOLLOWER, and the
+    // idempotent producer's retry can then be refused out of sequence, losing records: wait until
+    // the producer's own metadata names a leader for every partition.
+    Eventually.until(
+        "a leader for every partition of " + KafkaWorkSource.topic(module),
+        () -> {
+          var known = producer.partitionsFor(KafkaWorkSource.topic(module));
+          return known.size() == partitions
+              && known.stream().allMatch(pi -> pi.leader() != null && !pi.leader().isEmpty());
+        });
   }
 
   static void produce(String module, int partition, int count) throws Exception {
