@@ -400,6 +400,12 @@ public final class EnvironmentStack extends ZonePinnedStack {
         .description("Uploads here start executions")
         .value(storage.intake().getBucketName())
         .build();
+    CfnOutput.Builder.create(this, "PlatformBucket")
+        .description(
+            "The platform's own drives: PROTOMOLT accounts' pipeline prefixes, CACHE staging,"
+                + " sealed log originals")
+        .value(storage.platform().getBucketName())
+        .build();
   }
 
   /**

@@ -24,7 +24,7 @@ final class BucketNotificationHandler extends Handler.Wrapper {
 
   private static final Pattern BUCKET_PATH =
       Pattern.compile("/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])/?");
-  private static final Pattern CREDENTIAL = Pattern.compile("Credential=([A-Za-z0-9]+)/");
+  private static final Pattern CREDENTIAL = Pattern.compile("Credential=([^/,\\s]+)/");
 
   private final BucketNotificationConfigurations configurations;
   private final Predicate<String> bucketExists;

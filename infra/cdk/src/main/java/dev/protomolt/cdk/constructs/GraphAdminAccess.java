@@ -31,6 +31,8 @@ public final class GraphAdminAccess extends Construct {
           "states:UpdateStateMachine",
           "states:DescribeStateMachine",
           "states:DeleteStateMachine",
+          // Deleting a version is refused while executions run on it.
+          "states:ListExecutions",
           "states:ValidateStateMachineDefinition",
           "states:PublishStateMachineVersion",
           "states:ListStateMachineVersions",
@@ -191,7 +193,13 @@ public final class GraphAdminAccess extends Construct {
                 .build());
   }
 
-  /** Complete waiting tasks (the gateway answering module results). */
+  /**
+   * Complete waiting tasks (the gateway answering module results), and read the executions whose
+   * tokens it holds (it probes a token's execution before serving it, decision 1651). The {@code
+   * SendTask*} actions have no resource type in IAM: only {@code *} matches them, so a statement
+   * naming state machines grants nothing (the local cloud's policy checks refused every heartbeat
+   * until this said {@code *}). The token itself is the capability.
+   */
   public void grantTaskResponse(IGrantable grantee) {
     grantee
         .getGrantPrincipal()
@@ -202,7 +210,14 @@ public final class GraphAdminAccess extends Construct {
                         "states:SendTaskSuccess",
                         "states:SendTaskFailure",
                         "states:SendTaskHeartbeat"))
-                .resources(List.of(stateMachinePattern()))
+                .resources(List.of("*"))
+                .build());
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("states:DescribeExecution"))
+                .resources(List.of(executionPattern()))
                 .build());
   }
 }
