@@ -58,9 +58,10 @@ final class DlqCommand implements Runnable {
 
     @Option(
         names = "--function",
-        defaultValue = "dlq-admin",
+        defaultValue = LocalPlatform.DLQ_ADMIN,
         paramLabel = "NAME",
-        description = "The dead-letter function (default: ${DEFAULT-VALUE}).")
+        description =
+            "The dead-letter function, protomolt-<env>-dlq-admin (default: ${DEFAULT-VALUE}).")
     String function;
 
     @Override

@@ -1,58 +1,24 @@
 package dev.protomolt.cli;
 
-import dev.protomolt.core.cel.PipelineCelEnvironment;
-import dev.protomolt.core.doclog.DocumentLog;
-import dev.protomolt.core.graph.GraphCache;
-import dev.protomolt.core.graph.GraphStore.StoredGraph;
-import dev.protomolt.core.graph.SubscriptionLookup;
-import dev.protomolt.core.graph.validation.GraphValidator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
-import dev.protomolt.engine.activation.EngineFunctions;
-import dev.protomolt.engine.activation.GraphActivationService;
-import dev.protomolt.engine.activation.KafkaTopicProvisioning;
-import dev.protomolt.engine.activation.SfnStateMachines;
-import dev.protomolt.engine.admission.AdmissionService;
-import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
-import dev.protomolt.engine.deadletters.DeadLetterAdmin;
-import dev.protomolt.engine.deadletters.DeadLetterQuarantine;
-import dev.protomolt.engine.deadletters.KafkaDeadLetterTopics;
-import dev.protomolt.engine.graphs.DraftService;
-import dev.protomolt.engine.graphs.DynamoDbDraftStore;
-import dev.protomolt.engine.graphs.GraphAdminService;
-import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
-import dev.protomolt.engine.graphs.PostgresGraphStore;
-import dev.protomolt.engine.graphs.PostgresIndexPlans;
-import dev.protomolt.engine.graphs.StepFunctionsVersionPins;
-import dev.protomolt.engine.graphs.StoredVersionSource;
-import dev.protomolt.engine.hop.CompleteService;
-import dev.protomolt.engine.hop.DispatchService;
-import dev.protomolt.engine.hop.DlqReprocessService;
-import dev.protomolt.engine.hop.DlqService;
-import dev.protomolt.engine.hop.ExecutionTranscripts;
-import dev.protomolt.engine.hop.HopContext;
-import dev.protomolt.engine.hop.KafkaEventBus;
-import dev.protomolt.engine.hop.PipeDocStoreStaging;
-import dev.protomolt.engine.hop.PrepareService;
-import dev.protomolt.engine.replay.ReplayPages;
-import dev.protomolt.engine.replay.ReplayValidation;
-import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.gateway.GatewayCounters;
 import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
 import dev.protomolt.identity.GatewayCallCredentials;
-import dev.protomolt.lambda.EventHandler;
-import dev.protomolt.lambda.NamedHandlers;
-import dev.protomolt.lambda.console.ConsoleApiHandler;
-import dev.protomolt.lambda.console.OperatorCheck;
 import dev.protomolt.localstack.apigw.HttpApiFront;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
-import dev.protomolt.localstack.lambda.LocalLambdaRunner;
-import dev.protomolt.localstack.lambda.api.FunctionConfiguration;
-import dev.protomolt.localstack.s3.S3NotificationRule;
+import dev.protomolt.localstack.lambda.LambdaResult;
+import dev.protomolt.localstack.template.CloudFormationTemplate;
+import dev.protomolt.localstack.template.DeployedStack;
 import dev.protomolt.localstack.template.TemplateDeployer;
 import dev.protomolt.localstack.template.TemplatePlan;
 import dev.protomolt.module.samples.chunker.ChunkerModule;
@@ -71,25 +37,22 @@ import dev.protomolt.module.sdk.DocumentProcessor;
 import dev.protomolt.module.sdk.ModuleWorker;
 import dev.protomolt.module.sdk.WorkerClock;
 import dev.protomolt.module.sdk.WorkerConfig;
-import dev.protomolt.names.PlatformVariable;
+import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.proto.config.v1.PipelineGraph;
+import dev.protomolt.proto.engine.v1.DeclareIndexPlansRequest;
+import dev.protomolt.proto.engine.v1.IndexPlanServiceGrpc;
 import dev.protomolt.proto.events.v1.AccountEvent;
 import dev.protomolt.proto.events.v1.AccountEventType;
 import dev.protomolt.proto.events.v1.DriveBinding;
 import dev.protomolt.proto.events.v1.DriveProvider;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
-import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
-import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
-import dev.protomolt.repository.replay.ReplayAudit;
-import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
-import dev.protomolt.statemachines.ReplayMachine;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -100,40 +63,48 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.OptionalInt;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
-import software.amazon.awssdk.services.sfn.model.StateMachineAlreadyExistsException;
 
 /**
- * The whole platform in one JVM: the local cloud, the engine's hop services and intake registered
- * as its Lambda functions, the intake bucket's notification, the gateway on a loopback port and the
- * four sample modules as gRPC clients of it. Production wiring is reused, never re-done: the
- * gateway is {@link GatewayMain} started from the same configuration keys ECS gives it.
+ * The platform on one machine, as {@code cdk deploy} makes it: the local cloud, the synthesized
+ * {@code local} template deployed onto it (every function from the zip's {@code FunctionWiring}
+ * with the template's environment, the gateway's ECS task from {@code GatewayMain} with the task
+ * definition's, triggers, tables, topics, state machines; decision 1500), and the four sample
+ * modules as gRPC clients of the gateway. This class builds no platform service: what it does
+ * besides starting things is what an operator or a user does from outside (publish an account
+ * event, invoke graph admin, upload), and the readers tests and drivers observe the result with.
  */
 public final class LocalPlatform implements AutoCloseable {
 
-  public static final String INTAKE_BUCKET = "protomolt-intake";
-  public static final String STORE_BUCKET = "protomolt-store";
   public static final String CLUSTER = "local";
+
+  /** The stack's intake bucket ({@code protomolt-<env>-<account>-intake}, output IntakeBucket). */
+  public static final String INTAKE_BUCKET =
+      LocalTemplate.STACK_NAME + "-" + LocalCloud.ACCOUNT_ID + "-intake";
+
+  /** The stack's platform bucket (output PlatformBucket): local accounts' pipeline drives. */
+  public static final String STORE_BUCKET =
+      LocalTemplate.STACK_NAME + "-" + LocalCloud.ACCOUNT_ID + "-platform";
 
   /**
    * Where the store writes intake copies inside the intake bucket: outside every account's upload
@@ -141,13 +112,21 @@ public final class LocalPlatform implements AutoCloseable {
    */
   public static final String INTAKE_COPIES_PREFIX = "_intake-copies/";
 
-  /** The credentials reference every locally provisioned drive names. */
+  /** The credentials reference every locally provisioned drive names: the caller's own role. */
   static final String CREDENTIALS_REF = "platform";
 
   /** The replay state machine's name, as the stack names it for the local environment. */
-  static final String REPLAY_MACHINE = "protomolt-" + CLUSTER + "-replay";
+  static final String REPLAY_MACHINE = LocalTemplate.STACK_NAME + "-replay";
 
-  static final String ROLE = "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":role/protomolt-local";
+  /** The graph admin function, which {@link #applyAndActivate} invokes as an operator would. */
+  static final String GRAPH_ADMIN = LocalTemplate.STACK_NAME + "-graph-admin";
+
+  /** The dead-letter door, which {@code protomolt dlq} invokes through the Lambda API. */
+  static final String DLQ_ADMIN = LocalTemplate.STACK_NAME + "-dlq-admin";
+
+  /** The console's API function, which the local HTTP front serves (decision 1770). */
+  static final String CONSOLE_API = LocalTemplate.STACK_NAME + "-console-api";
+
   static final List<String> MODULES =
       List.of(
           ParserModule.MODULE_ID,
@@ -155,53 +134,66 @@ public final class LocalPlatform implements AutoCloseable {
           EmbedderModule.MODULE_ID,
           IndexSinkModule.MODULE_ID);
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration PROVISIONING_WAIT = Duration.ofSeconds(60);
+
   private final LocalCloud cloud;
-  private final S3Clients s3;
-  private final KafkaPurgeEvents purgeEvents;
-  private final KafkaProducer<String, byte[]> producer;
-  private final SfnClient sfn;
-  private final PipeDocStore store;
-  private final PostgresDatasourceBindings tenancy;
-  private final GraphAdminService admin;
-  private final GraphActivationService activation;
-  private final Admin kafkaAdmin;
-  private final GatewayMain gateway;
-  // The local cloud stands in for CloudWatch: the gateway's metrics are kept here, readable by
-  // tests and drivers, instead of printed among the command's own output.
+  // The local cloud stands in for CloudWatch: what the functions and the gateway emit is kept
+  // here, readable by tests and drivers, instead of printed among the command's own output.
   private final RecordingMetricsSink metrics = new RecordingMetricsSink(CLUSTER);
-  private final DynamoDbClient consoleDrafts;
+  private final DeployedStack stack;
+  private final GatewayMain gateway;
   private final HttpApiFront console;
+  // An operator's tools: the producer account events are published with, and the clients and
+  // readers tests and drivers look at the platform through. None of them serves the platform.
+  private final KafkaProducer<String, byte[]> operatorEvents;
+  private final SfnClient sfn;
+  private final S3Client s3;
+  private final S3Clients storeClients;
+  private final KafkaPurgeEvents storePurgeEvents;
+  private final PipeDocStore store;
   private final LuceneIndex index;
   private final Path indexDir;
   private final ManagedChannel channel;
   private final List<ModuleWorker> workers = new ArrayList<>();
   private final Map<String, DocumentProcessor> processors = new LinkedHashMap<>();
-  private final Set<String> notifiedAccounts = ConcurrentHashMap.newKeySet();
 
-  private LocalPlatform(LocalCloud cloud, int gatewayPort, int consolePort) throws IOException {
+  private LocalPlatform(
+      LocalCloud cloud, CloudFormationTemplate template, int gatewayPort, int consolePort)
+      throws IOException {
     this.cloud = cloud;
     LocalCloudEndpoints ep = cloud.endpoints();
-    DataSource ds = cloud.database();
     Clock clock = Clock.systemUTC();
-    PipelineCelEnvironment cel = PipelineCelEnvironment.create();
-    this.tenancy = new PostgresDatasourceBindings(ds);
+    // The gateway's callers: one principal per sample module and the CLI's operator, verified by
+    // the local STS as AWS's STS verifies task roles (decision 1742); the template's task names
+    // the same roles in its principal settings.
+    LocalPrincipals.register(cloud.iam(), MODULES);
+    ZipFunctionRuntime functions = new ZipFunctionRuntime(metrics);
+    GatewayTaskRuntime task = new GatewayTaskRuntime(OptionalInt.of(gatewayPort), metrics);
+    TemplatePlan plan =
+        TemplateDeployer.plan(template, LocalTemplate.STACK_NAME, cloud, functions, task);
+    requireOutput(plan, "IntakeBucket", INTAKE_BUCKET);
+    requireOutput(plan, "PlatformBucket", STORE_BUCKET);
+    this.stack = TemplateDeployer.deploy(plan, cloud, functions, task);
+    this.gateway =
+        task.gateway()
+            .orElseThrow(
+                () -> new IllegalStateException("the template's gateway task did not start"));
+    this.console =
+        HttpApiFront.start(
+            consolePort,
+            cloud.lambdas(),
+            CONSOLE_API,
+            HttpApiFront.Assets.classpath(
+                LocalPlatform.class.getClassLoader(), "protomolt-console"),
+            new HttpApiFront.Operator(
+                LocalCloud.ACCOUNT_ID,
+                "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":user/local-operator"));
 
-    this.s3 =
-        new S3Clients(
-            Map.of(
-                CREDENTIALS_REF,
-                ObjectStoreSettings.staticKeys(ep.s3(), ep.accessKeyId(), ep.secretAccessKey())),
-            List.of());
-    this.purgeEvents = new KafkaPurgeEvents(ep.kafkaBootstrapServers());
-    this.store =
-        new PipeDocStore(
-            new PostgresLedgerStore(ds),
-            new S3BlobStore(s3),
-            new PostgresDriveDirectory(ds),
-            new CachedAccountStatus(new PostgresAccountStatus(ds)),
-            purgeEvents,
-            clock);
-    this.producer =
+    StaticCredentialsProvider root =
+        StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey()));
+    this.operatorEvents =
         new KafkaProducer<>(
             Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -221,208 +213,59 @@ public final class LocalPlatform implements AutoCloseable {
                             new IllegalStateException(
                                 "the local cloud started no Step Functions runtime")))
             .region(Region.of(ep.region()))
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .credentialsProvider(root)
             .httpClient(UrlConnectionHttpClient.create())
             .build();
-
-    PostgresGraphStore graphs = new PostgresGraphStore(ds);
-    HopContext hops =
-        new HopContext(
-            new GraphCache(new StoredVersionSource(graphs), cel, clock, Duration.ofMinutes(30)),
-            new PipeDocStoreStaging(store),
-            new KafkaEventBus(producer, Duration.ofSeconds(30)),
-            clock,
-            HopContext.DEFAULT_INLINE_LIMIT,
-            // Until the template deployment lands: the transcripts FunctionWiring gives the hops.
-            ExecutionTranscripts.writingTo(
-                new DocumentLog(new PostgresDocumentLogStore(ds), new PostgresLogPartIndex(ds))));
-    PrepareService prepare = new PrepareService(hops);
-    DispatchService dispatch = new DispatchService(hops);
-    CompleteService complete = new CompleteService(hops);
-    DlqService dlq = new DlqService(hops);
-    var lambdas = cloud.lambdas();
-    // The deployed handler classes (functions/lambda), fed the same JSON bytes AWS would send.
-    register(lambdas, "prepare", NamedHandlers.prepare(prepare));
-    register(lambdas, "dispatch", NamedHandlers.dispatch(dispatch));
-    register(lambdas, "complete", NamedHandlers.complete(complete));
-    register(lambdas, "dlq", NamedHandlers.dlq(dlq));
-
-    // Graph changes made here reach the gateway's subscribers as any process's do: graph-updates.
-    KafkaGraphEventPublisher graphEvents =
-        new KafkaGraphEventPublisher(producer, Duration.ofSeconds(30));
-    // The in-process sample sink declares its plan as a standalone one does when it starts.
-    PostgresIndexPlans plans = new PostgresIndexPlans(ds, clock);
-    plans.declare(List.of(IndexSinkModule.PLAN));
-    GraphValidator validator = GraphValidator.standard(cel, tenancy, plans);
-    this.admin =
-        new GraphAdminService(
-            graphs, new StepFunctionsVersionPins(sfn, graphs), graphEvents, validator, clock);
-    SfnStateMachines machines = new SfnStateMachines(sfn, ROLE);
-    // The local broker creates no topic on first write, as MSK Serverless: activation creates the
-    // version's dead-letter topics, as the deployed graph-admin does (decision 1552).
-    this.kafkaAdmin =
-        Admin.create(
-            Map.<String, Object>of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers()));
-    this.activation =
-        new GraphActivationService(
-            admin,
-            machines,
-            new EngineFunctions(
-                "local",
-                lambdas.functionArn("prepare"),
-                lambdas.functionArn("dispatch"),
-                lambdas.functionArn("complete"),
-                lambdas.functionArn("dlq")),
-            new KafkaTopicProvisioning(kafkaAdmin, Duration.ofSeconds(30)));
-    AdmissionService admission =
-        new AdmissionService(
-            new SubscriptionLookup(graphs::subscriptions, clock, Duration.ZERO),
-            graphs,
-            machines,
-            new PostgresAdmissionLog(ds),
-            clock,
-            tenancy);
-    IntakeService intake = new IntakeService(store, admission, clock);
-    register(lambdas, "intake", NamedHandlers.intake(intake));
-
-    // --- Replay state machine (decision 1700): until the local template deployment registers
-    // every function and state machine from the stack, the replay steps are registered here and
-    // the machine is created from the same definition the stack deploys.
-    ReplayQuery replayQuery = new ReplayQuery(ds);
-    ReplayAudit replayAudit = new ReplayAudit(ds);
-    register(
-        lambdas,
-        "replay-validate",
-        NamedHandlers.replayValidate(
-            new ReplayValidation(replayQuery, replayAudit, graphs, machines, clock)));
-    register(
-        lambdas,
-        "replay-page",
-        NamedHandlers.replayPage(
-            new ReplayPages(
-                replayQuery, replayAudit, graphs, machines, clock, d -> Thread.sleep(d))));
-    createReplayMachine(
-        sfn,
-        ep.region(),
-        ReplayMachine.definition(
-            lambdas.functionArn("replay-validate"), lambdas.functionArn("replay-page")));
-    // --- end of the replay block
-    // --- Until LocalPlatform deploys the local template: the dead-letter door (dlq-admin), on
-    // the local Lambda API too, since `protomolt dlq` calls it with Invoke as in AWS. Drop this
-    // block when the template's functions are deployed through FunctionWiring.
-    register(
-        lambdas,
-        "dlq-admin",
-        NamedHandlers.dlqAdmin(
-            new DeadLetterAdmin(
-                graphs,
-                new KafkaDeadLetterTopics(
-                    Map.of(
-                        CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers())),
-                new DeadLetterQuarantine(ds),
-                new DlqReprocessService(graphs, machines),
-                clock)));
-    cloud
-        .lambdaApi()
-        .register(
-            new FunctionConfiguration(
-                "dlq-admin",
-                lambdas.functionArn("dlq-admin"),
-                "io.quarkus.amazon.lambda.runtime.QuarkusStreamHandler::handleRequest",
-                "java21",
-                60,
-                512,
-                Map.of(),
-                ROLE,
-                "list, show and reprocess dead letters",
-                Map.of()),
-            payload -> lambdas.invoke("dlq-admin", payload));
-    // --- end of the block to drop.
-
-    // The topics the stack's Kafka topics custom resource creates in AWS (module topics included),
-    // from the synthesized local template; planning it also proves it deployable (decision 1501).
-    TemplatePlan plan = LocalTemplate.plan(LocalTemplate.template(), cloud);
-    TemplateDeployer.createTopics(plan, ep);
-    // The template's DynamoDB tables: the gateway's graph door keeps drafts in one of them.
-    TemplateDeployer.createTables(plan, ep);
-    // The stack's MSK-triggered functions (reclaim, purge, indexing ledger, account events) on
-    // their local event-source mappings, as infra/cdk's FunctionTriggers wires them (decision
-    // 0966).
-    PlatformEventSources.wire(cloud, store, s3, clock, (drive, account) -> notifyIntake(account));
-    // The gateway's callers: one principal per sample module and the CLI's operator, verified by
-    // the local STS as AWS's STS verifies task roles (decision 1742).
-    LocalPrincipals.register(cloud.iam(), MODULES);
-    this.gateway =
-        GatewayMain.start(
-            GatewayConfig.from(
-                gatewayValues(
-                    ep, gatewayPort, graphDoorValues(plan, lambdas), cloud.stsEndpoint())),
-            List.of(),
-            metrics);
-    // Notifications are the local cloud's memory only; the accounts they serve are in Postgres.
-    tenancy.accounts().forEach(this::notifyIntake);
-
-    // --- The console (decision 1770): until the platform deploys the template, its console-api
-    // function is registered here like the hop functions above, over the same admin, drafts and
-    // store, and served by the local cloud's HTTP front with the console jar's assets.
-    Map<String, String> graphDoor = graphDoorValues(plan, lambdas);
-    this.consoleDrafts =
-        DynamoDbClient.builder()
-            .endpointOverride(ep.dynamoDb())
+    this.s3 =
+        S3Client.builder()
+            .endpointOverride(ep.s3())
+            .forcePathStyle(true)
             .region(Region.of(ep.region()))
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+            .credentialsProvider(root)
             .httpClient(UrlConnectionHttpClient.create())
             .build();
-    register(
-        lambdas,
-        "console-api",
-        NamedHandlers.consoleApi(
-            OperatorCheck.iamOfAccount(LocalCloud.ACCOUNT_ID),
-            admin,
-            new DraftService(
-                new DynamoDbDraftStore(
-                    consoleDrafts, graphDoor.get(PlatformVariable.DRAFTS_TABLE.key())),
-                validator,
-                clock),
-            new ConsoleApiHandler.DocumentRunsSource(new PostgresAdmissionLog(ds), sfn, store),
-            () -> MODULES));
-    this.console =
-        HttpApiFront.start(
-            consolePort,
-            lambdas,
-            "console-api",
-            HttpApiFront.Assets.classpath(
-                LocalPlatform.class.getClassLoader(), "protomolt-console"),
-            new HttpApiFront.Operator(
-                LocalCloud.ACCOUNT_ID,
-                "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":user/local-operator"));
-    // --- end of the console's registration.
+    // Tests and drivers read (and seed) stored documents directly, as an operator with the
+    // account's credentials could; the platform's own store lives in its functions and task.
+    DataSource ds = cloud.database();
+    this.storeClients =
+        new S3Clients(
+            Map.of(
+                CREDENTIALS_REF,
+                ObjectStoreSettings.staticKeys(ep.s3(), ep.accessKeyId(), ep.secretAccessKey())),
+            List.of());
+    this.storePurgeEvents = new KafkaPurgeEvents(ep.kafkaBootstrapServers());
+    this.store =
+        new PipeDocStore(
+            new PostgresLedgerStore(ds),
+            new S3BlobStore(storeClients),
+            new PostgresDriveDirectory(ds),
+            new CachedAccountStatus(new PostgresAccountStatus(ds)),
+            storePurgeEvents,
+            clock);
 
     this.indexDir = ep.dataDir().resolve("index");
     this.index = LuceneIndex.open(indexDir);
     this.channel =
         NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
+    // The sample sink declares its index plan through the gateway as a standalone one does when
+    // it starts (IndexSinkModule), so PRODUCTION graphs may name it.
+    IndexPlanServiceGrpc.newBlockingStub(
+            ClientInterceptors.intercept(
+                channel, moduleCredentials(IndexSinkModule.MODULE_ID).interceptor()))
+        .withDeadlineAfter(30, TimeUnit.SECONDS)
+        .declareIndexPlans(
+            DeclareIndexPlansRequest.newBuilder().addPlans(IndexSinkModule.PLAN).build());
     startWorker(ParserModule.MODULE_ID, new DocumentParser(clock));
     startWorker(ChunkerModule.MODULE_ID, new DocumentChunker());
     startWorker(EmbedderModule.MODULE_ID, new DocumentEmbedder());
-    // Receipts go to the file a person can read and to indexing-receipts for the ledger; the demo
-    // graph's sink declares its index name as its one index plan (DemoGraph).
+    // Receipts go with the sink's acks, which the gateway produces to indexing-receipts; the
+    // file is for a person to read.
     JsonLinesReceiptSink receiptFile = new JsonLinesReceiptSink(indexDir.resolve("receipts.jsonl"));
-    KafkaReceiptSink receiptTopic =
-        new KafkaReceiptSink(producer, Duration.ofSeconds(30), IndexSinkModule.INDEX_NAME);
     startWorker(
         IndexSinkModule.MODULE_ID,
         new DocumentIndexSink(
             index,
-            receipt -> {
-              receiptFile.emit(receipt);
-              receiptTopic.emit(receipt);
-            },
+            receiptFile,
             IndexSinkModule.INDEX_NAME,
             clock,
             new UlidGenerator(clock, new SecureRandom())));
@@ -438,9 +281,21 @@ public final class LocalPlatform implements AutoCloseable {
    * any free loopback port).
    */
   public static LocalPlatform start(LocalCloudSettings settings, int gatewayPort, int consolePort) {
+    return start(settings, LocalTemplate.template(), gatewayPort, consolePort);
+  }
+
+  /**
+   * Starts the local cloud and deploys {@code template} instead of the synthesized one: a test's
+   * edited copy (a policy statement removed, say) runs exactly as the real one would.
+   */
+  static LocalPlatform start(
+      LocalCloudSettings settings,
+      CloudFormationTemplate template,
+      int gatewayPort,
+      int consolePort) {
     LocalCloud cloud = LocalCloud.start(settings);
     try {
-      return new LocalPlatform(cloud, gatewayPort, consolePort);
+      return new LocalPlatform(cloud, template, gatewayPort, consolePort);
     } catch (IOException | RuntimeException e) {
       cloud.close();
       if (e instanceof IOException io) {
@@ -450,30 +305,107 @@ public final class LocalPlatform implements AutoCloseable {
     }
   }
 
+  private static void requireOutput(TemplatePlan plan, String output, String expected) {
+    String actual = plan.output(output);
+    if (!expected.equals(actual)) {
+      throw new IllegalStateException(
+          "the local template's output "
+              + output
+              + " is '"
+              + actual
+              + "' but the CLI and `protomolt env` name '"
+              + expected
+              + "': change LocalPlatform's constant with the stack");
+    }
+  }
+
   /**
-   * Creates the account with its two drives on the local buckets (intake copies: {@code
-   * protomolt-intake/_intake-copies/<account>/}, pipeline: {@code
-   * protomolt-store/<account>/pipeline/}), binds each datasource to it and notifies intake of every
-   * object uploaded under {@code protomolt-intake/<account>/}. Provisioning again is harmless.
+   * Creates the account as an operator does in AWS: publishes its {@code CREATED} event (intake
+   * copies: {@code <intake bucket>/_intake-copies/<account>/}, pipeline: {@code <platform
+   * bucket>/<account>/pipeline/}, the datasources it owns) to {@code account-events}, and waits
+   * until the deployed account-events function has bound the datasources and added the account's
+   * intake notification rule. Provisioning again is harmless.
    */
   public void provisionAccount(String accountId, String... datasourceIds) {
     requireAccountId(accountId);
+    // Refused here, as an operator's tool would refuse it, rather than published: the deployed
+    // function refuses such an event too, but a refused record holds up its partition until
+    // Lambda's retries give up, delaying every account event behind it.
+    PostgresDatasourceBindings bindings = new PostgresDatasourceBindings(cloud.database());
     for (String datasourceId : datasourceIds) {
-      tenancy.bind(datasourceId, accountId);
+      bindings
+          .datasourceAccount(datasourceId)
+          .filter(owner -> !owner.equals(accountId))
+          .ifPresent(
+              owner -> {
+                throw new IllegalArgumentException(
+                    "datasourceId: '"
+                        + datasourceId
+                        + "' already belongs to account '"
+                        + owner
+                        + "', not '"
+                        + accountId
+                        + "'; a datasource has one owning account");
+              });
     }
-    store.onAccountEvent(
+    AccountEvent event =
         AccountEvent.newBuilder()
             .setAccountId(accountId)
             .setType(AccountEventType.ACCOUNT_EVENT_TYPE_CREATED)
             .setIntakeDrive(drive(INTAKE_BUCKET, INTAKE_COPIES_PREFIX + accountId + "/"))
             .setPipelineDrive(drive(STORE_BUCKET, accountId + "/pipeline/"))
-            .build());
-    notifyIntake(accountId);
+            .addAllDatasourceIds(List.of(datasourceIds))
+            .build();
+    try {
+      operatorEvents
+          .send(
+              new ProducerRecord<>(
+                  PlatformTopic.ACCOUNT_EVENTS.topicName(), accountId, event.toByteArray()))
+          .get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while publishing the account event", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException(
+          "account '" + accountId + "': the account event was not published: " + e, e);
+    }
+    awaitProvisioned(accountId, List.of(datasourceIds));
   }
 
-  private void notifyIntake(String accountId) {
-    if (notifiedAccounts.add(accountId)) {
-      cloud.addS3Notification(new S3NotificationRule(INTAKE_BUCKET, accountId + "/", "", "intake"));
+  private void awaitProvisioned(String accountId, List<String> datasourceIds) {
+    PostgresDatasourceBindings bindings = new PostgresDatasourceBindings(cloud.database());
+    String rule = "protomolt-intake-" + accountId;
+    Instant deadline = Instant.now().plus(PROVISIONING_WAIT);
+    while (true) {
+      boolean bound =
+          datasourceIds.stream()
+              .allMatch(d -> bindings.datasourceAccount(d).filter(accountId::equals).isPresent());
+      boolean notified =
+          s3
+              .getBucketNotificationConfiguration(b -> b.bucket(INTAKE_BUCKET))
+              .lambdaFunctionConfigurations()
+              .stream()
+              .anyMatch(c -> rule.equals(c.id()));
+      if (bound && notified) {
+        return;
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException(
+            "account '"
+                + accountId
+                + "': the account-events function did not "
+                + (bound ? "" : "bind " + datasourceIds + (notified ? "" : " or "))
+                + (notified ? "" : "add the intake rule " + rule)
+                + " within "
+                + PROVISIONING_WAIT.toSeconds()
+                + " s; its failures are in the local cloud's log");
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while provisioning " + accountId, e);
+      }
     }
   }
 
@@ -492,12 +424,41 @@ public final class LocalPlatform implements AutoCloseable {
     }
   }
 
-  /** Stores {@code graph} as a new version and activates it on Step Functions; returns the version. */
+  /**
+   * Stores {@code graph} as a new version and activates it, through the deployed graph-admin
+   * function as {@code aws lambda invoke} would; returns the version.
+   */
   public long applyAndActivate(PipelineGraph graph) {
-    StoredGraph stored = admin.create(graph, OptionalLong.empty(), "protomolt");
-    long version = stored.graph().getVersion();
-    activation.activate(graph.getGraphId(), graph.getClusterId(), version);
+    ObjectNode create = JSON.createObjectNode();
+    create.put("operation", "create");
+    create.put("createdBy", "protomolt");
+    try {
+      create.set("graph", JSON.readTree(JsonFormat.printer().print(graph)));
+    } catch (InvalidProtocolBufferException
+        | com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("graph: cannot be written as JSON: " + e.getMessage(), e);
+    }
+    long version = graphAdmin(create).path("version").asLong();
+    ObjectNode activate = JSON.createObjectNode();
+    activate.put("operation", "activate");
+    activate.put("graphId", graph.getGraphId());
+    activate.put("clusterId", graph.getClusterId());
+    activate.put("version", version);
+    graphAdmin(activate);
     return version;
+  }
+
+  private JsonNode graphAdmin(ObjectNode request) {
+    LambdaResult result = stack.invoke(GRAPH_ADMIN, request.toString());
+    if (result instanceof LambdaResult.Failure f) {
+      throw new IllegalArgumentException(
+          GRAPH_ADMIN + " refused " + request.path("operation").asText() + ": " + f.errorMessage());
+    }
+    try {
+      return JSON.readTree(((LambdaResult.Success) result).payload());
+    } catch (IOException e) {
+      throw new UncheckedIOException(GRAPH_ADMIN + " answered no JSON", e);
+    }
   }
 
   /** One admission of an uploaded document: which execution carries it through which graph. */
@@ -528,7 +489,12 @@ public final class LocalPlatform implements AutoCloseable {
     return cloud.endpoints();
   }
 
-  /** The metrics the gateway emitted so far (CloudWatch's part, played by the local cloud). */
+  /** The deployed template: its functions, schedules (triggerable on demand) and plan. */
+  public DeployedStack stack() {
+    return stack;
+  }
+
+  /** The metrics the functions and the gateway emitted so far (CloudWatch's part). */
   public RecordingMetricsSink metrics() {
     return metrics;
   }
@@ -556,6 +522,7 @@ public final class LocalPlatform implements AutoCloseable {
     return index.search();
   }
 
+  /** A store over the platform's ledger and buckets, for tests and drivers to read and seed. */
   public PipeDocStore store() {
     return store;
   }
@@ -593,16 +560,6 @@ public final class LocalPlatform implements AutoCloseable {
     workers.clear();
   }
 
-  /** The replay state machine, created once per data folder and kept current after that. */
-  private static void createReplayMachine(SfnClient sfn, String region, String definition) {
-    try {
-      sfn.createStateMachine(b -> b.name(REPLAY_MACHINE).definition(definition).roleArn(ROLE));
-    } catch (StateMachineAlreadyExistsException exists) {
-      sfn.updateStateMachine(
-          b -> b.stateMachineArn(replayMachineArn(region)).definition(definition));
-    }
-  }
-
   /** The ARN of {@code protomolt-local-replay}, which {@code protomolt replay} starts. */
   static String replayMachineArn(String region) {
     return "arn:aws:states:"
@@ -611,10 +568,6 @@ public final class LocalPlatform implements AutoCloseable {
         + LocalCloud.ACCOUNT_ID
         + ":stateMachine:"
         + REPLAY_MACHINE;
-  }
-
-  private static void register(LocalLambdaRunner lambdas, String name, EventHandler handler) {
-    lambdas.register(name, (event, context) -> handler.handleText(event));
   }
 
   private void startWorker(String moduleId, DocumentProcessor processor) {
@@ -639,86 +592,22 @@ public final class LocalPlatform implements AutoCloseable {
         .build();
   }
 
-  /**
-   * What the gateway's graph door needs: the drafts table the template's gateway task names, and
-   * the role and hop functions this platform's own activation embeds, so a graph activated through
-   * either runs on the functions registered above. Dropped once the template deploys the gateway.
-   */
-  private static Map<String, String> graphDoorValues(TemplatePlan plan, LocalLambdaRunner lambdas) {
-    String drafts = PlatformVariable.DRAFTS_TABLE.key();
-    Map<String, String> v = new LinkedHashMap<>();
-    v.put(
-        drafts,
-        plan.containers().stream()
-            .filter(c -> c.environment().containsKey(drafts))
-            .map(c -> c.environment().get(drafts))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "the local template's gateway task sets no " + drafts)));
-    v.put(PlatformVariable.EXECUTION_ROLE_ARN.key(), ROLE);
-    v.put(PlatformVariable.PREPARE_FUNCTION_ARN.key(), lambdas.functionArn("prepare"));
-    v.put(PlatformVariable.DISPATCH_FUNCTION_ARN.key(), lambdas.functionArn("dispatch"));
-    v.put(PlatformVariable.COMPLETE_FUNCTION_ARN.key(), lambdas.functionArn("complete"));
-    v.put(PlatformVariable.DLQ_FUNCTION_ARN.key(), lambdas.functionArn("dlq"));
-    return v;
-  }
-
-  /** The gateway's own configuration keys (gateway/README.md), pointed at the local cloud. */
-  private static Map<String, String> gatewayValues(
-      LocalCloudEndpoints ep, int port, Map<String, String> graphDoor, URI sts) {
-    // GatewayMain's Step Functions client reads credentials from the default chain; the local
-    // runtime accepts any key, but the SDK refuses to sign without one (decision 0953).
-    if (System.getProperty("aws.accessKeyId") == null
-        && System.getenv("AWS_ACCESS_KEY_ID") == null) {
-      System.setProperty("aws.accessKeyId", ep.accessKeyId());
-      System.setProperty("aws.secretAccessKey", ep.secretAccessKey());
-    }
-    Map<String, String> v = new LinkedHashMap<>();
-    v.put("PROTOMOLT_GATEWAY_PORT", Integer.toString(port));
-    v.put("PROTOMOLT_GATEWAY_MODULES", String.join(",", MODULES));
-    v.put("PROTOMOLT_KAFKA_BOOTSTRAP", ep.kafkaBootstrapServers());
-    ep.stepFunctions().ifPresent(uri -> v.put("PROTOMOLT_SFN_ENDPOINT", uri.toString()));
-    v.put("AWS_REGION", ep.region());
-    v.put("PROTOMOLT_JDBC_URL", ep.postgresJdbcUrl());
-    v.put("PROTOMOLT_JDBC_USER", ep.postgresUser());
-    v.put("PROTOMOLT_JDBC_PASSWORD", ep.postgresPassword());
-    v.put("PROTOMOLT_S3_CREDENTIALS_REFS", CREDENTIALS_REF);
-    v.put("PROTOMOLT_S3_PLATFORM_ENDPOINT", ep.s3().toString());
-    v.put("PROTOMOLT_S3_PLATFORM_PATH_STYLE", "true");
-    v.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
-    v.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
-    v.put(PlatformVariable.DYNAMODB_ENDPOINT.key(), ep.dynamoDb().toString());
-    v.putAll(graphDoor);
-    // Sealed logs' originals go to the store bucket under logs/, as the stack points the gateway
-    // at its platform bucket (decision 1674).
-    v.put("PROTOMOLT_LOG_BUCKET", STORE_BUCKET);
-    // The diagnostics probes are on locally, as in dev (decision 1790); the admin port sits next
-    // to the gRPC one, or on any free port when the gateway's is.
-    v.put("PROTOMOLT_DIAGNOSTICS_ENABLED", "true");
-    v.put("PROTOMOLT_ADMIN_PORT", Integer.toString(port == 0 ? 0 : port + 1));
-    v.putAll(LocalPrincipals.gatewaySettings(sts, MODULES));
-    return v;
-  }
-
   @Override
   public void close() {
     console.close();
-    consoleDrafts.close();
     workers.forEach(ModuleWorker::close);
     channel.shutdownNow();
-    gateway.close();
     try {
       index.close();
     } catch (IOException e) {
       // The index commits on every document; closing only releases the write lock.
     }
+    stack.close();
     sfn.close();
-    producer.close(Duration.ofSeconds(5));
-    kafkaAdmin.close(Duration.ofSeconds(5));
-    purgeEvents.close();
     s3.close();
+    operatorEvents.close(Duration.ofSeconds(5));
+    storePurgeEvents.close();
+    storeClients.close();
     cloud.close();
   }
 }

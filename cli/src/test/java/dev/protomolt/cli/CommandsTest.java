@@ -394,7 +394,7 @@ class CommandsTest {
     assertThat(ingest.status()).as("%s", ingest).isZero();
     assertThat(ingest.out())
         .contains("uploaded 3 files")
-        .contains("s3://protomolt-intake/acme/docs/")
+        .contains("s3://" + LocalPlatform.INTAKE_BUCKET + "/acme/docs/")
         .contains("dispositions: {REJECTED=1, SINK_REACHED=2}")
         .contains("sub/harbour.md")
         .containsPattern("sub/blank\\.txt\\s+REJECTED");

@@ -154,11 +154,15 @@ class ConcurrentReplaysTest {
     assertThat(partUnreadableEvents).as("history events naming PartUnreadable").isZero();
 
     // Every hop's stored state reads back whole (the store verifies each part's SHA-256) and
-    // still carries the uploaded bytes.
+    // still carries the uploaded bytes, except the indexed state, whose BLOBS settlement drops by
+    // the graph's post-parse policy once the sink's receipt is in.
     for (Map.Entry<String, byte[]> doc : uploaded.entrySet()) {
       for (String node :
           List.of(DemoGraph.PARSE, DemoGraph.CHUNK, DemoGraph.EMBED, DemoGraph.INDEX)) {
         PipeDoc stored = IntakeUploads.storedAt(platform, ACCOUNT, doc.getKey(), node);
+        if (node.equals(DemoGraph.INDEX) && !stored.getBlobBag().hasBlob()) {
+          continue;
+        }
         assertThat(
                 LocalPlatformEndToEndTest.sha256(
                     stored.getBlobBag().getBlob().getData().toByteArray()))

@@ -93,7 +93,12 @@ class DiagnosticsCommandsTest {
     assertThat(coherence.status()).as("%s", coherence).isEqualTo(1);
     assertThat(coherence.out())
         .contains(
-            ACCOUNT + ":pipeline (s3://protomolt-store/" + ACCOUNT + "/pipeline/): INCOHERENT")
+            ACCOUNT
+                + ":pipeline (s3://"
+                + LocalPlatform.STORE_BUCKET
+                + "/"
+                + ACCOUNT
+                + "/pipeline/): INCOHERENT")
         .contains("ACTIVE=1")
         .contains("1 missing objects")
         .contains("missing doc-lost " + saved.getNodeId() + " " + key);

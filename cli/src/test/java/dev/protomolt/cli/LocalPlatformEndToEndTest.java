@@ -91,26 +91,40 @@ class LocalPlatformEndToEndTest {
         .extracting(r -> r.dimensions().get(PlatformMetric.MODULE_SERVICE_DIMENSION))
         .contains("parser", "index-sink");
 
-    PipeDoc atSink =
-        platform
-            .store()
-            .get(
-                GetPipeDocRequest.newBuilder()
-                    .setDocumentRef(
-                        DocumentReference.newBuilder()
-                            .setDocId(admitted.docId())
-                            .setGraphAddressId(DemoGraph.INDEX)
-                            .setAccountId(ACCOUNT)
-                            .setGraphId(GRAPH))
-                    .build())
-            .getPipedoc();
+    PipeDoc atSink = stored(platform, admitted.docId(), DemoGraph.INDEX);
     assertThat(atSink.getSearchMetadata().getBody()).contains("The lamp at Skerryvore was lit");
     assertThat(atSink.getSearchMetadata().getSemanticResultsList())
         .as("the chunker's and the embedder's work reached the sink")
         .isNotEmpty();
-    assertThat(sha256(atSink.getBlobBag().getBlob().getData().toByteArray()))
-        .as("the uploaded bytes, bit for bit")
+    assertThat(
+            sha256(
+                stored(platform, admitted.docId(), DemoGraph.PARSE)
+                    .getBlobBag()
+                    .getBlob()
+                    .getData()
+                    .toByteArray()))
+        .as("the uploaded bytes, bit for bit, as the parser's state keeps them")
         .isEqualTo(sha256(text));
+    // The deployed settlement function (indexing-receipts) applies the graph's post-parse policy
+    // once the sink's receipt is in: the indexed state keeps no copy of the original bytes.
+    Eventually.until(
+        "settlement dropped the indexed state's BLOBS",
+        () -> !stored(platform, admitted.docId(), DemoGraph.INDEX).getBlobBag().hasBlob());
+  }
+
+  private static PipeDoc stored(LocalPlatform platform, String docId, String node) {
+    return platform
+        .store()
+        .get(
+            GetPipeDocRequest.newBuilder()
+                .setDocumentRef(
+                    DocumentReference.newBuilder()
+                        .setDocId(docId)
+                        .setGraphAddressId(node)
+                        .setAccountId(ACCOUNT)
+                        .setGraphId(GRAPH))
+                .build())
+        .getPipedoc();
   }
 
   static String sha256(byte[] bytes) throws Exception {

@@ -1,5 +1,6 @@
 package dev.protomolt.bench.localcloud;
 
+import dev.protomolt.cli.LocalPlatform;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.cloud.LocalPostgres;
@@ -16,7 +17,8 @@ import java.util.stream.Stream;
 /**
  * Start-up time and memory of the whole local cloud, each next to a baseline measured in the same
  * run: the time to start embedded PostgreSQL alone (the one component every run needs) and the
- * memory of this JVM before anything started. Goals (ARCHITECTURE §7, issue 7): a cold start
+ * memory of this JVM before anything started; then what {@code protomolt up} starts (the cloud
+ * with the synthesized template deployed and the sample modules), next to the bare cloud. Goals (ARCHITECTURE §7, issue 7): a cold start
  * under 15 s and the whole cloud under 1.5 GiB.
  *
  * <p>Run: {@code ./mvnw -B -q -pl bench -am verify -DskipTests -Pbench-localcloud}.
@@ -71,6 +73,22 @@ public final class LocalCloudStartupBench {
     double warmSeconds = seconds(t2);
     warm.close();
 
+    // What `protomolt up` starts: the cloud, the synthesized template deployed onto it (functions,
+    // gateway task, triggers, tables, topics, migrations) and the four sample modules.
+    LocalCloudSettings platformSettings = LocalCloudSettings.ephemeral(root.resolve("platform"));
+    long t3 = System.nanoTime();
+    LocalPlatform platform = LocalPlatform.start(platformSettings, 0);
+    double platformColdSeconds = seconds(t3);
+    System.gc();
+    List<ProcessHandle> platformProcesses = new ArrayList<>();
+    platformProcesses.add(ProcessHandle.current());
+    platformProcesses.addAll(ProcessHandle.current().children().toList());
+    long platformBytes = ProcessMemory.pssBytes(platformProcesses);
+    platform.close();
+    long t4 = System.nanoTime();
+    LocalPlatform.start(platformSettings, 0).close();
+    double platformWarmSeconds = seconds(t4);
+
     System.out.println(
         "local cloud start-up and memory ("
             + Runtime.getRuntime().availableProcessors()
@@ -109,6 +127,18 @@ public final class LocalCloudStartupBench {
         ProcessMemory.mib(cloudBytes),
         (double) cloudBytes / idleJvm,
         cloudBytes < GOAL_BYTES ? "met" : "MISSED");
+    System.out.printf(
+        "  protomolt up (template deployed), cold start  %6.2f s  (%.2fx the bare cloud's)%n",
+        platformColdSeconds, platformColdSeconds / coldSeconds);
+    System.out.printf(
+        "  protomolt up (template deployed), warm start  %6.2f s  (%.2fx the bare cloud's)%n",
+        platformWarmSeconds, platformWarmSeconds / warmSeconds);
+    System.out.printf(
+        "  protomolt up, PSS (JVM + child processes)      %7s  (%.2fx the bare cloud's;"
+            + " goal < 1.5 GiB: %s)%n",
+        ProcessMemory.mib(platformBytes),
+        (double) platformBytes / cloudBytes,
+        platformBytes < GOAL_BYTES ? "met" : "MISSED");
   }
 
   /**

@@ -22,7 +22,8 @@ public record TemplatePlan(
     List<Migration> migrations,
     List<DeployedContainer> containers,
     List<IamResource> iam,
-    Map<String, LocalRole> roles) {
+    Map<String, LocalRole> roles,
+    Map<String, String> outputs) {
 
   /** An S3 bucket and its lifecycle rules (recorded; the local S3 does not expire objects). */
   public record Bucket(String logicalId, String name, JsonNode lifecycleRules) {}
@@ -68,6 +69,20 @@ public record TemplatePlan(
 
   /** An IAM resource, recorded with its resolved properties for later policy checks. */
   public record IamResource(String logicalId, String type, JsonNode properties) {}
+
+  /**
+   * The resolved value of the template's output {@code name}.
+   *
+   * @throws IllegalArgumentException when the template has no such output
+   */
+  public String output(String name) {
+    String value = outputs.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException(
+          "the template has no output '" + name + "' (it has " + outputs.keySet() + ")");
+    }
+    return value;
+  }
 
   /** The function a name, a function ARN or an alias or version ARN invokes. */
   public DeployedFunction function(String nameOrArn) {

@@ -290,7 +290,27 @@ public final class TemplatePlanner {
         List.copyOf(migrations),
         List.copyOf(containers),
         List.copyOf(iam),
-        Map.copyOf(roles));
+        Map.copyOf(roles),
+        outputs());
+  }
+
+  /**
+   * The template's outputs, resolved: what {@code cdk deploy} prints and {@code
+   * describe-stacks} returns, and how a caller learns the names the stack chose (the intake bucket).
+   * An output whose value is not a string is recorded as its JSON.
+   */
+  private Map<String, String> outputs() {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : template.root().path("Outputs").properties()) {
+      try {
+        JsonNode value = resolver.resolve(e.getValue().path("Value"), "Outputs." + e.getKey());
+        out.put(e.getKey(), value.isTextual() ? value.asText() : value.toString());
+      } catch (UnresolvableException ex) {
+        problems.add(
+            new TemplateProblem("Outputs." + e.getKey(), null, ex.path(), ex.getMessage()));
+      }
+    }
+    return Map.copyOf(out);
   }
 
   private static String resolveName(String arn, Map<String, String> qualified) {
