@@ -55,7 +55,13 @@ public final class Tracing implements AutoCloseable {
    * @param service the {@code service.name} this process's spans carry, e.g. {@code complete}
    */
   public static Tracing fromEnvironment(Function<String, String> env, String service) {
-    String endpoint = env.apply(PlatformVariable.OTLP_ENDPOINT.key());
+    return toCollector(env.apply(PlatformVariable.OTLP_ENDPOINT.key()), service);
+  }
+
+  /**
+   * @param endpoint the OTLP/HTTP base URL; null or blank for tracing off
+   */
+  public static Tracing toCollector(String endpoint, String service) {
     if (endpoint == null || endpoint.isBlank()) {
       return OFF;
     }
