@@ -3,6 +3,7 @@ package dev.protomolt.cli;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.cloud.LocalPostgres;
+import dev.protomolt.names.PlatformVariable;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -72,6 +73,9 @@ public final class LocalEnvironment {
     // What a client outside the platform signs its gateway calls with: the local STS (on the
     // local AWS API port) and the operator `up` registers (decision 1742).
     ep.lambda().ifPresent(api -> env.put("AWS_ENDPOINT_URL_STS", api.toString()));
+    // A module or tool run from this shell exports its spans to the local collector (decision
+    // 1794), which keeps them for `protomolt trace`.
+    ep.traces().ifPresent(uri -> env.put(PlatformVariable.OTLP_ENDPOINT.key(), uri.toString()));
     env.put(LocalPrincipals.OPERATOR_KEY_VARIABLE, LocalPrincipals.OPERATOR_ACCESS_KEY_ID);
     env.put(LocalPrincipals.OPERATOR_SECRET_VARIABLE, LocalPrincipals.OPERATOR_SECRET_ACCESS_KEY);
     env.put("PROTOMOLT_INTAKE_BUCKET", LocalPlatform.INTAKE_BUCKET);

@@ -27,7 +27,8 @@ import picocli.CommandLine.Command;
       DatasourceCommand.class,
       LogsCommand.class,
       DoctorCommand.class,
-      StorageCommand.class
+      StorageCommand.class,
+      TraceCommand.class
     })
 public final class Main implements Runnable {
 

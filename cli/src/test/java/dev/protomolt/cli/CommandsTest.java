@@ -81,6 +81,8 @@ class CommandsTest {
             "PROTOMOLT_STORE_BUCKET",
             // What an outside client signs its gateway calls with (decision 1742).
             "AWS_ENDPOINT_URL_STS",
+            // Where modules and tools run from the shell send their spans (decision 1794).
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
             "PROTOMOLT_OPERATOR_ACCESS_KEY_ID",
             "PROTOMOLT_OPERATOR_SECRET_ACCESS_KEY");
 

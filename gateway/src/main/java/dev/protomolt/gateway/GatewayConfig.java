@@ -55,6 +55,8 @@ import java.util.regex.Pattern;
  * @param principals who may serve which modules and act on which accounts, from {@code
  *     PROTOMOLT_GATEWAY_MODULE_PRINCIPALS} and {@code PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS}
  *     (unset: nobody)
+ * @param otlpEndpoint {@code OTEL_EXPORTER_OTLP_ENDPOINT}, where the task's spans go; empty for
+ *     tracing off (decision 1793)
  */
 public record GatewayConfig(
     int port,
@@ -73,7 +75,8 @@ public record GatewayConfig(
     List<EffectiveSetting> effective,
     AwsClientSettings aws,
     URI stsEndpoint,
-    GatewayPrincipals principals) {
+    GatewayPrincipals principals,
+    String otlpEndpoint) {
 
   /** The credentials reference the log bucket is reached with. */
   public static final String LOG_CREDENTIALS_REF = "platform";
@@ -180,7 +183,8 @@ public record GatewayConfig(
         sts.isEmpty()
             ? URI.create("https://sts." + access.region() + ".amazonaws.com")
             : uri(sts, PlatformVariable.STS_ENDPOINT.key()),
-        principals);
+        principals,
+        values.getOrDefault(PlatformVariable.OTLP_ENDPOINT.key(), "").strip());
   }
 
   private static Optional<String> logBucket(

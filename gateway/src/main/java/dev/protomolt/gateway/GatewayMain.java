@@ -44,6 +44,7 @@ import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
+import dev.protomolt.tracing.Tracing;
 import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -88,10 +89,12 @@ public final class GatewayMain implements AutoCloseable {
   private final Optional<DynamoDbClient> dynamo;
   private final Optional<AdminHttpServer> admin;
   private final AccountEventFeed accountEvents;
+  private final Tracing tracing;
 
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
       throws IOException {
+    this.tracing = Tracing.toCollector(config.otlpEndpoint(), "gateway");
     // Sessions run on virtual threads; sixteen connections cover them without crowding the proxy.
     this.dataSource =
         LedgerPool.open(config.database(), config.aws().credentials(), "gateway-ledger", 16);
@@ -121,7 +124,8 @@ public final class GatewayMain implements AutoCloseable {
             drives,
             accountStatus,
             purgeEvents,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            tracing.tracer());
     // A deactivated account stops being served by this task within a poll of its event
     // (decision 1744), whichever task's account-events consumer applied it to the ledger.
     this.accountEvents = new AccountEventFeed(bootstrap, connection, accountStatus::apply);
@@ -172,7 +176,8 @@ public final class GatewayMain implements AutoCloseable {
             clock,
             GatewaySettings.defaults(),
             workUnitLogs,
-            receipts);
+            receipts,
+            tracing.tracer());
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
             // Every door, module work and operator alike, answers only callers STS vouches for
@@ -376,6 +381,7 @@ public final class GatewayMain implements AutoCloseable {
     sfn.close();
     s3.close();
     dataSource.close();
+    tracing.close();
   }
 
   public static void main(String[] args) throws Exception {

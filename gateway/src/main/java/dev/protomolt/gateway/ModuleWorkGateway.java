@@ -3,7 +3,9 @@ package dev.protomolt.gateway;
 import dev.protomolt.proto.module.v1.ModuleWorkServiceGrpc;
 import dev.protomolt.proto.module.v1.WorkRequest;
 import dev.protomolt.proto.module.v1.WorkResponse;
+import dev.protomolt.tracing.Tracing;
 import io.grpc.stub.StreamObserver;
+import io.opentelemetry.api.trace.Tracer;
 import java.util.Objects;
 
 /** {@code ModuleWorkService.Work}: one {@link WorkSession} per stream, one work unit per session. */
@@ -43,6 +45,29 @@ public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkSer
       GatewaySettings settings,
       WorkUnitLogs logs,
       ReceiptProducer receipts) {
+    this(
+        source,
+        completion,
+        screen,
+        documents,
+        clock,
+        settings,
+        logs,
+        receipts,
+        Tracing.off().tracer());
+  }
+
+  /** As above, recording a serve and an ack span per work unit in the document's trace. */
+  public ModuleWorkGateway(
+      WorkSource source,
+      TaskCompletion completion,
+      WorkScreen screen,
+      WorkDocuments documents,
+      GatewayClock clock,
+      GatewaySettings settings,
+      WorkUnitLogs logs,
+      ReceiptProducer receipts,
+      Tracer tracer) {
     this.context =
         new WorkSession.Context(
             Objects.requireNonNull(source, "source"),
@@ -54,7 +79,8 @@ public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkSer
             new SettledTokens(100_000),
             new GatewayCounters(),
             Objects.requireNonNull(logs, "logs"),
-            Objects.requireNonNull(receipts, "receipts"));
+            Objects.requireNonNull(receipts, "receipts"),
+            Objects.requireNonNull(tracer, "tracer"));
   }
 
   public GatewayCounters counters() {

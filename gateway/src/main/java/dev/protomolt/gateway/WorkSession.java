@@ -18,8 +18,15 @@ import dev.protomolt.proto.module.v1.WorkRequest;
 import dev.protomolt.proto.module.v1.WorkResponse;
 import dev.protomolt.proto.module.v1.WorkUnit;
 import dev.protomolt.statemachines.ErrorNames;
+import dev.protomolt.tracing.Spans;
+import dev.protomolt.tracing.Traceparent;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -50,7 +57,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       SettledTokens settled,
       GatewayCounters counters,
       WorkUnitLogs logs,
-      ReceiptProducer receipts) {}
+      ReceiptProducer receipts,
+      Tracer tracer) {}
 
   private enum Phase {
     AWAITING_HELLO,
@@ -73,6 +81,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   private Duration moduleHeartbeat;
   private Instant lastRelay;
   private boolean tokenGone;
+  // The serve span's context: the unit's traceparent, and the parent of its ack span.
+  private String serveTraceparent = "";
 
   WorkSession(Context ctx, StreamObserver<WorkResponse> out) {
     this.ctx = ctx;
@@ -174,6 +184,26 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   }
 
   private void onAck(WorkAck ack) {
+    if (phase != Phase.SERVING) {
+      protocolError("ack: no work unit is being served on this stream");
+      return;
+    }
+    // The ack span is a sibling of the module's process span under the serve span: the ack
+    // carries no context of its own, and both describe this one served unit (decision 1793).
+    Spans.inSpan(
+        ctx.tracer(),
+        "gateway.ack",
+        SpanKind.SERVER,
+        Traceparent.parent(serveTraceparent),
+        span -> {
+          annotate(span, dispatch);
+          span.setAttribute("protomolt.ack_result", ack.getResultCase().name());
+          settleAck(ack);
+          return null;
+        });
+  }
+
+  private void settleAck(WorkAck ack) {
     if (phase != Phase.SERVING) {
       protocolError("ack: no work unit is being served on this stream");
       return;
@@ -368,10 +398,31 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       drain(work, reason, detail);
       return;
     }
+    // The serve span covers hydration (its store read is a child) up to the unit's send; its
+    // context rides in the unit so the module's span continues the document's trace.
+    Span serve =
+        ctx.tracer()
+            .spanBuilder("gateway.serve")
+            .setSpanKind(SpanKind.SERVER)
+            .setParent(Traceparent.parent(d.getStream().getMetadata().getTraceparent()))
+            .startSpan();
+    annotate(serve, d);
+    Scope scope = serve.makeCurrent();
+    try {
+      serve(work, d, serve);
+    } finally {
+      scope.close();
+      serve.end();
+    }
+  }
+
+  private void serve(PendingWork work, WorkDispatch d, Span serve) {
     HydratedUnit unit;
     try {
       unit = ctx.documents().hydrate(d);
     } catch (HydrationFailedException e) {
+      serve.recordException(e);
+      serve.setStatus(StatusCode.ERROR, e.getClass().getSimpleName());
       failUnserved(work, d, e);
       return;
     }
@@ -396,6 +447,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
             .addAllIndexPlanIds(d.getIndexPlanIdsList())
             .setStoredNodeId(SinkReceipts.storedNodeId(d, unit.stream()))
             .setLogOffset(ctx.logs().logOffset(d));
+    serveTraceparent = Traceparent.current();
+    wu.setTraceparent(serveTraceparent);
     if (d.hasCustomConfig()) {
       wu.setCustomConfig(d.getCustomConfig());
     }
@@ -451,6 +504,15 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     }
     ctx.settled().add(d.getTaskToken());
     drain(work, e.permanent() ? "hydration-failed" : "store-unreachable", e.getMessage());
+  }
+
+  private static void annotate(Span span, WorkDispatch d) {
+    span.setAttribute(Spans.WORK_UNIT_ID, d.getWorkUnitId());
+    span.setAttribute(Spans.NODE_ID, d.getNodeId());
+    span.setAttribute(Spans.MODULE_ID, d.getModuleId());
+    String docId = d.getStream().getDocumentRef().getDocId();
+    span.setAttribute(
+        Spans.DOC_ID, docId.isEmpty() ? d.getStream().getDocument().getDocId() : docId);
   }
 
   // --------------------------------------------------------------------------------------- endings

@@ -32,19 +32,31 @@ import dev.protomolt.proto.module.v1.WorkRequest;
 import dev.protomolt.proto.module.v1.WorkResponse;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import dev.protomolt.proto.repository.v1.PartManifestEntry;
+import dev.protomolt.repository.CachedAccountStatus;
+import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.PipeDocStoreException;
 import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
+import dev.protomolt.repository.postgres.PostgresAccountStatus;
+import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.statemachines.ErrorNames;
 import dev.protomolt.testsupport.Eventually;
+import dev.protomolt.tracing.Spans;
+import dev.protomolt.tracing.Traceparent;
+import dev.protomolt.tracing.Tracing;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -794,6 +806,110 @@ class WorkProtocolTest {
       survivor.shutdownNow();
       second.shutdownNow();
     }
+  }
+
+  @Test
+  void aServedUnitContinuesTheDocumentsTraceThroughServeTheModulesProcessTheAckAndTheStore()
+      throws Exception {
+    InMemorySpanExporter spans = InMemorySpanExporter.create();
+    Tracing gatewayTracing = Tracing.recordingWith(SimpleSpanProcessor.create(spans), "gateway");
+    Tracing moduleTracing = Tracing.recordingWith(SimpleSpanProcessor.create(spans), MODULE);
+    PipeDocStore tracedStore =
+        new PipeDocStore(
+            h.ledger,
+            new S3BlobStore(h.clients),
+            h.drives,
+            new CachedAccountStatus(new PostgresAccountStatus(h.postgres.dataSource())),
+            h.purgeEvents,
+            java.time.Clock.systemUTC(),
+            gatewayTracing.tracer());
+    // The intake function's span, as FunctionWiring's TracedHandler records it.
+    String intake =
+        Spans.inSpan(
+            gatewayTracing.tracer(),
+            "intake",
+            SpanKind.SERVER,
+            Traceparent.parent(""),
+            span -> Traceparent.current());
+    PipeDoc original = SampleDocs.document("doc-trace", 3, 1024, "para");
+    DocumentReference ref =
+        h.store.save(Saves.intake(ACCOUNT, "ds", original).build()).getDocumentRef();
+    WorkDispatch.Builder d = inline("u-trace", "t-trace", original);
+    d.setStream(
+            d.getStream().toBuilder()
+                .setDocumentRef(ref)
+                .setMetadata(d.getStream().getMetadata().toBuilder().setTraceparent(intake)))
+        .addRequiredParts(PipeDocPart.PIPE_DOC_PART_CORE);
+    BufferedWorkSource traced = new BufferedWorkSource(100);
+    assertThat(traced.offer(MODULE, "u-trace", d.build().toByteArray())).isTrue();
+    ModuleWorkGateway tracedGateway =
+        new ModuleWorkGateway(
+            traced,
+            sfn,
+            new DeadlineScreen(clock),
+            new StoreWorkDocuments(tracedStore),
+            clock,
+            GatewaySettings.defaults(),
+            WorkUnitLogs.NONE,
+            ReceiptProducer.NONE,
+            gatewayTracing.tracer());
+    String name = InProcessServerBuilder.generateName();
+    Server tracedServer =
+        InProcessServerBuilder.forName(name).addService(tracedGateway).build().start();
+    ManagedChannel tracedChannel = InProcessChannelBuilder.forName(name).build();
+    ModuleWorker worker =
+        new ModuleWorker(
+            tracedChannel,
+            WorkerConfig.of(MODULE, 1),
+            work ->
+                new ModuleOutcome.Updated(
+                    work.document().toBuilder()
+                        .setSearchMetadata(
+                            work.document().getSearchMetadata().toBuilder().setTitle("traced"))
+                        .build()),
+            WorkerClock.system(),
+            moduleTracing.tracer());
+    worker.start();
+    try {
+      Eventually.until(
+          "the ack's span ended",
+          () ->
+              spans.getFinishedSpanItems().stream()
+                  .anyMatch(s -> s.getName().equals("gateway.ack")));
+    } finally {
+      worker.shutdownNow();
+      tracedChannel.shutdownNow();
+      tracedServer.shutdownNow();
+    }
+
+    List<SpanData> all = spans.getFinishedSpanItems();
+    SpanData root = span(all, "intake");
+    SpanData serve = span(all, "gateway.serve");
+    SpanData process = span(all, MODULE + ".process");
+    SpanData ackSpan = span(all, "gateway.ack");
+    SpanData read = span(all, "store.read");
+    SpanData save = span(all, "store.save");
+    assertThat(all).allSatisfy(s -> assertThat(s.getTraceId()).isEqualTo(root.getTraceId()));
+    assertThat(serve.getParentSpanId()).isEqualTo(root.getSpanId());
+    assertThat(read.getParentSpanId())
+        .as("hydration is part of serving")
+        .isEqualTo(serve.getSpanId());
+    assertThat(process.getParentSpanId()).isEqualTo(serve.getSpanId());
+    assertThat(process.getResource().getAttributes().asMap().values()).contains(MODULE);
+    assertThat(process.getAttributes().get(Spans.DOC_ID)).isEqualTo("doc-trace");
+    assertThat(ackSpan.getParentSpanId()).isEqualTo(serve.getSpanId());
+    assertThat(ackSpan.getAttributes().get(Spans.WORK_UNIT_ID)).isEqualTo("u-trace");
+    assertThat(save.getParentSpanId())
+        .as("the result is saved by the ack")
+        .isEqualTo(ackSpan.getSpanId());
+    assertThat(sfn.calls("success")).hasSize(1);
+  }
+
+  private static SpanData span(List<SpanData> spans, String name) {
+    return spans.stream()
+        .filter(s -> s.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no span " + name + " in " + spans));
   }
 
   static WorkResponse only(ClientStream s) {

@@ -71,7 +71,12 @@ public enum PlatformVariable {
   /** Operator role ARN to the accounts it may act on: {@code ARN=acme|beta;ARN=*}. */
   GATEWAY_OPERATOR_PRINCIPALS("PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS", gateway(), gateway()),
   /** Where the gateway verifies callers' tokens; unset in AWS (the regional STS endpoint). */
-  STS_ENDPOINT("AWS_ENDPOINT_URL_STS", gateway(), none());
+  STS_ENDPOINT("AWS_ENDPOINT_URL_STS", gateway(), none()),
+  /**
+   * OpenTelemetry's own base OTLP/HTTP endpoint: spans go to {@code <it>/v1/traces}; unset,
+   * tracing is off (decision 1793). Only the local cloud sets it for now.
+   */
+  OTLP_ENDPOINT("OTEL_EXPORTER_OTLP_ENDPOINT", both(), none());
 
   /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
   public enum Reader {

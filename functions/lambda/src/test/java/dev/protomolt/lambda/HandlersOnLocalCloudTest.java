@@ -14,6 +14,7 @@ import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
 import dev.protomolt.localstack.lambda.LambdaResult;
+import dev.protomolt.localstack.otlp.StoredSpan;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.events.v1.AccountEvent;
@@ -157,6 +158,30 @@ class HandlersOnLocalCloudTest {
     sfn.sendTaskSuccess(b -> b.taskToken(work.getTaskToken()).output(ack.toString()));
 
     assertThat(awaitClosed(sfn, executionArn)).isEqualTo(ExecutionStatus.SUCCEEDED);
+
+    // One trace (decision 1793): intake is its root, the dispatch record carries its context, and
+    // every hop function and the intake copy's save are its children, as the local collector kept
+    // them (each function flushed before it returned).
+    List<StoredSpan> trace = local.cloud.traces().traceOf(admission.path("docId").asText());
+    StoredSpan root =
+        trace.stream().filter(sp -> sp.name().equals("intake")).findFirst().orElseThrow();
+    assertThat(root.parentSpanId()).isEmpty();
+    assertThat(trace).allSatisfy(sp -> assertThat(sp.traceId()).isEqualTo(root.traceId()));
+    assertThat(work.getStream().getMetadata().getTraceId()).isEqualTo(root.traceId());
+    assertThat(work.getStream().getMetadata().getTraceparent()).contains(root.spanId());
+    for (String hop : List.of("store.save", "prepare", "dispatch", "complete")) {
+      assertThat(trace)
+          .as("a %s span under intake", hop)
+          .anySatisfy(
+              sp -> {
+                assertThat(sp.name()).isEqualTo(hop);
+                assertThat(sp.parentSpanId()).isEqualTo(root.spanId());
+              });
+    }
+    assertThat(trace)
+        .filteredOn(sp -> sp.name().equals("prepare"))
+        .allSatisfy(sp -> assertThat(sp.status()).isNotEqualTo("ERROR"));
+
     // A repeated notification converges on the same execution.
     JsonNode again = invoke("intake", Fixtures.text("s3-object-created-put.json"));
     JsonNode converged = again.path("admissions").get(0);

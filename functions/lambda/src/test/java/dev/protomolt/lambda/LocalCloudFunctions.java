@@ -9,6 +9,7 @@ import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.names.PlatformTopic;
+import dev.protomolt.names.PlatformVariable;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -110,6 +111,8 @@ final class LocalCloudFunctions implements AutoCloseable {
     env.put("PROTOMOLT_S3_PLATFORM_ACCESS_KEY_ID", ep.accessKeyId());
     env.put("PROTOMOLT_S3_PLATFORM_SECRET_ACCESS_KEY", ep.secretAccessKey());
     env.put("PROTOMOLT_EXECUTION_ROLE_ARN", ROLE);
+    // The local collector, as TemplateDeployer.runtimeEnvironment gives every deployed function.
+    ep.traces().ifPresent(uri -> env.put(PlatformVariable.OTLP_ENDPOINT.key(), uri.toString()));
     for (String hop : new String[] {"prepare", "dispatch", "complete", "dlq"}) {
       env.put("PROTOMOLT_" + hop.toUpperCase() + "_FUNCTION_ARN", cloud.lambdas().functionArn(hop));
     }

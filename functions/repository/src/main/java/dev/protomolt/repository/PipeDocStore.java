@@ -42,6 +42,9 @@ import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
 import dev.protomolt.proto.repository.v1.WriteProvenance;
 import dev.protomolt.repository.purge.PurgeEvents;
+import dev.protomolt.tracing.Spans;
+import dev.protomolt.tracing.Tracing;
+import io.opentelemetry.api.trace.Tracer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -85,7 +88,9 @@ public final class PipeDocStore {
   private final Clock clock;
   private final PurgeEventSink purgeEvents;
   private final PipeDocPartCodec codec = new PipeDocPartCodec();
+  private final Tracer tracer;
 
+  /** A store that records no spans. */
   public PipeDocStore(
       LedgerStore ledger,
       BlobStore blobs,
@@ -93,6 +98,22 @@ public final class PipeDocStore {
       AccountStatus accounts,
       PurgeEventSink purgeEvents,
       Clock clock) {
+    this(ledger, blobs, drives, accounts, purgeEvents, clock, Tracing.off().tracer());
+  }
+
+  /**
+   * @param tracer records a {@code store.save} and {@code store.read} span per call, child of the
+   *     caller's current span (decision 1793)
+   */
+  public PipeDocStore(
+      LedgerStore ledger,
+      BlobStore blobs,
+      DriveDirectory drives,
+      AccountStatus accounts,
+      PurgeEventSink purgeEvents,
+      Clock clock,
+      Tracer tracer) {
+    this.tracer = Objects.requireNonNull(tracer, "tracer");
     this.purgeEvents = Objects.requireNonNull(purgeEvents, "purgeEvents");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
     this.blobs = Objects.requireNonNull(blobs, "blobs");
@@ -116,6 +137,18 @@ public final class PipeDocStore {
    * copied from {@code copy_unwritten_parts_from} inside the object store.
    */
   public SavePipeDocResponse save(SavePipeDocRequest request) {
+    return Spans.inSpan(
+        tracer,
+        "store.save",
+        span -> {
+          span.setAttribute(Spans.DOC_ID, request.getPipedoc().getDocId());
+          SavePipeDocResponse saved = untracedSave(request);
+          span.setAttribute("protomolt.bytes_written", saved.getBytesWritten());
+          return saved;
+        });
+  }
+
+  private SavePipeDocResponse untracedSave(SavePipeDocRequest request) {
     SaveTarget target = SaveTarget.of(request);
     Set<PipeDocPart> partsWritten = partsWritten(request);
     Set<String> chunkSetsWritten = chunkSetsWritten(request);
@@ -496,6 +529,16 @@ public final class PipeDocStore {
 
   /** A masked read by identity. */
   public GetPipeDocResponse read(NodeCoordinates coordinates, PartMask mask) {
+    return Spans.inSpan(
+        tracer,
+        "store.read",
+        span -> {
+          span.setAttribute(Spans.DOC_ID, coordinates.docId());
+          return untracedRead(coordinates, mask);
+        });
+  }
+
+  private GetPipeDocResponse untracedRead(NodeCoordinates coordinates, PartMask mask) {
     UUID nodeId = NodeIds.nodeId(coordinates);
     PipeDocRecord row =
         ledger

@@ -8,6 +8,8 @@ import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.lambda.Pause;
 import dev.protomolt.localstack.lambda.api.FunctionRegistry;
 import dev.protomolt.localstack.lambda.api.LambdaApiServer;
+import dev.protomolt.localstack.otlp.LocalTraces;
+import dev.protomolt.localstack.otlp.OtlpTraceReceiver;
 import dev.protomolt.localstack.s3.BucketNotificationConfigurations;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.s3.S3Notifier;
@@ -198,7 +200,12 @@ public final class LocalCloud implements AutoCloseable {
       // STS's GetCallerIdentity answers on the same port: the gateway verifies callers there.
       lambdaApi =
           LambdaApiServer.start(
-              settings.lambdaPort(), functions, new LocalSts(iam, Clock.systemUTC()));
+              settings.lambdaPort(),
+              functions,
+              new LocalSts(iam, Clock.systemUTC()),
+              // The local collector: spans from every function, the gateway and the modules are
+              // kept under the data folder for `protomolt trace` (decision 1794).
+              new OtlpTraceReceiver(LocalTraces.in(data)));
     } catch (IOException e) {
       if (sfn != null) {
         sfn.close();
@@ -278,6 +285,11 @@ public final class LocalCloud implements AutoCloseable {
    */
   public java.net.URI stsEndpoint() {
     return lambdaApi.endpoint();
+  }
+
+  /** The spans the local collector has kept. */
+  public LocalTraces traces() {
+    return LocalTraces.in(settings.dataDir());
   }
 
   /** Register handlers here; Step Functions tasks, S3 rules and MSK mappings invoke them. */

@@ -68,6 +68,14 @@ public record LocalCloudEndpoints(
   }
 
   /**
+   * The local OTLP/HTTP collector, {@code OTEL_EXPORTER_OTLP_ENDPOINT}: it answers {@code
+   * /v1/traces} on the local AWS API port, beside Lambda's API and STS (decision 1794).
+   */
+  public Optional<URI> traces() {
+    return lambda;
+  }
+
+  /**
    * The variables that point an unmodified AWS SDK or AWS CLI at the local cloud
    * ({@code AWS_ENDPOINT_URL_<SERVICE>} is read by both), plus ours for Kafka and PostgreSQL.
    */

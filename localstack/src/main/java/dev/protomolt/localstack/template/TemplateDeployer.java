@@ -70,6 +70,8 @@ public final class TemplateDeployer {
     env.put(PlatformVariable.KAFKA_BOOTSTRAP.key(), ep.kafkaBootstrapServers());
     // The local STS shares the AWS API port with Lambda's API: the gateway verifies callers there.
     ep.lambda().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_STS", uri.toString()));
+    // Every function and task exports its spans to the local collector (decision 1794).
+    ep.traces().ifPresent(uri -> env.put(PlatformVariable.OTLP_ENDPOINT.key(), uri.toString()));
     return env;
   }
 

@@ -17,6 +17,7 @@ import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StreamMetadata;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.repository.PipeDocStore;
+import dev.protomolt.tracing.Traceparent;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -114,6 +115,9 @@ public final class IntakeService {
    */
   public static Intake intakeOf(
       String accountId, String datasourceId, DocumentReference ref, Instant now) {
+    // The span current here (the intake or replay function's) becomes the document's trace: every
+    // later hop parents its spans on the context the stream carries (decision 1793).
+    String traceparent = Traceparent.current();
     PipeStream stream =
         PipeStream.newBuilder()
             .setStreamId(ref.getDocId())
@@ -122,6 +126,8 @@ public final class IntakeService {
                 StreamMetadata.newBuilder()
                     .setAccountId(accountId)
                     .setDatasourceId(datasourceId)
+                    .setTraceparent(traceparent)
+                    .setTraceId(Traceparent.traceId(traceparent))
                     .setCreatedAt(
                         Timestamp.newBuilder()
                             .setSeconds(now.getEpochSecond())

@@ -14,6 +14,7 @@ import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
+import dev.protomolt.tracing.Tracing;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,6 +55,7 @@ public final class ContainerClients implements AutoCloseable {
   private final Once<SfnClient> sfn;
   private final Once<Admin> kafkaAdmin;
   private final Once<PipeDocStore> store;
+  private final Once<Tracing> tracing;
 
   public ContainerClients(FunctionEnvironment env, Clock clock) {
     this.env = Objects.requireNonNull(env, "env");
@@ -87,6 +89,7 @@ public final class ContainerClients implements AutoCloseable {
               config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.get());
               return Admin.create(config);
             });
+    this.tracing = new Once<>(env::tracing);
     this.store =
         new Once<>(
             () -> {
@@ -99,8 +102,14 @@ public final class ContainerClients implements AutoCloseable {
                   // The engine's durable producer announces tombstones too: one producer per
                   // container.
                   event -> events().publish(STORAGE_PURGE, event.getNodeId(), event.toByteArray()),
-                  clock);
+                  clock,
+                  tracing().tracer());
             });
+  }
+
+  /** This container's tracer, off unless {@code OTEL_EXPORTER_OTLP_ENDPOINT} is set. */
+  public Tracing tracing() {
+    return tracing.get();
   }
 
   public FunctionEnvironment environment() {
@@ -200,6 +209,9 @@ public final class ContainerClients implements AutoCloseable {
     }
     if (dataSource.built() != null) {
       dataSource.built().close();
+    }
+    if (tracing.built() != null) {
+      tracing.built().close();
     }
   }
 }

@@ -6,6 +6,7 @@ import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
 import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
+import dev.protomolt.tracing.Tracing;
 import java.net.URI;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -168,6 +169,17 @@ public final class FunctionEnvironment {
       throw new IllegalStateException(key + ": must be true or false, got \"" + v + "\"");
     }
     return v.equals("true");
+  }
+
+  /**
+   * The function's tracer (decision 1793): spans over OTLP/HTTP to {@code
+   * OTEL_EXPORTER_OTLP_ENDPOINT}, named for the handler {@code QUARKUS_LAMBDA_HANDLER} selects;
+   * off when the endpoint is unset.
+   */
+  public Tracing tracing() {
+    return Tracing.fromEnvironment(
+        key -> optional(key).orElse(null),
+        optional(PlatformVariable.QUARKUS_LAMBDA_HANDLER.key()).orElse("protomolt-function"));
   }
 
   String required(String key) {

@@ -42,6 +42,7 @@ import dev.protomolt.lambda.accounts.IntakeNotificationRules;
 import dev.protomolt.lambda.accounts.S3IntakeNotificationRules;
 import dev.protomolt.lambda.console.ConsoleApiHandler;
 import dev.protomolt.lambda.console.OperatorCheck;
+import dev.protomolt.lambda.handlers.TracedHandler;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
 import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.ledger.IndexingLedger;
@@ -149,6 +150,12 @@ public final class FunctionWiring {
    * @throws IllegalArgumentException naming the known handlers when {@code name} is none of them
    */
   public EventHandler handler(String name) {
+    return TracedHandler.DOCUMENT_WALK.contains(name)
+        ? new TracedHandler(name, clients.tracing(), untraced(name))
+        : untraced(name);
+  }
+
+  private EventHandler untraced(String name) {
     return switch (name) {
       case "graph-admin" -> {
         GraphAdministration graphs = graphAdministration();

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.protomolt.localstack.lambda.LambdaInvocationException;
 import dev.protomolt.localstack.lambda.LambdaResult;
+import dev.protomolt.localstack.otlp.OtlpTraceReceiver;
 import dev.protomolt.localstack.sts.LocalSts;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,12 +49,15 @@ public final class LambdaApiServer implements AutoCloseable {
   private final HttpServer server;
   private final FunctionRegistry functions;
   private final LocalSts sts;
+  private final OtlpTraceReceiver traces;
   private final ExecutorService asyncInvocations = Executors.newVirtualThreadPerTaskExecutor();
 
-  private LambdaApiServer(HttpServer server, FunctionRegistry functions, LocalSts sts) {
+  private LambdaApiServer(
+      HttpServer server, FunctionRegistry functions, LocalSts sts, OtlpTraceReceiver traces) {
     this.server = server;
     this.functions = functions;
     this.sts = sts;
+    this.traces = traces;
   }
 
   /**
@@ -71,6 +75,16 @@ public final class LambdaApiServer implements AutoCloseable {
    */
   public static LambdaApiServer start(int port, FunctionRegistry functions, LocalSts sts)
       throws IOException {
+    return start(port, functions, sts, null);
+  }
+
+  /**
+   * As above, also keeping the spans OTLP/HTTP exporters post to {@code /v1/traces} with {@code
+   * traces} (null: none), so this port is the local {@code OTEL_EXPORTER_OTLP_ENDPOINT} too.
+   */
+  public static LambdaApiServer start(
+      int port, FunctionRegistry functions, LocalSts sts, OtlpTraceReceiver traces)
+      throws IOException {
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
@@ -78,7 +92,7 @@ public final class LambdaApiServer implements AutoCloseable {
       throw new IOException(
           "Lambda API port " + port + " is already in use on 127.0.0.1; pick another port", e);
     }
-    LambdaApiServer api = new LambdaApiServer(server, functions, sts);
+    LambdaApiServer api = new LambdaApiServer(server, functions, sts, traces);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.createContext("/", api::handle);
     server.start();
@@ -123,6 +137,10 @@ public final class LambdaApiServer implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     if (sts != null && LocalSts.handles(exchange)) {
       sts.handle(exchange);
+      return;
+    }
+    if (traces != null && OtlpTraceReceiver.handles(exchange)) {
+      traces.handle(exchange);
       return;
     }
     try (exchange) {

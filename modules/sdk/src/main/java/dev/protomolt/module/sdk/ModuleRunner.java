@@ -1,6 +1,7 @@
 package dev.protomolt.module.sdk;
 
 import dev.protomolt.identity.GatewayCallCredentials;
+import dev.protomolt.tracing.Tracing;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -92,12 +93,15 @@ public final class ModuleRunner {
                 InsecureChannelCredentials.create())
             .intercept(GatewayCallCredentials.fromEnvironment(System.getenv()).interceptor())
             .build();
+    // OTEL_EXPORTER_OTLP_ENDPOINT set: each processed unit is a span in its document's trace.
+    Tracing tracing = Tracing.fromEnvironment(System::getenv, moduleId);
     ModuleWorker worker =
         new ModuleWorker(
             channel,
             WorkerConfig.of(moduleId, options.concurrency()),
             processor,
-            WorkerClock.system());
+            WorkerClock.system(),
+            tracing.tracer());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -105,6 +109,7 @@ public final class ModuleRunner {
                 () -> {
                   try {
                     worker.close();
+                    tracing.close();
                     // The worker never closes the channel it was given: its owner does, here.
                     channel.shutdown().awaitTermination(5, TimeUnit.SECONDS);
                   } catch (InterruptedException e) {

@@ -10,7 +10,15 @@ import dev.protomolt.proto.module.v1.RejectReason;
 import dev.protomolt.proto.module.v1.WorkAck;
 import dev.protomolt.proto.module.v1.WorkRequest;
 import dev.protomolt.proto.module.v1.WorkUnit;
+import dev.protomolt.tracing.Spans;
+import dev.protomolt.tracing.Traceparent;
+import dev.protomolt.tracing.Tracing;
 import io.grpc.Channel;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,6 +57,7 @@ public final class ModuleWorker implements AutoCloseable {
   private final WorkerConfig config;
   private final DocumentProcessor processor;
   private final WorkerClock clock;
+  private final Tracer tracer;
   private final ModuleWorkServiceGrpc.ModuleWorkServiceStub stub;
   private final List<Slot> slots = new ArrayList<>();
   private final AtomicLong slotNumbers = new AtomicLong();
@@ -59,6 +68,20 @@ public final class ModuleWorker implements AutoCloseable {
 
   public ModuleWorker(
       Channel channel, WorkerConfig config, DocumentProcessor processor, WorkerClock clock) {
+    this(channel, config, processor, clock, Tracing.off().tracer());
+  }
+
+  /**
+   * @param tracer records a {@code <module id>.process} span per work unit, continuing the trace
+   *     of the unit's {@code traceparent} (decision 1793)
+   */
+  public ModuleWorker(
+      Channel channel,
+      WorkerConfig config,
+      DocumentProcessor processor,
+      WorkerClock clock,
+      Tracer tracer) {
+    this.tracer = Objects.requireNonNull(tracer, "tracer");
     this.stub = ModuleWorkServiceGrpc.newStub(Objects.requireNonNull(channel, "channel"));
     this.config = Objects.requireNonNull(config, "config");
     this.processor = Objects.requireNonNull(processor, "processor");
@@ -400,6 +423,10 @@ public final class ModuleWorker implements AutoCloseable {
       return heartbeat.build();
     }
 
+    private static String outcomeName(ModuleOutcome outcome) {
+      return outcome == null ? "null" : outcome.getClass().getSimpleName();
+    }
+
     private ModuleOutcome runProcessor(WorkContext context) {
       PipeStream pipeStream = context.stream();
       if (pipeStream.getPayloadCase() != PipeStream.PayloadCase.DOCUMENT) {
@@ -411,8 +438,19 @@ public final class ModuleWorker implements AutoCloseable {
       }
       String inputDocId = context.document().getDocId();
       ModuleOutcome outcome;
+      Span span =
+          tracer
+              .spanBuilder(config.moduleId() + ".process")
+              .setSpanKind(SpanKind.CONSUMER)
+              .setParent(Traceparent.parent(context.unit().getTraceparent()))
+              .setAttribute(Spans.DOC_ID, inputDocId)
+              .setAttribute(Spans.WORK_UNIT_ID, context.workUnitId())
+              .setAttribute(Spans.MODULE_ID, config.moduleId())
+              .startSpan();
+      Scope scope = span.makeCurrent();
       try {
         outcome = processor.process(context);
+        span.setAttribute("protomolt.outcome", outcomeName(outcome));
       } catch (Throwable thrown) {
         if (thrown instanceof InterruptedException) {
           Thread.currentThread().interrupt();
@@ -423,7 +461,12 @@ public final class ModuleWorker implements AutoCloseable {
         } else {
           LOG.log(Level.WARNING, "processor failed on " + context.workUnitId(), thrown);
         }
+        span.recordException(thrown);
+        span.setStatus(StatusCode.ERROR, thrown.getClass().getSimpleName());
         return ProcessorFailure.outcomeOf(thrown);
+      } finally {
+        scope.close();
+        span.end();
       }
       if (outcome == null) {
         return new ModuleOutcome.Reject(
