@@ -88,6 +88,7 @@ public final class GatewayMain implements AutoCloseable {
   private final Optional<DynamoDbClient> dynamo;
   private final Optional<AdminHttpServer> admin;
   private final AccountEventFeed accountEvents;
+  private final BacklogSignals signals;
 
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
@@ -243,11 +244,17 @@ public final class GatewayMain implements AutoCloseable {
             ? Optional.of(
                 AdminHttpServer.start(diagnosticsSettings.adminPort().getAsInt(), diagnostics))
             : Optional.empty();
-    // The stack scales the service on this backlog (ModuleGateway): measured each minute, written
-    // as an EMF line that the awslogs driver ships to CloudWatch.
-    ModuleBacklog backlog =
-        new ModuleBacklog(
-            kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30));
+    // The stack scales the service on these signals (ModuleGateway, decisions 1653 and 1654):
+    // measured each minute, written as EMF lines that the awslogs driver ships to CloudWatch.
+    BacklogSignals backlog =
+        new BacklogSignals(
+            source::queue,
+            gateway.activity(),
+            new ModuleBacklog(
+                kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30)),
+            config.modules(),
+            clock);
+    this.signals = backlog;
     this.backlogReports =
         Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("gateway-backlog").unstarted(r));
@@ -337,6 +344,11 @@ public final class GatewayMain implements AutoCloseable {
 
   public int port() {
     return server.getPort();
+  }
+
+  /** This task's backlog per module service, measured now (what the signals report each minute). */
+  public List<BacklogSignals.ModuleServiceBacklog> backlog() {
+    return signals.measure();
   }
 
   public GatewayCounters counters() {

@@ -50,7 +50,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       SettledTokens settled,
       GatewayCounters counters,
       WorkUnitLogs logs,
-      ReceiptProducer receipts) {}
+      ReceiptProducer receipts,
+      ModuleActivity activity) {}
 
   private enum Phase {
     AWAITING_HELLO,
@@ -72,6 +73,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   private HydratedUnit hydrated;
   private Duration moduleHeartbeat;
   private Instant lastRelay;
+  private Instant servedAt;
   private boolean tokenGone;
 
   WorkSession(Context ctx, StreamObserver<WorkResponse> out) {
@@ -124,7 +126,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     }
     moduleId = hello.getModuleId();
     instanceId = hello.getInstanceId();
-    phase = Phase.WAITING;
+    enter(Phase.WAITING);
     CompletableFuture<Void> timer = ctx.clock().after(ctx.settings().noWorkWait());
     noWorkTimer = timer;
     timer.thenRun(() -> onNoWorkTimer(timer));
@@ -179,7 +181,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     cancel(watchdog);
-    phase = Phase.DONE;
+    enter(Phase.DONE);
     String id = dispatch.getWorkUnitId();
     String token = dispatch.getTaskToken();
     if (!ack.getWorkUnitId().equals(id)) {
@@ -317,7 +319,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     cancel(arrivalWait);
-    phase = Phase.DONE;
+    enter(Phase.DONE);
     sendNoWork();
   }
 
@@ -382,7 +384,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     hydrated = unit;
     moduleHeartbeat = ctx.settings().moduleHeartbeat(d.getHeartbeatSeconds());
     lastRelay = ctx.clock().now();
-    phase = Phase.SERVING;
+    enter(Phase.SERVING);
     WorkUnit.Builder wu =
         WorkUnit.newBuilder()
             .setWorkUnitId(d.getWorkUnitId())
@@ -445,7 +447,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       ctx.counters().onRebuffered();
       cancel(noWorkTimer);
       cancel(arrivalWait);
-      phase = Phase.DONE;
+      enter(Phase.DONE);
       sendNoWork();
       return;
     }
@@ -466,7 +468,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     if (phase != Phase.SERVING || watchdog != timer) {
       return;
     }
-    phase = Phase.DONE;
+    enter(Phase.DONE);
     String id = dispatch.getWorkUnitId();
     rebuffer();
     out.onError(
@@ -490,7 +492,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
           "work unit " + dispatch.getWorkUnitId() + " from " + instanceId + " re-buffered: " + why);
       rebuffer();
     }
-    phase = Phase.DONE;
+    enter(Phase.DONE);
   }
 
   private void protocolError(String message) {
@@ -540,6 +542,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   }
 
   private void settle(String token) {
+    ctx.activity().acked(moduleId, Duration.between(servedAt, ctx.clock().now()));
     ctx.settled().add(token);
     ctx.source().settle(pending);
     ctx.counters().onSettled();
@@ -554,6 +557,29 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     LOG.log(System.Logger.Level.DEBUG, "drained (" + reason + "): " + detail);
     ctx.source().settle(work);
     ctx.counters().onDrained(reason);
+  }
+
+  /**
+   * Moves to {@code next}, keeping the task's activity per module in step: a stream is open from
+   * its Hello until it is done, and a unit is in flight while it is served.
+   */
+  private void enter(Phase next) {
+    Phase was = phase;
+    phase = next;
+    if (was == next) {
+      return;
+    }
+    if (was == Phase.AWAITING_HELLO && next != Phase.DONE) {
+      ctx.activity().streamOpened(moduleId);
+    } else if (was != Phase.AWAITING_HELLO && next == Phase.DONE) {
+      ctx.activity().streamClosed(moduleId);
+    }
+    if (next == Phase.SERVING) {
+      servedAt = ctx.clock().now();
+      ctx.activity().unitServed(moduleId);
+    } else if (was == Phase.SERVING) {
+      ctx.activity().unitReleased(moduleId);
+    }
   }
 
   private static void cancel(CompletableFuture<Void> f) {
