@@ -204,6 +204,15 @@ public final class GatewayMain implements AutoCloseable {
     Map<String, Object> adminConfig = new HashMap<>(connection);
     adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     this.kafkaAdmin = Admin.create(adminConfig);
+    ModuleBacklog groupBacklog =
+        new ModuleBacklog(
+            kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30));
+    BacklogSignals backlog =
+        new BacklogSignals(
+            source::queue, gateway.activity(), groupBacklog, config.modules(), clock);
+    this.signals = backlog;
+    // Operators read the same figures on demand (`protomolt status`, decision 1655).
+    builder.addService(new ModuleBacklogGrpcService(backlog, groupBacklog));
     // One DynamoDB client for the drafts table, shared by the graph door and the drafts probe,
     // signed
     // with the task's own credentials like every other client here.
@@ -246,15 +255,6 @@ public final class GatewayMain implements AutoCloseable {
             : Optional.empty();
     // The stack scales the service on these signals (ModuleGateway, decisions 1653 and 1654):
     // measured each minute, written as EMF lines that the awslogs driver ships to CloudWatch.
-    BacklogSignals backlog =
-        new BacklogSignals(
-            source::queue,
-            gateway.activity(),
-            new ModuleBacklog(
-                kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30)),
-            config.modules(),
-            clock);
-    this.signals = backlog;
     this.backlogReports =
         Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("gateway-backlog").unstarted(r));
