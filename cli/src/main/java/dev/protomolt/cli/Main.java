@@ -27,7 +27,8 @@ import picocli.CommandLine.Command;
       DatasourceCommand.class,
       LogsCommand.class,
       DoctorCommand.class,
-      StorageCommand.class
+      StorageCommand.class,
+      StatusCommand.class
     })
 public final class Main implements Runnable {
 
