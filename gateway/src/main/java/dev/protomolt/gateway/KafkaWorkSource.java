@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -56,6 +57,9 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
    * inline documents (up to the 256 KiB inline limit each) fill the heap.
    */
   static final long BYTES_PER_PARTITION = 32L * 1024 * 1024;
+
+  /** How long one commit may wait for a broker before the poll loop moves on and retries. */
+  private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
 
   /** Most records one consumer poll returns, whatever the buffer bound. */
   private static final int MAX_POLL_RECORDS = 1000;
@@ -405,7 +409,19 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       if (commits.isEmpty()) {
         return;
       }
-      consumer.commitSync(commits);
+      try {
+        consumer.commitSync(commits, COMMIT_TIMEOUT);
+      } catch (WakeupException e) {
+        throw e;
+      } catch (KafkaException e) {
+        // A broker restarting or a rebalance: nothing settled is lost by committing later, and
+        // a record redelivered meanwhile is screened as already settled. Giving up here would
+        // stop the consumer and strand the whole backlog.
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "committing " + commits.keySet() + " failed; retried on the next turn: " + e);
+        return;
+      }
       synchronized (KafkaWorkSource.this) {
         commits.forEach(
             (tp, o) -> {

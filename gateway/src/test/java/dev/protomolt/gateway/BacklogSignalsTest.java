@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.protomolt.core.metrics.MetricRecord;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
-import dev.protomolt.core.parts.PartMask;
 import dev.protomolt.localstack.cloud.LocalKafka;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.PipeDoc;
@@ -100,7 +99,7 @@ class BacklogSignalsTest {
               source,
               sfn,
               WorkScreen.allOf(),
-              new InlineDocuments(),
+              new InlineWorkDocuments(),
               clock,
               GatewaySettings.defaults());
       BacklogSignals signals =
@@ -220,18 +219,5 @@ class BacklogSignalsTest {
             new ProducerRecord<>(
                 KafkaWorkSource.topic(MODULE), 0, at.toEpochMilli(), unit, d.toByteArray()))
         .get(30, TimeUnit.SECONDS);
-  }
-
-  /** Serves each dispatch's inline document as it came; nothing here saves a result. */
-  private static final class InlineDocuments implements WorkDocuments {
-    @Override
-    public HydratedUnit hydrate(WorkDispatch dispatch) {
-      return new HydratedUnit(dispatch.getStream(), null, PartMask.ALL, false);
-    }
-
-    @Override
-    public PipeStream saveResult(WorkDispatch dispatch, HydratedUnit served, PipeDoc processed) {
-      throw new UnsupportedOperationException("the module here only answers no_op");
-    }
   }
 }
