@@ -28,7 +28,8 @@ import picocli.CommandLine.Command;
       LogsCommand.class,
       DoctorCommand.class,
       StorageCommand.class,
-      TraceCommand.class
+      TraceCommand.class,
+      StatusCommand.class
     })
 public final class Main implements Runnable {
 

@@ -56,6 +56,17 @@ class DiagnosticsCommandsTest {
   }
 
   @Test
+  void statusPrintsEveryModuleServiceTheGatewayServes() {
+    CommandRun status = CommandRun.of("status", "--gateway", gateway);
+    assertThat(status.status()).as("%s", status).isZero();
+    assertThat(status.out())
+        .containsPattern("module service +queued +oldest +streams +in flight +group lag")
+        // One row per sample module: its counts, an age, and the group's lag.
+        .containsPattern("(?m)^parser +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+$")
+        .containsPattern("(?m)^chunker +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+$");
+  }
+
+  @Test
   void storageCoherenceFindsARowWhoseObjectIsGoneAndReconcileOnlyReports() {
     SavePipeDocResponse saved =
         platform

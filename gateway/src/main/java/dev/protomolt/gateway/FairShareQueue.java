@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -110,6 +111,11 @@ final class FairShareQueue<T> {
         k.remove();
       }
     }
+  }
+
+  /** Visits every queued record, in no particular order (the backlog signals' oldest age). */
+  void forEach(Consumer<? super T> visit) {
+    keys.byName.values().forEach(lanes -> lanes.byName.values().forEach(q -> q.forEach(visit)));
   }
 
   int size() {

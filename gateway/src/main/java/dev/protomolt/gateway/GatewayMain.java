@@ -90,6 +90,7 @@ public final class GatewayMain implements AutoCloseable {
   private final Optional<AdminHttpServer> admin;
   private final AccountEventFeed accountEvents;
   private final Tracing tracing;
+  private final BacklogSignals signals;
 
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
@@ -208,6 +209,15 @@ public final class GatewayMain implements AutoCloseable {
     Map<String, Object> adminConfig = new HashMap<>(connection);
     adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     this.kafkaAdmin = Admin.create(adminConfig);
+    ModuleBacklog groupBacklog =
+        new ModuleBacklog(
+            kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30));
+    BacklogSignals backlog =
+        new BacklogSignals(
+            source::queue, gateway.activity(), groupBacklog, config.modules(), clock);
+    this.signals = backlog;
+    // Operators read the same figures on demand (`protomolt status`, decision 1655).
+    builder.addService(new ModuleBacklogGrpcService(backlog, groupBacklog));
     // One DynamoDB client for the drafts table, shared by the graph door and the drafts probe,
     // signed
     // with the task's own credentials like every other client here.
@@ -248,11 +258,8 @@ public final class GatewayMain implements AutoCloseable {
             ? Optional.of(
                 AdminHttpServer.start(diagnosticsSettings.adminPort().getAsInt(), diagnostics))
             : Optional.empty();
-    // The stack scales the service on this backlog (ModuleGateway): measured each minute, written
-    // as an EMF line that the awslogs driver ships to CloudWatch.
-    ModuleBacklog backlog =
-        new ModuleBacklog(
-            kafkaAdmin, config.consumerGroup(), config.modules(), Duration.ofSeconds(30));
+    // The stack scales the service on these signals (ModuleGateway, decisions 1653 and 1654):
+    // measured each minute, written as EMF lines that the awslogs driver ships to CloudWatch.
     this.backlogReports =
         Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("gateway-backlog").unstarted(r));
@@ -342,6 +349,11 @@ public final class GatewayMain implements AutoCloseable {
 
   public int port() {
     return server.getPort();
+  }
+
+  /** This task's backlog per module service, measured now (what the signals report each minute). */
+  public List<BacklogSignals.ModuleServiceBacklog> backlog() {
+    return signals.measure();
   }
 
   public GatewayCounters counters() {

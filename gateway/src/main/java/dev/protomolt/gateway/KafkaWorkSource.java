@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -56,14 +58,30 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
    */
   static final long BYTES_PER_PARTITION = 32L * 1024 * 1024;
 
+  /** How long one commit may wait for a broker before the poll loop moves on and retries. */
+  private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(5);
+
   /** Most records one consumer poll returns, whatever the buffer bound. */
   private static final int MAX_POLL_RECORDS = 1000;
 
   /**
    * Where a popped record sits: its partition, offset and the assignment it was fetched under, and
-   * the account it is served fairly under.
+   * the account it is served fairly under, and the record's Kafka timestamp (its age in the queue).
    */
-  private record Position(TopicPartition partition, long offset, long generation, String account) {}
+  private record Position(
+      TopicPartition partition, long offset, long generation, String account, long timestamp) {}
+
+  /**
+   * One module service's share of this task's queue, for the backlog signals.
+   *
+   * @param fetchPositions per partition this task holds, the offset it fetches next: records from
+   *     there to the log end wait in Kafka for this task
+   * @param buffered records fetched and not handed to a module
+   * @param oldestBufferedMillis the Kafka timestamp of the oldest buffered record, or empty when
+   *     none is buffered
+   */
+  public record QueueSnapshot(
+      Map<TopicPartition, Long> fetchPositions, int buffered, OptionalLong oldestBufferedMillis) {}
 
   /** One assigned partition's buffer count and its unsettled offsets (buffered or in flight). */
   private static final class PartitionBuffer {
@@ -198,6 +216,27 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     return buffers.getOrDefault(moduleId, Map.of()).values().stream()
         .mapToInt(b -> b.buffered)
         .sum();
+  }
+
+  /** What this task holds and has yet to fetch for a module service, at one instant. */
+  public synchronized QueueSnapshot queue(String moduleId) {
+    Map<TopicPartition, Long> positions = new LinkedHashMap<>();
+    int buffered = 0;
+    for (var e : buffers.getOrDefault(moduleId, Map.of()).entrySet()) {
+      if (e.getValue().nextFetch >= 0) {
+        positions.put(e.getKey(), e.getValue().nextFetch);
+      }
+      buffered += e.getValue().buffered;
+    }
+    long[] oldest = {Long.MAX_VALUE};
+    FairShareQueue<PendingWork> queue = queues.get(moduleId);
+    if (queue != null) {
+      queue.forEach(w -> oldest[0] = Math.min(oldest[0], ((Position) w.position()).timestamp()));
+    }
+    return new QueueSnapshot(
+        Map.copyOf(positions),
+        buffered,
+        oldest[0] == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest[0]));
   }
 
   /** Records buffered (not in flight) for one partition of a module, or 0 when unassigned. */
@@ -343,7 +382,7 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
                   moduleId,
                   r.key(),
                   r.value(),
-                  new Position(tp, r.offset(), b.generation, account));
+                  new Position(tp, r.offset(), b.generation, account, r.timestamp()));
           queues.get(moduleId).addLast(account, lane(tp), w);
           b.buffered++;
           b.bufferedBytes += w.payload().length;
@@ -370,7 +409,19 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       if (commits.isEmpty()) {
         return;
       }
-      consumer.commitSync(commits);
+      try {
+        consumer.commitSync(commits, COMMIT_TIMEOUT);
+      } catch (WakeupException e) {
+        throw e;
+      } catch (KafkaException e) {
+        // A broker restarting or a rebalance: nothing settled is lost by committing later, and
+        // a record redelivered meanwhile is screened as already settled. Giving up here would
+        // stop the consumer and strand the whole backlog.
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "committing " + commits.keySet() + " failed; retried on the next turn: " + e);
+        return;
+      }
       synchronized (KafkaWorkSource.this) {
         commits.forEach(
             (tp, o) -> {

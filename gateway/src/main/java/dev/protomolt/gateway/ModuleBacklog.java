@@ -86,7 +86,8 @@ public final class ModuleBacklog {
     return total;
   }
 
-  private Map<TopicPartition, ListOffsetsResultInfo> offsets(
+  /** The offsets at {@code spec} of {@code partitions}, within this backlog's timeout. */
+  Map<TopicPartition, ListOffsetsResultInfo> offsets(
       List<TopicPartition> partitions, OffsetSpec spec) {
     Map<TopicPartition, OffsetSpec> request = new HashMap<>();
     partitions.forEach(tp -> request.put(tp, spec));

@@ -80,11 +80,17 @@ public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkSer
             new GatewayCounters(),
             Objects.requireNonNull(logs, "logs"),
             Objects.requireNonNull(receipts, "receipts"),
-            Objects.requireNonNull(tracer, "tracer"));
+            Objects.requireNonNull(tracer, "tracer"),
+            new ModuleActivity());
   }
 
   public GatewayCounters counters() {
     return context.counters();
+  }
+
+  /** What this task's Work streams are doing per module service, for the backlog signals. */
+  public ModuleActivity activity() {
+    return context.activity();
   }
 
   @Override

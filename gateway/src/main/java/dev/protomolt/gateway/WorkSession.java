@@ -58,7 +58,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       GatewayCounters counters,
       WorkUnitLogs logs,
       ReceiptProducer receipts,
-      Tracer tracer) {}
+      Tracer tracer,
+      ModuleActivity activity) {}
 
   private enum Phase {
     AWAITING_HELLO,
@@ -80,6 +81,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   private HydratedUnit hydrated;
   private Duration moduleHeartbeat;
   private Instant lastRelay;
+  private Instant servedAt;
   private boolean tokenGone;
   // The serve span's context: the unit's traceparent, and the parent of its ack span.
   private String serveTraceparent = "";
@@ -134,7 +136,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     }
     moduleId = hello.getModuleId();
     instanceId = hello.getInstanceId();
-    phase = Phase.WAITING;
+    enter(Phase.WAITING);
     CompletableFuture<Void> timer = ctx.clock().after(ctx.settings().noWorkWait());
     noWorkTimer = timer;
     timer.thenRun(() -> onNoWorkTimer(timer));
@@ -209,7 +211,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     cancel(watchdog);
-    phase = Phase.DONE;
+    enter(Phase.DONE);
     String id = dispatch.getWorkUnitId();
     String token = dispatch.getTaskToken();
     if (!ack.getWorkUnitId().equals(id)) {
@@ -347,7 +349,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     cancel(arrivalWait);
-    phase = Phase.DONE;
+    enter(Phase.DONE);
     sendNoWork();
   }
 
@@ -433,7 +435,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     hydrated = unit;
     moduleHeartbeat = ctx.settings().moduleHeartbeat(d.getHeartbeatSeconds());
     lastRelay = ctx.clock().now();
-    phase = Phase.SERVING;
+    enter(Phase.SERVING);
     WorkUnit.Builder wu =
         WorkUnit.newBuilder()
             .setWorkUnitId(d.getWorkUnitId())
@@ -498,7 +500,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       ctx.counters().onRebuffered();
       cancel(noWorkTimer);
       cancel(arrivalWait);
-      phase = Phase.DONE;
+      enter(Phase.DONE);
       sendNoWork();
       return;
     }
@@ -528,7 +530,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     if (phase != Phase.SERVING || watchdog != timer) {
       return;
     }
-    phase = Phase.DONE;
+    enter(Phase.DONE);
     String id = dispatch.getWorkUnitId();
     rebuffer();
     out.onError(
@@ -552,7 +554,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
           "work unit " + dispatch.getWorkUnitId() + " from " + instanceId + " re-buffered: " + why);
       rebuffer();
     }
-    phase = Phase.DONE;
+    enter(Phase.DONE);
   }
 
   private void protocolError(String message) {
@@ -602,6 +604,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   }
 
   private void settle(String token) {
+    ctx.activity().acked(moduleId, Duration.between(servedAt, ctx.clock().now()));
     ctx.settled().add(token);
     ctx.source().settle(pending);
     ctx.counters().onSettled();
@@ -616,6 +619,29 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     LOG.log(System.Logger.Level.DEBUG, "drained (" + reason + "): " + detail);
     ctx.source().settle(work);
     ctx.counters().onDrained(reason);
+  }
+
+  /**
+   * Moves to {@code next}, keeping the task's activity per module in step: a stream is open from
+   * its Hello until it is done, and a unit is in flight while it is served.
+   */
+  private void enter(Phase next) {
+    Phase was = phase;
+    phase = next;
+    if (was == next) {
+      return;
+    }
+    if (was == Phase.AWAITING_HELLO && next != Phase.DONE) {
+      ctx.activity().streamOpened(moduleId);
+    } else if (was != Phase.AWAITING_HELLO && next == Phase.DONE) {
+      ctx.activity().streamClosed(moduleId);
+    }
+    if (next == Phase.SERVING) {
+      servedAt = ctx.clock().now();
+      ctx.activity().unitServed(moduleId);
+    } else if (was == Phase.SERVING) {
+      ctx.activity().unitReleased(moduleId);
+    }
   }
 
   private static void cancel(CompletableFuture<Void> f) {

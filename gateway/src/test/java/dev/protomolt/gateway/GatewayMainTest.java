@@ -12,7 +12,9 @@ import dev.protomolt.proto.engine.v1.DeclareIndexPlansRequest;
 import dev.protomolt.proto.engine.v1.GrantDatasourceRequest;
 import dev.protomolt.proto.engine.v1.IndexPlanServiceGrpc;
 import dev.protomolt.proto.engine.v1.ListIndexPlansRequest;
+import dev.protomolt.proto.module.v1.GetModuleBacklogRequest;
 import dev.protomolt.proto.module.v1.Hello;
+import dev.protomolt.proto.module.v1.ModuleBacklogServiceGrpc;
 import dev.protomolt.proto.module.v1.ModuleWorkServiceGrpc;
 import dev.protomolt.proto.module.v1.WorkRequest;
 import dev.protomolt.proto.module.v1.WorkResponse;
@@ -107,6 +109,30 @@ class GatewayMainTest {
               .isInstanceOfSatisfying(
                   StatusRuntimeException.class,
                   e -> assertThat(e.getStatus().getCode()).isNotEqualTo(Status.Code.UNIMPLEMENTED));
+
+          // The backlog door answers a platform operator with each module service's figures.
+          assertThat(
+                  ModuleBacklogServiceGrpc.newBlockingStub(channel)
+                      .getModuleBacklog(GetModuleBacklogRequest.getDefaultInstance())
+                      .getModuleServicesList())
+              .singleElement()
+              .satisfies(
+                  b -> {
+                    assertThat(b.getModuleId()).isEqualTo("parser");
+                    assertThat(b.getQueued()).isZero();
+                    assertThat(b.getUnitsInFlight()).isZero();
+                    assertThat(b.getGroupLag()).isZero();
+                  });
+          // ...and refuses a module's principal, which is no operator.
+          assertThatThrownBy(
+                  () ->
+                      ModuleBacklogServiceGrpc.newBlockingStub(channel)
+                          .withCallCredentials(callers.credentials("parser"))
+                          .getModuleBacklog(GetModuleBacklogRequest.getDefaultInstance()))
+              .isInstanceOfSatisfying(
+                  StatusRuntimeException.class,
+                  e ->
+                      assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED));
 
           CompletableFuture<WorkResponse> answer = new CompletableFuture<>();
           var requests =

@@ -12,6 +12,35 @@ import java.util.Set;
 public enum PlatformMetric {
   /** Records waiting in the gateway's module topics for its consumer group (gateway, each minute). */
   MODULE_TOPIC_BACKLOG("ModuleTopicBacklog", "gateway"),
+  /**
+   * Records of a module service waiting on this gateway task: past the task's fetch position on
+   * the partitions it holds, plus those it buffered; by {@link #MODULE_SERVICE_DIMENSION} (gateway,
+   * each minute; decision 1653).
+   */
+  MODULE_QUEUED_RECORDS("ModuleQueuedRecords", "gateway"),
+  /** Age of the oldest record a module service's buffer holds on this task, by module service. */
+  MODULE_OLDEST_QUEUED_AGE("ModuleOldestQueuedAge", "gateway", "Seconds"),
+  /** Work streams of a module service open on this task (waiting or serving), by module service. */
+  MODULE_STREAMS_OPEN("ModuleStreamsOpen", "gateway"),
+  /** Work units a module service holds on this task (served, not acked), by module service. */
+  MODULE_UNITS_IN_FLIGHT("ModuleUnitsInFlight", "gateway"),
+  /**
+   * Mean time from a unit served to its ack settled over the last minute, by module service; not
+   * emitted for a minute with no ack.
+   */
+  MODULE_ACK_LATENCY("ModuleAckLatency", "gateway", "Milliseconds"),
+  /**
+   * Records one gateway task holds, queued or in flight, over all its module services: one value
+   * per task each minute, so Sum over SampleCount is the backlog per running task the service
+   * scales on (decision 1654).
+   */
+  GATEWAY_TASK_BACKLOG("GatewayTaskBacklog", "gateway"),
+  /**
+   * One for every work unit the dispatch function produced to a module topic: the signal that
+   * wakes a gateway service scaled to zero, where no task is left to measure a backlog (decision
+   * 1654).
+   */
+  MODULE_DISPATCHES("ModuleDispatches", "dispatch"),
   /** One for every dead letter the DLQ function published. */
   DEAD_LETTERS_PUBLISHED("DeadLettersPublished", "dlq"),
   /** Stored parts one purge batch could not delete. */

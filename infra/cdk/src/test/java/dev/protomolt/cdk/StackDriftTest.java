@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.cdk.constructs.PipelineFunctions;
+import dev.protomolt.names.PlatformMetric;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -116,6 +118,46 @@ class StackDriftTest {
                 assertThat(d)
                     .isEqualTo("alarm BogusAlarm reads metric DocumentsEaten, which no code emits"))
         .anySatisfy(d -> assertThat(d).endsWith("names topic orphan-events, which no code uses"));
+  }
+
+  @Test
+  void theGatewaysScalingExpressionsReadOnlyMetricsTheCodeEmits() {
+    ObjectNode template = devCopy();
+    // Dev may scale to zero: its per-task backlog and wake-up alarms are metric math over
+    // GatewayTaskBacklog and ModuleDispatches (decision 1654); renaming one is drift.
+    List<ObjectNode> read = new ArrayList<>();
+    template
+        .path("Resources")
+        .forEach(
+            r -> {
+              if (r.path("Type").asText().equals("AWS::CloudWatch::Alarm")) {
+                r.path("Properties")
+                    .path("Metrics")
+                    .forEach(
+                        m -> {
+                          if (m.path("MetricStat").has("Metric")) {
+                            read.add((ObjectNode) m.path("MetricStat").path("Metric"));
+                          }
+                        });
+              }
+            });
+    assertThat(read)
+        .extracting(m -> m.path("MetricName").asText())
+        .contains(
+            PlatformMetric.GATEWAY_TASK_BACKLOG.metricName(),
+            PlatformMetric.MODULE_DISPATCHES.metricName());
+    assertThat(StackDrift.find(template)).isEmpty();
+
+    read.stream()
+        .filter(
+            m ->
+                m.path("MetricName").asText().equals(PlatformMetric.MODULE_DISPATCHES.metricName()))
+        .forEach(m -> m.put("MetricName", "ModuleDispatchesTypo"));
+
+    assertThat(StackDrift.find(template))
+        .isNotEmpty()
+        .allSatisfy(
+            d -> assertThat(d).endsWith("reads metric ModuleDispatchesTypo, which no code emits"));
   }
 
   @Test

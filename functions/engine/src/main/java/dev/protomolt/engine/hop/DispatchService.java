@@ -3,11 +3,15 @@ package dev.protomolt.engine.hop;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.Timestamp;
 import dev.protomolt.core.graph.GraphCache.PinnedNode;
+import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.core.orchestration.EventBus;
+import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -20,9 +24,20 @@ import java.util.Optional;
 public final class DispatchService {
 
   private final HopContext hop;
+  private final MetricsSink metrics;
 
+  /** Emits no metric: for a platform whose gateway service is never scaled to zero. */
   public DispatchService(HopContext hop) {
+    this(hop, (metric, value, dimensions) -> {});
+  }
+
+  /**
+   * @param metrics where each produced dispatch is counted ({@code ModuleDispatches}): the signal
+   *     that wakes a gateway service scaled to zero (decision 1654)
+   */
+  public DispatchService(HopContext hop, MetricsSink metrics) {
     this.hop = hop;
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   public String handle(String payloadJson) {
@@ -87,6 +102,10 @@ public final class DispatchService {
               + e.getMessage(),
           e);
     }
+    metrics.emit(
+        PlatformMetric.MODULE_DISPATCHES,
+        1,
+        Map.of(PlatformMetric.MODULE_SERVICE_DIMENSION, moduleId));
     return "{}";
   }
 

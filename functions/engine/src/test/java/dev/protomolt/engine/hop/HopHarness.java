@@ -117,7 +117,7 @@ final class HopHarness implements AutoCloseable {
             inlineLimitBytes,
             transcripts.apply(ds));
     prepare = new PrepareService(context, new HopMetrics(metrics, clock));
-    dispatch = new DispatchService(context);
+    dispatch = new DispatchService(context, metrics);
     complete = new CompleteService(context, new HopMetrics(metrics, clock));
     dlq = new DlqService(context, metrics);
     runtime = LocalStepFunctions.start(0, ds, lambdas(), sfnClock);

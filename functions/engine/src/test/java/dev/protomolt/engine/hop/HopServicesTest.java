@@ -152,6 +152,15 @@ class HopServicesTest {
     dispatch.set("stream", prepared.get("stream"));
     h.dispatch.handle(dispatch.toString());
     var work = h.nextDispatch();
+    // Counted once, by module service: what wakes a gateway scaled to zero (decision 1654).
+    assertThat(h.metrics.records(PlatformMetric.MODULE_DISPATCHES))
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.value()).isEqualTo(1);
+              assertThat(m.dimensions())
+                  .containsEntry(PlatformMetric.MODULE_SERVICE_DIMENSION, "parser");
+            });
     assertThat(work.hasResultKeep()).isTrue();
     assertThat(work.getResultKeep()).as("the node's input copy is PERSIST").isTrue();
     // The module answers with a result the gateway saved at the node's address, with that flag.
@@ -488,6 +497,9 @@ class HopServicesTest {
             HopFailure.class,
             e -> assertThat(e.errorType()).isEqualTo(OrphanedPinFailure.class.getName()));
     assertThat(h.events.produced).as("nothing produced for refused payloads").isEmpty();
+    assertThat(h.metrics.records(PlatformMetric.MODULE_DISPATCHES))
+        .as("a refused dispatch wakes nothing")
+        .isEmpty();
   }
 
   private static ObjectNode payload(String node) {

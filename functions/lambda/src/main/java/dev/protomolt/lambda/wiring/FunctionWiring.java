@@ -170,7 +170,7 @@ public final class FunctionWiring {
       case "prepare" ->
           NamedHandlers.prepare(new PrepareService(hops(transcripts()), hopMetrics()));
       case "dispatch" ->
-          NamedHandlers.dispatch(new DispatchService(hops(ExecutionTranscripts.OFF)));
+          NamedHandlers.dispatch(new DispatchService(hops(ExecutionTranscripts.OFF), metrics()));
       case "complete" ->
           NamedHandlers.complete(new CompleteService(hops(transcripts()), hopMetrics()));
       case "dlq" -> NamedHandlers.dlq(new DlqService(hops(transcripts()), metrics()));

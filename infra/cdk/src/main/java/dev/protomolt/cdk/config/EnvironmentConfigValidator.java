@@ -350,7 +350,12 @@ public final class EnvironmentConfigValidator {
                 + " CPU units");
       }
     }
-    range("gateway.minTasks", g.minTasks(), 1, 100, "one task keeps the gateway reachable");
+    range(
+        "gateway.minTasks",
+        g.minTasks(),
+        0,
+        100,
+        "0 lets the service scale to zero and wake on dispatches (decision 1654)");
     if (range("gateway.maxTasks", g.maxTasks(), 1, 100, "scaling ceiling")
         && g.minTasks() != null
         && g.maxTasks() < g.minTasks()) {

@@ -42,6 +42,10 @@ public final class Alerting extends Construct {
   public static final String NAMESPACE = PlatformMetric.NAMESPACE;
   public static final String DEAD_LETTERS_METRIC =
       PlatformMetric.DEAD_LETTERS_PUBLISHED.metricName();
+
+  /** The oldest queued record's age, in seconds, at which the queue alarm fires. */
+  public static final int OLDEST_QUEUED_AGE_ALARM_SECONDS = 1800;
+
   public static final String PURGE_FAILURES_METRIC = PlatformMetric.PURGE_FAILURES.metricName();
 
   /** Validated settings. */
@@ -116,6 +120,14 @@ public final class Alerting extends Construct {
         "An execution's history passed 80% of the 25,000-event limit",
         maximum(PlatformMetric.HOP_HISTORY_EVENTS.metricName(), env),
         PlatformMetric.HISTORY_EVENT_LIMIT * 4 / 5);
+
+    // Queued work waits safely up to its time to live (decision 1650), but a record half an hour
+    // old means the module service is not keeping up or not running at all (decision 1654).
+    alarm(
+        "ModuleQueueOldestAge",
+        "A module service's oldest queued record is older than 30 minutes",
+        maximum(PlatformMetric.MODULE_OLDEST_QUEUED_AGE.metricName(), env),
+        OLDEST_QUEUED_AGE_ALARM_SECONDS);
 
     Rule failedExecutions =
         Rule.Builder.create(this, "FailedExecutionsRule")

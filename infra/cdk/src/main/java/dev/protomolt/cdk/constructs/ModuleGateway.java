@@ -12,6 +12,7 @@ import software.amazon.awscdk.services.applicationautoscaling.AdjustmentType;
 import software.amazon.awscdk.services.applicationautoscaling.BasicStepScalingPolicyProps;
 import software.amazon.awscdk.services.applicationautoscaling.EnableScalingProps;
 import software.amazon.awscdk.services.applicationautoscaling.ScalingInterval;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.ec2.IVpc;
 import software.amazon.awscdk.services.ec2.Peer;
@@ -54,11 +55,12 @@ import software.constructs.Construct;
  * behind a network load balancer that terminates TLS with the configured ACM certificate and
  * forwards HTTP/2 to the tasks ({@value #CONTAINER_PORT}, the same port as the local cloud).
  *
- * <p>Scaling follows module-topic backlog: the gateway publishes {@code ModuleTopicBacklog} (records
- * waiting in {@code pipestream.module.*} for its consumer group, summed) every minute as a
- * CloudWatch embedded-metric-format line on stdout, which the awslogs driver ships to CloudWatch
- * Logs, where it becomes a metric in namespace {@code ProtoMolt} with dimension
- * {@code Environment}. No PutMetricData permission is needed.
+ * <p>Scaling follows the backlog per task: each gateway task publishes {@code GatewayTaskBacklog}
+ * (the records it holds, queued or in flight) every minute as a CloudWatch embedded-metric-format
+ * line on stdout, which the awslogs driver ships to CloudWatch Logs, where it becomes a metric in
+ * namespace {@code ProtoMolt} with dimension {@code Environment}. No PutMetricData permission is
+ * needed. With {@code minTasks} 0 the dispatch function's {@code ModuleDispatches} wakes a service
+ * that has no task left to measure anything (decision 1654).
  */
 public final class ModuleGateway extends Construct {
 
@@ -72,7 +74,6 @@ public final class ModuleGateway extends Construct {
   public static final int ADMIN_PORT = 18101;
 
   public static final int LISTENER_PORT = 443;
-  public static final String BACKLOG_METRIC = PlatformMetric.MODULE_TOPIC_BACKLOG.metricName();
 
   /** Validated settings. */
   public record Props(
@@ -111,9 +112,13 @@ public final class ModuleGateway extends Construct {
                 + certificateArn
                 + ")");
       }
-      if (minTasks < 1 || maxTasks < minTasks) {
+      if (minTasks < 0 || maxTasks < Math.max(1, minTasks)) {
         throw new IllegalArgumentException(
-            "gateway: need 1 <= minTasks <= maxTasks (got " + minTasks + ".." + maxTasks + ")");
+            "gateway: need 0 <= minTasks <= maxTasks and maxTasks >= 1 (got "
+                + minTasks
+                + ".."
+                + maxTasks
+                + ")");
       }
       if (scaleOutBacklog < 1) {
         throw new IllegalArgumentException(
@@ -257,30 +262,83 @@ public final class ModuleGateway extends Construct {
                 .minCapacity(props.minTasks())
                 .maxCapacity(props.maxTasks())
                 .build());
-    int step = props.scaleOutBacklog();
+    double step = props.scaleOutBacklog();
+    // Backlog per running task (decision 1654): every task emits GatewayTaskBacklog once a
+    // minute, so its Sum is the service's backlog and its SampleCount the tasks reporting. The
+    // last task is never given back while it holds a record: the expression then sits between
+    // the scale-in and scale-out bounds, where neither alarm fires.
     scaling.scaleOnMetric(
         "BacklogScaling",
         BasicStepScalingPolicyProps.builder()
-            .metric(backlogMetric(props.environmentName()))
+            .metric(backlogPerTask(props.environmentName(), step / 2))
             .adjustmentType(AdjustmentType.CHANGE_IN_CAPACITY)
             .scalingSteps(
                 List.of(
-                    // Nearly drained: give one task back.
-                    ScalingInterval.builder().upper(Math.max(1, step / 10)).change(-1).build(),
-                    // A task's worth waiting: add one; four tasks' worth: add three.
+                    // Nearly drained: give one task back (the last one only when empty).
+                    ScalingInterval.builder().upper(step / 10).change(-1).build(),
+                    // A task's worth waiting per task: add one; four tasks' worth: add three.
                     ScalingInterval.builder().lower(step).change(1).build(),
                     ScalingInterval.builder().lower(step * 4).change(3).build()))
             .cooldown(Duration.minutes(2))
             .build());
+    if (props.minTasks() == 0) {
+      // At zero tasks nothing measures a backlog, so the dispatch function's count of produced
+      // work units wakes the service: one task when dispatches arrived and no task reported.
+      scaling.scaleOnMetric(
+          "WakeFromZero",
+          BasicStepScalingPolicyProps.builder()
+              .metric(wakeFromZero(props.environmentName()))
+              .adjustmentType(AdjustmentType.CHANGE_IN_CAPACITY)
+              .scalingSteps(
+                  List.of(
+                      ScalingInterval.builder().upper(0.5).change(0).build(),
+                      ScalingInterval.builder().lower(0.5).change(1).build()))
+              .cooldown(Duration.minutes(2))
+              .build());
+    }
   }
 
-  /** The backlog metric the gateway publishes (see the class comment for how). */
-  public static Metric backlogMetric(String environmentName) {
+  /**
+   * Records queued or in flight per running gateway task, or {@code neutral} when one task is left
+   * and still holds records (see the constructor).
+   */
+  public static MathExpression backlogPerTask(String environmentName, double neutral) {
+    return MathExpression.Builder.create()
+        .expression("IF(queued > 0 AND tasks <= 1, " + neutral + ", queued / tasks)")
+        .usingMetrics(
+            Map.of(
+                "queued", taskBacklog(environmentName, "Sum"),
+                "tasks", taskBacklog(environmentName, "SampleCount")))
+        .label("Backlog per gateway task")
+        .period(Duration.minutes(1))
+        .build();
+  }
+
+  /** 1 in a minute when work units were dispatched and no gateway task reported, else 0. */
+  public static MathExpression wakeFromZero(String environmentName) {
+    return MathExpression.Builder.create()
+        .expression("IF(FILL(tasks, 0) == 0 AND FILL(dispatched, 0) > 0, 1, 0)")
+        .usingMetrics(
+            Map.of(
+                "tasks", taskBacklog(environmentName, "SampleCount"),
+                "dispatched",
+                    environmentMetric(PlatformMetric.MODULE_DISPATCHES, environmentName, "Sum")))
+        .label("Dispatches while no gateway task runs")
+        .period(Duration.minutes(1))
+        .build();
+  }
+
+  private static Metric taskBacklog(String environmentName, String statistic) {
+    return environmentMetric(PlatformMetric.GATEWAY_TASK_BACKLOG, environmentName, statistic);
+  }
+
+  private static Metric environmentMetric(
+      PlatformMetric metric, String environmentName, String statistic) {
     return Metric.Builder.create()
         .namespace(Alerting.NAMESPACE)
-        .metricName(BACKLOG_METRIC)
+        .metricName(metric.metricName())
         .dimensionsMap(Map.of(PlatformMetric.ENVIRONMENT_DIMENSION, environmentName))
-        .statistic("Maximum")
+        .statistic(statistic)
         .period(Duration.minutes(1))
         .build();
   }

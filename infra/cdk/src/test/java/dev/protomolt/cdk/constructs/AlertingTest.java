@@ -90,7 +90,7 @@ class AlertingTest {
                 "Dimensions",
                 Match.arrayWith(
                     List.of(Map.of("Name", "FunctionName", "Value", "protomolt-test-purge"))))));
-    template.resourceCountIs("AWS::CloudWatch::Alarm", 7);
+    template.resourceCountIs("AWS::CloudWatch::Alarm", 8);
   }
 
   @Test
@@ -115,6 +115,26 @@ class AlertingTest {
                   "Dimensions",
                   List.of(Map.of("Name", "Environment", "Value", "test")))));
     }
+  }
+
+  @Test
+  void aModuleQueueWhoseOldestRecordPassesHalfAnHourAlarms() {
+    template.hasResourceProperties(
+        "AWS::CloudWatch::Alarm",
+        Match.objectLike(
+            Map.of(
+                "Namespace",
+                "ProtoMolt",
+                "MetricName",
+                "ModuleOldestQueuedAge",
+                "Dimensions",
+                List.of(Map.of("Name", "Environment", "Value", "test")),
+                "Statistic",
+                "Maximum",
+                "Threshold",
+                1800,
+                "TreatMissingData",
+                "notBreaching")));
   }
 
   @Test

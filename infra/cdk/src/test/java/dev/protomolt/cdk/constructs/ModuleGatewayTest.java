@@ -1,9 +1,11 @@
 package dev.protomolt.cdk.constructs;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.protomolt.cdk.TestEnvironments;
 import dev.protomolt.cdk.config.DeployArtifacts;
+import dev.protomolt.names.PlatformMetric;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -160,18 +162,113 @@ class ModuleGatewayTest {
   }
 
   @Test
-  void scalesOnModuleTopicBacklogBetweenTheConfiguredBounds() {
+  void scalesOnBacklogPerTaskBetweenTheConfiguredBounds() {
     template.hasResourceProperties(
         "AWS::ApplicationAutoScaling::ScalableTarget",
         Match.objectLike(Map.of("MinCapacity", 1, "MaxCapacity", 3)));
+    // queued / tasks from one metric: Sum over SampleCount, one sample per task per minute.
     template.hasResourceProperties(
         "AWS::CloudWatch::Alarm",
         Match.objectLike(
             Map.of(
-                "Namespace", Alerting.NAMESPACE,
-                "MetricName", ModuleGateway.BACKLOG_METRIC,
-                "Dimensions", List.of(Map.of("Name", "Environment", "Value", "test")))));
+                "Metrics",
+                Match.arrayWith(
+                    List.of(
+                        Match.objectLike(
+                            Map.of(
+                                "Expression",
+                                "IF(queued > 0 AND tasks <= 1, 50.0, queued / tasks)")),
+                        taskBacklog("queued", "Sum"),
+                        taskBacklog("tasks", "SampleCount"))))));
+    // Out by one, out by three, in by one.
     template.resourceCountIs("AWS::ApplicationAutoScaling::ScalingPolicy", 2);
+    assertThat(template.findResources("AWS::CloudWatch::Alarm").toString())
+        .as("a service that keeps a task never needs waking")
+        .doesNotContain(PlatformMetric.MODULE_DISPATCHES.metricName());
+  }
+
+  @Test
+  void aServiceThatMayScaleToZeroWakesOnDispatches() {
+    Stack stack = TestEnvironments.emptyStack();
+    Network net =
+        new Network(
+            stack,
+            "Network",
+            new Network.Props("10.1.0.0/16", 1, List.of("eu-west-1a", "eu-west-1b")));
+    ModuleGateway.Props zero =
+        new ModuleGateway.Props(
+            "protomolt-test",
+            "test",
+            net.vpc(),
+            net.appSubnets(),
+            net.publicSubnets(),
+            IMAGE,
+            CERT,
+            false,
+            List.of(),
+            512,
+            1024,
+            0,
+            2,
+            100,
+            RetentionDays.ONE_WEEK,
+            Map.of());
+    new ModuleGateway(stack, "Gateway", zero);
+    Template t = Template.fromStack(stack);
+
+    t.hasResourceProperties(
+        "AWS::ApplicationAutoScaling::ScalableTarget",
+        Match.objectLike(Map.of("MinCapacity", 0, "MaxCapacity", 2)));
+    t.hasResourceProperties(
+        "AWS::CloudWatch::Alarm",
+        Match.objectLike(
+            Map.of(
+                "ComparisonOperator",
+                "GreaterThanOrEqualToThreshold",
+                "Threshold",
+                0.5,
+                "Metrics",
+                Match.arrayWith(
+                    List.of(
+                        Match.objectLike(
+                            Map.of(
+                                "Expression",
+                                "IF(FILL(tasks, 0) == 0 AND FILL(dispatched, 0) > 0, 1, 0)")),
+                        Match.objectLike(
+                            Map.of(
+                                "Id",
+                                "dispatched",
+                                "MetricStat",
+                                Match.objectLike(
+                                    Map.of(
+                                        "Metric",
+                                        Match.objectLike(
+                                            Map.of(
+                                                "MetricName",
+                                                PlatformMetric.MODULE_DISPATCHES.metricName())),
+                                        "Stat",
+                                        "Sum")))))))));
+    t.resourceCountIs("AWS::ApplicationAutoScaling::ScalingPolicy", 3);
+  }
+
+  private static Object taskBacklog(String id, String statistic) {
+    return Match.objectLike(
+        Map.of(
+            "Id",
+            id,
+            "MetricStat",
+            Match.objectLike(
+                Map.of(
+                    "Metric",
+                    Map.of(
+                        "Namespace",
+                        Alerting.NAMESPACE,
+                        "MetricName",
+                        PlatformMetric.GATEWAY_TASK_BACKLOG.metricName(),
+                        "Dimensions",
+                        List.of(Map.of("Name", "Environment", "Value", "test"))),
+                    "Stat",
+                    statistic))));
   }
 
   @Test
@@ -179,5 +276,7 @@ class ModuleGatewayTest {
     assertThatThrownBy(() -> props("not-an-arn", 1, 2))
         .hasMessageContaining("gateway.certificateArn");
     assertThatThrownBy(() -> props(CERT, 3, 2)).hasMessageContaining("minTasks <= maxTasks");
+    assertThatThrownBy(() -> props(CERT, -1, 2)).hasMessageContaining("0 <= minTasks");
+    assertThatThrownBy(() -> props(CERT, 0, 0)).hasMessageContaining("maxTasks >= 1");
   }
 }

@@ -1,0 +1,84 @@
+package dev.protomolt.cli;
+
+import dev.protomolt.proto.module.v1.GetModuleBacklogRequest;
+import dev.protomolt.proto.module.v1.GetModuleBacklogResponse;
+import dev.protomolt.proto.module.v1.ModuleBacklogServiceGrpc;
+import dev.protomolt.proto.module.v1.ModuleServiceBacklog;
+import io.grpc.ManagedChannel;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code protomolt status}: per module service, the records queued, the oldest queued age, the
+ * Work streams open and the units in flight on the gateway, with the consumer group's lag
+ * (decision 1655). Signed as an operator; the gateway answers only a platform operator.
+ */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description =
+        "Per module service: records queued, oldest queued age, streams open and units in flight"
+            + " on the gateway, and the consumer group's lag.")
+final class StatusCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin GatewayOption gateway;
+
+  @Override
+  public Integer call() {
+    ManagedChannel channel = gateway.open();
+    GetModuleBacklogResponse backlog;
+    try {
+      backlog =
+          gateway.call(
+              "the module backlog",
+              () ->
+                  ModuleBacklogServiceGrpc.newBlockingStub(channel)
+                      .withDeadlineAfter(60, TimeUnit.SECONDS)
+                      .getModuleBacklog(GetModuleBacklogRequest.getDefaultInstance()));
+    } finally {
+      channel.shutdownNow();
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    print(backlog, out);
+    out.flush();
+    return 0;
+  }
+
+  /** One row per module service, widths fitted to the longest module id. */
+  static void print(GetModuleBacklogResponse backlog, PrintWriter out) {
+    int width = "module service".length();
+    for (ModuleServiceBacklog b : backlog.getModuleServicesList()) {
+      width = Math.max(width, b.getModuleId().length());
+    }
+    String row = "%-" + width + "s  %8s  %10s  %7s  %9s  %9s%n";
+    out.printf(row, "module service", "queued", "oldest", "streams", "in flight", "group lag");
+    for (ModuleServiceBacklog b : backlog.getModuleServicesList()) {
+      out.printf(
+          row,
+          b.getModuleId(),
+          b.getQueued(),
+          age(b.getOldestQueuedAgeSeconds()),
+          b.getStreamsOpen(),
+          b.getUnitsInFlight(),
+          b.getGroupLag());
+    }
+  }
+
+  /** An age as a person reads it: seconds, then minutes, then hours. */
+  static String age(long seconds) {
+    if (seconds < 120) {
+      return seconds + " s";
+    }
+    if (seconds < 7200) {
+      return seconds / 60 + " min";
+    }
+    return seconds / 3600 + " h";
+  }
+}

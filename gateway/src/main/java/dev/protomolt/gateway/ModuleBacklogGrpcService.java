@@ -1,0 +1,55 @@
+package dev.protomolt.gateway;
+
+import dev.protomolt.proto.module.v1.GetModuleBacklogRequest;
+import dev.protomolt.proto.module.v1.GetModuleBacklogResponse;
+import dev.protomolt.proto.module.v1.ModuleBacklogServiceGrpc;
+import dev.protomolt.proto.module.v1.ModuleServiceBacklog;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code ModuleBacklogService}: the backlog signals of this task, measured on request, beside the
+ * consumer group's lag (decision 1655). The gateway's access interceptor admits only a platform
+ * operator: the request names no account.
+ */
+public final class ModuleBacklogGrpcService
+    extends ModuleBacklogServiceGrpc.ModuleBacklogServiceImplBase {
+
+  private final BacklogSignals signals;
+  private final ModuleBacklog groupBacklog;
+
+  public ModuleBacklogGrpcService(BacklogSignals signals, ModuleBacklog groupBacklog) {
+    this.signals = Objects.requireNonNull(signals, "signals");
+    this.groupBacklog = Objects.requireNonNull(groupBacklog, "groupBacklog");
+  }
+
+  @Override
+  public void getModuleBacklog(
+      GetModuleBacklogRequest request, StreamObserver<GetModuleBacklogResponse> responses) {
+    GetModuleBacklogResponse.Builder out = GetModuleBacklogResponse.newBuilder();
+    try {
+      Map<String, Long> lag = groupBacklog.measure();
+      for (BacklogSignals.ModuleServiceBacklog b : signals.measure()) {
+        out.addModuleServices(
+            ModuleServiceBacklog.newBuilder()
+                .setModuleId(b.moduleId())
+                .setQueued(b.queued())
+                .setOldestQueuedAgeSeconds(b.oldestQueuedAge().toSeconds())
+                .setStreamsOpen(b.streamsOpen())
+                .setUnitsInFlight(b.unitsInFlight())
+                .setGroupLag(lag.getOrDefault(b.moduleId(), 0L)));
+      }
+    } catch (IllegalStateException e) {
+      // Kafka did not answer: say so rather than report an empty backlog.
+      responses.onError(
+          Status.UNAVAILABLE
+              .withDescription("the module backlog could not be measured: " + e.getMessage())
+              .asRuntimeException());
+      return;
+    }
+    responses.onNext(out.build());
+    responses.onCompleted();
+  }
+}
