@@ -53,6 +53,7 @@ import dev.protomolt.repository.postgres.PostgresLedgerStore;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
+import dev.protomolt.tracing.Tracing;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -156,6 +157,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final Path indexDir;
   private final ManagedChannel channel;
   private final List<ModuleWorker> workers = new ArrayList<>();
+  private final List<Tracing> moduleTracing = new ArrayList<>();
   private final Map<String, DocumentProcessor> processors = new LinkedHashMap<>();
 
   private LocalPlatform(
@@ -572,12 +574,19 @@ public final class LocalPlatform implements AutoCloseable {
 
   private void startWorker(String moduleId, DocumentProcessor processor) {
     processors.put(moduleId, processor);
+    // A module outside the stack traces to the collector its environment names, as ModuleRunner
+    // does; the sample modules are given the local collector's (decision 1794).
+    Tracing tracing =
+        Tracing.toCollector(
+            cloud.endpoints().traces().map(URI::toString).orElse(null), moduleId);
+    moduleTracing.add(tracing);
     ModuleWorker worker =
         new ModuleWorker(
             ClientInterceptors.intercept(channel, moduleCredentials(moduleId).interceptor()),
             WorkerConfig.of(moduleId, 2),
             processor,
-            WorkerClock.system());
+            WorkerClock.system(),
+            tracing.tracer());
     worker.start();
     workers.add(worker);
   }
@@ -596,6 +605,7 @@ public final class LocalPlatform implements AutoCloseable {
   public void close() {
     console.close();
     workers.forEach(ModuleWorker::close);
+    moduleTracing.forEach(Tracing::close);
     channel.shutdownNow();
     try {
       index.close();

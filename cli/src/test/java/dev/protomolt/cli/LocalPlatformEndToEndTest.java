@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.module.samples.sink.SearchHit;
+import dev.protomolt.localstack.otlp.LocalTraces;
+import dev.protomolt.localstack.otlp.StoredSpan;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.data.v1.DocumentReference;
@@ -15,6 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -105,6 +110,35 @@ class LocalPlatformEndToEndTest {
                     .toByteArray()))
         .as("the uploaded bytes, bit for bit, as the parser's state keeps them")
         .isEqualTo(sha256(text));
+    // One trace for the document, from intake through every hop's functions, the gateway's serve
+    // and ack, each module and the store's saves, as the local collector keeps it (decision 1793).
+    List<StoredSpan> trace =
+        Eventually.value(
+            "the document's trace with every module's span",
+            () -> {
+              List<StoredSpan> spans =
+                  LocalTraces.in(platform.endpoints().dataDir()).traceOf(admitted.docId());
+              Set<String> services =
+                  spans.stream().map(StoredSpan::service).collect(Collectors.toSet());
+              return services.containsAll(
+                      List.of("parser", "chunker", "embedder", "index-sink", "gateway"))
+                  ? Optional.of(spans)
+                  : Optional.empty();
+            });
+    assertThat(trace).extracting(StoredSpan::traceId).containsOnly(trace.getFirst().traceId());
+    assertThat(trace)
+        .extracting(StoredSpan::name)
+        .contains(
+            "gateway.serve", "gateway.ack", "parser.process", "index-sink.process", "store.save");
+    assertThat(trace)
+        .extracting(StoredSpan::service)
+        .contains("intake", "prepare", "dispatch", "complete");
+    Set<String> ids = trace.stream().map(StoredSpan::spanId).collect(Collectors.toSet());
+    assertThat(trace)
+        .as("every span but the root has its parent in the trace")
+        .filteredOn(span -> !span.parentSpanId().isEmpty())
+        .allSatisfy(span -> assertThat(ids).contains(span.parentSpanId()));
+
     // The deployed settlement function (indexing-receipts) applies the graph's post-parse policy
     // once the sink's receipt is in: the indexed state keeps no copy of the original bytes.
     Eventually.until(

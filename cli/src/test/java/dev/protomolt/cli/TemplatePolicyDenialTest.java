@@ -21,10 +21,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
-import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 import software.amazon.awssdk.core.SdkField;
 import software.amazon.awssdk.core.SdkPojo;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * The local cloud enforces the template's IAM as AWS does: with one statement removed from the
