@@ -6,6 +6,8 @@ import dev.protomolt.module.samples.sink.JsonLinesReceiptSink;
 import dev.protomolt.module.samples.sink.SearchHit;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.events.v1.IndexOutcome;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -144,8 +146,33 @@ public final class DemoRun {
             doc.getKey(), StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key));
       }
     }
+    // The demo reads what happened through the gateway's runs door as an operator, like `ingest
+    // --wait`, never the database (decision 1523).
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort())
+            .usePlaintext()
+            .intercept(platform.operatorCredentials().interceptor())
+            .build();
+    try {
+      return watch(
+          platform, new PlatformRuns(channel), docIdByName, since, searchText, patience, progress);
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  private static Summary watch(
+      LocalPlatform platform,
+      PlatformRuns runs,
+      Map<String, String> docIdByName,
+      Instant since,
+      String searchText,
+      Duration patience,
+      IntConsumer progress)
+      throws InterruptedException {
     DispositionWatch watch =
-        new DispositionWatch(platform.database(), platform.stepFunctions(), ACCOUNT, since);
+        new DispositionWatch(
+            docIds -> runs.admissions(ACCOUNT, docIds, since), platform.stepFunctions());
     Map<String, List<DispositionWatch.Ending>> dispositionByDoc = Map.of();
     long deadline = System.nanoTime() + patience.toNanos();
     while (true) {
@@ -187,7 +214,7 @@ public final class DemoRun {
         List.copyOf(outcomes),
         Map.copyOf(counts),
         perNode,
-        NodeTally.of(platform.database(), ACCOUNT, DemoGraph.GRAPH_ID, docIdByName.values()),
+        runs.tallies(ACCOUNT, DemoGraph.GRAPH_ID, docIdByName.values()),
         indexed,
         hit,
         !counts.containsKey("PENDING"));

@@ -2,11 +2,9 @@ package dev.protomolt.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
-import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.proto.engine.v1.Admission;
 import dev.protomolt.statemachines.ErrorNames;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -14,15 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import javax.sql.DataSource;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 import software.amazon.awssdk.services.sfn.model.HistoryEvent;
 
 /**
- * Where uploaded documents stand: what intake admitted each to ({@code intake_admissions}) and how
- * each admission's Step Functions execution ended. A document is terminal once it has at least one
+ * Where uploaded documents stand: what intake admitted each to (read through the gateway's {@code
+ * PlatformRunsService}, decision 1523) and how each admission's Step Functions execution ended. A document is terminal once it has at least one
  * admission since {@code since} and every such admission is terminal: UNBOUND or UNDEPLOYED
  * (recorded, nothing to run), or an execution no longer RUNNING. Each admission's ending names the
  * node where the walk stopped and the disposition, both read from what the runtime recorded: a
@@ -51,28 +48,30 @@ final class DispositionWatch {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final DataSource db;
+  /** The admissions of a set of documents, as the platform recorded them since the watch began. */
+  @FunctionalInterface
+  interface Admissions {
+    List<Admission> of(Collection<String> docIds);
+  }
+
+  private final Admissions admissions;
   private final SfnClient sfn;
-  private final String accountId;
-  private final Instant since;
 
   /** Finished executions never change; remember them rather than describe them again. */
   private final Map<String, Ending> endedByArn = new HashMap<>();
 
-  DispositionWatch(DataSource db, SfnClient sfn, String accountId, Instant since) {
-    this.db = db;
+  DispositionWatch(Admissions admissions, SfnClient sfn) {
+    this.admissions = admissions;
     this.sfn = sfn;
-    this.accountId = accountId;
-    this.since = since;
   }
 
   /** Document id → how each of its admissions ended, for each of {@code docIds} terminal now. */
   Map<String, List<Ending>> terminal(Collection<String> docIds) {
     Map<String, List<String[]>> admissions = new LinkedHashMap<>();
-    for (AdmissionRecord r : new PostgresAdmissionLog(db).forDocuments(accountId, docIds, since)) {
+    for (Admission r : this.admissions.of(docIds)) {
       admissions
-          .computeIfAbsent(r.docId(), k -> new ArrayList<>())
-          .add(new String[] {r.graphId(), r.outcome().name(), r.executionArn()});
+          .computeIfAbsent(r.getDocId(), k -> new ArrayList<>())
+          .add(new String[] {r.getGraphId(), r.getOutcome(), r.getExecutionArn()});
     }
     Map<String, List<Ending>> done = new TreeMap<>();
     for (Map.Entry<String, List<String[]>> doc : admissions.entrySet()) {

@@ -1,6 +1,7 @@
 package dev.protomolt.cli;
 
 import dev.protomolt.core.orchestration.StateMachineNames;
+import io.grpc.ManagedChannel;
 import java.io.PrintWriter;
 import java.net.ConnectException;
 import java.nio.file.Path;
@@ -36,6 +37,8 @@ final class IngestCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin DataOption data;
+
+  @Mixin GatewayOption gateway;
 
   @Parameters(
       arity = "1..*",
@@ -84,10 +87,12 @@ final class IngestCommand implements Callable<Integer> {
     }
     IngestPlan plan = IngestPlan.of(paths, recursive);
     PrintWriter out = spec.commandLine().getOut();
+    ManagedChannel channel = gateway.open();
     try (LocalClients clients = new LocalClients(LocalEnvironment.expected(data.settings()))) {
+      PlatformRuns runs = new PlatformRuns(channel);
       String owner =
-          clients
-              .datasourceOwner(datasource)
+          gateway
+              .call("datasource '" + datasource + "'", () -> runs.datasourceOwner(datasource))
               .orElseThrow(
                   () ->
                       CommandFailure.refused(
@@ -118,7 +123,9 @@ final class IngestCommand implements Callable<Integer> {
         out.flush();
         return 0;
       }
-      return waitFor(clients, docIdByPath, started, out);
+      return waitFor(clients, runs, docIdByPath, started, out);
+    } finally {
+      channel.shutdownNow();
     }
   }
 
@@ -237,9 +244,16 @@ final class IngestCommand implements Callable<Integer> {
   }
 
   private int waitFor(
-      LocalClients clients, Map<String, String> docIdByPath, Instant since, PrintWriter out)
+      LocalClients clients,
+      PlatformRuns runs,
+      Map<String, String> docIdByPath,
+      Instant since,
+      PrintWriter out)
       throws InterruptedException {
-    DispositionWatch watch = new DispositionWatch(clients.db(), clients.sfn(), account, since);
+    DispositionWatch watch =
+        new DispositionWatch(
+            docIds -> gateway.call("admissions", () -> runs.admissions(account, docIds, since)),
+            clients.sfn());
     ProgressLine progress = ProgressLine.onConsole(out, "processing", docIdByPath.size());
     long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
     Map<String, List<DispositionWatch.Ending>> done = Map.of();

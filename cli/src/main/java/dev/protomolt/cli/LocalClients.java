@@ -1,11 +1,7 @@
 package dev.protomolt.cli;
 
-import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import java.net.URI;
-import java.util.Optional;
-import javax.sql.DataSource;
-import org.postgresql.ds.PGSimpleDataSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -18,15 +14,15 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
- * The AWS SDK clients and the database connection a command uses against the local cloud, built
- * from the same endpoints {@code protomolt env} prints: what a user's own tools would use.
+ * The AWS SDK clients a command uses against the local cloud, built from the same endpoints {@code
+ * protomolt env} prints: what a user's own tools would use. No database connection: what the
+ * platform recorded is read through the gateway's doors (decision 1523).
  */
 final class LocalClients implements AutoCloseable {
 
   private final LocalCloudEndpoints endpoints;
   private final S3Client s3;
   private final SfnClient sfn;
-  private final PGSimpleDataSource db;
 
   LocalClients(LocalCloudEndpoints endpoints) {
     this.endpoints = endpoints;
@@ -49,11 +45,6 @@ final class LocalClients implements AutoCloseable {
             .credentialsProvider(keys)
             .httpClient(UrlConnectionHttpClient.create())
             .build();
-    this.db = new PGSimpleDataSource();
-    db.setURL(endpoints.postgresJdbcUrl());
-    db.setUser(endpoints.postgresUser());
-    db.setPassword(endpoints.postgresPassword());
-    db.setConnectTimeout(5);
   }
 
   URI s3Endpoint() {
@@ -74,28 +65,6 @@ final class LocalClients implements AutoCloseable {
 
   SfnClient sfn() {
     return sfn;
-  }
-
-  DataSource db() {
-    return db;
-  }
-
-  /** The account that owns {@code datasourceId}, if provisioned; proves the database answers. */
-  Optional<String> datasourceOwner(String datasourceId) {
-    try {
-      return new PostgresDatasourceBindings(db).datasourceAccount(datasourceId);
-    } catch (IllegalStateException e) {
-      throw new CommandFailure(
-          CommandFailure.UNREACHABLE,
-          "no local cloud database at "
-              + endpoints.postgresJdbcUrl()
-              + " ("
-              + e.getMessage()
-              + ") — start it with"
-              + " `protomolt up --data "
-              + endpoints.dataDir()
-              + "`");
-    }
   }
 
   /**

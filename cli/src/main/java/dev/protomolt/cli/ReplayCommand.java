@@ -3,8 +3,8 @@ package dev.protomolt.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.protomolt.engine.graphs.PostgresGraphStore;
-import dev.protomolt.repository.replay.ReplayAudit;
+import dev.protomolt.proto.engine.v1.ReplayRun;
+import io.grpc.ManagedChannel;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -39,6 +39,8 @@ final class ReplayCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin DataOption data;
+
+  @Mixin GatewayOption gateway;
 
   @Option(names = "--account", required = true, paramLabel = "A")
   String account;
@@ -113,8 +115,6 @@ final class ReplayCommand implements Callable<Integer> {
     String input = input().toString();
     PrintWriter out = spec.commandLine().getOut();
     try (LocalClients clients = new LocalClients(LocalEnvironment.expected(data.settings()))) {
-      // Proves the database answers, with the message that says how to start the platform.
-      clients.datasourceOwner(datasource == null ? "" : datasource);
       String machineArn = LocalPlatform.replayMachineArn(clients.region());
       // Each command is its own run; the replay id, not the execution name, makes reruns converge.
       String name = "cli-" + UUID.randomUUID();
@@ -128,57 +128,62 @@ final class ReplayCommand implements Callable<Integer> {
       if (!await) {
         return 0;
       }
-      ReplayAudit audit = new ReplayAudit(clients.db());
-      ProgressLine progress = null;
-      while (true) {
-        Optional<ReplayAudit.RunState> state = audit.run(runArn);
-        if (state.isPresent()) {
-          if (progress == null) {
-            progress =
-                ProgressLine.onConsole(out, "replaying", state.get().run().candidatesTotal());
-          }
-          progress.update(state.get().candidates());
-          if (state.get().status().equals("SUCCEEDED")) {
-            progress.finish(state.get().candidates());
-            report(out, clients, state.get());
-            return 0;
-          }
-        }
-        DescribeExecutionResponse root =
-            clients.sfn().describeExecution(b -> b.executionArn(runArn));
-        if (root.status() != ExecutionStatus.RUNNING
-            && root.status() != ExecutionStatus.SUCCEEDED) {
-          throw refusal(root);
-        }
-        // A command's own poll of a running replay: the run's audit row is what it watches.
-        Thread.sleep(200);
+      // The run's audit row, read through the gateway's runs door (decision 1523).
+      ManagedChannel channel = gateway.open();
+      try {
+        return follow(clients, new PlatformRuns(channel), runArn, out);
+      } finally {
+        channel.shutdownNow();
       }
     }
   }
 
-  private void report(PrintWriter out, LocalClients clients, ReplayAudit.RunState state) {
-    ReplayAudit.Run run = state.run();
-    String versionArn =
-        new PostgresGraphStore(clients.db())
-            .get(run.graphId(), run.graphVersion())
-            .map(s -> s.stateMachineVersionArn())
-            .orElse("");
+  private int follow(LocalClients clients, PlatformRuns runs, String runArn, PrintWriter out)
+      throws InterruptedException {
+    ProgressLine progress = null;
+    while (true) {
+      Optional<ReplayRun> state = gateway.call("replay run", () -> runs.replayRun(runArn));
+      if (state.isPresent()) {
+        if (progress == null) {
+          progress = ProgressLine.onConsole(out, "replaying", state.get().getCandidatesTotal());
+        }
+        progress.update(state.get().getCandidates());
+        if (state.get().getStatus().equals("SUCCEEDED")) {
+          progress.finish(state.get().getCandidates());
+          report(out, state.get());
+          return 0;
+        }
+      }
+      DescribeExecutionResponse root = clients.sfn().describeExecution(b -> b.executionArn(runArn));
+      if (root.status() != ExecutionStatus.RUNNING && root.status() != ExecutionStatus.SUCCEEDED) {
+        throw refusal(root);
+      }
+      // A command's own poll of a running replay: the run's audit row is what it watches.
+      Thread.sleep(200);
+    }
+  }
+
+  private static void report(PrintWriter out, ReplayRun run) {
     out.printf(
         "replay %s of graph '%s' version %d (%s)%n",
-        run.replayId(), run.graphId(), run.graphVersion(), versionArn);
-    long started = state.counts().getOrDefault("started", 0L);
-    long already = state.counts().getOrDefault("already_started", 0L);
-    long would = state.counts().getOrDefault("would_start", 0L);
-    long skipped = state.candidates() - started - already - would;
+        run.getReplayId(),
+        run.getGraphId(),
+        run.getGraphVersion(),
+        run.getStateMachineVersionArn());
+    long started = run.getCountsOrDefault("started", 0L);
+    long already = run.getCountsOrDefault("already_started", 0L);
+    long would = run.getCountsOrDefault("would_start", 0L);
+    long skipped = run.getCandidates() - started - already - would;
     out.printf(
         "candidates %d, started %d, already started %d, skipped %d%n",
-        state.candidates(), started, already, skipped);
-    if (run.dryRun()) {
+        run.getCandidates(), started, already, skipped);
+    if (run.getDryRun()) {
       out.printf("  dry run: would start %d%n", would);
     }
-    state.counts().entrySet().stream()
-        .filter(e -> !List.of("started", "already_started", "would_start").contains(e.getKey()))
-        .forEach(e -> out.printf("  skipped %s: %d%n", e.getKey(), e.getValue()));
+    new java.util.TreeMap<>(run.getCountsMap())
+        .entrySet().stream()
+            .filter(e -> !List.of("started", "already_started", "would_start").contains(e.getKey()))
+            .forEach(e -> out.printf("  skipped %s: %d%n", e.getKey(), e.getValue()));
     out.flush();
   }
 

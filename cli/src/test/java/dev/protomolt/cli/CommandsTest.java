@@ -382,6 +382,8 @@ class CommandsTest {
     CommandRun ingest =
         run(
             "ingest",
+            "--gateway",
+            gateway,
             files.resolve("corpus").toString(),
             "--recursive",
             "--account",
@@ -454,6 +456,8 @@ class CommandsTest {
     CommandRun missing =
         run(
             "ingest",
+            "--gateway",
+            gateway,
             files.resolve("nope.txt").toString(),
             "--account",
             ACCOUNT,
@@ -470,6 +474,8 @@ class CommandsTest {
     CommandRun folder =
         run(
             "ingest",
+            "--gateway",
+            gateway,
             files.resolve("folder").toString(),
             "--account",
             ACCOUNT,
@@ -482,6 +488,8 @@ class CommandsTest {
     CommandRun unbound =
         run(
             "ingest",
+            "--gateway",
+            gateway,
             write("a.txt", "hello").toString(),
             "--account",
             ACCOUNT,
@@ -498,6 +506,8 @@ class CommandsTest {
     CommandRun foreign =
         run(
             "ingest",
+            "--gateway",
+            gateway,
             write("b.txt", "hello").toString(),
             "--account",
             "other",
@@ -510,6 +520,8 @@ class CommandsTest {
     CommandRun badAccount =
         run(
             "ingest",
+            "--gateway",
+            gateway,
             write("c.txt", "x").toString(),
             "--account",
             "_x",
@@ -523,27 +535,24 @@ class CommandsTest {
 
   @Test
   void ingestWithoutARunningPlatformSaysHowToStartOne() {
-    String port = System.getProperty(LocalCloudSettings.POSTGRES_PORT_SETTING);
-    System.setProperty(
-        LocalCloudSettings.POSTGRES_PORT_SETTING, Integer.toString(LocalPorts.free()));
-    try {
-      CommandRun ingest =
-          run(
-              "ingest",
-              write("d.txt", "x").toString(),
-              "--account",
-              ACCOUNT,
-              "--datasource",
-              "docs",
-              "--data",
-              data.toString());
-      assertThat(ingest.status()).as("%s", ingest).isEqualTo(CommandFailure.UNREACHABLE);
-      assertThat(ingest.err())
-          .contains("no local cloud database at jdbc:postgresql://127.0.0.1:")
-          .contains("start it with `protomolt up --data ");
-    } finally {
-      System.setProperty(LocalCloudSettings.POSTGRES_PORT_SETTING, port);
-    }
+    // The datasource check is the first call and goes to the gateway's runs door (decision 1523).
+    String nobody = "127.0.0.1:" + LocalPorts.free();
+    CommandRun ingest =
+        run(
+            "ingest",
+            write("d.txt", "x").toString(),
+            "--account",
+            ACCOUNT,
+            "--datasource",
+            "docs",
+            "--data",
+            data.toString(),
+            "--gateway",
+            nobody);
+    assertThat(ingest.status()).as("%s", ingest).isEqualTo(CommandFailure.UNREACHABLE);
+    assertThat(ingest.err())
+        .contains("no local cloud on " + nobody)
+        .contains("start it with `protomolt up --data ");
   }
 
   @Test

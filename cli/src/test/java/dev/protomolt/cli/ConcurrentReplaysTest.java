@@ -92,6 +92,8 @@ class ConcurrentReplaysTest {
                   go.await();
                   return CommandRun.of(
                       "replay",
+                      "--gateway",
+                      "127.0.0.1:" + platform.gatewayPort(),
                       "--wait",
                       "--account",
                       ACCOUNT,

@@ -6,7 +6,6 @@ import dev.protomolt.testsupport.StepFunctionsExecutions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,8 +110,7 @@ class DemoRunTest {
         sfn.startExecution(b -> b.stateMachineArn(machine).input("{}")).executionArn();
     DescribeExecutionResponse failed = StepFunctionsExecutions.awaitClosed(sfn, execution);
     assertThat(failed.status()).isEqualTo(ExecutionStatus.FAILED);
-    DispositionWatch watch =
-        new DispositionWatch(platform.database(), sfn, DemoRun.ACCOUNT, Instant.EPOCH);
+    DispositionWatch watch = new DispositionWatch(docIds -> java.util.List.of(), sfn);
     assertThat(watch.endingOf("demo", failed))
         .isEqualTo(new DispositionWatch.Ending("demo", "embed", DispositionWatch.DEAD_LETTERED));
   }

@@ -123,6 +123,8 @@ class RedriveCommandTest {
       CommandRun run =
           CommandRun.of(
               "redrive",
+              "--gateway",
+              "127.0.0.1:" + platform.gatewayPort(),
               "--data",
               data.toString(),
               "--graph",
@@ -154,7 +156,14 @@ class RedriveCommandTest {
 
       // Succeeded now: a second redrive of the same window skips it, saying why.
       CommandRun again =
-          CommandRun.of("redrive", "--data", data.toString(), "--execution", execution);
+          CommandRun.of(
+              "redrive",
+              "--gateway",
+              "127.0.0.1:" + platform.gatewayPort(),
+              "--data",
+              data.toString(),
+              "--execution",
+              execution);
       assertThat(again.status()).as(again.toString()).isZero();
       assertThat(again.out())
           .contains("skipped " + execution + ": Execution is SUCCEEDED and cannot be redriven")
@@ -166,13 +175,23 @@ class RedriveCommandTest {
   void refusalsNameTheFlag() {
     CommandRun unknown =
         CommandRun.of(
-            "redrive", "--data", data.toString(), "--graph", "no-such-graph", "--version", "1");
+            "redrive",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
+            "--data",
+            data.toString(),
+            "--graph",
+            "no-such-graph",
+            "--version",
+            "1");
     assertThat(unknown.status()).isEqualTo(CommandFailure.REFUSED);
     assertThat(unknown.err()).contains("--graph/--version: graph 'no-such-graph' has no version 1");
 
     CommandRun window =
         CommandRun.of(
             "redrive",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
             "--data",
             data.toString(),
             "--graph",
@@ -189,6 +208,8 @@ class RedriveCommandTest {
     CommandRun badInstant =
         CommandRun.of(
             "redrive",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
             "--data",
             data.toString(),
             "--graph",

@@ -50,6 +50,8 @@ class ReplayCommandTest {
     CommandRun ingest =
         CommandRun.of(
             "ingest",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
             corpus.toString(),
             "--recursive",
             "--account",
@@ -63,6 +65,8 @@ class ReplayCommandTest {
     CommandRun noGraph =
         CommandRun.of(
             "replay",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
             "--wait",
             "--account",
             ACCOUNT,
@@ -87,6 +91,8 @@ class ReplayCommandTest {
     CommandRun replay =
         CommandRun.of(
             "replay",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
             "--wait",
             "--account",
             ACCOUNT,
@@ -132,6 +138,8 @@ class ReplayCommandTest {
     CommandRun again =
         CommandRun.of(
             "replay",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
             "--wait",
             "--account",
             ACCOUNT,
@@ -147,13 +155,25 @@ class ReplayCommandTest {
     assertThat(again.out()).contains("candidates 2, started 0, already started 2, skipped 0");
 
     CommandRun bare =
-        CommandRun.of("replay", "--wait", "--account", ACCOUNT, "--graph", GRAPH, "--data", data);
+        CommandRun.of(
+            "replay",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
+            "--wait",
+            "--account",
+            ACCOUNT,
+            "--graph",
+            GRAPH,
+            "--data",
+            data);
     assertThat(bare.status()).isEqualTo(CommandFailure.REFUSED);
     assertThat(bare.err()).contains("--account: a bare account_id selects a whole tenant");
 
     CommandRun badTime =
         CommandRun.of(
             "replay",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
             "--wait",
             "--account",
             ACCOUNT,
@@ -169,6 +189,8 @@ class ReplayCommandTest {
     CommandRun unknownVersion =
         CommandRun.of(
             "replay",
+            "--gateway",
+            "127.0.0.1:" + platform.gatewayPort(),
             "--wait",
             "--account",
             ACCOUNT,

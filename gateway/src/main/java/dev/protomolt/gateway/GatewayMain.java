@@ -10,9 +10,12 @@ import dev.protomolt.core.doclog.LogOriginals;
 import dev.protomolt.core.graph.DraftStore;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
+import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
 import dev.protomolt.engine.graphs.DynamoDbDraftStore;
 import dev.protomolt.engine.graphs.IndexPlanGrpcService;
+import dev.protomolt.engine.graphs.PlatformRunsGrpcService;
+import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.PostgresIndexPlans;
@@ -38,9 +41,11 @@ import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresGraphVersions;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.postgres.PostgresNodeTallies;
 import dev.protomolt.repository.reconcile.ReconcilerSettings;
 import dev.protomolt.repository.reconcile.StorageCoherence;
 import dev.protomolt.repository.reconcile.StorageReconciler;
+import dev.protomolt.repository.replay.ReplayAudit;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
@@ -205,7 +210,16 @@ public final class GatewayMain implements AutoCloseable {
                 new IndexPlanGrpcService(new PostgresIndexPlans(dataSource, Clock.systemUTC())))
             .addService(
                 new DatasourceGrantGrpcService(
-                    new PostgresDatasourceGrants(dataSource, Clock.systemUTC())));
+                    new PostgresDatasourceGrants(dataSource, Clock.systemUTC())))
+            // What operators' tools read about document runs, so none of them opens the
+            // database (decision 1523).
+            .addService(
+                new PlatformRunsGrpcService(
+                    new PostgresDatasourceBindings(dataSource),
+                    new PostgresAdmissionLog(dataSource),
+                    new PostgresNodeTallies(dataSource),
+                    new ReplayAudit(dataSource),
+                    new PostgresGraphStore(dataSource)));
     Map<String, Object> adminConfig = new HashMap<>(connection);
     adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     this.kafkaAdmin = Admin.create(adminConfig);
