@@ -2,12 +2,15 @@ package dev.protomolt.cli;
 
 import dev.protomolt.gateway.GatewayConfig;
 import dev.protomolt.identity.GatewayCallCredentials;
+import dev.protomolt.identity.GatewayTransport;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
+import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Option;
@@ -15,7 +18,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code --gateway HOST:PORT}: where a running {@code protomolt up} serves its gRPC doors. The
  * default is {@code $PROTOMOLT_GATEWAY} (set by {@code eval $(protomolt env)}), else the gateway's
- * default port on loopback.
+ * default port on loopback. {@code --gateway-ca FILE} ({@code $PROTOMOLT_GATEWAY_CA}) makes the
+ * channel TLS trusting that CA only, as the local load balancer's front needs (decision 1745).
  *
  * <p>Every call is signed as an operator (decision 1740): with {@code
  * PROTOMOLT_OPERATOR_ACCESS_KEY_ID}/{@code _SECRET_ACCESS_KEY} when set, else, for a gateway on
@@ -33,6 +37,16 @@ final class GatewayOption {
           "The running platform's gateway (default: $PROTOMOLT_GATEWAY or " + DEFAULT + ").")
   String address;
 
+  @Option(
+      names = "--gateway-ca",
+      paramLabel = "FILE",
+      defaultValue = "${env:" + GatewayTransport.CA_VARIABLE + "}",
+      description =
+          "PEM CA certificate to trust for the gateway's TLS endpoint (default:"
+              + " $PROTOMOLT_GATEWAY_CA; without it a gateway on loopback is called in plaintext,"
+              + " any other over TLS with the JVM's trusted roots).")
+  Path ca;
+
   ManagedChannel open() {
     int colon = address.lastIndexOf(':');
     int port;
@@ -49,15 +63,20 @@ final class GatewayOption {
               + "'");
     }
     String host = address.substring(0, colon);
-    return NettyChannelBuilder.forAddress(host, port)
-        .usePlaintext()
+    ChannelCredentials transport;
+    try {
+      transport = GatewayTransport.forGateway(host, ca, "--gateway-ca");
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      throw CommandFailure.refused(e.getMessage());
+    }
+    return NettyChannelBuilder.forAddress(host, port, transport)
         .intercept(credentials(host, System.getenv()).interceptor())
         .build();
   }
 
   /** Who the CLI signs as when calling a gateway on {@code host}. */
   static GatewayCallCredentials credentials(String host, Map<String, String> env) {
-    boolean local = isLoopback(host);
+    boolean local = GatewayTransport.isLoopback(host);
     URI sts;
     String region;
     if (env.getOrDefault(GatewayCallCredentials.STS_ENDPOINT_VARIABLE, "").isBlank() && local) {
@@ -82,10 +101,6 @@ final class GatewayOption {
       return LocalPrincipals.operator(sts, region);
     }
     return GatewayCallCredentials.fromEnvironment(env);
-  }
-
-  private static boolean isLoopback(String host) {
-    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
   }
 
   /**

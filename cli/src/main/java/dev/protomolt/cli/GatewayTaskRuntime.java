@@ -86,6 +86,15 @@ final class GatewayTaskRuntime implements ContainerRuntime {
     }
   }
 
+  /**
+   * Where the started gateway listens: the load balancer's TLS front forwards there, not to the
+   * task definition's port when this runtime moved it.
+   */
+  @Override
+  public int hostPort(DeployedContainer container, int containerPort) {
+    return gateway().map(GatewayMain::port).orElse(containerPort);
+  }
+
   /** The gateway this runtime started, once it has. */
   Optional<GatewayMain> gateway() {
     return Optional.ofNullable(started);

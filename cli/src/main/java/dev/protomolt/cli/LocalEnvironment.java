@@ -1,5 +1,6 @@
 package dev.protomolt.cli;
 
+import dev.protomolt.identity.GatewayTransport;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.cloud.LocalPostgres;
@@ -63,6 +64,17 @@ public final class LocalEnvironment {
    * service, the Lambda API's included, region, key pair) and ours for the gateway, Kafka, PostgreSQL, buckets and the index.
    */
   public static Map<String, String> of(LocalCloudEndpoints ep, int gatewayPort) {
+    return of(ep, gatewayPort, Optional.empty());
+  }
+
+  /**
+   * As {@link #of(LocalCloudEndpoints, int)} for a gateway reached through the local load
+   * balancer's TLS front on {@code gatewayPort}: {@code PROTOMOLT_GATEWAY_CA} names the CA file
+   * clients trust (decision 1745), which {@code LocalCertificates.caFile(LocalCloud.tlsDir(data))}
+   * gives without starting anything.
+   */
+  public static Map<String, String> of(
+      LocalCloudEndpoints ep, int gatewayPort, Optional<Path> gatewayCa) {
     Map<String, String> env = new LinkedHashMap<>(ep.environment());
     // The AWS CLI finds the template's functions on the local Lambda API (decision 1584).
     ep.lambda().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_LAMBDA", uri.toString()));
@@ -70,6 +82,7 @@ public final class LocalEnvironment {
     env.put("AWS_EC2_METADATA_DISABLED", "true");
     env.put("PROTOMOLT_DATA", ep.dataDir().toString());
     env.put("PROTOMOLT_GATEWAY", HOST + ":" + gatewayPort);
+    gatewayCa.ifPresent(ca -> env.put(GatewayTransport.CA_VARIABLE, ca.toString()));
     // What a client outside the platform signs its gateway calls with: the local STS (on the
     // local AWS API port) and the operator `up` registers (decision 1742).
     ep.lambda().ifPresent(api -> env.put("AWS_ENDPOINT_URL_STS", api.toString()));

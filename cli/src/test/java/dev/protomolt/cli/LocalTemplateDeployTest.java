@@ -1,6 +1,7 @@
 package dev.protomolt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
+import dev.protomolt.identity.GatewayTransport;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
@@ -17,6 +19,12 @@ import dev.protomolt.localstack.template.DeployedStack;
 import dev.protomolt.localstack.template.TemplateDeployer;
 import dev.protomolt.localstack.template.TemplatePlan;
 import dev.protomolt.proto.config.v1.PipelineGraph;
+import dev.protomolt.proto.engine.v1.IndexPlanServiceGrpc;
+import dev.protomolt.proto.engine.v1.ListIndexPlansRequest;
+import io.grpc.Grpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -57,6 +65,30 @@ class LocalTemplateDeployTest {
             .containsExactlyInAnyOrderElementsOf(NamedHandlers.NAMES);
         assertThat(gateway.gateway())
             .hasValueSatisfying(g -> assertThat(g.port()).isPositive().isNotEqualTo(18100));
+
+        // The template's TLS listener fronts the gateway task where it really listens, and a
+        // call over TLS trusting the local CA is answered by the gateway itself: unsigned, it is
+        // the gateway's UNAUTHENTICATED, not a transport failure (decision 1745).
+        DeployedStack.TlsListener tls = stack.tlsListener().orElseThrow();
+        assertThat(tls.targetPort()).isEqualTo(gateway.gateway().orElseThrow().port());
+        ManagedChannel overTls =
+            Grpc.newChannelBuilderForAddress(
+                    "127.0.0.1",
+                    tls.port(),
+                    GatewayTransport.forGateway("127.0.0.1", tls.caFile(), "caFile"))
+                .build();
+        try {
+          assertThatThrownBy(
+                  () ->
+                      IndexPlanServiceGrpc.newBlockingStub(overTls)
+                          .withDeadlineAfter(30, TimeUnit.SECONDS)
+                          .listIndexPlans(ListIndexPlansRequest.getDefaultInstance()))
+              .isInstanceOfSatisfying(
+                  StatusRuntimeException.class,
+                  e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+        } finally {
+          overTls.shutdownNow();
+        }
 
         // What account events record in AWS: the datasource belongs to the account.
         new PostgresDatasourceBindings(cloud.database()).bind("ds-deploy", "acct-deploy");

@@ -57,6 +57,8 @@ import java.util.regex.Pattern;
  *     (unset: nobody)
  * @param otlpEndpoint {@code OTEL_EXPORTER_OTLP_ENDPOINT}, where the task's spans go; empty for
  *     tracing off (decision 1793)
+ * @param operatorCallsPerSecond {@code PROTOMOLT_GATEWAY_OPERATOR_RATE}: each principal's calls
+ *     per second on the operator doors, bursts of twice that (decision 1746)
  */
 public record GatewayConfig(
     int port,
@@ -76,7 +78,8 @@ public record GatewayConfig(
     AwsClientSettings aws,
     URI stsEndpoint,
     GatewayPrincipals principals,
-    String otlpEndpoint) {
+    String otlpEndpoint,
+    int operatorCallsPerSecond) {
 
   /** The credentials reference the log bucket is reached with. */
   public static final String LOG_CREDENTIALS_REF = "platform";
@@ -84,6 +87,9 @@ public record GatewayConfig(
   private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
   public static final int DEFAULT_PORT = 18100;
+
+  /** Operator-door calls per second per principal and task when unset: far above a person's. */
+  public static final int DEFAULT_OPERATOR_CALLS_PER_SECOND = 20;
 
   /**
    * Records buffered per partition by default: deep enough that one account's backlog of ten
@@ -184,7 +190,13 @@ public record GatewayConfig(
             ? URI.create("https://sts." + access.region() + ".amazonaws.com")
             : uri(sts, PlatformVariable.STS_ENDPOINT.key()),
         principals,
-        values.getOrDefault(PlatformVariable.OTLP_ENDPOINT.key(), "").strip());
+        values.getOrDefault(PlatformVariable.OTLP_ENDPOINT.key(), "").strip(),
+        integer(
+            values,
+            PlatformVariable.GATEWAY_OPERATOR_RATE.key(),
+            DEFAULT_OPERATOR_CALLS_PER_SECOND,
+            1,
+            100_000));
   }
 
   private static Optional<String> logBucket(
@@ -287,6 +299,8 @@ public record GatewayConfig(
           PlatformVariable.GATEWAY_GROUP, "protomolt-gateway",
           PlatformVariable.GATEWAY_PARTITION_CAPACITY, Integer.toString(DEFAULT_PARTITION_CAPACITY),
           PlatformVariable.S3_CREDENTIALS_REFS, "platform",
+          PlatformVariable.GATEWAY_OPERATOR_RATE,
+              Integer.toString(DEFAULT_OPERATOR_CALLS_PER_SECOND),
           PlatformVariable.DIAGNOSTICS_ENABLED, "false");
 
   private static String required(Map<String, String> values, String key) {

@@ -20,6 +20,7 @@ import dev.protomolt.engine.graphs.PostgresDatasourceGrants;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
 import dev.protomolt.engine.graphs.PostgresIndexPlans;
 import dev.protomolt.gateway.access.GatewayAccess;
+import dev.protomolt.gateway.access.PrincipalRateLimit;
 import dev.protomolt.gateway.access.StsCallerIdentities;
 import dev.protomolt.gateway.diagnostics.AdminHttpServer;
 import dev.protomolt.gateway.diagnostics.ClaimCheckProbe;
@@ -191,7 +192,11 @@ public final class GatewayMain implements AutoCloseable {
             .intercept(
                 new GatewayAccess(
                     new StsCallerIdentities(config.stsEndpoint(), Clock.systemUTC()),
-                    config.principals()))
+                    config.principals(),
+                    new PrincipalRateLimit(
+                        config.operatorCallsPerSecond(),
+                        2 * config.operatorCallsPerSecond(),
+                        Clock.systemUTC())))
             // Sessions block on Step Functions and the store; virtual threads make that cheap.
             .executor(Executors.newVirtualThreadPerTaskExecutor())
             .addService(gateway)

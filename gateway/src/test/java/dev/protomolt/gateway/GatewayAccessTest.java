@@ -230,6 +230,47 @@ class GatewayAccessTest {
   }
 
   @Test
+  void aPrincipalOverItsOperatorRateIsRefusedWithoutSlowingOthers() throws Exception {
+    Map<String, String> env = settings();
+    // One call a second, bursts of two: ten calls in a row cannot all fit.
+    env.put("PROTOMOLT_GATEWAY_OPERATOR_RATE", "1");
+    try (GatewayMain limited = GatewayMain.start(GatewayConfig.from(env))) {
+      ManagedChannel slow =
+          NettyChannelBuilder.forAddress("127.0.0.1", limited.port()).usePlaintext().build();
+      try {
+        Status exhausted = null;
+        int served = 0;
+        for (int i = 0; i < 10 && exhausted == null; i++) {
+          try {
+            PipeDocServiceGrpc.newBlockingStub(slow)
+                .withCallCredentials(callers.credentials("acme-operator"))
+                .getPipeDocManifest(manifestOf(acmeDoc));
+            served++;
+          } catch (StatusRuntimeException e) {
+            exhausted = e.getStatus();
+          }
+        }
+        assertThat(exhausted).as("the limit refused a call").isNotNull();
+        assertThat(served).as("the burst was served first").isGreaterThanOrEqualTo(2);
+        assertThat(exhausted.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(exhausted.getDescription())
+            .contains(LocalCallers.ACME_OPERATOR_ROLE)
+            .contains("rate limit on the gateway's operator doors (1 calls per second")
+            .contains("retry in");
+        // Another principal's budget is its own.
+        assertThat(
+                PipeDocServiceGrpc.newBlockingStub(slow)
+                    .withCallCredentials(callers.credentials("platform-operator"))
+                    .getPipeDocManifest(manifestOf(acmeDoc))
+                    .hasManifest())
+            .isTrue();
+      } finally {
+        slow.shutdownNow();
+      }
+    }
+  }
+
+  @Test
   void aModulePrincipalMayNotUseTheOperatorDoors() {
     Status read = statusOf(() -> docs("parser").getPipeDocManifest(manifestOf(acmeDoc)));
 

@@ -229,6 +229,12 @@ class GatewayConfigTest {
     port.put("PROTOMOLT_GATEWAY_PORT", "eighty");
     assertThatThrownBy(() -> GatewayConfig.from(port))
         .hasMessageStartingWith("PROTOMOLT_GATEWAY_PORT: must be a whole number");
+    Map<String, String> rate = minimal();
+    rate.put("PROTOMOLT_GATEWAY_OPERATOR_RATE", "0");
+    assertThatThrownBy(() -> GatewayConfig.from(rate))
+        .hasMessage("PROTOMOLT_GATEWAY_OPERATOR_RATE: must be between 1 and 100000, got 0");
+    assertThat(GatewayConfig.from(minimal()).operatorCallsPerSecond())
+        .isEqualTo(GatewayConfig.DEFAULT_OPERATOR_CALLS_PER_SECOND);
     Map<String, String> module = minimal();
     module.put("PROTOMOLT_GATEWAY_MODULES", "parser,bad topic");
     assertThatThrownBy(() -> GatewayConfig.from(module))

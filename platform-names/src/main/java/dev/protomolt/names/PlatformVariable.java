@@ -70,6 +70,11 @@ public enum PlatformVariable {
   GATEWAY_MODULE_PRINCIPALS("PROTOMOLT_GATEWAY_MODULE_PRINCIPALS", gateway(), gateway()),
   /** Operator role ARN to the accounts it may act on: {@code ARN=acme|beta;ARN=*}. */
   GATEWAY_OPERATOR_PRINCIPALS("PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS", gateway(), gateway()),
+  /**
+   * Calls per second each principal may make on the gateway's operator doors, per task; bursts of
+   * twice that (decision 1746). Unset: {@code 20}.
+   */
+  GATEWAY_OPERATOR_RATE("PROTOMOLT_GATEWAY_OPERATOR_RATE", gateway(), none()),
   /** Where the gateway verifies callers' tokens; unset in AWS (the regional STS endpoint). */
   STS_ENDPOINT("AWS_ENDPOINT_URL_STS", gateway(), none()),
   /**

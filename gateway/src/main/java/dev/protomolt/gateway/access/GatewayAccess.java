@@ -10,6 +10,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import java.time.Duration;
 import java.util.Set;
 
 /**
@@ -25,7 +26,10 @@ import java.util.Set;
  *       names, or a platform operator ({@code *}) when it names none.
  * </ul>
  *
- * A refused message closes the call with {@code PERMISSION_DENIED} and is never delivered, so the
+ * A principal past its budget of operator-door calls ({@link PrincipalRateLimit}) is refused
+ * with {@code RESOURCE_EXHAUSTED} before any message is read.
+ *
+ * <p>A refused message closes the call with {@code PERMISSION_DENIED} and is never delivered, so the
  * service reads and writes nothing. The status and message depend only on the caller and the
  * request, never on what the store holds.
  */
@@ -39,10 +43,17 @@ public final class GatewayAccess implements ServerInterceptor {
 
   private final CallerIdentities identities;
   private final GatewayPrincipals principals;
+  private final PrincipalRateLimit operatorRate;
 
-  public GatewayAccess(CallerIdentities identities, GatewayPrincipals principals) {
+  /**
+   * @param operatorRate each principal's budget of calls on the operator doors (every service but
+   *     module work and index plans), counted per call before any message is delivered
+   */
+  public GatewayAccess(
+      CallerIdentities identities, GatewayPrincipals principals, PrincipalRateLimit operatorRate) {
     this.identities = identities;
     this.principals = principals;
+    this.operatorRate = operatorRate;
   }
 
   @Override
@@ -57,6 +68,25 @@ public final class GatewayAccess implements ServerInterceptor {
     }
     String service = call.getMethodDescriptor().getServiceName();
     String method = call.getMethodDescriptor().getFullMethodName();
+    if (!WORK_SERVICE.equals(service) && !INDEX_PLAN_SERVICE.equals(service)) {
+      // Module work is paced by its own demand pull; the operator doors read and write the store
+      // on every call, so one principal may not make this task do more than its budget.
+      Duration wait = operatorRate.take(caller.principal());
+      if (!wait.isZero()) {
+        call.close(
+            Status.RESOURCE_EXHAUSTED.withDescription(
+                caller.principal()
+                    + " is over its rate limit on the gateway's operator doors ("
+                    + rate(operatorRate.callsPerSecond())
+                    + " calls per second, bursts of "
+                    + operatorRate.burst()
+                    + "); retry in "
+                    + Math.max(1, wait.toMillis())
+                    + " ms"),
+            new Metadata());
+        return new ServerCall.Listener<>() {};
+      }
+    }
     ServerCall.Listener<Q> delegate =
         Contexts.interceptCall(Context.current().withValue(CALLER, caller), call, headers, next);
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(delegate) {
@@ -83,6 +113,12 @@ public final class GatewayAccess implements ServerInterceptor {
         }
       }
     };
+  }
+
+  private static String rate(double perSecond) {
+    return perSecond == Math.rint(perSecond)
+        ? Long.toString((long) perSecond)
+        : Double.toString(perSecond);
   }
 
   /** Null when {@code caller} may send {@code message}, else the refusal. */

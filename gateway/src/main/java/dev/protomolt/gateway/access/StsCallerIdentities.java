@@ -32,6 +32,9 @@ public final class StsCallerIdentities implements CallerIdentities {
   /** The longest a verified identity is trusted without asking STS again. */
   public static final Duration MAX_CACHED = Duration.ofMinutes(15);
 
+  /** How far ahead of the gateway's clock a caller's signing time may be. */
+  public static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
+
   private static final DateTimeFormatter AMZ_DATE =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
   private static final Pattern ARN = Pattern.compile("<Arn>([^<]+)</Arn>");
@@ -64,15 +67,14 @@ public final class StsCallerIdentities implements CallerIdentities {
                   + " (GatewayCallCredentials; docs/security.md)"));
     }
     Instant now = clock.instant();
+    // Refused without asking STS: a token outside its window is never sent on.
+    Instant until = window(query, now);
     Verified known = verified.getIfPresent(query);
     if (known != null && now.isBefore(known.until())) {
       return known.caller();
     }
     VerifiedCaller caller = ask(query);
-    Instant until = expiry(query, now);
-    if (now.isBefore(until)) {
-      verified.put(query, new Verified(caller, until));
-    }
+    verified.put(query, new Verified(caller, until));
     return caller;
   }
 
@@ -124,8 +126,13 @@ public final class StsCallerIdentities implements CallerIdentities {
     }
   }
 
-  /** When the token stops being valid: its signing time plus its lifetime, capped. */
-  private static Instant expiry(String query, Instant now) {
+  /**
+   * The token's validity window, checked before STS is asked (decision 1746; {@link
+   * CallerToken#decode} already refused any action but {@code GetCallerIdentity}): valid for at
+   * most {@link #MAX_CACHED}, not signed in the future beyond {@link #CLOCK_SKEW}, and not
+   * expired. Returns when it stops being valid.
+   */
+  static Instant window(String query, Instant now) throws CallerRefusedException {
     String date = null;
     String expires = null;
     for (String pair : query.split("&")) {
@@ -135,22 +142,49 @@ public final class StsCallerIdentities implements CallerIdentities {
       }
       String key = pair.substring(0, eq);
       String value = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-      if (key.equals("X-Amz-Date")) {
-        date = value;
-      } else if (key.equals("X-Amz-Expires")) {
-        expires = value;
+      switch (key) {
+        case "X-Amz-Date" -> date = value;
+        case "X-Amz-Expires" -> expires = value;
+        default -> {
+          // Signed along, checked by STS.
+        }
       }
     }
-    Instant cap = now.plus(MAX_CACHED);
     if (date == null || expires == null) {
-      // STS accepted it, so it was well formed; without a readable expiry, do not cache it.
-      return now;
+      throw refused("the caller token must carry X-Amz-Date and X-Amz-Expires (a presigned query)");
     }
+    Instant signed;
+    long seconds;
     try {
-      Instant until = Instant.from(AMZ_DATE.parse(date)).plusSeconds(Long.parseLong(expires));
-      return until.isBefore(cap) ? until : cap;
+      signed = Instant.from(AMZ_DATE.parse(date));
+      seconds = Long.parseLong(expires);
     } catch (DateTimeParseException | NumberFormatException e) {
-      return now;
+      throw refused("the caller token's X-Amz-Date or X-Amz-Expires is not readable");
     }
+    if (seconds < 1 || seconds > MAX_CACHED.toSeconds()) {
+      throw refused(
+          "the caller token may be valid for 1 to "
+              + MAX_CACHED.toSeconds()
+              + " s (X-Amz-Expires), got "
+              + seconds
+              + ": a longer-lived token would be a replayable credential");
+    }
+    if (signed.isAfter(now.plus(CLOCK_SKEW))) {
+      throw refused(
+          "the caller token is signed at "
+              + signed
+              + ", more than "
+              + CLOCK_SKEW.toMinutes()
+              + " minutes ahead of the gateway's clock; check the caller's clock");
+    }
+    Instant until = signed.plusSeconds(seconds);
+    if (!now.isBefore(until)) {
+      throw refused("the caller token expired at " + until + "; sign a new one");
+    }
+    return until;
+  }
+
+  private static CallerRefusedException refused(String why) {
+    return new CallerRefusedException(Status.UNAUTHENTICATED.withDescription(why));
   }
 }

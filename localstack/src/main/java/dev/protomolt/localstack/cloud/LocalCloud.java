@@ -10,6 +10,7 @@ import dev.protomolt.localstack.lambda.api.FunctionRegistry;
 import dev.protomolt.localstack.lambda.api.LambdaApiServer;
 import dev.protomolt.localstack.otlp.LocalTraces;
 import dev.protomolt.localstack.otlp.OtlpTraceReceiver;
+import dev.protomolt.localstack.lb.LocalCertificates;
 import dev.protomolt.localstack.s3.BucketNotificationConfigurations;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.s3.S3Notifier;
@@ -62,6 +63,7 @@ public final class LocalCloud implements AutoCloseable {
   private final LambdaApiServer lambdaApi;
   private final IamEnforcement.Installation iamEnforcement;
   private final List<MskPoller> pollers = new ArrayList<>();
+  private final LocalCertificates certificates;
 
   /** Buckets created after start (a deployed template's); notifications may name them too. */
   private final java.util.Set<String> createdBuckets = ConcurrentHashMap.newKeySet();
@@ -90,6 +92,8 @@ public final class LocalCloud implements AutoCloseable {
     this.iam = iam;
     this.functions = functions;
     this.lambdaApi = lambdaApi;
+    // Generated on first start and kept in the data folder, so a client's CA file stays valid.
+    this.certificates = LocalCertificates.ensure(tlsDir(settings.dataDir()));
     this.iamEnforcement = IamEnforcement.install(iam);
     this.startTimes = Map.copyOf(started.startTimes);
     this.shutdownHook = new Thread(this::closeFromHook, "protomolt-local-cloud-shutdown");
@@ -277,6 +281,19 @@ public final class LocalCloud implements AutoCloseable {
         LocalPostgres.USER,
         Optional.ofNullable(stepFunctions).map(StepFunctionsRuntime::endpoint),
         Optional.of(lambdaApi.endpoint()));
+  }
+
+  /** Where the local cloud keeps its CA and load-balancer certificate under {@code dataDir}. */
+  public static Path tlsDir(Path dataDir) {
+    return dataDir.toAbsolutePath().resolve("tls");
+  }
+
+  /**
+   * The CA and server certificate the local load balancer's TLS front presents (decision 1745);
+   * {@link LocalCertificates#caFile()} is what clients trust ({@code PROTOMOLT_GATEWAY_CA}).
+   */
+  public LocalCertificates certificates() {
+    return certificates;
   }
 
   /**

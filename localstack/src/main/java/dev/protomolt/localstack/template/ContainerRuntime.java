@@ -10,4 +10,12 @@ public interface ContainerRuntime {
   boolean runs(String family, String containerName);
 
   AutoCloseable start(DeployedContainer container);
+
+  /**
+   * The loopback port where the started {@code container} serves what the task definition maps to
+   * {@code containerPort}: the same port unless this runtime moved it (decision 1507).
+   */
+  default int hostPort(DeployedContainer container, int containerPort) {
+    return containerPort;
+  }
 }

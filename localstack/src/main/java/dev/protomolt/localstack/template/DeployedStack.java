@@ -3,6 +3,7 @@ package dev.protomolt.localstack.template;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.schedule.LocalScheduler;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -19,16 +20,38 @@ public final class DeployedStack implements AutoCloseable {
   private final LocalLambdaRunner lambdas;
   private final LocalScheduler scheduler;
   private final Deque<AutoCloseable> started;
+  private final List<TlsListener> listeners;
+
+  /**
+   * A TLS listener as deployed: the loopback port its front listens on, the port it forwards to
+   * (the task's), and the CA file a client trusts to reach it.
+   */
+  public record TlsListener(String logicalId, int port, int targetPort, Path caFile) {}
 
   DeployedStack(
       TemplatePlan plan,
       LocalLambdaRunner lambdas,
       LocalScheduler scheduler,
-      Deque<AutoCloseable> started) {
+      Deque<AutoCloseable> started,
+      List<TlsListener> listeners) {
     this.plan = plan;
     this.lambdas = lambdas;
     this.scheduler = scheduler;
     this.started = new ArrayDeque<>(started);
+    this.listeners = List.copyOf(listeners);
+  }
+
+  /** Every TLS listener's front, in template order. */
+  public List<TlsListener> tlsListeners() {
+    return listeners;
+  }
+
+  /**
+   * The stack's one TLS listener (the gateway's load balancer): where clients dial with {@code
+   * PROTOMOLT_GATEWAY=127.0.0.1:<port>} and {@code PROTOMOLT_GATEWAY_CA=<caFile>}.
+   */
+  public Optional<TlsListener> tlsListener() {
+    return listeners.stream().findFirst();
   }
 
   public TemplatePlan plan() {

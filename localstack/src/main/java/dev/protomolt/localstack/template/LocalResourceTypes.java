@@ -73,11 +73,15 @@ public final class LocalResourceTypes {
           "AWS::EC2::SecurityGroupEgress",
           "AWS::EC2::VPCEndpoint",
           "AWS::ElasticLoadBalancingV2::LoadBalancer",
-          "AWS::ElasticLoadBalancingV2::Listener",
           "AWS::ElasticLoadBalancingV2::TargetGroup"
         }) {
       row(t, LocalRole.NOTHING, "no network locally: every service is on loopback");
     }
+    // TLS ends where it ends in AWS: at the load balancer's listener, not in the task.
+    row(
+        "AWS::ElasticLoadBalancingV2::Listener",
+        LocalRole.TLS_LISTENER,
+        "a loopback TLS front with the local cloud's certificate, forwarding to the task");
     // The ECS service runs its task definition; scaling and placement are AWS's concern.
     row("AWS::ECS::Cluster", LocalRole.NOTHING, "the task runs in this JVM");
     row("AWS::ECS::Service", LocalRole.NOTHING, "its task definition runs once in this JVM");

@@ -28,6 +28,11 @@ public enum LocalRole {
   SCHEMA_MIGRATION,
   /** An ECS task definition: its container environment, run in-process by the container runtime. */
   CONTAINER_TASK,
+  /**
+   * A load balancer's TLS listener: a loopback TLS front with the local cloud's certificate,
+   * forwarding to the task its target group's service runs (decision 1745).
+   */
+  TLS_LISTENER,
   /** IAM: recorded so that calls can later be checked against the policies. */
   IAM,
   /** An Aurora PostgreSQL cluster, instance or proxy: the local PostgreSQL answers for it. */

@@ -8,6 +8,7 @@ import dev.protomolt.localstack.iam.IamPrincipal;
 import dev.protomolt.localstack.kafka.MskEventSourceMapping;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.localstack.lambda.api.FunctionConfiguration;
+import dev.protomolt.localstack.lb.TlsFront;
 import dev.protomolt.localstack.s3.S3NotificationRule;
 import dev.protomolt.localstack.schedule.LocalScheduler;
 import dev.protomolt.localstack.schedule.ScheduleExpression;
@@ -99,11 +100,29 @@ public final class TemplateDeployer {
         containers);
   }
 
-  /** Deploys {@code plan}; the returned stack stops what it started when closed. */
+  /**
+   * Deploys {@code plan}, its TLS listeners on free loopback ports; the returned stack stops what
+   * it started when closed.
+   */
   public static DeployedStack deploy(
       TemplatePlan plan, LocalCloud cloud, FunctionRuntime functions, ContainerRuntime containers) {
+    return deploy(plan, cloud, functions, containers, 0);
+  }
+
+  /**
+   * Deploys {@code plan}; its (first) TLS listener's front listens on loopback {@code
+   * tlsFrontPort} (0: a free one) instead of the listener's port (443 in the stack), which one
+   * machine running several local clouds could not share. Further listeners get free ports.
+   */
+  public static DeployedStack deploy(
+      TemplatePlan plan,
+      LocalCloud cloud,
+      FunctionRuntime functions,
+      ContainerRuntime containers,
+      int tlsFrontPort) {
     LocalCloudEndpoints ep = cloud.endpoints();
     Deque<AutoCloseable> started = new ArrayDeque<>();
+    List<DeployedStack.TlsListener> listeners = new ArrayList<>();
     LocalScheduler scheduler = new LocalScheduler(cloud.lambdas(), Clock.systemUTC());
     started.push(scheduler);
     try {
@@ -181,11 +200,43 @@ public final class TemplateDeployer {
         started.push(() -> cloud.iam().remove(c.credentials().accessKeyId()));
         started.push(containers.start(c));
       }
-      return new DeployedStack(plan, cloud.lambdas(), scheduler, started);
+      for (TemplatePlan.Listener l : plan.listeners()) {
+        DeployedContainer target = target(plan, l);
+        int targetPort = containers.hostPort(target, l.containerPort());
+        TlsFront front =
+            TlsFront.start(
+                listeners.isEmpty() ? tlsFrontPort : 0,
+                cloud.certificates(),
+                () -> targetPort,
+                l.logicalId());
+        started.push(front);
+        listeners.add(
+            new DeployedStack.TlsListener(
+                l.logicalId(), front.port(), targetPort, cloud.certificates().caFile()));
+      }
+      return new DeployedStack(plan, cloud.lambdas(), scheduler, started, listeners);
     } catch (RuntimeException e) {
-      new DeployedStack(plan, cloud.lambdas(), scheduler, started).closeQuietly(e);
+      new DeployedStack(plan, cloud.lambdas(), scheduler, started, listeners).closeQuietly(e);
       throw e;
     }
+  }
+
+  private static DeployedContainer target(TemplatePlan plan, TemplatePlan.Listener l) {
+    return plan.containers().stream()
+        .filter(
+            c ->
+                c.logicalId().equals(l.taskLogicalId())
+                    && c.containerName().equals(l.containerName()))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    l.logicalId()
+                        + ": its target container "
+                        + l.containerName()
+                        + " of "
+                        + l.taskLogicalId()
+                        + " is not deployed"));
   }
 
   /** The function's aliases and the version each points at, from the template's qualified ARNs. */

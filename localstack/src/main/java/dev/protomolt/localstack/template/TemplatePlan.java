@@ -21,6 +21,7 @@ public record TemplatePlan(
     List<StateMachine> stateMachines,
     List<Migration> migrations,
     List<DeployedContainer> containers,
+    List<Listener> listeners,
     List<IamResource> iam,
     Map<String, LocalRole> roles,
     Map<String, String> outputs) {
@@ -66,6 +67,13 @@ public record TemplatePlan(
   /** A migration custom resource: the function its provider hands the Create event to. */
   public record Migration(
       String logicalId, String type, String functionName, JsonNode properties) {}
+
+  /**
+   * A load balancer's TLS listener and where its target group sends connections: the container
+   * {@code containerName} of the task definition {@code taskLogicalId}, on {@code containerPort}.
+   */
+  public record Listener(
+      String logicalId, int port, String taskLogicalId, String containerName, int containerPort) {}
 
   /** An IAM resource, recorded with its resolved properties for later policy checks. */
   public record IamResource(String logicalId, String type, JsonNode properties) {}

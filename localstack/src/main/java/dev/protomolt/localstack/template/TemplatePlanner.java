@@ -160,6 +160,7 @@ public final class TemplatePlanner {
     List<TemplatePlan.StateMachine> machines = new ArrayList<>();
     List<TemplatePlan.Migration> migrations = new ArrayList<>();
     List<DeployedContainer> containers = new ArrayList<>();
+    List<TemplatePlan.Listener> listeners = new ArrayList<>();
     List<TemplatePlan.IamResource> iam = new ArrayList<>();
     for (TemplateResource r : template.resources().values()) {
       String id = r.logicalId();
@@ -249,6 +250,7 @@ public final class TemplatePlanner {
           migrations.add(new TemplatePlan.Migration(id, r.type(), target, p));
         }
         case CONTAINER_TASK -> containers.addAll(containers(r, p));
+        case TLS_LISTENER -> listener(r, p).ifPresent(listeners::add);
         case IAM -> iam.add(new TemplatePlan.IamResource(id, r.type(), p));
         case LOCAL_POSTGRES, LOCAL_KAFKA, NOTHING -> {
           // Answered by the local cloud's own services, or nothing to run.
@@ -289,6 +291,7 @@ public final class TemplatePlanner {
         List.copyOf(machines),
         List.copyOf(migrations),
         List.copyOf(containers),
+        List.copyOf(listeners),
         List.copyOf(iam),
         Map.copyOf(roles),
         outputs());
@@ -489,6 +492,54 @@ public final class TemplatePlanner {
       }
     }
     return out;
+  }
+
+  /**
+   * A TLS listener's forward target: its default action's target group, the ECS service that
+   * registers a container with that group, and the service's task definition. Only TLS listeners
+   * are deployed: a plaintext one would be a listener the local cloud does not mirror.
+   */
+  private Optional<TemplatePlan.Listener> listener(TemplateResource r, JsonNode p) {
+    if (!"TLS".equals(p.path("Protocol").asText())) {
+      problem(r, "Properties.Protocol", "must be TLS: the local cloud mirrors TLS listeners only");
+      return Optional.empty();
+    }
+    int port = p.path("Port").asInt(0);
+    String group = null;
+    for (JsonNode action : r.properties().path("DefaultActions")) {
+      if ("forward".equals(action.path("Type").asText())) {
+        group = referencedId(action.path("TargetGroupArn"));
+      }
+    }
+    if (group == null) {
+      problem(
+          r,
+          "Properties.DefaultActions",
+          "needs a forward action to a target group of this template");
+      return Optional.empty();
+    }
+    for (TemplateResource service : template.resources().values()) {
+      if (!"AWS::ECS::Service".equals(service.type())) {
+        continue;
+      }
+      for (JsonNode lb : service.properties().path("LoadBalancers")) {
+        if (group.equals(referencedId(lb.path("TargetGroupArn")))) {
+          String task = referencedId(service.properties().path("TaskDefinition"));
+          return Optional.of(
+              new TemplatePlan.Listener(
+                  r.logicalId(),
+                  port,
+                  task,
+                  lb.path("ContainerName").asText(),
+                  lb.path("ContainerPort").asInt()));
+        }
+      }
+    }
+    problem(
+        r,
+        "Properties.DefaultActions",
+        "its target group " + group + " has no ECS service registering a container with it");
+    return Optional.empty();
   }
 
   private List<DeployedContainer> containers(TemplateResource r, JsonNode p) {

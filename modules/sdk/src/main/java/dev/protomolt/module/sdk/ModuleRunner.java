@@ -2,8 +2,8 @@ package dev.protomolt.module.sdk;
 
 import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.tracing.Tracing;
+import dev.protomolt.identity.GatewayTransport;
 import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Every call is signed with the process's AWS credentials (the default chain: the task role
  * on ECS, a profile or the environment elsewhere), which the gateway maps to the modules this
  * principal may serve; {@code AWS_ENDPOINT_URL_STS} and {@code AWS_REGION} say which STS endpoint
- * to sign for, and must match the gateway's.
+ * to sign for, and must match the gateway's. {@code PROTOMOLT_GATEWAY_CA} names the CA file the
+ * gateway's TLS endpoint is trusted by (the local cloud's); without it a gateway off loopback is
+ * reached over TLS with the default roots.
  */
 public final class ModuleRunner {
 
@@ -82,17 +84,25 @@ public final class ModuleRunner {
     run(moduleId, processor, options);
   }
 
+  /**
+   * A signed channel to the gateway at {@code HOST:PORT}: TLS trusting {@code PROTOMOLT_GATEWAY_CA}
+   * when set, plaintext on loopback, TLS with the default roots elsewhere (decision 1745).
+   */
+  public static ManagedChannel channel(String gateway, java.util.Map<String, String> env) {
+    int colon = gateway.lastIndexOf(':');
+    String host = gateway.substring(0, colon);
+    return Grpc.newChannelBuilderForAddress(
+            host,
+            Integer.parseInt(gateway.substring(colon + 1)),
+            GatewayTransport.forGateway(host, env))
+        .intercept(GatewayCallCredentials.fromEnvironment(env).interceptor())
+        .build();
+  }
+
   /** Runs until SIGTERM / Ctrl-C; blocks the calling thread. */
   public static void run(String moduleId, DocumentProcessor processor, Options options)
       throws InterruptedException {
-    int colon = options.gateway().lastIndexOf(':');
-    ManagedChannel channel =
-        Grpc.newChannelBuilderForAddress(
-                options.gateway().substring(0, colon),
-                Integer.parseInt(options.gateway().substring(colon + 1)),
-                InsecureChannelCredentials.create())
-            .intercept(GatewayCallCredentials.fromEnvironment(System.getenv()).interceptor())
-            .build();
+    ManagedChannel channel = channel(options.gateway(), System.getenv());
     // OTEL_EXPORTER_OTLP_ENDPOINT set: each processed unit is a span in its document's trace.
     Tracing tracing = Tracing.fromEnvironment(System::getenv, moduleId);
     ModuleWorker worker =

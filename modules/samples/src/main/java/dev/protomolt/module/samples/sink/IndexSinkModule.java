@@ -1,12 +1,9 @@
 package dev.protomolt.module.samples.sink;
 
-import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.module.sdk.ModuleRunner;
 import dev.protomolt.proto.config.v1.IndexPlan;
 import dev.protomolt.proto.engine.v1.DeclareIndexPlansRequest;
 import dev.protomolt.proto.engine.v1.IndexPlanServiceGrpc;
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
@@ -69,15 +66,8 @@ public final class IndexSinkModule {
    * indexing does not depend on the declaration, only deploys do.
    */
   private static void declarePlan(String gateway) throws InterruptedException {
-    int colon = gateway.lastIndexOf(':');
-    ManagedChannel channel =
-        Grpc.newChannelBuilderForAddress(
-                gateway.substring(0, colon),
-                Integer.parseInt(gateway.substring(colon + 1)),
-                InsecureChannelCredentials.create())
-            // Signed as the module's own principal, as ModuleRunner signs its work streams.
-            .intercept(GatewayCallCredentials.fromEnvironment(System.getenv()).interceptor())
-            .build();
+    // Signed as the module's own principal and over the same transport as its work streams.
+    ManagedChannel channel = ModuleRunner.channel(gateway, System.getenv());
     try {
       IndexPlanServiceGrpc.newBlockingStub(channel)
           .withDeadlineAfter(10, TimeUnit.SECONDS)
