@@ -101,7 +101,8 @@ public final class DlqAdminHandler implements EventHandler {
     return value == null || value.isEmpty() ? null : value;
   }
 
-  private static ObjectNode summary(DeadLetterAdmin.Listed listed) {
+  /** One letter as the door lists it; the console's dead-letter route answers the same. */
+  public static ObjectNode summary(DeadLetterAdmin.Listed listed) {
     DeadLetter l = listed.letter();
     ObjectNode item = EventJson.MAPPER.createObjectNode();
     item.put("dlqId", l.message().getDlqId());
