@@ -44,6 +44,7 @@ import dev.protomolt.gateway.KafkaPurgeEvents;
 import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
+import dev.protomolt.lambda.console.ConsoleActions;
 import dev.protomolt.lambda.console.ConsoleApiHandler;
 import dev.protomolt.lambda.console.OperatorCheck;
 import dev.protomolt.localstack.apigw.HttpApiFront;
@@ -313,18 +314,15 @@ public final class LocalPlatform implements AutoCloseable {
     // --- Until LocalPlatform deploys the local template: the dead-letter door (dlq-admin), on
     // the local Lambda API too, since `protomolt dlq` calls it with Invoke as in AWS. Drop this
     // block when the template's functions are deployed through FunctionWiring.
-    register(
-        lambdas,
-        "dlq-admin",
-        NamedHandlers.dlqAdmin(
-            new DeadLetterAdmin(
-                graphs,
-                new KafkaDeadLetterTopics(
-                    Map.of(
-                        CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers())),
-                new DeadLetterQuarantine(ds),
-                new DlqReprocessService(graphs, machines),
-                clock)));
+    DeadLetterAdmin deadLetters =
+        new DeadLetterAdmin(
+            graphs,
+            new KafkaDeadLetterTopics(
+                Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, ep.kafkaBootstrapServers())),
+            new DeadLetterQuarantine(ds),
+            new DlqReprocessService(graphs, machines),
+            clock);
+    register(lambdas, "dlq-admin", NamedHandlers.dlqAdmin(deadLetters));
     cloud
         .lambdaApi()
         .register(
@@ -390,7 +388,13 @@ public final class LocalPlatform implements AutoCloseable {
                 validator,
                 clock),
             new ConsoleApiHandler.DocumentRunsSource(new PostgresAdmissionLog(ds), sfn, store),
-            () -> MODULES));
+            () -> MODULES,
+            new ConsoleActions(
+                sfn,
+                replayMachineArn(ep.region()),
+                ConsoleActions.executionPrefix(replayMachineArn(ep.region()), CLUSTER),
+                replayAudit,
+                deadLetters)));
     this.console =
         HttpApiFront.start(
             consolePort,
