@@ -394,9 +394,7 @@ class ConsoleApiOnLocalCloudTest {
     typo.put("graph_id", "console-echo");
     typo.putObject("selectors").put("datasource", "acme-uploads");
     int replaysBefore = replayExecutions();
-    Reply replay = call("POST", "/api/replays", Map.of(), typo);
-    assertThat(replay.status()).isEqualTo(400);
-    assertThat(replay.body().path("field").asText()).isEqualTo("selectors.datasource");
+    refused(call("POST", "/api/replays", Map.of(), typo), 400, "selectors.datasource");
     assertThat(replayExecutions())
         .as("a refused replay starts no execution")
         .isEqualTo(replaysBefore);
@@ -404,38 +402,44 @@ class ConsoleApiOnLocalCloudTest {
     ObjectNode foreign = EventJson.reply();
     foreign.put(
         "executionArn", "arn:aws:states:us-east-1:000000000000:execution:protomolt-prod-x:run");
-    Reply redrive = call("POST", "/api/redrives", Map.of(), foreign);
-    assertThat(redrive.status()).isEqualTo(400);
-    assertThat(redrive.body().path("field").asText()).isEqualTo("executionArn");
+    Reply redrive = refused(call("POST", "/api/redrives", Map.of(), foreign), 400, "executionArn");
     assertThat(redrive.body().path("rule").asText()).contains("this environment");
 
     ObjectNode missing = EventJson.reply();
     missing.put("executionArn", executionPrefix() + "console-echo:no-such-run");
-    assertThat(call("POST", "/api/redrives", Map.of(), missing).status()).isEqualTo(404);
+    refused(call("POST", "/api/redrives", Map.of(), missing), 404, "executionArn");
 
-    Reply notReplay =
-        call("GET", "/api/replays", Map.of("executionArn", executionPrefix() + "x:y"), null);
-    assertThat(notReplay.status()).isEqualTo(400);
-    assertThat(notReplay.body().path("field").asText()).isEqualTo("executionArn");
+    refused(
+        call("GET", "/api/replays", Map.of("executionArn", executionPrefix() + "x:y"), null),
+        400,
+        "executionArn");
 
     ObjectNode noDlq = EventJson.reply();
     noDlq.put("accountId", "acme");
     noDlq.put("graphId", "console-echo");
-    Reply reprocess = call("POST", "/api/dead-letters/reprocess", Map.of(), noDlq);
-    assertThat(reprocess.status()).isEqualTo(400);
-    assertThat(reprocess.body().path("field").asText()).isEqualTo("dlqId");
+    refused(call("POST", "/api/dead-letters/reprocess", Map.of(), noDlq), 400, "dlqId");
 
-    Reply unknownGraph =
+    refused(
         call(
             "GET",
             "/api/dead-letters",
             Map.of("accountId", "acme", "graphId", "no-such-graph"),
-            null);
-    assertThat(unknownGraph.status()).isEqualTo(400);
-    assertThat(unknownGraph.body().path("field").asText()).isEqualTo("graphId");
+            null),
+        400,
+        "graphId");
 
-    Reply unsigned = call("POST", "/api/redrives", Map.of(), missing, null);
-    assertThat(unsigned.status()).isEqualTo(401);
+    refused(
+        call("POST", "/api/redrives", Map.of(), missing, null),
+        401,
+        "requestContext.authorizer.iam");
+  }
+
+  /** A refusal: its status and the field it names; returns it for the rule's checks. */
+  static Reply refused(Reply reply, int status, String field) {
+    assertThat(reply.status()).as("%s", reply.body()).isEqualTo(status);
+    assertThat(reply.body().path("field").asText()).isEqualTo(field);
+    assertThat(reply.body().path("rule").asText()).isNotBlank();
+    return reply;
   }
 
   static int replayExecutions() {

@@ -173,13 +173,7 @@ public record ConsoleActions(
     String dlqId = required(body, "dlqId");
     try {
       ObjectNode out = EventJson.reply();
-      ArrayNode outcomes = out.putArray("outcomes");
-      for (DeadLetterAdmin.Outcome o : deadLetters.reprocess(account, graph, dlqId, null)) {
-        ObjectNode item = outcomes.addObject();
-        item.put("dlqId", o.dlqId());
-        item.put("verdict", o.verdict().name());
-        item.put("detail", o.detail());
-      }
+      DlqAdminHandler.outcomes(out, deadLetters.reprocess(account, graph, dlqId, null));
       return out;
     } catch (DeadLetterRefused refused) {
       throw ConsoleRefusal.badRequest(refused.field(), rule(refused, refused.field()));
