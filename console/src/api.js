@@ -43,4 +43,11 @@ export const api = {
   documents: (accountId, datasourceId) => call('GET', `documents?${q({ accountId, datasourceId })}`),
   journey: (accountId, datasourceId, docId) =>
     call('GET', `documents/${encodeURIComponent(docId)}?${q({ accountId, datasourceId })}`),
+  // Actions: the replay input is what an operator would paste into the Step Functions console.
+  startReplay: (input) => call('POST', 'replays', input),
+  replay: (executionArn) => call('GET', `replays?${q({ executionArn })}`),
+  redrive: (executionArn) => call('POST', 'redrives', { executionArn }),
+  deadLetters: (accountId, graphId) => call('GET', `dead-letters?${q({ accountId, graphId })}`),
+  reprocess: (accountId, graphId, dlqId) =>
+    call('POST', 'dead-letters/reprocess', { accountId, graphId, dlqId }),
 };

@@ -4,7 +4,7 @@
 //   node console-scenario.mjs watch  <console-url> <account> <datasource> <doc-id>   <shots-dir>
 // design builds intake -> parser -> index-sink by dragging from the palette, sees the CEL violation
 // on the second edge, fixes it and deploys; watch waits in the run viewer until the document
-// reached SINK_REACHED and opens its journey. Each phase exits non-zero naming the step that failed.
+// reached SINK_REACHED, opens its journey, replays it and follows the replay to its counts. Each phase exits non-zero naming the step that failed.
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +108,11 @@ async function watch(docId) {
   await page.getByRole('heading', { name: `Journey of ${docId}` }).waitFor();
   await page.getByRole('table', { name: 'Manifest parts' }).first().waitFor();
   await page.screenshot({ path: join(shots, 'run-viewer.png'), fullPage: true });
+
+  step('replay it from its journey and follow the replay to its counts');
+  await page.getByRole('button', { name: new RegExp(`^Replay ${docId} on `) }).first().click();
+  await page.getByRole('heading', { name: 'Replay SUCCEEDED' }).waitFor({ timeout: 90_000 });
+  await page.getByText('1 of 1 candidates').waitFor();
 }
 
 function node(id) {

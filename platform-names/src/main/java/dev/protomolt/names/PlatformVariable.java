@@ -50,10 +50,16 @@ public enum PlatformVariable {
   GATEWAY_MODULES("PROTOMOLT_GATEWAY_MODULES", gateway(), gateway()),
   GATEWAY_GROUP("PROTOMOLT_GATEWAY_GROUP", gateway(), gateway()),
   GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none()),
-  /** The graph drafts table the gateway's {@code PipelineGraphService} keeps drafts in. */
-  DRAFTS_TABLE("PROTOMOLT_DRAFTS_TABLE", gateway(), gateway()),
+  /**
+   * The graph drafts table: the gateway's {@code PipelineGraphService} and the console's designer
+   * keep drafts in it.
+   */
+  DRAFTS_TABLE("PROTOMOLT_DRAFTS_TABLE", both(), both(), "console-api"),
   /** The AWS SDKs' own endpoint override for DynamoDB; only the local cloud sets it. */
-  DYNAMODB_ENDPOINT("AWS_ENDPOINT_URL_DYNAMODB", gateway(), none()),
+  DYNAMODB_ENDPOINT("AWS_ENDPOINT_URL_DYNAMODB", both(), none(), "console-api"),
+  /** The replay state machine ({@code protomolt-<env>-replay}) the console starts replays on. */
+  REPLAY_STATE_MACHINE_ARN(
+      "PROTOMOLT_REPLAY_STATE_MACHINE_ARN", functions(), functions(), "console-api"),
   /** The bucket where sealing a document log stores its original (decision 1674). */
   LOG_BUCKET("PROTOMOLT_LOG_BUCKET", gateway(), gateway()),
   /** {@code true} or {@code false}: whether the hop functions write transcripts (decision 1675). */

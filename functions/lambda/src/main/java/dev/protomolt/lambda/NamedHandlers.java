@@ -19,6 +19,7 @@ import dev.protomolt.engine.replay.ReplayPages;
 import dev.protomolt.engine.replay.ReplayService;
 import dev.protomolt.engine.replay.ReplayValidation;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
+import dev.protomolt.lambda.console.ConsoleActions;
 import dev.protomolt.lambda.console.ConsoleApiHandler;
 import dev.protomolt.lambda.console.OperatorCheck;
 import dev.protomolt.lambda.handlers.DlqAdminHandler;
@@ -137,6 +138,17 @@ public final class NamedHandlers {
       ConsoleApiHandler.DocumentRunsSource runs,
       Supplier<List<String>> modules) {
     return new ConsoleApiHandler(operators, admin, drafts, runs, modules);
+  }
+
+  /** {@code console-api} with its actions: replay, redrive and dead-letter reprocessing. */
+  public static EventHandler consoleApi(
+      OperatorCheck operators,
+      GraphAdminService admin,
+      DraftService drafts,
+      ConsoleApiHandler.DocumentRunsSource runs,
+      Supplier<List<String>> modules,
+      ConsoleActions actions) {
+    return new ConsoleApiHandler(operators, admin, drafts, runs, modules, actions);
   }
 
   /** {@code storage-purge} records, purged as one batch. */

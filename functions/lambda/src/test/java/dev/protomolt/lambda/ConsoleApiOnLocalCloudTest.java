@@ -9,6 +9,7 @@ import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
+import dev.protomolt.testsupport.Eventually;
 import dev.protomolt.testsupport.StepFunctionsExecutions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -221,6 +222,102 @@ class ConsoleApiOnLocalCloudTest {
     JsonNode manifests = journey.body().path("manifests");
     assertThat(manifests.findValuesAsText("at")).contains("intake");
     assertThat(manifests.get(0).path("manifest").toString()).contains("PIPE_DOC_PART_CORE");
+
+    replayFailRedriveAndReprocess(docId, executionArn);
+  }
+
+  /**
+   * The run viewer's actions on the document that just ran: replay it through the replay state
+   * machine and follow its progress; the replayed run fails in the module and dead-letters;
+   * redrive that failed execution; reprocess its dead letter through the dlq-admin door.
+   */
+  private static void replayFailRedriveAndReprocess(String docId, String firstRun)
+      throws Exception {
+    ObjectNode input = EventJson.reply();
+    input.put("account_id", "acme");
+    input.put("graph_id", "console-echo");
+    input.put("requested_by", "someone-else");
+    input
+        .putObject("selectors")
+        .put("datasource_id", "acme-uploads")
+        .putArray("doc_ids")
+        .add(docId);
+    Reply started = call("POST", "/api/replays", Map.of(), input);
+    assertThat(started.status()).as("%s", started.body()).isEqualTo(200);
+    String replayArn = started.body().path("executionArn").asText();
+    assertThat(replayArn).startsWith(replayMachineArn().replace(":stateMachine:", ":execution:"));
+
+    assertThat(
+            StepFunctionsExecutions.awaitClosed(local.clients.sfn(), replayArn, PATIENCE).status())
+        .isEqualTo(ExecutionStatus.SUCCEEDED);
+    JsonNode progress = call("GET", "/api/replays", Map.of("executionArn", replayArn), null).body();
+    assertThat(progress.path("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(progress.path("progress").path("candidates").asLong()).isEqualTo(1);
+    assertThat(progress.path("progress").path("pages").asLong()).isPositive();
+    assertThat(progress.path("progress").path("requestedBy").asText())
+        .as("the audit names the signed caller, not what the body claimed")
+        .isEqualTo(OPERATOR);
+
+    // The replayed run: the test plays a module failing for good, so the hop dead-letters.
+    WorkDispatch again = nextDispatch(arn -> !arn.equals(firstRun));
+    String secondRun = again.getExecutionArn();
+    local
+        .clients
+        .sfn()
+        .sendTaskFailure(
+            b ->
+                b.taskToken(again.getTaskToken())
+                    .error("Console.TestFailure")
+                    .cause("the replayed run fails on purpose"));
+    assertThat(
+            StepFunctionsExecutions.awaitClosed(local.clients.sfn(), secondRun, PATIENCE).status())
+        .isEqualTo(ExecutionStatus.FAILED);
+
+    ObjectNode succeeded = EventJson.reply();
+    succeeded.put("executionArn", firstRun);
+    Reply notRedrivable = call("POST", "/api/redrives", Map.of(), succeeded);
+    assertThat(notRedrivable.status()).isEqualTo(409);
+    assertThat(notRedrivable.body().path("field").asText()).isEqualTo("executionArn");
+
+    ObjectNode failed = EventJson.reply();
+    failed.put("executionArn", secondRun);
+    Reply redriven = call("POST", "/api/redrives", Map.of(), failed);
+    assertThat(redriven.status()).as("%s", redriven.body()).isEqualTo(200);
+    assertThat(local.clients.sfn().describeExecution(b -> b.executionArn(secondRun)).redriveCount())
+        .isEqualTo(1);
+
+    JsonNode letters =
+        Eventually.value(
+            "the replayed run's dead letter listed",
+            () -> {
+              JsonNode page =
+                  call(
+                          "GET",
+                          "/api/dead-letters",
+                          Map.of("accountId", "acme", "graphId", "console-echo"),
+                          null)
+                      .body();
+              return page.path("deadLetters").findValuesAsText("executionArn").contains(secondRun)
+                  ? java.util.Optional.of(page.path("deadLetters"))
+                  : java.util.Optional.empty();
+            });
+    JsonNode letter = null;
+    for (JsonNode l : letters) {
+      if (l.path("executionArn").asText().equals(secondRun)) {
+        letter = l;
+      }
+    }
+    assertThat(letter.path("docId").asText()).isEqualTo(docId);
+    ObjectNode reprocess = EventJson.reply();
+    reprocess.put("accountId", "acme");
+    reprocess.put("graphId", "console-echo");
+    reprocess.put("dlqId", letter.path("dlqId").asText());
+    Reply reprocessed = call("POST", "/api/dead-letters/reprocess", Map.of(), reprocess);
+    assertThat(reprocessed.status()).as("%s", reprocessed.body()).isEqualTo(200);
+    assertThat(reprocessed.body().path("outcomes").get(0).path("verdict").asText())
+        .isEqualTo("REPROCESSED");
+    // The reprocessed run is a third execution of the document, waiting on the module again.
+    assertThat(nextDispatch(arn -> !arn.equals(firstRun) && !arn.equals(secondRun))).isNotNull();
   }
 
   @Test
@@ -267,13 +364,111 @@ class ConsoleApiOnLocalCloudTest {
   }
 
   @Test
-  void draftsSayTheyAreNotWiredInThisDeployment() {
-    Reply draft = call("GET", "/api/drafts/local/console-echo", Map.of(), null);
-    assertThat(draft.status()).isEqualTo(501);
-    assertThat(draft.body().path("field").asText()).isEqualTo("drafts");
+  void draftsAreKeptInTheDraftsTablePerCallerWithTheirBaseVersion() throws Exception {
+    ObjectNode draft = graphBody("console-drafted", "true");
+    draft.put("baseVersion", 3);
+    Reply saved = call("PUT", "/api/drafts/local/console-drafted", Map.of(), draft);
+    assertThat(saved.status()).as("%s", saved.body()).isEqualTo(200);
+
+    Reply read = call("GET", "/api/drafts/local/console-drafted", Map.of(), null);
+    assertThat(read.status()).isEqualTo(200);
+    assertThat(read.body().path("graph").path("graphId").asText()).isEqualTo("console-drafted");
+    assertThat(read.body().path("baseVersion").asLong()).isEqualTo(3);
+    assertThat(read.body().path("expiresAt").asText()).as("the sliding TTL is set").isNotBlank();
+
+    Reply someoneElses =
+        call(
+            "GET",
+            "/api/drafts/local/console-drafted",
+            Map.of(),
+            null,
+            "arn:aws:iam::000000000000:user/another-operator");
+    assertThat(someoneElses.status()).as("a draft is its author's").isEqualTo(404);
+    assertThat(someoneElses.body().path("field").asText()).isEqualTo("graphId");
+  }
+
+  @Test
+  void actionRefusalsNameTheFieldAndStartNothing() throws Exception {
+    ObjectNode typo = EventJson.reply();
+    typo.put("account_id", "acme");
+    typo.put("graph_id", "console-echo");
+    typo.putObject("selectors").put("datasource", "acme-uploads");
+    int replaysBefore = replayExecutions();
+    refused(call("POST", "/api/replays", Map.of(), typo), 400, "selectors.datasource");
+    assertThat(replayExecutions())
+        .as("a refused replay starts no execution")
+        .isEqualTo(replaysBefore);
+
+    ObjectNode foreign = EventJson.reply();
+    foreign.put(
+        "executionArn", "arn:aws:states:us-east-1:000000000000:execution:protomolt-prod-x:run");
+    Reply redrive = refused(call("POST", "/api/redrives", Map.of(), foreign), 400, "executionArn");
+    assertThat(redrive.body().path("rule").asText()).contains("this environment");
+
+    ObjectNode missing = EventJson.reply();
+    missing.put("executionArn", executionPrefix() + "console-echo:no-such-run");
+    refused(call("POST", "/api/redrives", Map.of(), missing), 404, "executionArn");
+
+    refused(
+        call("GET", "/api/replays", Map.of("executionArn", executionPrefix() + "x:y"), null),
+        400,
+        "executionArn");
+
+    ObjectNode noDlq = EventJson.reply();
+    noDlq.put("accountId", "acme");
+    noDlq.put("graphId", "console-echo");
+    refused(call("POST", "/api/dead-letters/reprocess", Map.of(), noDlq), 400, "dlqId");
+
+    refused(
+        call(
+            "GET",
+            "/api/dead-letters",
+            Map.of("accountId", "acme", "graphId", "no-such-graph"),
+            null),
+        400,
+        "graphId");
+
+    refused(
+        call("POST", "/api/redrives", Map.of(), missing, null),
+        401,
+        "requestContext.authorizer.iam");
+  }
+
+  /** A refusal: its status and the field it names; returns it for the rule's checks. */
+  static Reply refused(Reply reply, int status, String field) {
+    assertThat(reply.status()).as("%s", reply.body()).isEqualTo(status);
+    assertThat(reply.body().path("field").asText()).isEqualTo(field);
+    assertThat(reply.body().path("rule").asText()).isNotBlank();
+    return reply;
+  }
+
+  static int replayExecutions() {
+    return local
+        .clients
+        .sfn()
+        .listExecutions(b -> b.stateMachineArn(replayMachineArn()))
+        .executions()
+        .size();
+  }
+
+  static String replayMachineArn() {
+    return local.environment.get("PROTOMOLT_REPLAY_STATE_MACHINE_ARN");
+  }
+
+  static String executionPrefix() {
+    return "arn:aws:states:"
+        + local.cloud.endpoints().region()
+        + ":000000000000:execution:protomolt-"
+        + LocalCloudFunctions.ENV
+        + "-";
   }
 
   private static WorkDispatch nextDispatch(String executionArn) throws Exception {
+    return nextDispatch(executionArn::equals);
+  }
+
+  private static WorkDispatch nextDispatch(java.util.function.Predicate<String> execution)
+      throws Exception {
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
             Map.of(
@@ -290,12 +485,12 @@ class ConsoleApiOnLocalCloudTest {
       while (System.nanoTime() < deadline) {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
           WorkDispatch work = WorkDispatch.parseFrom(r.value());
-          if (work.getExecutionArn().equals(executionArn)) {
+          if (execution.test(work.getExecutionArn())) {
             return work;
           }
         }
       }
-      throw new AssertionError("no dispatch for " + executionArn + " within " + PATIENCE);
+      throw new AssertionError("no dispatch of the execution asked for within " + PATIENCE);
     }
   }
 }

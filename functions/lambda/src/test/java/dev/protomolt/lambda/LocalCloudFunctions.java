@@ -2,6 +2,7 @@ package dev.protomolt.lambda;
 
 import dev.protomolt.core.graph.validation.TenancyDirectory;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
+import dev.protomolt.engine.graphs.DynamoDbDraftStore;
 import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
@@ -10,6 +11,7 @@ import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.names.PlatformVariable;
+import dev.protomolt.statemachines.ReplayMachine;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -34,6 +36,8 @@ final class LocalCloudFunctions implements AutoCloseable {
 
   static final String ENV = "local";
   static final String ROLE = "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":role/protomolt-local";
+  static final String DRAFTS_TABLE = "protomolt-local-drafts";
+  static final String REPLAY_MACHINE = "protomolt-" + ENV + "-replay";
 
   final LocalCloud cloud;
   final Map<String, String> environment;
@@ -70,6 +74,18 @@ final class LocalCloudFunctions implements AutoCloseable {
       EventHandler handler = wiring.handler(name);
       cloud.lambdas().register(name, (event, context) -> handler.handleText(event));
     }
+    // What the stack declares beside the functions: the drafts table and the replay machine.
+    DynamoDbDraftStore.createTable(clients.dynamo(), DRAFTS_TABLE);
+    clients
+        .sfn()
+        .createStateMachine(
+            b ->
+                b.name(REPLAY_MACHINE)
+                    .roleArn(ROLE)
+                    .definition(
+                        ReplayMachine.definition(
+                            cloud.lambdas().functionArn("replay-validate"),
+                            cloud.lambdas().functionArn("replay-page"))));
   }
 
   /**
@@ -113,6 +129,16 @@ final class LocalCloudFunctions implements AutoCloseable {
     env.put("PROTOMOLT_EXECUTION_ROLE_ARN", ROLE);
     // The local collector, as TemplateDeployer.runtimeEnvironment gives every deployed function.
     ep.traces().ifPresent(uri -> env.put(PlatformVariable.OTLP_ENDPOINT.key(), uri.toString()));
+    env.put("AWS_ENDPOINT_URL_DYNAMODB", ep.dynamoDb().toString());
+    env.put("PROTOMOLT_DRAFTS_TABLE", DRAFTS_TABLE);
+    env.put(
+        "PROTOMOLT_REPLAY_STATE_MACHINE_ARN",
+        "arn:aws:states:"
+            + ep.region()
+            + ":"
+            + LocalCloud.ACCOUNT_ID
+            + ":stateMachine:"
+            + REPLAY_MACHINE);
     for (String hop : new String[] {"prepare", "dispatch", "complete", "dlq"}) {
       env.put("PROTOMOLT_" + hop.toUpperCase() + "_FUNCTION_ARN", cloud.lambdas().functionArn(hop));
     }

@@ -229,6 +229,27 @@ public final class EnvironmentStack extends ZonePinnedStack {
             "Replay",
             new ReplayStateMachine.Props(
                 prefix, functions.alias(REPLAY_VALIDATE), functions.alias(REPLAY_PAGE)));
+    // The console starts replays on that machine and keeps the designer's drafts in the graph
+    // door's drafts table (decision 1771).
+    functions.setEnvironment(
+        CONSOLE_API, PlatformVariable.REPLAY_STATE_MACHINE_ARN.key(), replay.arn());
+    functions.setEnvironment(
+        CONSOLE_API, PlatformVariable.DRAFTS_TABLE.key(), tables.drafts().getTableName());
+    IGrantable consoleApi = functions.alias(CONSOLE_API);
+    tables.drafts().grantReadWriteData(consoleApi);
+    // Its actions (decision 1771): a replay starts the replay machine (and a reprocessed dead
+    // letter a graph version: both in the environment's state machine pattern), a redrive is
+    // RedriveExecution on the environment's executions, and dead letters are read as the
+    // dlq-admin door reads them, in the function's own group name.
+    graphAdmin.grantStartExecution(consoleApi);
+    consoleApi
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("states:RedriveExecution"))
+                .resources(List.of(graphAdmin.executionPattern()))
+                .build());
+    messaging.grantConsume(consoleApi, group(prefix, CONSOLE_API), Messaging.DLQ_TOPIC_PATTERN);
 
     Provisioning provisioning =
         new Provisioning(

@@ -208,6 +208,51 @@ class IamPolicyTest {
   }
 
   @Test
+  void theConsoleApiMayStartRedriveAndReadExecutionsOfThisEnvironmentAndUseTheDraftsTable() {
+    List<Statement> console =
+        PolicyDocuments.forRole(template, roleId("FunctionsConsoleApiServiceRole"));
+    String executions =
+        "arn:${AWS::Partition}:states:eu-west-1:111111111111:execution:protomolt-dev-*:*";
+    String machines =
+        "arn:${AWS::Partition}:states:eu-west-1:111111111111:stateMachine:protomolt-dev-*";
+    // Replays start the replay machine, and reprocessed dead letters a graph version: both in
+    // the environment's machine pattern, never wider.
+    assertThat(console)
+        .anySatisfy(
+            s -> {
+              assertThat(s.actions()).contains("states:StartExecution");
+              assertThat(s.resources()).containsExactly(machines);
+            });
+    assertThat(console)
+        .anySatisfy(
+            s -> {
+              assertThat(s.actions()).containsExactly("states:RedriveExecution");
+              assertThat(s.resources()).containsExactly(executions);
+            });
+    assertThat(console.stream().filter(s -> s.actions().contains("states:StartExecution")))
+        .allSatisfy(s -> assertThat(s.resources()).containsExactly(machines));
+    assertThat(
+            console.stream()
+                .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("dynamodb:")))
+                .flatMap(s -> s.resources().stream()))
+        .isNotEmpty()
+        .allMatch(r -> r.startsWith("${TablesDrafts"), "only the drafts table");
+  }
+
+  @Test
+  void onlyOperatorsAndTheConsoleApiMayRedrive() {
+    Set<String> redrivers =
+        statements.stream()
+            .filter(s -> s.actions().contains("states:RedriveExecution"))
+            .flatMap(s -> s.roles().stream())
+            .collect(Collectors.toSet());
+    assertThat(redrivers).anyMatch(r -> r.startsWith("${FunctionsConsoleApiServiceRole"));
+    assertThat(redrivers)
+        .allMatch(
+            r -> r.startsWith("${FunctionsConsoleApiServiceRole") || r.startsWith("${Operators"));
+  }
+
+  @Test
   void onlyMigrateAndTheProxyReadTheDatabaseSecret() {
     Set<String> readers =
         statements.stream()

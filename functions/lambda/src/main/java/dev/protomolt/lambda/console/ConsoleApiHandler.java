@@ -42,7 +42,13 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  *   <li>{@code GET|PUT /api/drafts/{clusterId}/{graphId}}: the caller's draft;
  *   <li>{@code GET /api/modules}: the registered module ids, for the designer's palette;
  *   <li>{@code GET /api/documents?accountId=&datasourceId=}: documents with status per node;
- *   <li>{@code GET /api/documents/{docId}?accountId=&datasourceId=}: one document's journey.
+ *   <li>{@code GET /api/documents/{docId}?accountId=&datasourceId=}: one document's journey;
+ *   <li>{@code POST /api/replays} {replay input}: starts the replay state machine;
+ *   <li>{@code GET /api/replays?executionArn=}: a replay's status, pages and counts;
+ *   <li>{@code POST /api/redrives} {executionArn}: redrives a failed execution;
+ *   <li>{@code GET /api/dead-letters?accountId=&graphId=&nodeId=&pageToken=}: a graph's dead
+ *       letters;
+ *   <li>{@code POST /api/dead-letters/reprocess} {accountId, graphId, dlqId}: reprocesses one.
  * </ul>
  */
 public final class ConsoleApiHandler implements EventHandler {
@@ -62,6 +68,7 @@ public final class ConsoleApiHandler implements EventHandler {
   private final DraftService drafts;
   private final DocumentRuns runs;
   private final Supplier<List<String>> modules;
+  private final ConsoleActions actions;
 
   /**
    * @param admin graph admin's service, with activation attached (create and activate deploys)
@@ -75,6 +82,21 @@ public final class ConsoleApiHandler implements EventHandler {
       DraftService drafts,
       DocumentRunsSource runs,
       Supplier<List<String>> modules) {
+    this(operators, admin, drafts, runs, modules, null);
+  }
+
+  /**
+   * @param actions replay, redrive and dead-letter reprocessing, or null where the deployment
+   *     wires none: those routes then answer 501 saying so
+   */
+  public ConsoleApiHandler(
+      OperatorCheck operators,
+      GraphAdminService admin,
+      DraftService drafts,
+      DocumentRunsSource runs,
+      Supplier<List<String>> modules,
+      ConsoleActions actions) {
+    this.actions = actions;
     this.operators = Objects.requireNonNull(operators, "operators");
     this.admin = Objects.requireNonNull(admin, "admin");
     this.drafts = drafts;
@@ -175,8 +197,52 @@ public final class ConsoleApiHandler implements EventHandler {
         }
         throw notFound(http);
       }
+      case "replays" -> {
+        if (s.size() != 2) {
+          throw notFound(http);
+        }
+        yield switch (method) {
+          case "POST" -> actions().startReplay(http.json(EventJson.MAPPER), principal);
+          case "GET" -> actions().replay(http.parameter("executionArn"));
+          default -> throw methodNotAllowed(http, "GET or POST");
+        };
+      }
+      case "redrives" -> {
+        requireMethod(http, "POST");
+        if (s.size() != 2) {
+          throw notFound(http);
+        }
+        yield actions().redrive(http.json(EventJson.MAPPER));
+      }
+      case "dead-letters" -> {
+        if (s.size() == 2) {
+          requireMethod(http, "GET");
+          yield actions()
+              .deadLetters(
+                  http.parameter("accountId"),
+                  http.parameter("graphId"),
+                  http.parameter("nodeId", null),
+                  http.parameter("pageToken", null));
+        }
+        if (s.size() == 3 && s.get(2).equals("reprocess")) {
+          requireMethod(http, "POST");
+          yield actions().reprocess(http.json(EventJson.MAPPER));
+        }
+        throw notFound(http);
+      }
       default -> throw notFound(http);
     };
+  }
+
+  private ConsoleActions actions() {
+    if (actions == null) {
+      throw new ConsoleRefusal(
+          501,
+          "actions",
+          "are not wired in this deployment: replay, redrive and dead-letter reprocessing need"
+              + " the replay state machine and the dead-letter door");
+    }
+    return actions;
   }
 
   private JsonNode graphs(String clusterId) {
@@ -219,10 +285,11 @@ public final class ConsoleApiHandler implements EventHandler {
           "drafts",
           "are not stored by this deployment: it has no drafts table wired to the console API");
     }
+    String owner = draftOwner(principal);
     switch (method) {
       case "GET" -> {
         return drafts
-            .get(clusterId, graphId, principal)
+            .get(clusterId, graphId, owner)
             .<JsonNode>map(ConsoleApiHandler::proto)
             .orElseThrow(
                 () ->
@@ -236,12 +303,21 @@ public final class ConsoleApiHandler implements EventHandler {
             drafts.save(
                 clusterId,
                 graphId,
-                principal,
+                owner,
                 graph(body),
                 base < 0 ? OptionalLong.empty() : OptionalLong.of(base)));
       }
       default -> throw methodNotAllowed(http, "GET or PUT");
     }
+  }
+
+  /**
+   * The caller as a draft's owner: a draft key joins its parts with ':', which every IAM ARN
+   * contains, so each ':' becomes '|', a character no IAM name or ARN may hold (the mapping is
+   * one-to-one, so two callers never share a draft; decision 1771).
+   */
+  static String draftOwner(String principal) {
+    return principal.replace(':', '|');
   }
 
   private static JsonNode stored(StoredGraph g) {

@@ -80,14 +80,7 @@ public final class DlqAdminHandler implements EventHandler {
         if ((dlqId == null) == !all) {
           throw json.refuse("dlqId", "or all: true is required, and not both");
         }
-        ArrayNode outcomes = out.putArray("outcomes");
-        for (DeadLetterAdmin.Outcome o :
-            admin.reprocess(account, graph, dlqId, optional(request, "nodeId"))) {
-          ObjectNode item = outcomes.addObject();
-          item.put("dlqId", o.dlqId());
-          item.put("verdict", o.verdict().name());
-          item.put("detail", o.detail());
-        }
+        outcomes(out, admin.reprocess(account, graph, dlqId, optional(request, "nodeId")));
       }
       default ->
           throw json.refuse("action", "must be list, show or reprocess, got '" + action + "'");
@@ -101,7 +94,19 @@ public final class DlqAdminHandler implements EventHandler {
     return value == null || value.isEmpty() ? null : value;
   }
 
-  private static ObjectNode summary(DeadLetterAdmin.Listed listed) {
+  /** Reprocess outcomes as {@code outcomes: [{dlqId, verdict, detail}]}; the console's too. */
+  public static void outcomes(ObjectNode out, java.util.List<DeadLetterAdmin.Outcome> outcomes) {
+    ArrayNode items = out.putArray("outcomes");
+    for (DeadLetterAdmin.Outcome o : outcomes) {
+      ObjectNode item = items.addObject();
+      item.put("dlqId", o.dlqId());
+      item.put("verdict", o.verdict().name());
+      item.put("detail", o.detail());
+    }
+  }
+
+  /** One letter as the door lists it; the console's dead-letter route answers the same. */
+  public static ObjectNode summary(DeadLetterAdmin.Listed listed) {
     DeadLetter l = listed.letter();
     ObjectNode item = EventJson.MAPPER.createObjectNode();
     item.put("dlqId", l.message().getDlqId());

@@ -24,7 +24,7 @@ import java.util.Set;
  * strictly: an unknown or misspelt field is refused by name rather than ignored, because an
  * ignored selector would widen the replay.
  */
-final class ReplayStateJson {
+public final class ReplayStateJson {
 
   static final Set<String> INPUT_FIELDS =
       Set.of(
@@ -51,7 +51,7 @@ final class ReplayStateJson {
   private ReplayStateJson() {}
 
   /** The operator's input as the engine's request; every refusal names the field. */
-  static ReplayInput input(JsonNode in) {
+  public static ReplayInput input(JsonNode in) {
     if (in == null || !in.isObject()) {
       throw new ReplayRefused("input", "must be a JSON object");
     }

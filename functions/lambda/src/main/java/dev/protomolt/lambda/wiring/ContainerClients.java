@@ -28,6 +28,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.Producer;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -53,6 +54,7 @@ public final class ContainerClients implements AutoCloseable {
   private final Once<Producer<String, byte[]>> producer;
   private final Once<KafkaEventBus> events;
   private final Once<SfnClient> sfn;
+  private final Once<DynamoDbClient> dynamo;
   private final Once<Admin> kafkaAdmin;
   private final Once<PipeDocStore> store;
   private final Once<Tracing> tracing;
@@ -82,6 +84,7 @@ public final class ContainerClients implements AutoCloseable {
                     bootstrap.get(), KAFKA_TIMEOUT, brokers.get().connection()));
     this.events = new Once<>(() -> new KafkaEventBus(producer.get(), KAFKA_TIMEOUT));
     this.sfn = new Once<>(this::stepFunctions);
+    this.dynamo = new Once<>(this::dynamoDb);
     this.kafkaAdmin =
         new Once<>(
             () -> {
@@ -140,6 +143,11 @@ public final class ContainerClients implements AutoCloseable {
     return sfn.get();
   }
 
+  /** DynamoDB (the console's drafts table), at the SDK's own endpoint variable if set. */
+  public DynamoDbClient dynamo() {
+    return dynamo.get();
+  }
+
   /** Bootstrap servers and the brokers' client settings, for a consumer a function builds itself. */
   public Map<String, Object> kafkaConnection() {
     Map<String, Object> config = new HashMap<>(brokers.get().connection());
@@ -174,6 +182,9 @@ public final class ContainerClients implements AutoCloseable {
     if (kafkaAdmin.built() != null) {
       names.add("kafka-admin");
     }
+    if (dynamo.built() != null) {
+      names.add("dynamodb");
+    }
     return names;
   }
 
@@ -193,8 +204,21 @@ public final class ContainerClients implements AutoCloseable {
     return builder.build();
   }
 
+  private DynamoDbClient dynamoDb() {
+    var builder =
+        DynamoDbClient.builder()
+            .region(Region.of(env.region()))
+            .credentialsProvider(env.aws().credentials())
+            .httpClient(UrlConnectionHttpClient.create());
+    env.aws().endpoint(AwsClientSettings.DYNAMODB).ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
   @Override
   public void close() {
+    if (dynamo.built() != null) {
+      dynamo.built().close();
+    }
     if (kafkaAdmin.built() != null) {
       kafkaAdmin.built().close(Duration.ofSeconds(5));
     }

@@ -125,6 +125,37 @@ public final class FunctionEnvironment {
     return arn(PlatformVariable.INTAKE_FUNCTION_ARN.key());
   }
 
+  /**
+   * {@code PROTOMOLT_DRAFTS_TABLE}: the DynamoDB table the console's drafts live in, the one the
+   * gateway's graph door uses (console-api).
+   */
+  public String draftsTable() {
+    String key = PlatformVariable.DRAFTS_TABLE.key();
+    String v = required(key);
+    if (!v.matches("[A-Za-z0-9_.-]{3,255}")) {
+      throw new IllegalStateException(
+          key
+              + ": must be a DynamoDB table name (3-255 letters, digits, '_', '-' or '.'), got \""
+              + v
+              + "\"");
+    }
+    return v;
+  }
+
+  /**
+   * {@code PROTOMOLT_REPLAY_STATE_MACHINE_ARN}: the replay state machine the console starts
+   * replays on (console-api).
+   */
+  public String replayStateMachineArn() {
+    String key = PlatformVariable.REPLAY_STATE_MACHINE_ARN.key();
+    String v = arn(key);
+    if (!v.contains(":stateMachine:")) {
+      throw new IllegalStateException(
+          key + ": must be a state machine ARN (arn:...:stateMachine:<name>), got \"" + v + "\"");
+    }
+    return v;
+  }
+
   /** {@code PROTOMOLT_RETENTION_WINDOW}: an ISO-8601 duration such as P30D; unset keeps every copy. */
   public Optional<Duration> retentionWindow() {
     Optional<String> v = optional(PlatformVariable.RETENTION_WINDOW.key());

@@ -18,6 +18,8 @@ import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.deadletters.DeadLetterAdmin;
 import dev.protomolt.engine.deadletters.DeadLetterQuarantine;
 import dev.protomolt.engine.deadletters.KafkaDeadLetterTopics;
+import dev.protomolt.engine.graphs.DraftService;
+import dev.protomolt.engine.graphs.DynamoDbDraftStore;
 import dev.protomolt.engine.graphs.KafkaGraphEventPublisher;
 import dev.protomolt.engine.graphs.PostgresDatasourceBindings;
 import dev.protomolt.engine.graphs.PostgresGraphStore;
@@ -40,6 +42,7 @@ import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
 import dev.protomolt.lambda.accounts.IntakeNotificationRules;
 import dev.protomolt.lambda.accounts.S3IntakeNotificationRules;
+import dev.protomolt.lambda.console.ConsoleActions;
 import dev.protomolt.lambda.console.ConsoleApiHandler;
 import dev.protomolt.lambda.console.OperatorCheck;
 import dev.protomolt.lambda.handlers.TracedHandler;
@@ -330,18 +333,30 @@ public final class FunctionWiring {
 
   /**
    * The console API over graph admin with activation attached, so its deploy compiles and
-   * publishes exactly as {@code graph-admin}'s activate does. No drafts table is wired to
-   * functions yet, so the draft routes say so (decision 1770).
+   * publishes exactly as {@code graph-admin}'s activate does; drafts in the stack's drafts
+   * table (the graph door's); replay on the replay state machine, redrive, and dead letters
+   * through the dlq-admin door's service (decision 1771).
    */
   private EventHandler consoleApi() {
     GraphAdministration graphs = graphAdministration();
+    FunctionEnvironment env = clients.environment();
+    String replayMachine = env.replayStateMachineArn();
     return NamedHandlers.consoleApi(
         OperatorCheck.iamSigned(),
         graphs.admin(),
-        null,
+        new DraftService(
+            new DynamoDbDraftStore(clients.dynamo(), env.draftsTable()),
+            graphs.validator(),
+            clients.clock()),
         new ConsoleApiHandler.DocumentRunsSource(
             new PostgresAdmissionLog(clients.dataSource()), clients.sfn(), clients.store()),
-        () -> new KafkaTopics(clients.kafkaAdmin()).moduleIds());
+        () -> new KafkaTopics(clients.kafkaAdmin()).moduleIds(),
+        new ConsoleActions(
+            clients.sfn(),
+            replayMachine,
+            ConsoleActions.executionPrefix(replayMachine, env.environmentName()),
+            new ReplayAudit(clients.dataSource()),
+            dlqAdmin()));
   }
 
   /** Graph admin with activation attached, built as the gateway's graph door builds it. */
