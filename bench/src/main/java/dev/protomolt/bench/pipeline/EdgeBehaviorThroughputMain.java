@@ -142,9 +142,14 @@ public final class EdgeBehaviorThroughputMain {
 
   /** The demo graph with every edge of {@code edges}, under its own id and datasource. */
   static PipelineGraph graph(TransportType edges) {
-    PipelineGraph demo = DemoGraph.of(ACCOUNT, datasource(edges), LocalPlatform.CLUSTER);
-    PipelineGraph.Builder graph =
-        demo.toBuilder().setGraphId("demo-" + name(edges).toLowerCase(Locale.ROOT)).clearEdges();
+    return graph(ACCOUNT, datasource(edges), "demo-" + name(edges).toLowerCase(Locale.ROOT), edges);
+  }
+
+  /** The demo graph for {@code accountId}'s {@code datasourceId} with every edge of {@code edges}. */
+  public static PipelineGraph graph(
+      String accountId, String datasourceId, String graphId, TransportType edges) {
+    PipelineGraph demo = DemoGraph.of(accountId, datasourceId, LocalPlatform.CLUSTER);
+    PipelineGraph.Builder graph = demo.toBuilder().setGraphId(graphId).clearEdges();
     for (GraphEdge edge : demo.getEdgesList()) {
       graph.addEdges(edge.toBuilder().setTransportType(edges));
     }
