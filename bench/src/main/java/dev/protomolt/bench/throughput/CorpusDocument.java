@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** One document of the committed corpus (bench/corpus, listed in its MANIFEST.tsv). */
-record CorpusDocument(String name, String mimeType, byte[] bytes) {
+public record CorpusDocument(String name, String mimeType, byte[] bytes) {
 
   /** Every document the manifest lists, in its order; {@code limit} caps how many (0: all). */
   static List<CorpusDocument> load(Path corpus, int limit) throws IOException {

@@ -25,14 +25,14 @@ import software.amazon.awssdk.services.sfn.model.HistoryEvent;
  * end. Completion is read by listing the graph's executions twice a second rather than describing
  * each one, so the driver's own polling stays a small part of the CPU it measures.
  */
-final class PlatformRound {
+public final class PlatformRound {
 
   /** How a round went: its executions by outcome, and their ARNs for the history count. */
-  record Result(long nanos, Map<String, Integer> outcomes, List<String> executionArns) {}
+  public record Result(long nanos, Map<String, Integer> outcomes, List<String> executionArns) {}
 
   private PlatformRound() {}
 
-  static Result run(
+  public static Result run(
       LocalPlatform platform,
       String account,
       String datasource,
