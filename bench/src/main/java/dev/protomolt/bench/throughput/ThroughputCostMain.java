@@ -36,7 +36,8 @@ public final class ThroughputCostMain {
     boolean quick = Boolean.getBoolean("bench.quick");
     Path corpusDir = Path.of(System.getProperty("bench.corpus", "corpus"));
     // -Dbench.documents=N runs the first N (formats interleaved); the default is the whole corpus.
-    int limit = Integer.getInteger("bench.documents", quick ? 40 : 0);
+    int documents = Integer.getInteger("bench.documents", 0);
+    int limit = documents > 0 ? documents : quick ? 40 : 0;
     List<CorpusDocument> corpus = CorpusDocument.load(corpusDir, limit);
     List<CorpusDocument> warmup = corpus.subList(0, Math.min(corpus.size(), quick ? 10 : 60));
     AwsPrices prices = AwsPrices.load();
