@@ -1,9 +1,9 @@
 package dev.protomolt.bench.pipeline;
 
+import dev.protomolt.bench.throughput.CorpusDocument;
+import dev.protomolt.bench.throughput.PlatformRound;
 import dev.protomolt.cli.DemoGraph;
 import dev.protomolt.cli.LocalPlatform;
-import dev.protomolt.core.orchestration.StateMachineNames;
-import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.config.v1.PipelineGraph;
@@ -12,21 +12,13 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
-import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * Documents per second through the demo graph (parser → chunker → embedder → index sink) on the
@@ -142,9 +134,14 @@ public final class EdgeBehaviorThroughputMain {
 
   /** The demo graph with every edge of {@code edges}, under its own id and datasource. */
   static PipelineGraph graph(TransportType edges) {
-    PipelineGraph demo = DemoGraph.of(ACCOUNT, datasource(edges), LocalPlatform.CLUSTER);
-    PipelineGraph.Builder graph =
-        demo.toBuilder().setGraphId("demo-" + name(edges).toLowerCase(Locale.ROOT)).clearEdges();
+    return graph(ACCOUNT, datasource(edges), "demo-" + name(edges).toLowerCase(Locale.ROOT), edges);
+  }
+
+  /** The demo graph for {@code accountId}'s {@code datasourceId} with every edge of {@code edges}. */
+  public static PipelineGraph graph(
+      String accountId, String datasourceId, String graphId, TransportType edges) {
+    PipelineGraph demo = DemoGraph.of(accountId, datasourceId, LocalPlatform.CLUSTER);
+    PipelineGraph.Builder graph = demo.toBuilder().setGraphId(graphId).clearEdges();
     for (GraphEdge edge : demo.getEdgesList()) {
       graph.addEdges(edge.toBuilder().setTransportType(edges));
     }
@@ -166,61 +163,24 @@ public final class EdgeBehaviorThroughputMain {
       int firstSequence,
       Random random)
       throws InterruptedException {
-    String graphId = graph(edges).getGraphId();
-    Map<String, Boolean> pending = new HashMap<>();
-    LocalCloudEndpoints ep = platform.endpoints();
-    long start = System.nanoTime();
-    try (S3Client s3 =
-        S3Client.builder()
-            .endpointOverride(ep.s3())
-            .region(Region.of(ep.region()))
-            .forcePathStyle(true)
-            .httpClient(UrlConnectionHttpClient.create())
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
-            .build()) {
-      for (int i = 0; i < count; i++) {
-        String key = ACCOUNT + "/" + datasource(edges) + "/doc-" + (firstSequence + i) + ".txt";
-        s3.putObject(
-            b -> b.bucket(LocalPlatform.INTAKE_BUCKET).key(key).contentType("text/plain"),
-            RequestBody.fromBytes(lightDocument(firstSequence + i, random)));
-        pending.put(StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key), true);
-      }
+    List<CorpusDocument> documents = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      documents.add(
+          new CorpusDocument(
+              "doc-" + (firstSequence + i) + ".txt",
+              "text/plain",
+              lightDocument(firstSequence + i, random)));
     }
-    Map<String, Integer> outcomes = new LinkedHashMap<>();
-    Map<String, String> arnByDoc = new HashMap<>();
-    long deadline = start + Duration.ofMinutes(10).toNanos();
-    while (!pending.isEmpty()) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            pending.size() + " " + name(edges) + " documents did not end within 10 minutes");
-      }
-      if (!arnByDoc.keySet().containsAll(pending.keySet())) {
-        for (LocalPlatform.Admission a : platform.admissions(ACCOUNT)) {
-          if (a.graphId().equals(graphId)
-              && a.graphVersion() == version
-              && pending.containsKey(a.docId())
-              && !a.executionArn().isEmpty()) {
-            arnByDoc.put(a.docId(), a.executionArn());
-          }
-        }
-      }
-      for (var it = pending.keySet().iterator(); it.hasNext(); ) {
-        String arn = arnByDoc.get(it.next());
-        if (arn == null) {
-          continue;
-        }
-        DescribeExecutionResponse d =
-            platform.stepFunctions().describeExecution(b -> b.executionArn(arn));
-        if (d.status() != ExecutionStatus.RUNNING) {
-          outcomes.merge(d.status().toString(), 1, Integer::sum);
-          it.remove();
-        }
-      }
-      Thread.sleep(50);
-    }
-    return new Round(System.nanoTime() - start, outcomes);
+    PlatformRound.Result done =
+        PlatformRound.run(
+            platform,
+            ACCOUNT,
+            datasource(edges),
+            graph(edges).getGraphId(),
+            version,
+            documents,
+            "");
+    return new Round(done.nanos(), done.outcomes());
   }
 
   /** One to three kilobytes of plain text. */

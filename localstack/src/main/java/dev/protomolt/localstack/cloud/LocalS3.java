@@ -117,6 +117,7 @@ public final class LocalS3 implements AutoCloseable {
           store::containerExists,
           id -> accessKeyId.equals(id) || moreSecrets.apply(id).isPresent());
     }
+    meterRequests(proxy);
     try {
       proxy.start();
       while (!"STARTED".equals(proxy.getState())) {
@@ -183,16 +184,25 @@ public final class LocalS3 implements AutoCloseable {
       BucketNotificationConfigurations notifications,
       java.util.function.Predicate<String> bucketExists,
       java.util.function.Predicate<String> knownKey) {
+    Server server = jetty(proxy, "serve bucket notifications");
+    server.setHandler(
+        new BucketNotificationHandler(server.getHandler(), notifications, bucketExists, knownKey));
+  }
+
+  /** Puts {@link S3RequestMeter} in front of everything, so every request served is counted. */
+  private static void meterRequests(S3Proxy proxy) {
+    Server server = jetty(proxy, "count requests");
+    server.setHandler(new S3RequestMeter(server.getHandler()));
+  }
+
+  private static Server jetty(S3Proxy proxy, String purpose) {
     try {
       java.lang.reflect.Field field = S3Proxy.class.getDeclaredField("server");
       field.setAccessible(true);
-      Server server = (Server) field.get(proxy);
-      server.setHandler(
-          new BucketNotificationHandler(
-              server.getHandler(), notifications, bucketExists, knownKey));
+      return (Server) field.get(proxy);
     } catch (ReflectiveOperationException | ClassCastException e) {
       throw new IllegalStateException(
-          COMPONENT + ": cannot serve bucket notifications on this S3Proxy version: " + e, e);
+          COMPONENT + ": cannot " + purpose + " on this S3Proxy version: " + e, e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.protomolt.localstack.lambda;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.localstack.meter.LocalCloudMeter;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -78,11 +79,16 @@ public final class LocalLambdaRunner {
     }
     LambdaContext context =
         new LambdaContext(name, UUID.randomUUID().toString(), functionArn(name));
+    long start = System.nanoTime();
     try {
       String response = handler.handle(event, context);
       return new LambdaResult.Success(response == null ? "null" : response);
     } catch (Exception | LinkageError | AssertionError e) {
       return LambdaResult.Failure.of(e);
+    } finally {
+      // Invocations and their duration, for a bench's request count and GB-second price.
+      LocalCloudMeter.add("lambda.invocations." + name, 1);
+      LocalCloudMeter.add("lambda.nanos." + name, System.nanoTime() - start);
     }
   }
 
