@@ -577,8 +577,7 @@ public final class LocalPlatform implements AutoCloseable {
     // A module outside the stack traces to the collector its environment names, as ModuleRunner
     // does; the sample modules are given the local collector's (decision 1794).
     Tracing tracing =
-        Tracing.toCollector(
-            cloud.endpoints().traces().map(URI::toString).orElse(null), moduleId);
+        Tracing.toCollector(cloud.endpoints().traces().map(URI::toString).orElse(null), moduleId);
     moduleTracing.add(tracing);
     ModuleWorker worker =
         new ModuleWorker(

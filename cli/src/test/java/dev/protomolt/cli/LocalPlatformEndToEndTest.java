@@ -3,9 +3,9 @@ package dev.protomolt.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.protomolt.module.samples.sink.SearchHit;
 import dev.protomolt.localstack.otlp.LocalTraces;
 import dev.protomolt.localstack.otlp.StoredSpan;
+import dev.protomolt.module.samples.sink.SearchHit;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.data.v1.DocumentReference;

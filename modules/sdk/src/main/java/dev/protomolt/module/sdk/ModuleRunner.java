@@ -1,8 +1,8 @@
 package dev.protomolt.module.sdk;
 
 import dev.protomolt.identity.GatewayCallCredentials;
-import dev.protomolt.tracing.Tracing;
 import dev.protomolt.identity.GatewayTransport;
+import dev.protomolt.tracing.Tracing;
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import java.util.concurrent.CountDownLatch;
