@@ -6,12 +6,14 @@ import dev.protomolt.names.PlatformVariable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.services.applicationautoscaling.AdjustmentType;
 import software.amazon.awscdk.services.applicationautoscaling.BasicStepScalingPolicyProps;
 import software.amazon.awscdk.services.applicationautoscaling.EnableScalingProps;
 import software.amazon.awscdk.services.applicationautoscaling.ScalingInterval;
+import software.amazon.awscdk.services.cloudwatch.IMetric;
 import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.ec2.IVpc;
@@ -305,10 +307,12 @@ public final class ModuleGateway extends Construct {
   public static MathExpression backlogPerTask(String environmentName, double neutral) {
     return MathExpression.Builder.create()
         .expression("IF(queued > 0 AND tasks <= 1, " + neutral + ", queued / tasks)")
+        // Sorted: Map.of iterates in an order that changes between JVMs, and the template must not.
         .usingMetrics(
-            Map.of(
-                "queued", taskBacklog(environmentName, "Sum"),
-                "tasks", taskBacklog(environmentName, "SampleCount")))
+            new TreeMap<String, IMetric>(
+                Map.of(
+                    "queued", taskBacklog(environmentName, "Sum"),
+                    "tasks", taskBacklog(environmentName, "SampleCount"))))
         .label("Backlog per gateway task")
         .period(Duration.minutes(1))
         .build();
@@ -319,10 +323,12 @@ public final class ModuleGateway extends Construct {
     return MathExpression.Builder.create()
         .expression("IF(FILL(tasks, 0) == 0 AND FILL(dispatched, 0) > 0, 1, 0)")
         .usingMetrics(
-            Map.of(
-                "tasks", taskBacklog(environmentName, "SampleCount"),
-                "dispatched",
-                    environmentMetric(PlatformMetric.MODULE_DISPATCHES, environmentName, "Sum")))
+            new TreeMap<String, IMetric>(
+                Map.of(
+                    "tasks", taskBacklog(environmentName, "SampleCount"),
+                    "dispatched",
+                        environmentMetric(
+                            PlatformMetric.MODULE_DISPATCHES, environmentName, "Sum"))))
         .label("Dispatches while no gateway task runs")
         .period(Duration.minutes(1))
         .build();
