@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -51,6 +53,9 @@ class KafkaWorkSourceTest {
         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    // One batch in flight per partition: with several, a retry after NOT_LEADER_OR_FOLLOWER on a
+    // loaded machine was refused OUT_OF_ORDER_SEQUENCE_NUMBER forever and the backlog never landed.
+    p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
     producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
   }
 
@@ -202,13 +207,16 @@ class KafkaWorkSourceTest {
     createTopic("fair", 2);
     int backlog = 5_000;
     int few = 20;
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
     for (int i = 0; i < backlog; i++) {
-      producer.send(dispatchOf("fair", "acct-a", "a-" + i));
+      sent.add(producer.send(dispatchOf("fair", "acct-a", "a-" + i)));
     }
     for (int i = 0; i < few; i++) {
-      producer.send(dispatchOf("fair", "acct-b", "b-" + i));
+      sent.add(producer.send(dispatchOf("fair", "acct-b", "b-" + i)));
     }
-    producer.flush();
+    for (Future<RecordMetadata> f : sent) {
+      f.get(2, TimeUnit.MINUTES); // a record the broker refused fails here, not as a timeout below
+    }
     try (KafkaWorkSource source =
         new KafkaWorkSource(
             kafka.bootstrapServers(),
