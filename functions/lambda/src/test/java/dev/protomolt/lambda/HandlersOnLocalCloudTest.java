@@ -134,15 +134,7 @@ class HandlersOnLocalCloudTest {
   void anS3NotificationStartsAnExecutionThatRunsThroughEveryHopHandler() throws Exception {
     // The fixture's key is URL-encoded as S3 sends it; the object exists under the decoded key.
     String key = "acme/acme-uploads/reports/quarterly report (final).txt";
-    // The container's shared client for the drive: not closed here, the container owns it.
-    S3Client s3 =
-        local
-            .clients
-            .s3()
-            .forDrive(
-                new PostgresDriveDirectory(local.cloud.database())
-                    .find("acme", DriveKind.INTAKE)
-                    .orElseThrow());
+    S3Client s3 = intakeClient();
     s3.putObject(
         b -> b.bucket("protomolt-intake").key(key),
         RequestBody.fromString("Revenue grew in every region this quarter."));
@@ -199,9 +191,7 @@ class HandlersOnLocalCloudTest {
   void anUploadDeclaredRightToBeForgottenRunsInlineWithNoCopyAndIsDeletedWithItsProof()
       throws Exception {
     String key = "acme/acme-uploads/forget/me.txt";
-    String event =
-        Fixtures.text("s3-object-created-put.json")
-            .replace("acme/acme-uploads/reports/quarterly+report+%28final%29.txt", key);
+    String event = createdEvent(key);
     S3Client s3 = intakeClient();
     Set<String> before = storedKeys(s3);
     s3.putObject(
@@ -240,9 +230,7 @@ class HandlersOnLocalCloudTest {
   void aForgettableUploadThatCannotTravelInlineOrSaysNeitherTrueNorFalseIsRefusedAndKept()
       throws Exception {
     String key = "acme/acme-uploads/forget/refused.txt";
-    String event =
-        Fixtures.text("s3-object-created-put.json")
-            .replace("acme/acme-uploads/reports/quarterly+report+%28final%29.txt", key);
+    String event = createdEvent(key);
     S3Client s3 = intakeClient();
     s3.putObject(
         b -> b.bucket("protomolt-intake").key(key).metadata(Map.of("protomolt-rtbf", "yes")),
@@ -269,6 +257,12 @@ class HandlersOnLocalCloudTest {
   }
 
   private static final byte[] FORGET = "Forget this sentence.".getBytes(StandardCharsets.UTF_8);
+
+  /** The fixture's ObjectCreated notification naming {@code key} (no character S3 encodes). */
+  private static String createdEvent(String key) {
+    return Fixtures.text("s3-object-created-put.json")
+        .replace("acme/acme-uploads/reports/quarterly+report+%28final%29.txt", key);
+  }
 
   /** The container's shared client for acme's intake drive; the container owns it. */
   private static S3Client intakeClient() {
@@ -312,22 +306,9 @@ class HandlersOnLocalCloudTest {
     // Its own object, so the notification test's document stays its own; the fixture names this
     // doc.
     String key = "acme/acme-uploads/replays/source.txt";
-    S3Client s3 =
-        local
-            .clients
-            .s3()
-            .forDrive(
-                new PostgresDriveDirectory(local.cloud.database())
-                    .find("acme", DriveKind.INTAKE)
-                    .orElseThrow());
+    S3Client s3 = intakeClient();
     s3.putObject(b -> b.bucket("protomolt-intake").key(key), RequestBody.fromString("Replayed."));
-    JsonNode admitted =
-        invoke(
-                "intake",
-                Fixtures.text("s3-object-created-put.json")
-                    .replace("acme/acme-uploads/reports/quarterly+report+%28final%29.txt", key))
-            .path("admissions")
-            .get(0);
+    JsonNode admitted = invoke("intake", createdEvent(key)).path("admissions").get(0);
     String docId = admitted.path("docId").asText();
     assertThat(
             EventJson.MAPPER

@@ -2,7 +2,6 @@ package dev.protomolt.engine.admission;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.Timestamp;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.identity.GraphIds;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
@@ -20,7 +19,6 @@ import dev.protomolt.proto.data.v1.BlobBag;
 import dev.protomolt.proto.data.v1.OwnershipContext;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
-import dev.protomolt.proto.data.v1.StreamMetadata;
 import dev.protomolt.repository.purge.UploadPurgeProofs;
 import dev.protomolt.repository.purge.UploadPurgeProofs.UploadProof;
 import java.nio.charset.StandardCharsets;
@@ -157,14 +155,7 @@ public final class ForgettableIntake {
         PipeStream.newBuilder()
             .setStreamId(docId)
             .setDocument(doc)
-            .setMetadata(
-                StreamMetadata.newBuilder()
-                    .setAccountId(accountId)
-                    .setDatasourceId(datasourceId)
-                    .setCreatedAt(
-                        Timestamp.newBuilder()
-                            .setSeconds(now.getEpochSecond())
-                            .setNanos(now.getNano())))
+            .setMetadata(IntakeService.arrival(accountId, datasourceId, now))
             .build();
     int size = jsonSize(stream);
     if (size > inlineLimitBytes) {

@@ -144,25 +144,31 @@ public final class IntakeService {
    */
   public static Intake intakeOf(
       String accountId, String datasourceId, DocumentReference ref, Instant now) {
-    // The span current here (the intake or replay function's) becomes the document's trace: every
-    // later hop parents its spans on the context the stream carries (decision 1793).
-    String traceparent = Traceparent.current();
     PipeStream stream =
         PipeStream.newBuilder()
             .setStreamId(ref.getDocId())
             .setDocumentRef(ref)
-            .setMetadata(
-                StreamMetadata.newBuilder()
-                    .setAccountId(accountId)
-                    .setDatasourceId(datasourceId)
-                    .setTraceparent(traceparent)
-                    .setTraceId(Traceparent.traceId(traceparent))
-                    .setCreatedAt(
-                        Timestamp.newBuilder()
-                            .setSeconds(now.getEpochSecond())
-                            .setNanos(now.getNano())))
+            .setMetadata(arrival(accountId, datasourceId, now))
             .build();
     return new Intake(accountId, datasourceId, ref.getDocId(), stream);
+  }
+
+  /**
+   * The metadata every intake stream starts with: where and when it arrived, and the trace the
+   * intake runs in.
+   */
+  static StreamMetadata arrival(String accountId, String datasourceId, Instant now) {
+    // The span current here (the intake or replay function's) becomes the document's trace: every
+    // later hop parents its spans on the context the stream carries (decision 1793).
+    String traceparent = Traceparent.current();
+    return StreamMetadata.newBuilder()
+        .setAccountId(accountId)
+        .setDatasourceId(datasourceId)
+        .setTraceparent(traceparent)
+        .setTraceId(Traceparent.traceId(traceparent))
+        .setCreatedAt(
+            Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .build();
   }
 
   /** The created objects of an S3 notification; test events and other event types carry none. */
