@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.core.parts.Sha256Hex;
+import dev.protomolt.core.routing.InlineBudget;
 import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.engine.replay.ReplayRefused;
 import dev.protomolt.lambda.wiring.ContainerClients;
@@ -24,6 +26,7 @@ import dev.protomolt.proto.events.v1.StoragePurgeEvent;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.testsupport.StepFunctionsExecutions;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +34,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -44,6 +49,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
@@ -128,15 +134,7 @@ class HandlersOnLocalCloudTest {
   void anS3NotificationStartsAnExecutionThatRunsThroughEveryHopHandler() throws Exception {
     // The fixture's key is URL-encoded as S3 sends it; the object exists under the decoded key.
     String key = "acme/acme-uploads/reports/quarterly report (final).txt";
-    // The container's shared client for the drive: not closed here, the container owns it.
-    S3Client s3 =
-        local
-            .clients
-            .s3()
-            .forDrive(
-                new PostgresDriveDirectory(local.cloud.database())
-                    .find("acme", DriveKind.INTAKE)
-                    .orElseThrow());
+    S3Client s3 = intakeClient();
     s3.putObject(
         b -> b.bucket("protomolt-intake").key(key),
         RequestBody.fromString("Revenue grew in every region this quarter."));
@@ -190,26 +188,127 @@ class HandlersOnLocalCloudTest {
   }
 
   @Test
+  void anUploadDeclaredRightToBeForgottenRunsInlineWithNoCopyAndIsDeletedWithItsProof()
+      throws Exception {
+    String key = "acme/acme-uploads/forget/me.txt";
+    String event = createdEvent(key);
+    S3Client s3 = intakeClient();
+    Set<String> before = storedKeys(s3);
+    s3.putObject(
+        b -> b.bucket("protomolt-intake").key(key).metadata(Map.of("protomolt-rtbf", "true")),
+        RequestBody.fromString("Forget this sentence."));
+
+    JsonNode admission = invoke("intake", event).path("admissions").get(0);
+    assertThat(admission.path("outcome").asText()).isEqualTo("STARTED");
+    String docId = admission.path("docId").asText();
+    // The upload is gone once an execution has the document, and its proof is recorded.
+    assertThatThrownBy(() -> s3.headObject(b -> b.bucket("protomolt-intake").key(key)))
+        .isInstanceOf(NoSuchKeyException.class);
+    assertThat(
+            rows(
+                "SELECT row_kind || ' ' || reason || ' ' || bucket || ' ' || checksum FROM"
+                    + " pipedoc_purges WHERE doc_id = ?",
+                docId))
+        .containsExactly("UPLOAD RTBF protomolt-intake " + Sha256Hex.of(FORGET));
+
+    WorkDispatch work =
+        nextDispatch(w -> w.getExecutionArn().equals(admission.path("executionArn").asText()));
+    assertThat(work.getStream().getDocument().getOwnership().getRightToBeForgotten()).isTrue();
+    assertThat(work.getStream().getDocument().getBlobBag().getBlob().getData().toStringUtf8())
+        .isEqualTo("Forget this sentence.");
+    answer(work);
+    assertThat(awaitClosed(local.clients.sfn(), admission.path("executionArn").asText()))
+        .isEqualTo(ExecutionStatus.SUCCEEDED);
+    // No intake copy, no staged copy: nothing new in the store or under _intake-copies/, no row.
+    assertThat(storedKeys(s3)).isEqualTo(before);
+    assertThat(rows("SELECT node_id::text FROM pipedocs WHERE doc_id = ?", docId)).isEmpty();
+    // A redelivered notification finds the proof and admits nothing.
+    assertThat(invoke("intake", event).path("admissions")).isEmpty();
+  }
+
+  @Test
+  void aForgettableUploadThatCannotTravelInlineOrSaysNeitherTrueNorFalseIsRefusedAndKept()
+      throws Exception {
+    String key = "acme/acme-uploads/forget/refused.txt";
+    String event = createdEvent(key);
+    S3Client s3 = intakeClient();
+    s3.putObject(
+        b -> b.bucket("protomolt-intake").key(key).metadata(Map.of("protomolt-rtbf", "yes")),
+        RequestBody.fromString("Maybe forget."));
+    assertThat(failure("intake", event).errorMessage())
+        .contains(
+            "metadata x-amz-meta-protomolt-rtbf must be 'true' or 'false', got 'yes'; nothing was"
+                + " admitted and the upload is kept");
+    assertThat(s3.headObject(b -> b.bucket("protomolt-intake").key(key)).contentLength())
+        .isEqualTo(13);
+
+    s3.putObject(
+        b -> b.bucket("protomolt-intake").key(key).metadata(Map.of("protomolt-rtbf", "true")),
+        RequestBody.fromBytes(new byte[300 * 1024]));
+    assertThat(failure("intake", event).errorMessage())
+        .contains("is declared right-to-be-forgotten (x-amz-meta-protomolt-rtbf: true)")
+        .contains("over the inline limit of " + InlineBudget.DEFAULT_BYTES)
+        .contains("the upload is kept");
+    assertThat(s3.headObject(b -> b.bucket("protomolt-intake").key(key)).contentLength())
+        .isEqualTo(300 * 1024);
+    String docId = StateMachineNames.hashOf("intake", "protomolt-intake", key);
+    assertThat(rows("SELECT node_id::text FROM pipedocs WHERE doc_id = ?", docId)).isEmpty();
+    assertThat(rows("SELECT doc_id FROM intake_admissions WHERE doc_id = ?", docId)).isEmpty();
+  }
+
+  private static final byte[] FORGET = "Forget this sentence.".getBytes(StandardCharsets.UTF_8);
+
+  /** The fixture's ObjectCreated notification naming {@code key} (no character S3 encodes). */
+  private static String createdEvent(String key) {
+    return Fixtures.text("s3-object-created-put.json")
+        .replace("acme/acme-uploads/reports/quarterly+report+%28final%29.txt", key);
+  }
+
+  /** The container's shared client for acme's intake drive; the container owns it. */
+  private static S3Client intakeClient() {
+    return local
+        .clients
+        .s3()
+        .forDrive(
+            new PostgresDriveDirectory(local.cloud.database())
+                .find("acme", DriveKind.INTAKE)
+                .orElseThrow());
+  }
+
+  /** Every key of the store bucket and every intake copy. */
+  private static Set<String> storedKeys(S3Client s3) {
+    Set<String> keys = new TreeSet<>();
+    s3.listObjectsV2Paginator(b -> b.bucket("protomolt-store"))
+        .contents()
+        .forEach(o -> keys.add("store/" + o.key()));
+    s3.listObjectsV2Paginator(b -> b.bucket("protomolt-intake").prefix("_intake-copies/"))
+        .contents()
+        .forEach(o -> keys.add("intake/" + o.key()));
+    return keys;
+  }
+
+  private static List<String> rows(String sql, String docId) throws java.sql.SQLException {
+    List<String> out = new ArrayList<>();
+    try (java.sql.Connection c = local.cloud.database().getConnection();
+        java.sql.PreparedStatement s = c.prepareStatement(sql)) {
+      s.setString(1, docId);
+      try (java.sql.ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          out.add(r.getString(1));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
   void aReplayStartsTheStoredIntakeCopyOnTheActiveVersionAndARerunConverges() throws Exception {
     // Its own object, so the notification test's document stays its own; the fixture names this
     // doc.
     String key = "acme/acme-uploads/replays/source.txt";
-    S3Client s3 =
-        local
-            .clients
-            .s3()
-            .forDrive(
-                new PostgresDriveDirectory(local.cloud.database())
-                    .find("acme", DriveKind.INTAKE)
-                    .orElseThrow());
+    S3Client s3 = intakeClient();
     s3.putObject(b -> b.bucket("protomolt-intake").key(key), RequestBody.fromString("Replayed."));
-    JsonNode admitted =
-        invoke(
-                "intake",
-                Fixtures.text("s3-object-created-put.json")
-                    .replace("acme/acme-uploads/reports/quarterly+report+%28final%29.txt", key))
-            .path("admissions")
-            .get(0);
+    JsonNode admitted = invoke("intake", createdEvent(key)).path("admissions").get(0);
     String docId = admitted.path("docId").asText();
     assertThat(
             EventJson.MAPPER

@@ -294,6 +294,29 @@ class EnvironmentStackTest {
   }
 
   @Test
+  void intakeMayReadAndDeleteUploadsForRightToBeForgotten() {
+    // A declared upload's metadata is read with HeadObject (s3:GetObject) and the upload deleted
+    // once admitted (decisions 1747, 1749): both on every object of the intake bucket.
+    List<Statement> intake = statementsOf("Intake");
+    assertThat(intake)
+        .anySatisfy(
+            s -> {
+              assertThat(s.actions()).contains("s3:DeleteObject");
+              assertThat(s.resources())
+                  .singleElement()
+                  .asString()
+                  .startsWith("${StorageIntake")
+                  .endsWith("/*");
+            });
+    assertThat(intake)
+        .anySatisfy(
+            s -> {
+              assertThat(s.actions()).contains("s3:GetObject*");
+              assertThat(s.resources()).anyMatch(r -> r.startsWith("${StorageIntake"));
+            });
+  }
+
+  @Test
   void documentWritersWriteIntakeCopiesOnlyUnderTheirPrefix() {
     List<String> intakePuts =
         PolicyDocuments.identityStatements(template).stream()

@@ -33,7 +33,8 @@ import java.util.Objects;
  * ({@code <accountId>/<datasourceId>/<path>}, decision 0804); the doc id is derived from the
  * bucket and key, so a repeated notification names the same document and converges. The bytes stay
  * in the intake object: the intake copy's blob is a storage reference, fetched only by modules
- * whose capabilities ask for level 2.
+ * whose capabilities ask for level 2. An upload declared right-to-be-forgotten in its metadata
+ * gets no intake copy at all: {@link ForgettableIntake} admits it inline and deletes it.
  */
 public final class IntakeService {
 
@@ -42,11 +43,26 @@ public final class IntakeService {
   private final PipeDocStore store;
   private final AdmissionService admission;
   private final InstantSource clock;
+  private final ForgettableIntake forgettable;
 
+  /** Intake that never reads an upload's metadata: every upload gets an intake copy. */
   public IntakeService(PipeDocStore store, AdmissionService admission, InstantSource clock) {
+    this(store, admission, clock, null);
+  }
+
+  /**
+   * @param forgettable reads each upload's right-to-be-forgotten declaration and admits a declared
+   *     one inline with no intake copy; null for intake that never reads upload metadata
+   */
+  public IntakeService(
+      PipeDocStore store,
+      AdmissionService admission,
+      InstantSource clock,
+      ForgettableIntake forgettable) {
     this.store = Objects.requireNonNull(store, "store");
     this.admission = Objects.requireNonNull(admission, "admission");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.forgettable = forgettable;
   }
 
   /** One S3 object the notification names. */
@@ -76,6 +92,19 @@ public final class IntakeService {
     String accountId = segments[0];
     String datasourceId = segments[1];
     String docId = StateMachineNames.hashOf("intake", object.bucket(), object.key());
+    String filename = segments[2].substring(segments[2].lastIndexOf('/') + 1);
+    if (forgettable != null) {
+      switch (forgettable.verdict(object, accountId, docId)) {
+        case ForgettableIntake.AlreadyForgotten gone -> {
+          return List.of();
+        }
+        case ForgettableIntake.Declared declared -> {
+          return forgettable.admit(
+              declared, object, accountId, datasourceId, docId, filename, admission::admit);
+        }
+        case ForgettableIntake.Ordinary ordinary -> {}
+      }
+    }
     PipeDoc doc =
         PipeDoc.newBuilder()
             .setDocId(docId)
@@ -85,7 +114,7 @@ public final class IntakeService {
                     .setBlob(
                         Blob.newBuilder()
                             .setBlobId("original")
-                            .setFilename(segments[2].substring(segments[2].lastIndexOf('/') + 1))
+                            .setFilename(filename)
                             .setStorageRef(
                                 FileStorageReference.newBuilder()
                                     .setDriveName(accountId + ":intake")
@@ -115,25 +144,31 @@ public final class IntakeService {
    */
   public static Intake intakeOf(
       String accountId, String datasourceId, DocumentReference ref, Instant now) {
-    // The span current here (the intake or replay function's) becomes the document's trace: every
-    // later hop parents its spans on the context the stream carries (decision 1793).
-    String traceparent = Traceparent.current();
     PipeStream stream =
         PipeStream.newBuilder()
             .setStreamId(ref.getDocId())
             .setDocumentRef(ref)
-            .setMetadata(
-                StreamMetadata.newBuilder()
-                    .setAccountId(accountId)
-                    .setDatasourceId(datasourceId)
-                    .setTraceparent(traceparent)
-                    .setTraceId(Traceparent.traceId(traceparent))
-                    .setCreatedAt(
-                        Timestamp.newBuilder()
-                            .setSeconds(now.getEpochSecond())
-                            .setNanos(now.getNano())))
+            .setMetadata(arrival(accountId, datasourceId, now))
             .build();
     return new Intake(accountId, datasourceId, ref.getDocId(), stream);
+  }
+
+  /**
+   * The metadata every intake stream starts with: where and when it arrived, and the trace the
+   * intake runs in.
+   */
+  static StreamMetadata arrival(String accountId, String datasourceId, Instant now) {
+    // The span current here (the intake or replay function's) becomes the document's trace: every
+    // later hop parents its spans on the context the stream carries (decision 1793).
+    String traceparent = Traceparent.current();
+    return StreamMetadata.newBuilder()
+        .setAccountId(accountId)
+        .setDatasourceId(datasourceId)
+        .setTraceparent(traceparent)
+        .setTraceId(Traceparent.traceId(traceparent))
+        .setCreatedAt(
+            Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+        .build();
   }
 
   /** The created objects of an S3 notification; test events and other event types carry none. */

@@ -13,6 +13,7 @@ import dev.protomolt.engine.activation.GraphAdministration;
 import dev.protomolt.engine.activation.KafkaTopicProvisioning;
 import dev.protomolt.engine.activation.SfnStateMachines;
 import dev.protomolt.engine.admission.AdmissionService;
+import dev.protomolt.engine.admission.ForgettableIntake;
 import dev.protomolt.engine.admission.IntakeService;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.deadletters.DeadLetterAdmin;
@@ -55,12 +56,14 @@ import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
 import dev.protomolt.repository.purge.DeletionRequests;
 import dev.protomolt.repository.purge.StoragePurger;
+import dev.protomolt.repository.purge.UploadPurgeProofs;
 import dev.protomolt.repository.reconcile.ReconcilerSettings;
 import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.replay.ReplayAudit;
 import dev.protomolt.repository.replay.ReplayQuery;
 import dev.protomolt.repository.retention.RetentionSweeper;
 import dev.protomolt.repository.s3.S3BlobStore;
+import dev.protomolt.repository.s3.S3UploadObjects;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -328,7 +331,16 @@ public final class FunctionWiring {
             new PostgresAdmissionLog(clients.dataSource()),
             clients.clock(),
             tenancy);
-    return new IntakeService(clients.store(), admission, clients.clock());
+    // Every upload's metadata is read for a right-to-be-forgotten declaration (decision 1747).
+    return new IntakeService(
+        clients.store(),
+        admission,
+        clients.clock(),
+        new ForgettableIntake(
+            new PostgresDriveDirectory(clients.dataSource()),
+            new S3UploadObjects(clients.s3()),
+            new UploadPurgeProofs(clients.dataSource()),
+            clients.clock()));
   }
 
   /**
