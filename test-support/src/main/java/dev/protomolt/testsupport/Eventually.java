@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * Waits for something real components do on their own threads: an upload admitted, an execution
@@ -90,6 +91,49 @@ public final class Eventually {
         throw new AssertionError("interrupted while waiting for: " + what, e);
       }
       pause = Math.min(pause * 2, LONGEST_PAUSE_MILLIS);
+    }
+  }
+
+  /**
+   * Waits until what {@code probe} reads is {@code ready}, for as long as it keeps moving: fails
+   * only when {@code progress} of the readings has not grown for {@code stall}. A long run of
+   * documents on a loaded machine takes as long as it takes; a run that stopped moving fails a
+   * {@code stall} after its last step, naming where it stood.
+   */
+  public static <T> T whileProgressing(
+      String what,
+      Duration stall,
+      Supplier<T> probe,
+      ToLongFunction<? super T> progress,
+      Predicate<? super T> ready) {
+    Objects.requireNonNull(progress, "progress");
+    long[] best = {Long.MIN_VALUE};
+    long[] movedAt = {System.nanoTime()};
+    Object[] last = {null};
+    // Each window ends at the stall bound; a reading past the best so far opens a new one.
+    while (true) {
+      try {
+        return valueWhen(
+            what,
+            stall,
+            () -> {
+              T reading = probe.get();
+              last[0] = reading;
+              long p = progress.applyAsLong(reading);
+              if (p > best[0]) {
+                best[0] = p;
+                movedAt[0] = System.nanoTime();
+              }
+              return reading;
+            },
+            ready);
+      } catch (AssertionError timedOut) {
+        if (System.nanoTime() - movedAt[0] >= stall.toNanos()) {
+          throw new AssertionError(
+              "stopped moving for " + stall + ": " + what + " (last reading: " + last[0] + ")",
+              timedOut);
+        }
+      }
     }
   }
 }

@@ -66,4 +66,34 @@ class EventuallyTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("patience must not be negative, got PT-1S");
   }
+
+  @Test
+  void aWaitThatKeepsMovingOutlastsItsStallBound() {
+    // Probes come at most 100 ms apart, so 25 of them take well over the 1 s stall bound; each
+    // one moves, so the wait goes on until the reading is ready.
+    AtomicInteger probes = new AtomicInteger();
+    int reading =
+        Eventually.whileProgressing(
+            "a reading past 24",
+            Duration.ofSeconds(1),
+            probes::incrementAndGet,
+            n -> n,
+            n -> n > 24);
+    assertThat(reading).isEqualTo(25);
+  }
+
+  @Test
+  void aWaitThatStopsMovingFailsNamingWhereItStood() {
+    AtomicInteger probes = new AtomicInteger();
+    assertThatThrownBy(
+            () ->
+                Eventually.whileProgressing(
+                    "documents to end",
+                    Duration.ofMillis(200),
+                    () -> Math.min(probes.incrementAndGet(), 3),
+                    n -> n,
+                    n -> n > 10))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("stopped moving for PT0.2S: documents to end (last reading: 3)");
+  }
 }

@@ -52,7 +52,9 @@ public final class IamEnforcement {
    * cloud); keys are looked up in each.
    */
   public static Installation install(PrincipalRegistry registry) {
-    REGISTRIES.add(registry);
+    // Newest first: clouds deploying the same stack derive the same function keys, and a cloud
+    // left running (a test that never closed it) must not answer for the one just started.
+    REGISTRIES.addFirst(registry);
     return new Installation(registry);
   }
 
@@ -123,7 +125,7 @@ public final class IamEnforcement {
   /** A registered principal and the registry (so the account) it belongs to. */
   record Caller(IamPrincipal principal, PrincipalRegistry registry) {}
 
-  /** The principal signing with {@code accessKeyId} in any installed registry. */
+  /** The principal signing with {@code accessKeyId} in the newest installed registry knowing it. */
   static Optional<Caller> caller(String accessKeyId) {
     for (PrincipalRegistry registry : REGISTRIES) {
       Optional<IamPrincipal> principal = registry.principal(accessKeyId);

@@ -10,6 +10,7 @@ import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.iam.IamPrincipal;
 import dev.protomolt.localstack.iam.PolicyDocument;
+import dev.protomolt.localstack.iam.PrincipalRegistry;
 import dev.protomolt.localstack.lambda.api.FunctionConfiguration;
 import java.net.URI;
 import java.nio.file.Path;
@@ -478,5 +479,44 @@ class IamEnforcementTest {
           .isInstanceOf(AwsServiceException.class)
           .hasMessageContaining("GetBucketAclRequest is not mapped to IAM actions");
     }
+  }
+
+  @Test
+  void aNewerRegistryKnowingTheSameKeyDecidesItsCalls() throws Exception {
+    // Two local clouds deploying one stack derive the same function keys; the one started last
+    // (a test's own, while an earlier one was left running) must apply its own policies.
+    grant(READ_STORE, WRITE_DOCS);
+    PrincipalRegistry newer = new PrincipalRegistry();
+    newer.register(
+        KEY,
+        SECRET,
+        new IamPrincipal(
+            "intake",
+            ROLE,
+            List.of(
+                PolicyDocument.parse(
+                    JSON.readTree(
+                        "{\"Version\":\"2012-10-17\",\"Statement\":[" + READ_STORE + "]}"),
+                    "IntakeRole policy without its write"))));
+    IamEnforcement.Installation installed = IamEnforcement.install(newer);
+    try (S3Client intake = s3(KEY, SECRET)) {
+      assertThatThrownBy(
+              () ->
+                  intake.putObject(
+                      b -> b.bucket("protomolt-store").key("docs/newer"),
+                      RequestBody.fromString("n")))
+          .isInstanceOf(S3Exception.class)
+          .hasMessageContaining("is not authorized to perform: s3:PutObject");
+    } finally {
+      installed.close();
+    }
+    assertThat(exists("protomolt-store", "docs/newer")).isFalse();
+    try (S3Client intake = s3(KEY, SECRET)) {
+      intake.putObject(
+          b -> b.bucket("protomolt-store").key("docs/older"), RequestBody.fromString("o"));
+    }
+    assertThat(exists("protomolt-store", "docs/older"))
+        .as("once the newer registry is closed, the cloud's own decides again")
+        .isTrue();
   }
 }
