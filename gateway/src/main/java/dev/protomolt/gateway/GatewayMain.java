@@ -101,7 +101,7 @@ public final class GatewayMain implements AutoCloseable {
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
       throws IOException {
-    this.tracing = Tracing.toCollector(config.otlpEndpoint(), "gateway");
+    this.tracing = config.traces().open("gateway");
     // Sessions run on virtual threads; sixteen connections cover them without crowding the proxy.
     this.dataSource =
         LedgerPool.open(config.database(), config.aws().credentials(), "gateway-ledger", 16);
