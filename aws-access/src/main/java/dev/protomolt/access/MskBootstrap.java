@@ -14,8 +14,6 @@ import software.amazon.awssdk.http.HttpExecuteResponse;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
-import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
-import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 
 /**
  * The IAM listener's brokers of an MSK cluster, asked once per container with MSK's
@@ -65,18 +63,10 @@ public final class MskBootstrap {
                         + "/bootstrap-brokers"))
             .putHeader("Accept", "application/json")
             .build();
-    SignedRequest signed =
-        AwsV4HttpSigner.create()
-            .sign(
-                r ->
-                    r.identity(credentials.resolveCredentials())
-                        .request(request)
-                        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "kafka")
-                        .putProperty(AwsV4HttpSigner.REGION_NAME, region));
+    SdkHttpRequest signed = SigV4Signing.sign(request, null, credentials, "kafka", region);
     try {
       HttpExecuteResponse response =
-          http.prepareRequest(HttpExecuteRequest.builder().request(signed.request()).build())
-              .call();
+          http.prepareRequest(HttpExecuteRequest.builder().request(signed).build()).call();
       String body;
       if (response.responseBody().isPresent()) {
         try (InputStream in = response.responseBody().get()) {

@@ -4,6 +4,7 @@ import dev.protomolt.access.AccessSettings;
 import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
+import dev.protomolt.access.tracing.TraceExport;
 import dev.protomolt.gateway.access.GatewayPrincipals;
 import dev.protomolt.gateway.diagnostics.DiagnosticsSettings;
 import dev.protomolt.gateway.diagnostics.EffectiveSetting;
@@ -55,8 +56,9 @@ import java.util.regex.Pattern;
  * @param principals who may serve which modules and act on which accounts, from {@code
  *     PROTOMOLT_GATEWAY_MODULE_PRINCIPALS} and {@code PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS}
  *     (unset: nobody)
- * @param otlpEndpoint {@code OTEL_EXPORTER_OTLP_ENDPOINT}, where the task's spans go; empty for
- *     tracing off (decision 1793)
+ * @param traces where the task's spans go ({@code OTEL_EXPORTER_OTLP_ENDPOINT}; unset for tracing
+ *     off, decision 1793) and whether they are SigV4-signed ({@code PROTOMOLT_OTLP_SIGV4_SERVICE},
+ *     decision 1797)
  * @param operatorCallsPerSecond {@code PROTOMOLT_GATEWAY_OPERATOR_RATE}: each principal's calls
  *     per second on the operator doors, bursts of twice that (decision 1746)
  */
@@ -78,7 +80,7 @@ public record GatewayConfig(
     AwsClientSettings aws,
     URI stsEndpoint,
     GatewayPrincipals principals,
-    String otlpEndpoint,
+    TraceExport traces,
     int operatorCallsPerSecond) {
 
   /** The credentials reference the log bucket is reached with. */
@@ -190,7 +192,7 @@ public record GatewayConfig(
             ? URI.create("https://sts." + access.region() + ".amazonaws.com")
             : uri(sts, PlatformVariable.STS_ENDPOINT.key()),
         principals,
-        values.getOrDefault(PlatformVariable.OTLP_ENDPOINT.key(), "").strip(),
+        TraceExport.from(values),
         integer(
             values,
             PlatformVariable.GATEWAY_OPERATOR_RATE.key(),

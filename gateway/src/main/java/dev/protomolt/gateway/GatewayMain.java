@@ -101,7 +101,7 @@ public final class GatewayMain implements AutoCloseable {
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
       throws IOException {
-    this.tracing = Tracing.toCollector(config.otlpEndpoint(), "gateway");
+    this.tracing = config.traces().open("gateway");
     // Sessions run on virtual threads; sixteen connections cover them without crowding the proxy.
     this.dataSource =
         LedgerPool.open(config.database(), config.aws().credentials(), "gateway-ledger", 16);
@@ -185,18 +185,20 @@ public final class GatewayMain implements AutoCloseable {
             workUnitLogs,
             receipts,
             tracing.tracer());
+    // The admin port's diagnostics shell is checked by the same keeper (decision 1798).
+    GatewayAccess access =
+        new GatewayAccess(
+            new StsCallerIdentities(config.stsEndpoint(), Clock.systemUTC()),
+            config.principals(),
+            new PrincipalRateLimit(
+                config.operatorCallsPerSecond(),
+                2 * config.operatorCallsPerSecond(),
+                Clock.systemUTC()));
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(new InetSocketAddress(config.port()))
             // Every door, module work and operator alike, answers only callers STS vouches for
             // and only for what the stack lets their principal do (decisions 1740, 1741).
-            .intercept(
-                new GatewayAccess(
-                    new StsCallerIdentities(config.stsEndpoint(), Clock.systemUTC()),
-                    config.principals(),
-                    new PrincipalRateLimit(
-                        config.operatorCallsPerSecond(),
-                        2 * config.operatorCallsPerSecond(),
-                        Clock.systemUTC())))
+            .intercept(access)
             // Sessions block on Step Functions and the store; virtual threads make that cheap.
             .executor(Executors.newVirtualThreadPerTaskExecutor())
             .addService(gateway)
@@ -275,7 +277,8 @@ public final class GatewayMain implements AutoCloseable {
     this.admin =
         diagnosticsSettings.adminPort().isPresent()
             ? Optional.of(
-                AdminHttpServer.start(diagnosticsSettings.adminPort().getAsInt(), diagnostics))
+                AdminHttpServer.start(
+                    diagnosticsSettings.adminPort().getAsInt(), diagnostics, access))
             : Optional.empty();
     // The stack scales the service on these signals (ModuleGateway, decisions 1653 and 1654):
     // measured each minute, written as EMF lines that the awslogs driver ships to CloudWatch.

@@ -85,9 +85,16 @@ public enum PlatformVariable {
   STS_ENDPOINT("AWS_ENDPOINT_URL_STS", gateway(), none()),
   /**
    * OpenTelemetry's own base OTLP/HTTP endpoint: spans go to {@code <it>/v1/traces}; unset,
-   * tracing is off (decision 1793). Only the local cloud sets it for now.
+   * tracing is off (decision 1793). The stack sets X-Ray's regional OTLP endpoint; the local
+   * cloud replaces it with its own collector (decisions 1794, 1797).
    */
-  OTLP_ENDPOINT("OTEL_EXPORTER_OTLP_ENDPOINT", both(), none());
+  OTLP_ENDPOINT("OTEL_EXPORTER_OTLP_ENDPOINT", both(), both()),
+  /**
+   * The SigV4 service every trace export is signed for ({@code xray}); unset, exports go
+   * unsigned. The stack sets it beside the endpoint; locally the collector checks the signature
+   * and the role's {@code xray:PutTraceSegments} grant (decision 1797).
+   */
+  OTLP_SIGV4_SERVICE("PROTOMOLT_OTLP_SIGV4_SERVICE", both(), both());
 
   /** Who reads a variable: every Lambda function (or those named), or the gateway's task. */
   public enum Reader {

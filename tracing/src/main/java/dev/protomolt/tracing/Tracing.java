@@ -93,7 +93,7 @@ public final class Tracing implements AutoCloseable {
    *
    * @throws IllegalArgumentException naming the variable when the value is not an http(s) URL
    */
-  static String tracesUrl(String endpoint) {
+  public static String tracesUrl(String endpoint) {
     URI uri;
     try {
       uri = URI.create(endpoint.strip());

@@ -1,5 +1,6 @@
 package dev.protomolt.gateway.access;
 
+import com.google.protobuf.Message;
 import dev.protomolt.identity.CallerToken;
 import dev.protomolt.proto.module.v1.WorkRequest;
 import io.grpc.Context;
@@ -71,19 +72,9 @@ public final class GatewayAccess implements ServerInterceptor {
     if (!WORK_SERVICE.equals(service) && !INDEX_PLAN_SERVICE.equals(service)) {
       // Module work is paced by its own demand pull; the operator doors read and write the store
       // on every call, so one principal may not make this task do more than its budget.
-      Duration wait = operatorRate.take(caller.principal());
-      if (!wait.isZero()) {
-        call.close(
-            Status.RESOURCE_EXHAUSTED.withDescription(
-                caller.principal()
-                    + " is over its rate limit on the gateway's operator doors ("
-                    + rate(operatorRate.callsPerSecond())
-                    + " calls per second, bursts of "
-                    + operatorRate.burst()
-                    + "); retry in "
-                    + Math.max(1, wait.toMillis())
-                    + " ms"),
-            new Metadata());
+      Status over = overRate(caller);
+      if (over != null) {
+        call.close(over, new Metadata());
         return new ServerCall.Listener<>() {};
       }
     }
@@ -113,6 +104,43 @@ public final class GatewayAccess implements ServerInterceptor {
         }
       }
     };
+  }
+
+  /**
+   * The caller an {@code authorization} value names, as every call on the port is checked; the
+   * admin HTTP port's diagnostics shell presents its {@code Authorization} header here.
+   *
+   * @throws CallerRefusedException {@code UNAUTHENTICATED} or {@code UNAVAILABLE}, as for a call
+   */
+  public VerifiedCaller verify(String authorization) throws CallerRefusedException {
+    return identities.verify(authorization);
+  }
+
+  /**
+   * Null when {@code caller} may send {@code request} to the operator door method {@code
+   * fullMethodName} now, else the refusal a call would get: {@code RESOURCE_EXHAUSTED} past its
+   * rate, {@code PERMISSION_DENIED} for an account it may not act on. The same rule as the gRPC
+   * doors, so the diagnostics shell over HTTP admits exactly whom the gRPC door admits.
+   */
+  public Status operatorRefusal(VerifiedCaller caller, String fullMethodName, Message request) {
+    Status over = overRate(caller);
+    return over != null ? over : check(caller, "", fullMethodName, request);
+  }
+
+  private Status overRate(VerifiedCaller caller) {
+    Duration wait = operatorRate.take(caller.principal());
+    if (wait.isZero()) {
+      return null;
+    }
+    return Status.RESOURCE_EXHAUSTED.withDescription(
+        caller.principal()
+            + " is over its rate limit on the gateway's operator doors ("
+            + rate(operatorRate.callsPerSecond())
+            + " calls per second, bursts of "
+            + operatorRate.burst()
+            + "); retry in "
+            + Math.max(1, wait.toMillis())
+            + " ms");
   }
 
   private static String rate(double perSecond) {

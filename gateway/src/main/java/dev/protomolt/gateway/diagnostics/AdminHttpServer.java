@@ -5,13 +5,18 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.protomolt.gateway.access.CallerRefusedException;
+import dev.protomolt.gateway.access.GatewayAccess;
+import dev.protomolt.gateway.access.VerifiedCaller;
 import dev.protomolt.proto.engine.v1.EffectiveConfigRequest;
+import dev.protomolt.proto.engine.v1.EngineDiagnosticsServiceGrpc;
 import dev.protomolt.proto.engine.v1.ProbeClaimCheckRequest;
 import dev.protomolt.proto.engine.v1.ProbeDraftsRequest;
 import dev.protomolt.proto.engine.v1.ProbeHopRequest;
 import dev.protomolt.proto.engine.v1.ProbeKafkaRequest;
 import dev.protomolt.proto.engine.v1.ProbeStateMachineRequest;
 import dev.protomolt.proto.engine.v1.StorageCoherenceRequest;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
@@ -21,6 +26,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -33,6 +39,12 @@ import java.util.function.Supplier;
  * the gRPC responses in the same mapping. Every path this server does not route (the diagnostics
  * paths included when diagnostics are off) gets the one same 404, so a switched-off surface cannot
  * be told from one that was never built.
+ *
+ * <p>A routed path is an operator door like its gRPC twin (decision 1798): the {@code
+ * Authorization} header carries the same caller token, checked by the same {@link GatewayAccess}.
+ * No or a refused token is 401, a caller who may not act on the request's account (or on every
+ * account, for a request naming none) 403, past its rate 429, each decided from the caller and the
+ * request alone, before the probe runs, so no refusal says whether an account or graph exists.
  */
 public final class AdminHttpServer implements AutoCloseable {
 
@@ -42,38 +54,64 @@ public final class AdminHttpServer implements AutoCloseable {
   private final HttpServer server;
   private final Map<String, Route> routes = new LinkedHashMap<>();
 
-  private record Route(Supplier<Message.Builder> request, Function<Message, Message> call) {}
+  private final GatewayAccess access;
+
+  /** A shell path: its gRPC method (the name access checks), request type and call. */
+  private record Route(
+      MethodDescriptor<?, ?> method,
+      Supplier<Message.Builder> request,
+      Function<Message, Message> call) {}
 
   /**
    * @param diagnostics the service whose calls the shell forwards to; empty when diagnostics are
    *     off, and then no diagnostics path exists
+   * @param access who may call the shell: the gateway's own door keeper
    */
-  public static AdminHttpServer start(int port, Optional<EngineDiagnosticsGrpcService> diagnostics)
+  public static AdminHttpServer start(
+      int port, Optional<EngineDiagnosticsGrpcService> diagnostics, GatewayAccess access)
       throws IOException {
-    return new AdminHttpServer(port, diagnostics);
+    return new AdminHttpServer(port, diagnostics, access);
   }
 
-  private AdminHttpServer(int port, Optional<EngineDiagnosticsGrpcService> diagnostics)
+  private AdminHttpServer(
+      int port, Optional<EngineDiagnosticsGrpcService> diagnostics, GatewayAccess access)
       throws IOException {
+    this.access = Objects.requireNonNull(access, "access");
     diagnostics.ifPresent(
         d -> {
           route(
               "config",
+              EngineDiagnosticsServiceGrpc.getGetEffectiveConfigMethod(),
               EffectiveConfigRequest::newBuilder,
               m -> d.effectiveConfig((EffectiveConfigRequest) m));
-          route("kafka", ProbeKafkaRequest::newBuilder, m -> d.kafka((ProbeKafkaRequest) m));
+          route(
+              "kafka",
+              EngineDiagnosticsServiceGrpc.getProbeKafkaMethod(),
+              ProbeKafkaRequest::newBuilder,
+              m -> d.kafka((ProbeKafkaRequest) m));
           route(
               "claim-check",
+              EngineDiagnosticsServiceGrpc.getProbeClaimCheckMethod(),
               ProbeClaimCheckRequest::newBuilder,
               m -> d.claimCheck((ProbeClaimCheckRequest) m));
-          route("drafts", ProbeDraftsRequest::newBuilder, m -> d.drafts((ProbeDraftsRequest) m));
-          route("hop", ProbeHopRequest::newBuilder, m -> d.hop((ProbeHopRequest) m));
+          route(
+              "drafts",
+              EngineDiagnosticsServiceGrpc.getProbeDraftsMethod(),
+              ProbeDraftsRequest::newBuilder,
+              m -> d.drafts((ProbeDraftsRequest) m));
+          route(
+              "hop",
+              EngineDiagnosticsServiceGrpc.getProbeHopMethod(),
+              ProbeHopRequest::newBuilder,
+              m -> d.hop((ProbeHopRequest) m));
           route(
               "state-machine",
+              EngineDiagnosticsServiceGrpc.getProbeStateMachineMethod(),
               ProbeStateMachineRequest::newBuilder,
               m -> d.stateMachine((ProbeStateMachineRequest) m));
           route(
               "storage/coherence",
+              EngineDiagnosticsServiceGrpc.getGetStorageCoherenceMethod(),
               StorageCoherenceRequest::newBuilder,
               m -> d.storageCoherence((StorageCoherenceRequest) m));
         });
@@ -86,8 +124,11 @@ public final class AdminHttpServer implements AutoCloseable {
   }
 
   private void route(
-      String name, Supplier<Message.Builder> request, Function<Message, Message> call) {
-    routes.put(PREFIX + name, new Route(request, call));
+      String name,
+      MethodDescriptor<?, ?> method,
+      Supplier<Message.Builder> request,
+      Function<Message, Message> call) {
+    routes.put(PREFIX + name, new Route(method, request, call));
   }
 
   public int port() {
@@ -105,6 +146,17 @@ public final class AdminHttpServer implements AutoCloseable {
       Route route = routes.get(path);
       if (route == null || !(method.equals("GET") || method.equals("POST"))) {
         send(exchange, 404, "text/plain", NOT_FOUND);
+        return;
+      }
+      VerifiedCaller caller;
+      try {
+        caller = access.verify(exchange.getRequestHeaders().getFirst("Authorization"));
+      } catch (CallerRefusedException e) {
+        boolean unavailable = e.status().getCode() == Status.Code.UNAVAILABLE;
+        if (!unavailable) {
+          exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+        }
+        send(exchange, unavailable ? 503 : 401, "text/plain", e.status().getDescription() + "\n");
         return;
       }
       Message.Builder request = route.request().get();
@@ -126,9 +178,19 @@ public final class AdminHttpServer implements AutoCloseable {
                 + "\n");
         return;
       }
+      Message built = request.build();
+      Status refusal = access.operatorRefusal(caller, route.method().getFullMethodName(), built);
+      if (refusal != null) {
+        send(
+            exchange,
+            refusal.getCode() == Status.Code.RESOURCE_EXHAUSTED ? 429 : 403,
+            "text/plain",
+            refusal.getDescription() + "\n");
+        return;
+      }
       Message answer;
       try {
-        answer = route.call().apply(request.build());
+        answer = route.call().apply(built);
       } catch (StatusRuntimeException refused) {
         // The REST face of a gRPC refusal: the status's HTTP code and its description.
         send(

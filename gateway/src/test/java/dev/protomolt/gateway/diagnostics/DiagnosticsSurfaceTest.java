@@ -133,19 +133,29 @@ class DiagnosticsSurfaceTest {
                 .getStatus());
   }
 
+  /** A GET signed as the operator of every account, as the shell's callers sign. */
   static HttpResponse<String> get(GatewayMain gateway, String pathAndQuery) throws Exception {
-    return HTTP.send(
+    return get(gateway, pathAndQuery, callers.credentials("platform-operator").token());
+  }
+
+  /** A GET with {@code authorization} as its header (null: none). */
+  static HttpResponse<String> get(GatewayMain gateway, String pathAndQuery, String authorization)
+      throws Exception {
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + gateway.adminPort().orElseThrow() + pathAndQuery))
-            .GET()
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+            .GET();
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   static HttpResponse<String> post(GatewayMain gateway, String path, String body) throws Exception {
     return HTTP.send(
         HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + gateway.adminPort().orElseThrow() + path))
+            .header("Authorization", callers.credentials("platform-operator").token())
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build(),
         HttpResponse.BodyHandlers.ofString());
@@ -167,12 +177,17 @@ class DiagnosticsSurfaceTest {
         new String[] {
           "/engine/diagnostics/config", "/engine/diagnostics/kafka", "/engine/diagnostics/hop"
         }) {
-      HttpResponse<String> offAnswer = get(off, path);
-      assertThat(offAnswer.statusCode()).isEqualTo(404);
-      assertThat(offAnswer.statusCode()).isEqualTo(never.statusCode());
-      assertThat(offAnswer.body()).isEqualTo(never.body());
-      assertThat(offAnswer.headers().firstValue("Content-Type"))
-          .isEqualTo(never.headers().firstValue("Content-Type"));
+      // Signed or not, switched off is absent: no 401 hints that something is there.
+      for (String authorization :
+          new String[] {callers.credentials("platform-operator").token(), null}) {
+        HttpResponse<String> offAnswer = get(off, path, authorization);
+        assertThat(offAnswer.statusCode()).isEqualTo(404);
+        assertThat(offAnswer.statusCode()).isEqualTo(never.statusCode());
+        assertThat(offAnswer.body()).isEqualTo(never.body());
+        assertThat(offAnswer.headers().firstValue("Content-Type"))
+            .isEqualTo(never.headers().firstValue("Content-Type"));
+        assertThat(offAnswer.headers().firstValue("WWW-Authenticate")).isEmpty();
+      }
     }
     // The admin port itself is up either way.
     assertThat(get(off, "/health").statusCode()).isEqualTo(200);
@@ -280,5 +295,47 @@ class DiagnosticsSurfaceTest {
     HttpResponse<String> unknownField = get(on, "/engine/diagnostics/claim-check?account=acme");
     assertThat(unknownField.statusCode()).isEqualTo(400);
     assertThat(unknownField.body()).contains("ProbeClaimCheckRequest", "account");
+  }
+
+  @Test
+  void theRestShellRefusesACallerWithoutAVerifiedTokenWith401() throws Exception {
+    for (String authorization : new String[] {null, "Bearer not-a-token", "Basic dXNlcjpwYXNz"}) {
+      HttpResponse<String> refused =
+          get(on, "/engine/diagnostics/storage/coherence?account_id=acme", authorization);
+      assertThat(refused.statusCode()).isEqualTo(401);
+      assertThat(refused.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+      // The refusal is about the token only: it names no account, drive or probe result.
+      assertThat(refused.body()).doesNotContain("acme", "drive", "\"ok\"");
+    }
+    // Unknown and known accounts, unsigned, get the same answer.
+    HttpResponse<String> unknown =
+        get(on, "/engine/diagnostics/storage/coherence?account_id=nobody", null);
+    HttpResponse<String> known =
+        get(on, "/engine/diagnostics/storage/coherence?account_id=acme", null);
+    assertThat(unknown.statusCode()).isEqualTo(known.statusCode()).isEqualTo(401);
+    assertThat(unknown.body()).isEqualTo(known.body());
+  }
+
+  @Test
+  void theRestShellRefusesAnOperatorOfAnotherAccountWith403AsTheGrpcDoorDoes() throws Exception {
+    String acmeOperator = callers.credentials("acme-operator").token();
+    HttpResponse<String> beta =
+        get(on, "/engine/diagnostics/storage/coherence?account_id=beta", acmeOperator);
+    assertThat(beta.statusCode()).isEqualTo(403);
+    assertThat(beta.body()).contains("may not act on account 'beta'");
+    // An account that does not exist is refused exactly like one that does.
+    HttpResponse<String> nobody =
+        get(on, "/engine/diagnostics/storage/coherence?account_id=nobody", acmeOperator);
+    assertThat(nobody.statusCode()).isEqualTo(403);
+    assertThat(nobody.body()).isEqualTo(beta.body().replace("'beta'", "'nobody'"));
+    // A probe naming no account needs an operator of every account, as over gRPC.
+    HttpResponse<String> config = get(on, "/engine/diagnostics/config", acmeOperator);
+    assertThat(config.statusCode()).isEqualTo(403);
+    assertThat(config.body()).contains("GetEffectiveConfig", "operator of every account");
+    // Its own account is served.
+    HttpResponse<String> own =
+        get(on, "/engine/diagnostics/storage/coherence?account_id=acme", acmeOperator);
+    assertThat(own.statusCode()).isEqualTo(200);
+    assertThat(own.body()).contains("acme:pipeline");
   }
 }

@@ -140,6 +140,10 @@ public final class EnvironmentStack extends ZonePinnedStack {
     environment.put(PlatformVariable.DB_NAME.key(), Database.DATABASE_NAME);
     environment.put(PlatformVariable.DB_USER.key(), Database.USER);
     environment.put(PlatformVariable.KAFKA_CLUSTER_ARN.key(), messaging.clusterArn());
+    // Every function and the gateway sign their spans to X-Ray's regional OTLP endpoint themselves
+    // (decision 1797): no collector, sidecar or layer; the roles get xray:PutTraceSegments below.
+    environment.put(PlatformVariable.OTLP_ENDPOINT.key(), xrayOtlpEndpoint(config.region()));
+    environment.put(PlatformVariable.OTLP_SIGV4_SERVICE.key(), XRAY_SIGNING_SERVICE);
 
     Map<PlatformFunction, Integer> memory = new EnumMap<>(PlatformFunction.class);
     if (config.functions().memoryMbOverrides() != null) {
@@ -356,6 +360,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
     database.allowFrom(gateway.securityGroup(), "gateway to the proxy");
     messaging.allowFrom(gateway.securityGroup(), "gateway to MSK");
     IGrantable gatewayRole = gateway.taskRole();
+    grantTraceExport(gatewayRole);
     messaging.grantConsume(
         gatewayRole, prefix + "-gateway", messaging.moduleTopics().toArray(String[]::new));
     // Each task also reads account-events itself, so a deactivation reaches every task's cache
@@ -429,10 +434,33 @@ public final class EnvironmentStack extends ZonePinnedStack {
         .build();
   }
 
+  /** The SigV4 service name X-Ray's OTLP endpoint verifies signatures for. */
+  static final String XRAY_SIGNING_SERVICE = "xray";
+
+  /** X-Ray's OTLP base endpoint in {@code region}: spans go to {@code <it>/v1/traces}. */
+  static String xrayOtlpEndpoint(String region) {
+    return "https://xray." + region + ".amazonaws.com";
+  }
+
+  /**
+   * What a signed OTLP export to X-Ray needs (decision 1797): the endpoint authorizes it as {@code
+   * xray:PutTraceSegments}, which takes no resource but {@code *}.
+   */
+  private static void grantTraceExport(IGrantable grantee) {
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("xray:PutTraceSegments"))
+                .resources(List.of("*"))
+                .build());
+  }
+
   /**
    * Who may do what. Each line is a need of the function's application service; a function absent
    * from a line cannot do that thing. Resources are always named (a bucket, a table, a topic, a
-   * consumer group, the environment's state machine prefix), never {@code *}.
+   * consumer group, the environment's state machine prefix), never {@code *}, except for an action
+   * that takes no resource (X-Ray's span export).
    */
   private void grantFunctions(
       PlatformStorage storage,
@@ -443,6 +471,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
     // Every function but migrate reads and writes the ledger through the proxy with IAM auth.
     for (PlatformFunction pf : PlatformFunction.values()) {
       database.grantConnect(functions.alias(pf));
+      grantTraceExport(functions.alias(pf));
     }
 
     IGrantable graphAdminFn = functions.alias(GRAPH_ADMIN);

@@ -357,14 +357,7 @@ class EnvironmentStackTest {
                     List.of(
                         Match.stringLikeRegexp("^DatabaseCluster[0-9A-F]{8}$"),
                         "Endpoint.Port"))))) {
-      template.hasResourceProperties(
-          "AWS::ECS::TaskDefinition",
-          Match.objectLike(
-              Map.of(
-                  "ContainerDefinitions",
-                  List.of(
-                      Match.objectLike(
-                          Map.of("Environment", Match.arrayWith(List.of(variable))))))));
+      assertGatewayEnvironmentHas(variable);
     }
     // The proxy host and the cluster ARN are references resolved at deploy time.
     List<String> names = gatewayEnvironmentNames();
@@ -406,14 +399,7 @@ class EnvironmentStackTest {
                     + "opensearch-sink=arn:aws:iam::111111111111:role/"
                     + "protomolt-dev-module-opensearch-sink;"
                     + "parser=arn:aws:iam::111111111111:role/protomolt-dev-module-parser"))) {
-      template.hasResourceProperties(
-          "AWS::ECS::TaskDefinition",
-          Match.objectLike(
-              Map.of(
-                  "ContainerDefinitions",
-                  List.of(
-                      Match.objectLike(
-                          Map.of("Environment", Match.arrayWith(List.of(variable))))))));
+      assertGatewayEnvironmentHas(variable);
     }
     assertThat(gatewayEnvironmentNames()).doesNotContain("AWS_ENDPOINT_URL_STS");
   }
@@ -604,14 +590,7 @@ class EnvironmentStackTest {
         List.of(
             Map.of("Name", "PROTOMOLT_DIAGNOSTICS_ENABLED", "Value", "true"),
             Map.of("Name", "PROTOMOLT_ADMIN_PORT", "Value", "18101"))) {
-      template.hasResourceProperties(
-          "AWS::ECS::TaskDefinition",
-          Match.objectLike(
-              Map.of(
-                  "ContainerDefinitions",
-                  List.of(
-                      Match.objectLike(
-                          Map.of("Environment", Match.arrayWith(List.of(variable))))))));
+      assertGatewayEnvironmentHas(variable);
     }
     assertThat(gatewayEnvironmentNames()).contains("PROTOMOLT_DRAFTS_TABLE");
     // The drafts probe writes its canary draft with the task role.
@@ -624,6 +603,35 @@ class EnvironmentStackTest {
     // prod's config does not mention diagnostics, and an unmentioned switch is off.
     assertThat(TestEnvironments.config("prod").gateway().diagnosticsEnabled()).isFalse();
     assertThat(TestEnvironments.config("dev").gateway().diagnosticsEnabled()).isTrue();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void everyFunctionAndTheGatewaySignTheirSpansToTheRegionsXrayOtlpEndpoint() {
+    // Decision 1797: no collector; each process signs its exports for service xray.
+    String endpoint = "https://xray." + TestEnvironments.config("dev").region() + ".amazonaws.com";
+    Map<String, Map<String, Object>> functions = template.findResources("AWS::Lambda::Function");
+    int platformFunctions = 0;
+    for (Map<String, Object> fn : functions.values()) {
+      Map<String, Object> props = (Map<String, Object>) fn.get("Properties");
+      Map<String, Object> env = (Map<String, Object>) props.getOrDefault("Environment", Map.of());
+      Map<String, Object> variables = (Map<String, Object>) env.getOrDefault("Variables", Map.of());
+      if (!variables.containsKey("QUARKUS_LAMBDA_HANDLER")) {
+        continue; // CDK's own helper functions run none of the platform's code.
+      }
+      platformFunctions++;
+      assertThat(variables)
+          .as("environment of %s", props.get("FunctionName"))
+          .containsEntry("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)
+          .containsEntry("PROTOMOLT_OTLP_SIGV4_SERVICE", "xray");
+    }
+    assertThat(platformFunctions).isEqualTo(PlatformFunction.values().length);
+    for (Map<String, String> variable :
+        List.of(
+            Map.of("Name", "OTEL_EXPORTER_OTLP_ENDPOINT", "Value", endpoint),
+            Map.of("Name", "PROTOMOLT_OTLP_SIGV4_SERVICE", "Value", "xray"))) {
+      assertGatewayEnvironmentHas(variable);
+    }
   }
 
   @Test
@@ -663,6 +671,17 @@ class EnvironmentStackTest {
           .doesNotContainKeys(
               "PROTOMOLT_JDBC_URL", "PROTOMOLT_KAFKA_BOOTSTRAP", "PROTOMOLT_JDBC_PASSWORD");
     }
+  }
+
+  /** The gateway's container is given {@code variable} ({@code Name} and {@code Value}). */
+  private static void assertGatewayEnvironmentHas(Map<String, ?> variable) {
+    template.hasResourceProperties(
+        "AWS::ECS::TaskDefinition",
+        Match.objectLike(
+            Map.of(
+                "ContainerDefinitions",
+                List.of(
+                    Match.objectLike(Map.of("Environment", Match.arrayWith(List.of(variable))))))));
   }
 
   @SuppressWarnings("unchecked")

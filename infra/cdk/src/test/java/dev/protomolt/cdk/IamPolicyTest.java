@@ -39,7 +39,9 @@ class IamPolicyTest {
           // these, and the token is the capability (the local cloud refused the narrower grant).
           "states:SendTaskSuccess",
           "states:SendTaskFailure",
-          "states:SendTaskHeartbeat");
+          "states:SendTaskHeartbeat",
+          // X-Ray authorizes an OTLP export as PutTraceSegments, which names no resource.
+          "xray:PutTraceSegments");
 
   private static Template template;
   private static List<Statement> statements;
@@ -250,6 +252,38 @@ class IamPolicyTest {
     assertThat(redrivers)
         .allMatch(
             r -> r.startsWith("${FunctionsConsoleApiServiceRole") || r.startsWith("${Operators"));
+  }
+
+  @Test
+  void everyFunctionAndTheGatewayTaskMayExportSpansToXrayAndNothingMore() {
+    // Every role that runs code with the OTLP endpoint (decision 1797): each function's role and
+    // the gateway's task role, and no other role, hold X-Ray's one write action on *.
+    Set<String> exporters =
+        statements.stream()
+            .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("xray:")))
+            .peek(
+                s -> {
+                  assertThat(s.actions()).containsExactly("xray:PutTraceSegments");
+                  assertThat(s.resources()).containsExactly("*");
+                  assertThat(s.effect()).isEqualTo("Allow");
+                })
+            .flatMap(s -> s.roles().stream())
+            .collect(Collectors.toSet());
+    Set<String> expected = new HashSet<>();
+    for (PlatformFunction fn : PlatformFunction.values()) {
+      expected.add("${" + roleId("Functions" + pascal(fn.id()) + "ServiceRole") + "}");
+    }
+    expected.add("${" + roleId("GatewayTaskTaskRole") + "}");
+    assertThat(exporters).isEqualTo(expected);
+  }
+
+  /** {@code graph-admin} as its construct ids spell it: {@code GraphAdmin}. */
+  private static String pascal(String id) {
+    StringBuilder out = new StringBuilder();
+    for (String part : id.split("-")) {
+      out.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+    }
+    return out.toString();
   }
 
   @Test

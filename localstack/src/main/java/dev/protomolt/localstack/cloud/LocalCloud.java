@@ -208,8 +208,9 @@ public final class LocalCloud implements AutoCloseable {
               functions,
               new LocalSts(iam, Clock.systemUTC()),
               // The local collector: spans from every function, the gateway and the modules are
-              // kept under the data folder for `protomolt trace` (decision 1794).
-              new OtlpTraceReceiver(LocalTraces.in(data)));
+              // kept under the data folder for `protomolt trace` (decision 1794); a signed export
+              // is checked against its role as X-Ray would check it (decision 1797).
+              new OtlpTraceReceiver(LocalTraces.in(data), iam, Clock.systemUTC()));
     } catch (IOException e) {
       if (sfn != null) {
         sfn.close();

@@ -2,10 +2,13 @@ package dev.protomolt.localstack.otlp;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.sun.net.httpserver.HttpExchange;
+import dev.protomolt.localstack.iam.PrincipalRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * OTLP/HTTP's trace receiver, {@code POST /v1/traces} with a protobuf {@code
@@ -18,9 +21,22 @@ public final class OtlpTraceReceiver {
   public static final String PATH = "/v1/traces";
 
   private final LocalTraces traces;
+  private final ExportAuthorization authorization;
+  private final Clock clock;
 
+  /** A collector that keeps unsigned and unknown-key exports, as a collector with no IAM would. */
   public OtlpTraceReceiver(LocalTraces traces) {
+    this(traces, new PrincipalRegistry(), Clock.systemUTC());
+  }
+
+  /**
+   * A collector that checks signed exports as X-Ray does: the signature of a key {@code iam}
+   * knows, then that principal's {@code xray:PutTraceSegments} (decision 1797).
+   */
+  public OtlpTraceReceiver(LocalTraces traces, PrincipalRegistry iam, Clock clock) {
     this.traces = Objects.requireNonNull(traces, "traces");
+    this.authorization = new ExportAuthorization(iam);
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   public LocalTraces traces() {
@@ -49,6 +65,23 @@ public final class OtlpTraceReceiver {
         return;
       }
       byte[] body = exchange.getRequestBody().readAllBytes();
+      Optional<ExportAuthorization.Refusal> refused =
+          authorization.check(
+              exchange.getRequestMethod(),
+              PATH,
+              exchange.getRequestHeaders()::getFirst,
+              body,
+              clock.instant());
+      if (refused.isPresent()) {
+        // As X-Ray answers: the error's name in X-Amzn-ErrorType, a JSON message; nothing kept.
+        exchange.getResponseHeaders().set("X-Amzn-ErrorType", refused.get().code());
+        reply(
+            exchange,
+            refused.get().status(),
+            "application/json",
+            "{\"message\":\"" + refused.get().message().replace("\"", "'") + "\"}");
+        return;
+      }
       try {
         traces.append(OtlpTraceDecoder.decode(body));
       } catch (InvalidProtocolBufferException e) {

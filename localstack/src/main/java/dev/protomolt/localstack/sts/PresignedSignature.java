@@ -2,23 +2,16 @@ package dev.protomolt.localstack.sts;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A SigV4 query-string (presigned) request as STS receives it: its parameters, who says they
@@ -28,9 +21,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class PresignedSignature {
 
-  static final String ALGORITHM = "AWS4-HMAC-SHA256";
-  private static final DateTimeFormatter AMZ_DATE =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+  static final String ALGORITHM = SigV4.ALGORITHM;
+  private static final DateTimeFormatter AMZ_DATE = SigV4.AMZ_DATE;
 
   /** A refusal, carrying the error code STS answers with. */
   static final class Refused extends Exception {
@@ -113,17 +105,15 @@ final class PresignedSignature {
     }
     String canonicalHeaders = canonicalHeaders(signedHeaders);
     String scopeText = String.join("/", scope[1], scope[2], scope[3], scope[4]);
-    byte[] key = signingKey(secret, scope[1], scope[2], scope[3]);
     // Presigning signers differ in the payload hash they put last; STS accepts both forms.
-    for (String payloadHash : List.of("UNSIGNED-PAYLOAD", sha256Hex(""))) {
+    for (String payloadHash : List.of("UNSIGNED-PAYLOAD", SigV4.sha256Hex(""))) {
       String canonicalRequest =
           String.join(
               "\n", method, path, canonicalQuery(), canonicalHeaders, signedHeaders, payloadHash);
-      String toSign = String.join("\n", ALGORITHM, amzDate, scopeText, sha256Hex(canonicalRequest));
-      String expected = HexFormat.of().formatHex(hmac(key, toSign));
-      if (MessageDigest.isEqual(
-          expected.getBytes(StandardCharsets.US_ASCII),
-          signature.toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII))) {
+      String toSign =
+          String.join("\n", ALGORITHM, amzDate, scopeText, SigV4.sha256Hex(canonicalRequest));
+      if (SigV4.sameSignature(
+          SigV4.signature(secret, scope[1], scope[2], scope[3], toSign), signature)) {
         return;
       }
     }
@@ -206,50 +196,7 @@ final class PresignedSignature {
     return params;
   }
 
-  /** RFC 3986 encoding as SigV4 defines it: unreserved characters stay, all else is %XX. */
   static String uriEncode(String value) {
-    StringBuilder out = new StringBuilder();
-    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xff);
-      if ((c >= 'A' && c <= 'Z')
-          || (c >= 'a' && c <= 'z')
-          || (c >= '0' && c <= '9')
-          || c == '-'
-          || c == '_'
-          || c == '.'
-          || c == '~') {
-        out.append(c);
-      } else {
-        out.append('%').append(String.format(Locale.ROOT, "%02X", b & 0xff));
-      }
-    }
-    return out.toString();
-  }
-
-  private static byte[] signingKey(String secret, String date, String region, String service) {
-    byte[] k = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
-    k = hmac(k, region);
-    k = hmac(k, service);
-    return hmac(k, "aws4_request");
-  }
-
-  private static byte[] hmac(byte[] key, String data) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-    }
-  }
-
-  private static String sha256Hex(String data) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(data.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
-    }
+    return SigV4.uriEncode(value);
   }
 }

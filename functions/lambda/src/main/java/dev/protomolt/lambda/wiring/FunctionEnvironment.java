@@ -4,6 +4,7 @@ import dev.protomolt.access.AccessSettings;
 import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
+import dev.protomolt.access.tracing.TraceExport;
 import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import dev.protomolt.tracing.Tracing;
@@ -204,13 +205,13 @@ public final class FunctionEnvironment {
 
   /**
    * The function's tracer (decision 1793): spans over OTLP/HTTP to {@code
-   * OTEL_EXPORTER_OTLP_ENDPOINT}, named for the handler {@code QUARKUS_LAMBDA_HANDLER} selects;
-   * off when the endpoint is unset.
+   * OTEL_EXPORTER_OTLP_ENDPOINT}, SigV4-signed with the function's own keys when {@code
+   * PROTOMOLT_OTLP_SIGV4_SERVICE} is set (decision 1797), named for the handler {@code
+   * QUARKUS_LAMBDA_HANDLER} selects; off when the endpoint is unset.
    */
   public Tracing tracing() {
-    return Tracing.fromEnvironment(
-        key -> optional(key).orElse(null),
-        optional(PlatformVariable.QUARKUS_LAMBDA_HANDLER.key()).orElse("protomolt-function"));
+    return TraceExport.from(values)
+        .open(optional(PlatformVariable.QUARKUS_LAMBDA_HANDLER.key()).orElse("protomolt-function"));
   }
 
   String required(String key) {
