@@ -354,22 +354,12 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     }
     settle(token);
     ctx.counters().onOutputTooLarge();
-    out.onNext(
-        WorkResponse.newBuilder()
-            .setAckConfirmed(
-                AckConfirmed.newBuilder()
-                    .setWorkUnitId(dispatch.getWorkUnitId())
-                    .setAccepted(false)
-                    .setReject(
-                        Reject.newBuilder()
-                            .setReason(RejectReason.REJECT_REASON_PAYLOAD_TOO_LARGE)
-                            .setDetail(
-                                e.getMessage()
-                                    + "; the hop was failed with "
-                                    + ErrorNames.TASK_OUTPUT_TOO_LARGE
-                                    + " and dead-letters")))
-            .build());
-    out.onCompleted();
+    answerRefused(
+        RejectReason.REJECT_REASON_PAYLOAD_TOO_LARGE,
+        e.getMessage()
+            + "; the hop was failed with "
+            + ErrorNames.TASK_OUTPUT_TOO_LARGE
+            + " and dead-letters");
     ctx.logs().record(dispatch, ack, instanceId);
   }
 
@@ -634,6 +624,22 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   /** A malformed ack: refused, and the record goes back so a sound worker can take it. */
   private void refuse(RejectReason reason, String detail) {
     rebuffer();
+    answerRefused(reason, detail);
+  }
+
+  private void duplicate(String token) {
+    ctx.counters().onDuplicate();
+    ctx.settled().add(token);
+    ctx.source().settle(pending);
+    answerRefused(
+        RejectReason.REJECT_REASON_DUPLICATE_DELIVERY,
+        "the task token of work unit "
+            + dispatch.getWorkUnitId()
+            + " was completed or superseded; this ack changed nothing");
+  }
+
+  /** AckConfirmed{accepted=false} saying why, and the stream's end. */
+  private void answerRefused(RejectReason reason, String detail) {
     out.onNext(
         WorkResponse.newBuilder()
             .setAckConfirmed(
@@ -641,27 +647,6 @@ final class WorkSession implements StreamObserver<WorkRequest> {
                     .setWorkUnitId(dispatch.getWorkUnitId())
                     .setAccepted(false)
                     .setReject(Reject.newBuilder().setReason(reason).setDetail(detail)))
-            .build());
-    out.onCompleted();
-  }
-
-  private void duplicate(String token) {
-    ctx.counters().onDuplicate();
-    ctx.settled().add(token);
-    ctx.source().settle(pending);
-    out.onNext(
-        WorkResponse.newBuilder()
-            .setAckConfirmed(
-                AckConfirmed.newBuilder()
-                    .setWorkUnitId(dispatch.getWorkUnitId())
-                    .setAccepted(false)
-                    .setReject(
-                        Reject.newBuilder()
-                            .setReason(RejectReason.REJECT_REASON_DUPLICATE_DELIVERY)
-                            .setDetail(
-                                "the task token of work unit "
-                                    + dispatch.getWorkUnitId()
-                                    + " was completed or superseded; this ack changed nothing")))
             .build());
     out.onCompleted();
   }
