@@ -57,6 +57,9 @@ final class DispositionWatch {
   private final Admissions admissions;
   private final SfnClient sfn;
 
+  /** The running executions {@link #terminal} last found, by document. */
+  private Map<String, List<String>> running = Map.of();
+
   /** Finished executions never change; remember them rather than describe them again. */
   private final Map<String, Ending> endedByArn = new HashMap<>();
 
@@ -74,21 +77,60 @@ final class DispositionWatch {
           .add(new String[] {r.getGraphId(), r.getOutcome(), r.getExecutionArn()});
     }
     Map<String, List<Ending>> done = new TreeMap<>();
+    Map<String, List<String>> open = new LinkedHashMap<>();
     for (Map.Entry<String, List<String[]>> doc : admissions.entrySet()) {
       List<Ending> endings = new ArrayList<>();
+      boolean ended = true;
       for (String[] a : doc.getValue()) {
         Ending ending = ending(a[0], a[1], a[2]);
         if (ending == null) {
-          endings = null;
-          break;
+          ended = false;
+          if (!a[2].isEmpty()) {
+            open.computeIfAbsent(doc.getKey(), k -> new ArrayList<>()).add(a[2]);
+          }
+        } else {
+          endings.add(ending);
         }
-        endings.add(ending);
       }
-      if (endings != null) {
+      if (ended) {
         done.put(doc.getKey(), List.copyOf(endings));
       }
     }
+    running = open;
     return done;
+  }
+
+  /**
+   * Of the documents {@link #terminal} last found unfinished, how many wait for a module: one of
+   * their executions' newest history event is its Work task's {@code TaskSubmitted}, so the
+   * dispatch is on the module's topic and no module has answered it yet (decision 1657). One
+   * history read per running execution, so callers ask less often than they poll.
+   */
+  int queued() {
+    int queued = 0;
+    for (List<String> arns : running.values()) {
+      for (String arn : arns) {
+        if (waitsForModule(arn)) {
+          queued++;
+          break;
+        }
+      }
+    }
+    return queued;
+  }
+
+  private boolean waitsForModule(String executionArn) {
+    List<HistoryEvent> newest =
+        sfn.getExecutionHistory(
+                b ->
+                    b.executionArn(executionArn)
+                        .reverseOrder(true)
+                        .includeExecutionData(false)
+                        .maxResults(1))
+            .events();
+    // Only a .waitForTaskToken task is submitted and then silent: the Work state (heartbeats add
+    // no event, decision 1651).
+    return !newest.isEmpty() && "TaskSubmitted".equals(newest.get(0).typeAsString());
   }
 
   /**

@@ -243,6 +243,14 @@ final class IngestCommand implements Callable<Integer> {
     return false;
   }
 
+  /** How often `--wait` counts the documents waiting for a module. */
+  private static final Duration QUEUED_EVERY = Duration.ofSeconds(2);
+
+  /** "· N queued (waiting for a module)", or nothing when none waits. */
+  static String queuedNote(int queued) {
+    return queued == 0 ? "" : "· " + queued + " queued (waiting for a module)";
+  }
+
   private int waitFor(
       LocalClients clients,
       PlatformRuns runs,
@@ -257,15 +265,23 @@ final class IngestCommand implements Callable<Integer> {
     ProgressLine progress = ProgressLine.onConsole(out, "processing", docIdByPath.size());
     long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
     Map<String, List<DispositionWatch.Ending>> done = Map.of();
+    String queued = "";
+    long queuedAt = 0;
     while (true) {
       done = watch.terminal(docIdByPath.values());
-      progress.update(done.size());
-      if (done.size() == docIdByPath.size() || System.nanoTime() > deadline) {
+      boolean last = done.size() == docIdByPath.size() || System.nanoTime() > deadline;
+      // Counting the queue reads each running execution's newest event: every 2 s, not every poll.
+      if (last || System.nanoTime() - queuedAt >= QUEUED_EVERY.toNanos()) {
+        queued = queuedNote(watch.queued());
+        queuedAt = System.nanoTime();
+      }
+      if (last) {
         break;
       }
+      progress.update(done.size(), queued);
       Thread.sleep(200);
     }
-    progress.finish(done.size());
+    progress.finish(done.size(), queued);
     Map<String, Integer> counts = new TreeMap<>();
     for (Map.Entry<String, String> e : docIdByPath.entrySet()) {
       List<DispositionWatch.Ending> endings = done.get(e.getValue());

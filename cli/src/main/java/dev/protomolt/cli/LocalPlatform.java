@@ -562,6 +562,13 @@ public final class LocalPlatform implements AutoCloseable {
     workers.clear();
   }
 
+  /** Starts the sample workers again after {@link #stopSampleWorkers}: the modules coming back. */
+  public void startSampleWorkers() {
+    if (workers.isEmpty()) {
+      Map.copyOf(processors).forEach(this::startWorker);
+    }
+  }
+
   /** The ARN of {@code protomolt-local-replay}, which {@code protomolt replay} starts. */
   static String replayMachineArn(String region) {
     return "arn:aws:states:"

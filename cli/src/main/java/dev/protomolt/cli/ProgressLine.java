@@ -19,6 +19,7 @@ public final class ProgressLine {
   private final long started;
   private long lastPrintedAt;
   private long lastPrinted = -1;
+  private String lastNote = "";
   private int drawnWidth;
 
   /**
@@ -52,27 +53,46 @@ public final class ProgressLine {
 
   /** Reports {@code done} items so far. */
   public void update(long done) {
+    update(done, "");
+  }
+
+  /**
+   * Reports {@code done} items so far with a note after the bar (such as how many wait in a
+   * queue); a changed note is news like a changed count.
+   */
+  public void update(long done, String note) {
     long now = nanoTime.getAsLong();
     if (terminal) {
-      draw(done, now, false);
-    } else if (done != lastPrinted && now - lastPrintedAt >= plainEvery.toNanos()) {
-      print(done, now);
+      draw(done, note, now, false);
+    } else if ((done != lastPrinted || !note.equals(lastNote))
+        && now - lastPrintedAt >= plainEvery.toNanos()) {
+      print(done, note, now);
     }
   }
 
   /** Reports the final count and ends the line. */
   public void finish(long done) {
+    finish(done, "");
+  }
+
+  /** Reports the final count with its note and ends the line. */
+  public void finish(long done, String note) {
     long now = nanoTime.getAsLong();
     if (terminal) {
-      draw(done, now, true);
-    } else if (done != lastPrinted) {
-      print(done, now);
+      draw(done, note, now, true);
+    } else if (done != lastPrinted || !note.equals(lastNote)) {
+      print(done, note, now);
     }
     out.flush();
   }
 
-  private void draw(long done, long now, boolean last) {
+  private String render(long done, String note, long now) {
     String line = bar.render(done, Duration.ofNanos(now - started));
+    return note.isEmpty() ? line : line + "  " + note;
+  }
+
+  private void draw(long done, String note, long now, boolean last) {
+    String line = render(done, note, now);
     // Pad over a longer previous line so no stale characters remain after the carriage return.
     String padded =
         line.length() < drawnWidth ? line + " ".repeat(drawnWidth - line.length()) : line;
@@ -81,10 +101,11 @@ public final class ProgressLine {
     out.flush();
   }
 
-  private void print(long done, long now) {
-    out.println(bar.render(done, Duration.ofNanos(now - started)));
+  private void print(long done, String note, long now) {
+    out.println(render(done, note, now));
     out.flush();
     lastPrinted = done;
+    lastNote = note;
     lastPrintedAt = now;
   }
 }

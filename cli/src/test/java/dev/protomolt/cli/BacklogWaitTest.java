@@ -91,6 +91,20 @@ class BacklogWaitTest {
       // Every document is queued at its first module before the clock starts: each execution has
       // submitted its parse task (the dispatch is on the topic) and nothing serves it.
       Map<String, String> executions = awaitQueued(platform, version, docIds);
+      // What `ingest --wait` counts as queued beside its progress (decision 1657): all of them.
+      ManagedChannel operator =
+          NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort())
+              .usePlaintext()
+              .intercept(platform.operatorCredentials().interceptor())
+              .build();
+      PlatformRuns runs = new PlatformRuns(operator);
+      DispositionWatch watch =
+          new DispositionWatch(
+              ids -> runs.admissions(ACCOUNT, ids, Instant.EPOCH), platform.stepFunctions());
+      assertThat(watch.terminal(docIds)).isEmpty();
+      assertThat(watch.queued())
+          .as("documents waiting for a module while every module is stopped")
+          .isEqualTo(docIds.size());
       Instant queuedAt = Instant.now();
       Eventually.until(
           "the backlog to have waited " + QUEUED_WAIT,
@@ -118,6 +132,9 @@ class BacklogWaitTest {
       assertThat(timeoutsIn(platform, executions.values()))
           .as("TaskTimedOut or heartbeat-timeout events in any execution's history")
           .isEmpty();
+      assertThat(watch.terminal(docIds)).hasSameSizeAs(docIds);
+      assertThat(watch.queued()).as("documents still queued once all ended").isZero();
+      operator.shutdownNow();
       for (String module : LocalPlatform.MODULES) {
         Map<String, Integer> calls = modules.callsOf(module);
         assertThat(calls.keySet()).as("documents module %s saw", module).isEqualTo(docIds);

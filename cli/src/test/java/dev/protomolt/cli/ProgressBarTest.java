@@ -88,4 +88,22 @@ class ProgressBarTest {
     line.finish(1);
     assertThat(text.toString().lines()).hasSize(1);
   }
+
+  @Test
+  void aChangedQueueNoteIsPrintedLikeAChangedCountAndEndsTheLastLine() {
+    StringWriter text = new StringWriter();
+    AtomicLong now = new AtomicLong();
+    ProgressLine line =
+        new ProgressLine(
+            new PrintWriter(text), new ProgressBar("up", 4, 4), false, Duration.ZERO, now::get);
+    line.update(0, IngestCommand.queuedNote(4));
+    line.update(0, IngestCommand.queuedNote(4)); // nothing new: not repeated
+    line.update(0, IngestCommand.queuedNote(3)); // the queue moved, the count did not
+    line.finish(1, IngestCommand.queuedNote(0));
+    assertThat(text.toString().lines())
+        .containsExactly(
+            "up [----] 0/4   0%  -/s  0:00  · 4 queued (waiting for a module)",
+            "up [----] 0/4   0%  -/s  0:00  · 3 queued (waiting for a module)",
+            "up [#---] 1/4  25%  -/s  0:00");
+  }
 }

@@ -13,6 +13,7 @@ public final class GatewayCounters {
   private final AtomicLong rebuffered = new AtomicLong();
   private final AtomicLong duplicates = new AtomicLong();
   private final AtomicLong heartbeatsRelayed = new AtomicLong();
+  private final AtomicLong outputsTooLarge = new AtomicLong();
   private final Map<String, AtomicLong> drained = new ConcurrentHashMap<>();
 
   void onServed() {
@@ -33,6 +34,10 @@ public final class GatewayCounters {
 
   void onHeartbeatRelayed() {
     heartbeatsRelayed.incrementAndGet();
+  }
+
+  void onOutputTooLarge() {
+    outputsTooLarge.incrementAndGet();
   }
 
   void onDrained(String reason) {
@@ -59,6 +64,11 @@ public final class GatewayCounters {
 
   public long heartbeatsRelayed() {
     return heartbeatsRelayed.get();
+  }
+
+  /** Hops failed with Gateway.TaskOutputTooLarge: a result that could not be handed on. */
+  public long outputsTooLarge() {
+    return outputsTooLarge.get();
   }
 
   /** Records drained by screening without reaching a module, by reason. */

@@ -1,8 +1,10 @@
 package dev.protomolt.gateway;
 
+import dev.protomolt.names.PlatformMetric;
 import java.util.Objects;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.InvalidTokenException;
+import software.amazon.awssdk.services.sfn.model.SfnException;
 import software.amazon.awssdk.services.sfn.model.TaskDoesNotExistException;
 import software.amazon.awssdk.services.sfn.model.TaskTimedOutException;
 
@@ -20,7 +22,21 @@ public final class SfnTaskCompletion implements TaskCompletion {
 
   @Override
   public void succeed(String taskToken, String outputJson) {
-    call(() -> sfn.sendTaskSuccess(r -> r.taskToken(taskToken).output(outputJson)));
+    try {
+      call(() -> sfn.sendTaskSuccess(r -> r.taskToken(taskToken).output(outputJson)));
+    } catch (SfnException e) {
+      // A validation refusal of the output is its size: it would meet every retry the same way,
+      // so it must not read as a transient failure that re-buffers the unit (decision 1656).
+      if (e.awsErrorDetails() != null
+          && "ValidationException".equals(e.awsErrorDetails().errorCode())
+          && String.valueOf(e.awsErrorDetails().errorMessage()).contains("'output'")) {
+        throw new TaskOutputTooLargeException(
+            "Step Functions refused the task output: " + e.awsErrorDetails().errorMessage(),
+            TaskOutputs.utf8Bytes(outputJson),
+            PlatformMetric.STATE_PAYLOAD_LIMIT_BYTES);
+      }
+      throw e;
+    }
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.protomolt.core.parts.ObjectKeys;
 import dev.protomolt.core.parts.PartChanges;
 import dev.protomolt.core.parts.PartMask;
 import dev.protomolt.core.parts.PipeDocPartCodec;
+import dev.protomolt.core.routing.InlineBudget;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
@@ -32,10 +33,12 @@ import java.util.Set;
 public final class StoreWorkDocuments implements WorkDocuments {
 
   /**
-   * Inline results above this are saved instead: SendTaskSuccess output is capped at 256 KiB and
-   * the stream's metadata and the JSON encoding need room too.
+   * Bytes of stream JSON an inline result may keep riding inline; above it the result is saved and
+   * goes by reference. It is the engine's inline budget, below Step Functions' 256 KiB limit on
+   * SendTaskSuccess output with room for the envelope. Measured as JSON, not as protobuf: a dense
+   * vector costs 4 bytes a float in protobuf and 10 to 20 in JSON (decision 1656).
    */
-  public static final int INLINE_LIMIT_BYTES = 160 * 1024;
+  public static final int INLINE_LIMIT_BYTES = InlineBudget.DEFAULT_BYTES;
 
   private final PipeDocStore store;
   private final ReferencedBlobs referenced;
@@ -129,8 +132,26 @@ public final class StoreWorkDocuments implements WorkDocuments {
   public PipeStream saveResult(WorkDispatch dispatch, HydratedUnit served, PipeDoc processed) {
     PipeStream original = dispatch.getStream();
     if (!served.fromStore()) {
-      if (processed.getSerializedSize() <= INLINE_LIMIT_BYTES) {
-        return original.toBuilder().setDocument(processed).build();
+      PipeStream inline = original.toBuilder().setDocument(processed).build();
+      int bytes = TaskOutputs.streamJsonBytes(inline);
+      if (bytes <= INLINE_LIMIT_BYTES) {
+        return inline;
+      }
+      if (forgettable(original, processed)) {
+        // Its bytes are never written to the store (decision 0814), so there is no reference to
+        // hand on: the hop fails, typed, rather than loop on an output Step Functions refuses.
+        throw new TaskOutputTooLargeException(
+            "work unit "
+                + dispatch.getWorkUnitId()
+                + ": the module's result is "
+                + bytes
+                + " bytes of stream JSON, over the "
+                + INLINE_LIMIT_BYTES
+                + "-byte inline limit of a hop's output (Step Functions caps SendTaskSuccess"
+                + " output at 262,144 bytes), and a right-to-be-forgotten document is never"
+                + " stored, so it cannot go by reference",
+            bytes,
+            INLINE_LIMIT_BYTES);
       }
       // An inline body came over a MEMORY edge, so the hop's address holds no copy of its own
       // unless the engine says otherwise.
@@ -214,6 +235,12 @@ public final class StoreWorkDocuments implements WorkDocuments {
                 .setGraphId(dispatch.getGraphId())
                 .setGraphVersion(dispatch.getGraphVersion())
                 .setWorkUnitId(dispatch.getWorkUnitId()));
+  }
+
+  private static boolean forgettable(PipeStream original, PipeDoc processed) {
+    // Either side declaring it is enough: a module must not lift the ceiling by dropping the flag.
+    return original.getDocument().getOwnership().getRightToBeForgotten()
+        || processed.getOwnership().getRightToBeForgotten();
   }
 
   private static String accountOf(PipeStream stream, PipeDoc doc) {

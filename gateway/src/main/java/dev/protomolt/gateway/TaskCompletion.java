@@ -3,7 +3,8 @@ package dev.protomolt.gateway;
 /**
  * Completes the waiting {@code N.Work} state of a hop by its task token. Every method throws
  * {@link TaskTokenGoneException} when the token was superseded or completed already; any other
- * exception is a transient failure to reach Step Functions.
+ * exception is a transient failure to reach Step Functions, except {@link
+ * TaskOutputTooLargeException} from {@link #succeed}: Step Functions refused the output itself.
  */
 public interface TaskCompletion {
 

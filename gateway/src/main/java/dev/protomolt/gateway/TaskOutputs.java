@@ -6,7 +6,9 @@ import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.module.v1.Reject;
+import dev.protomolt.proto.module.v1.RejectReason;
 import dev.protomolt.proto.module.v1.RetryableFailure;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The JSON the gateway hands Step Functions, exactly as statemachines/README.md "The state
@@ -61,6 +63,42 @@ public final class TaskOutputs {
                 "retryAfterMs",
                 Value.newBuilder().setNumberValue(failure.getRetryAfterMs()).build())
             .build());
+  }
+
+  /**
+   * {@code Gateway.TaskOutputTooLarge} cause: {@code { "reason", "detail", "outputBytes",
+   * "limitBytes" }}, the reason spelled as a module's Reject would spell it.
+   */
+  public static String outputTooLargeCause(TaskOutputTooLargeException e) {
+    return print(
+        Struct.newBuilder()
+            .putFields("reason", string(RejectReason.REJECT_REASON_PAYLOAD_TOO_LARGE.name()))
+            .putFields("detail", string(e.getMessage()))
+            .putFields("outputBytes", Value.newBuilder().setNumberValue(e.outputBytes()).build())
+            .putFields("limitBytes", Value.newBuilder().setNumberValue(e.limitBytes()).build())
+            .build());
+  }
+
+  /** The stream's protobuf JSON in UTF-8 bytes, as it rides in the execution state. */
+  public static int streamJsonBytes(PipeStream stream) {
+    try {
+      return utf8Bytes(PRINTER.print(stream));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a PipeStream always prints", e);
+    }
+  }
+
+  /**
+   * What the Work state's output weighs once its ResultSelector adds {@code "node"} to {@code
+   * output}: the figure Step Functions holds to its state limit, a few bytes over the task output.
+   */
+  public static long workStateBytes(String output, String nodeId) {
+    return utf8Bytes(output)
+        + utf8Bytes(print(Struct.newBuilder().putFields("node", string(nodeId)).build()));
+  }
+
+  public static int utf8Bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
   }
 
   private static Value string(String s) {

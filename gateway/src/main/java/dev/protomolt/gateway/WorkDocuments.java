@@ -19,6 +19,9 @@ public interface WorkDocuments {
    * The stream Step Functions continues with after a CONTINUE: the processed document saved at
    * the hop's address (only the parts that changed written) and referenced, or inline when it
    * came inline and fits.
+   *
+   * @throws TaskOutputTooLargeException when an inline result is too large to ride inline and may
+   *     not be stored (a right-to-be-forgotten document)
    */
   PipeStream saveResult(WorkDispatch dispatch, HydratedUnit served, PipeDoc processed);
 }

@@ -1,6 +1,7 @@
 package dev.protomolt.gateway;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
@@ -258,14 +259,15 @@ final class WorkSession implements StreamObserver<WorkRequest> {
           // A cheap probe first: a superseded token must not cost a save.
           ctx.completion().heartbeat(token);
           PipeStream next = ctx.documents().saveResult(dispatch, hydrated, processed);
+          String output = fitting(TaskOutputs.success(id, TaskOutputs.CONTINUE, next));
           // Receipts describe the saved result, and must be durable before the hop completes.
           produce(receipts);
-          ctx.completion().succeed(token, TaskOutputs.success(id, TaskOutputs.CONTINUE, next));
+          ctx.completion().succeed(token, output);
         }
         case NO_OP -> {
+          String output = fitting(TaskOutputs.success(id, TaskOutputs.NO_OP, dispatch.getStream()));
           produce(receipts);
-          ctx.completion()
-              .succeed(token, TaskOutputs.success(id, TaskOutputs.NO_OP, dispatch.getStream()));
+          ctx.completion().succeed(token, output);
         }
         case REJECT -> {
           produce(receipts);
@@ -296,18 +298,11 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     } catch (TaskTokenGoneException e) {
       duplicate(token);
       return;
+    } catch (TaskOutputTooLargeException e) {
+      outputTooLarge(ack, token, e);
+      return;
     } catch (RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, "completing " + id + " failed; it is re-buffered", e);
-      rebuffer();
-      out.onError(
-          Status.UNAVAILABLE
-              .withDescription(
-                  "work unit "
-                      + id
-                      + " could not be completed ("
-                      + e.getMessage()
-                      + "); it is re-buffered")
-              .asRuntimeException());
+      couldNotComplete(e);
       return;
     }
     settle(token);
@@ -318,6 +313,70 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     out.onCompleted();
     // After the confirmation: keeping the lines is best effort and must not delay the module.
     ctx.logs().record(dispatch, ack, instanceId);
+  }
+
+  /**
+   * The output, if the Work state can hold it once its ResultSelector adds the node; a result that
+   * cannot would be refused by Step Functions on every attempt (decision 1656).
+   */
+  private String fitting(String output) {
+    long bytes = TaskOutputs.workStateBytes(output, dispatch.getNodeId());
+    if (bytes > PlatformMetric.STATE_PAYLOAD_LIMIT_BYTES) {
+      throw new TaskOutputTooLargeException(
+          "work unit "
+              + dispatch.getWorkUnitId()
+              + ": the Work state's output would be "
+              + bytes
+              + " bytes, over Step Functions' "
+              + PlatformMetric.STATE_PAYLOAD_LIMIT_BYTES
+              + "-byte limit on SendTaskSuccess output and state data",
+          bytes,
+          PlatformMetric.STATE_PAYLOAD_LIMIT_BYTES);
+    }
+    return output;
+  }
+
+  /**
+   * The result can never be handed on: the hop is failed with a typed error, which the Work state's
+   * catch-all dead-letters with this limit as its cause, and the unit ends here instead of being
+   * served again and again.
+   */
+  private void outputTooLarge(WorkAck ack, String token, TaskOutputTooLargeException e) {
+    try {
+      ctx.completion()
+          .fail(token, ErrorNames.TASK_OUTPUT_TOO_LARGE, TaskOutputs.outputTooLargeCause(e));
+    } catch (TaskTokenGoneException gone) {
+      duplicate(token);
+      return;
+    } catch (RuntimeException unreachable) {
+      couldNotComplete(unreachable);
+      return;
+    }
+    settle(token);
+    ctx.counters().onOutputTooLarge();
+    answerRefused(
+        RejectReason.REJECT_REASON_PAYLOAD_TOO_LARGE,
+        e.getMessage()
+            + "; the hop was failed with "
+            + ErrorNames.TASK_OUTPUT_TOO_LARGE
+            + " and dead-letters");
+    ctx.logs().record(dispatch, ack, instanceId);
+  }
+
+  /** Step Functions could not be reached: the record goes back, and the module hears why. */
+  private void couldNotComplete(RuntimeException e) {
+    String id = dispatch.getWorkUnitId();
+    LOG.log(System.Logger.Level.WARNING, "completing " + id + " failed; it is re-buffered", e);
+    rebuffer();
+    out.onError(
+        Status.UNAVAILABLE
+            .withDescription(
+                "work unit "
+                    + id
+                    + " could not be completed ("
+                    + e.getMessage()
+                    + "); it is re-buffered")
+            .asRuntimeException());
   }
 
   // ----------------------------------------------------------------------------- serving a record
@@ -565,6 +624,22 @@ final class WorkSession implements StreamObserver<WorkRequest> {
   /** A malformed ack: refused, and the record goes back so a sound worker can take it. */
   private void refuse(RejectReason reason, String detail) {
     rebuffer();
+    answerRefused(reason, detail);
+  }
+
+  private void duplicate(String token) {
+    ctx.counters().onDuplicate();
+    ctx.settled().add(token);
+    ctx.source().settle(pending);
+    answerRefused(
+        RejectReason.REJECT_REASON_DUPLICATE_DELIVERY,
+        "the task token of work unit "
+            + dispatch.getWorkUnitId()
+            + " was completed or superseded; this ack changed nothing");
+  }
+
+  /** AckConfirmed{accepted=false} saying why, and the stream's end. */
+  private void answerRefused(RejectReason reason, String detail) {
     out.onNext(
         WorkResponse.newBuilder()
             .setAckConfirmed(
@@ -572,27 +647,6 @@ final class WorkSession implements StreamObserver<WorkRequest> {
                     .setWorkUnitId(dispatch.getWorkUnitId())
                     .setAccepted(false)
                     .setReject(Reject.newBuilder().setReason(reason).setDetail(detail)))
-            .build());
-    out.onCompleted();
-  }
-
-  private void duplicate(String token) {
-    ctx.counters().onDuplicate();
-    ctx.settled().add(token);
-    ctx.source().settle(pending);
-    out.onNext(
-        WorkResponse.newBuilder()
-            .setAckConfirmed(
-                AckConfirmed.newBuilder()
-                    .setWorkUnitId(dispatch.getWorkUnitId())
-                    .setAccepted(false)
-                    .setReject(
-                        Reject.newBuilder()
-                            .setReason(RejectReason.REJECT_REASON_DUPLICATE_DELIVERY)
-                            .setDetail(
-                                "the task token of work unit "
-                                    + dispatch.getWorkUnitId()
-                                    + " was completed or superseded; this ack changed nothing")))
             .build());
     out.onCompleted();
   }

@@ -21,6 +21,14 @@ public final class ErrorNames {
   /** The gateway fails a Work task with this for a RetryableFailure (retried with backoff). */
   public static final String MODULE_RETRYABLE = "Module.Retryable";
 
+  /**
+   * The gateway fails a Work task with this when the module's result cannot be handed to Step
+   * Functions: its SendTaskSuccess output would pass the 256 KiB state limit and it may not go by
+   * reference (a right-to-be-forgotten body). Nothing retries or catches it by name, so the
+   * catch-all dead-letters the hop with this as its error code (decision 1656).
+   */
+  public static final String TASK_OUTPUT_TOO_LARGE = "Gateway.TaskOutputTooLarge";
+
   // Errors the engine Lambdas raise. A Java Lambda reports a thrown exception's fully-qualified
   // class name as its errorType, and that is the name Retry and Catch match, so each of these is
   // the name of an exception class in functions/engine (dev.protomolt.engine.hop). They are

@@ -41,9 +41,20 @@ public final class PlatformRound {
       List<CorpusDocument> documents,
       String prefix)
       throws InterruptedException {
+    long start = System.nanoTime();
+    Set<String> pending = upload(platform, account, datasource, documents, prefix);
+    return await(platform, account, graphId, version, pending, start);
+  }
+
+  /** Uploads the documents to the intake bucket; returns the doc ids intake names them by. */
+  public static Set<String> upload(
+      LocalPlatform platform,
+      String account,
+      String datasource,
+      List<CorpusDocument> documents,
+      String prefix) {
     Set<String> pending = new HashSet<>();
     LocalCloudEndpoints ep = platform.endpoints();
-    long start = System.nanoTime();
     try (S3Client s3 =
         S3Client.builder()
             .endpointOverride(ep.s3())
@@ -62,6 +73,22 @@ public final class PlatformRound {
         pending.add(StateMachineNames.hashOf("intake", LocalPlatform.INTAKE_BUCKET, key));
       }
     }
+    return pending;
+  }
+
+  /**
+   * Waits for every document of {@code docIds} to be admitted to {@code graphId}'s version and its
+   * execution to end; the result's time runs from {@code start} ({@link System#nanoTime}).
+   */
+  public static Result await(
+      LocalPlatform platform,
+      String account,
+      String graphId,
+      long version,
+      Set<String> docIds,
+      long start)
+      throws InterruptedException {
+    Set<String> pending = new HashSet<>(docIds);
     Map<String, String> arnByDoc = new HashMap<>();
     Map<String, Integer> outcomes = new TreeMap<>();
     long deadline = start + Duration.ofMinutes(45).toNanos();
