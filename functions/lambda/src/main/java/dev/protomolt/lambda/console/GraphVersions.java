@@ -57,20 +57,25 @@ final class GraphVersions {
     if (clusterId.isBlank()) {
       throw ConsoleRefusal.badRequest("clusterId", "is required: the cluster the graph runs in");
     }
-    JsonNode expected = body.get("expectedActiveVersion");
-    if (expected != null && !expected.isNull()) {
-      if (!expected.canConvertToExactIntegral() || expected.asLong() < 1) {
+    JsonNode given = body.get("expectedActiveVersion");
+    if (given != null && !given.isNull()) {
+      // A number, or a string as the protobuf JSON mapping prints every int64 (a graph's version).
+      long expected =
+          given.canConvertToExactIntegral()
+              ? given.asLong()
+              : given.isTextual() ? positive("expectedActiveVersion", given.asText()) : 0;
+      if (expected < 1) {
         throw ConsoleRefusal.badRequest(
-            "expectedActiveVersion", "must be a positive version number, was " + expected);
+            "expectedActiveVersion", "must be a positive version number, was " + given);
       }
       Optional<StoredGraph> active = admin.get(graphId, clusterId, 0).filter(StoredGraph::active);
       long now = active.map(a -> a.graph().getVersion()).orElse(0L);
-      if (now != expected.asLong()) {
+      if (now != expected) {
         throw new ConsoleRefusal(
             409,
             "expectedActiveVersion",
             "is "
-                + expected.asLong()
+                + expected
                 + " but the active version is "
                 + (now == 0 ? "none" : Long.toString(now))
                 + ": the graph changed since you confirmed; look again before rolling back");
