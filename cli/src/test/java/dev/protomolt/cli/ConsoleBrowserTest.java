@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The console in a real browser (Debian's Chromium, driven by playwright-core from the console's
  * own pinned npm packages) on a local platform of its own: build a three-node graph by dragging from
  * the palette, see the CEL violation on an edge, fix it, deploy; then an upload, watched in the
- * run viewer until it reaches SINK_REACHED, and its journey. It runs its own platform on ephemeral
+ * run viewer until it reaches SINK_REACHED, its journey and its replay; then a version 2 that
+ * dead-letters the next upload, that dead letter reprocessed, the two versions' diff and a
+ * rollback to version 1, after which uploads are admitted to version 1 again. It runs its own platform on ephemeral
  * ports rather than the shared one: it runs no command that reads the published ports, and the
  * shared platform stays unstarted for the classes that run before the ones that need it. The
  * scenario is {@code
@@ -77,9 +79,39 @@ class ConsoleBrowserTest {
                     .filter(a -> a.graphId().equals(GRAPH) && !a.executionArn().isEmpty())
                     .findFirst());
 
+    // The watch phase ends by deploying version 2, whose routing fails at run time.
     scenario("watch", url, admitted.docId(), shots);
     assertThat(shots.resolve("designer.png")).isNotEmptyFile();
     assertThat(shots.resolve("run-viewer.png")).isNotEmptyFile();
+
+    LocalPlatform.Admission failing = uploadAndAwaitAdmission("notes/soundings.txt", 2);
+    scenario("recover", url, failing.docId(), shots);
+    assertThat(shots.resolve("designer-versions.png")).isNotEmptyFile();
+
+    // The rollback is real: the next upload is admitted to version 1 again.
+    uploadAndAwaitAdmission("notes/currents.txt", 1);
+  }
+
+  /** Uploads one text and waits until it is admitted to the given version of the graph. */
+  private static LocalPlatform.Admission uploadAndAwaitAdmission(String key, long version) {
+    String docId =
+        IntakeUploads.uploadOne(
+            platform,
+            ACCOUNT,
+            DATASOURCE,
+            key,
+            "Harbour notes\n\nThe ebb runs hardest two hours after high water at the bar.\n");
+    return Eventually.value(
+        "the upload of " + key + " admitted to version " + version,
+        () ->
+            platform.admissions(ACCOUNT).stream()
+                .filter(
+                    a ->
+                        a.graphId().equals(GRAPH)
+                            && a.graphVersion() == version
+                            && a.docId().equals(docId)
+                            && !a.executionArn().isEmpty())
+                .findFirst());
   }
 
   /** Runs one phase of the node scenario; its output is the failure message when it fails. */
@@ -97,7 +129,8 @@ class ConsoleBrowserTest {
                     ACCOUNT,
                     DATASOURCE,
                     subject,
-                    shots.toAbsolutePath().toString()))
+                    shots.toAbsolutePath().toString(),
+                    GRAPH))
             .directory(console.toFile())
             .redirectErrorStream(true)
             .redirectOutput(log);

@@ -5,6 +5,7 @@ import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -50,6 +51,15 @@ final class IntakeUploads {
       }
     }
     return byDocId;
+  }
+
+  /** Uploads one text file under {@code <account>/<datasource>/}; returns its doc id. */
+  static String uploadOne(
+      LocalPlatform platform, String account, String datasource, String key, String text) {
+    return upload(platform, account, datasource, Map.of(key, text.getBytes(StandardCharsets.UTF_8)))
+        .keySet()
+        .iterator()
+        .next();
   }
 
   /** The state the demo graph stored for {@code docId} at {@code node} (parts verified on read). */

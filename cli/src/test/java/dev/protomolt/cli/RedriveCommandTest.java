@@ -14,7 +14,6 @@ import dev.protomolt.testsupport.Eventually;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,17 +78,12 @@ class RedriveCommandTest {
       // The chunker is down: only the parser serves.
       workers.start(ParserModule.MODULE_ID);
       String docId =
-          IntakeUploads.upload(
-                  platform,
-                  ACCOUNT,
-                  DATASOURCE,
-                  Map.of(
-                      "stuck.txt",
-                      "A document whose chunk hop got stuck.\n\nIt is redriven.\n"
-                          .getBytes(StandardCharsets.UTF_8)))
-              .keySet()
-              .iterator()
-              .next();
+          IntakeUploads.uploadOne(
+              platform,
+              ACCOUNT,
+              DATASOURCE,
+              "stuck.txt",
+              "A document whose chunk hop got stuck.\n\nIt is redriven.\n");
       String execution =
           Eventually.valueWhen(
               "the document's execution",

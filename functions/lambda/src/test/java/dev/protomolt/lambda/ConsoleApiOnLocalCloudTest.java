@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.util.JsonFormat;
+import dev.protomolt.core.orchestration.AdmissionLog;
 import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
@@ -13,6 +15,7 @@ import dev.protomolt.testsupport.Eventually;
 import dev.protomolt.testsupport.StepFunctionsExecutions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -318,6 +321,177 @@ class ConsoleApiOnLocalCloudTest {
         .isEqualTo("REPROCESSED");
     // The reprocessed run is a third execution of the document, waiting on the module again.
     assertThat(nextDispatch(arn -> !arn.equals(firstRun) && !arn.equals(secondRun))).isNotNull();
+
+    deployAgainDiffAndRollBack();
+  }
+
+  /**
+   * With the reprocessed run still waiting on version 1: deploy a version 2 with another
+   * condition, see each version's running executions and the diff naming the condition, refuse a
+   * rollback confirmed against a stale active version, then roll back to version 1.
+   */
+  private static void deployAgainDiffAndRollBack() throws Exception {
+    Reply second =
+        call("POST", "/api/deploy", Map.of(), graphBody("document.search_metadata.title != ''"));
+    assertThat(second.status()).as("%s", second.body()).isEqualTo(200);
+    assertThat(second.body().path("graph").path("version").asLong()).isEqualTo(2);
+
+    JsonNode versions = call("GET", "/api/graphs/console-echo/versions", Map.of(), null).body();
+    JsonNode v1 = version(versions, 1);
+    JsonNode v2 = version(versions, 2);
+    assertThat(v1.path("active").asBoolean()).isFalse();
+    assertThat(v2.path("active").asBoolean()).isTrue();
+    assertThat(v1.path("runningExecutions").asLong())
+        .as("the reprocessed run waits on the module, pinned to version 1")
+        .isEqualTo(1);
+    assertThat(v2.path("runningExecutions").asLong()).isZero();
+
+    JsonNode diff =
+        call("GET", "/api/graphs/console-echo/diff", Map.of("from", "1", "to", "2"), null).body();
+    assertThat(diff.path("nodes").size()).as("%s", diff).isZero();
+    JsonNode edge = diff.path("edges").get(0);
+    assertThat(edge.path("id").asText()).isEqualTo("intake-echo");
+    assertThat(edge.path("kind").asText()).isEqualTo("CHANGED");
+    assertThat(edge.path("fields").get(0).path("field").asText()).isEqualTo("condition");
+    assertThat(edge.path("fields").get(0).path("before").asText()).isEqualTo("true");
+    assertThat(edge.path("fields").get(0).path("after").asText())
+        .isEqualTo("document.search_metadata.title != ''");
+
+    ObjectNode stale = EventJson.reply();
+    stale.put("clusterId", "local");
+    stale.put("expectedActiveVersion", 1);
+    Reply refused =
+        refused(
+            call("POST", "/api/graphs/console-echo/versions/1/activate", Map.of(), stale),
+            409,
+            "expectedActiveVersion");
+    assertThat(refused.body().path("rule").asText()).contains("active version is 2");
+    assertThat(
+            version(call("GET", "/api/graphs/console-echo/versions", Map.of(), null).body(), 2)
+                .path("active")
+                .asBoolean())
+        .as("a refused rollback changes nothing")
+        .isTrue();
+
+    ObjectNode confirmed = EventJson.reply();
+    confirmed.put("clusterId", "local");
+    // As the versions route printed it: the protobuf JSON mapping writes int64 as a string.
+    confirmed.put("expectedActiveVersion", v2.path("graph").path("version").asText());
+    Reply rolledBack =
+        call("POST", "/api/graphs/console-echo/versions/1/activate", Map.of(), confirmed);
+    assertThat(rolledBack.status()).as("%s", rolledBack.body()).isEqualTo(200);
+    assertThat(rolledBack.body().path("graph").path("version").asLong()).isEqualTo(1);
+    assertThat(rolledBack.body().path("active").asBoolean()).isTrue();
+    JsonNode after = call("GET", "/api/graphs/console-echo/versions", Map.of(), null).body();
+    assertThat(version(after, 1).path("active").asBoolean()).isTrue();
+    assertThat(version(after, 2).path("active").asBoolean()).isFalse();
+    // Rollback moved the graph's active alias back onto version 1's state machine version.
+    String alias = v1.path("stateMachineVersionArn").asText().replaceFirst(":[0-9]+$", ":active");
+    assertThat(
+            local
+                .clients
+                .sfn()
+                .describeStateMachineAlias(b -> b.stateMachineAliasArn(alias))
+                .routingConfiguration()
+                .get(0)
+                .stateMachineVersionArn())
+        .isEqualTo(v1.path("stateMachineVersionArn").asText());
+  }
+
+  private static JsonNode version(JsonNode versions, long number) {
+    for (JsonNode v : versions.path("versions")) {
+      if (v.path("graph").path("version").asLong() == number) {
+        return v;
+      }
+    }
+    throw new AssertionError("no version " + number + " in " + versions);
+  }
+
+  @Test
+  void documentsComeAPageAtATimeNewestFirstWithATokenForTheOlderOnes() {
+    PostgresAdmissionLog log = new PostgresAdmissionLog(local.cloud.database());
+    for (int i = 1; i <= 3; i++) {
+      log.record(
+          new AdmissionLog.AdmissionRecord(
+              "acme",
+              "paged",
+              "doc-" + i,
+              "",
+              0,
+              AdmissionLog.Outcome.UNBOUND,
+              "",
+              "",
+              "no graph reads datasource 'paged'",
+              Instant.parse("2026-01-01T00:00:0" + i + "Z")));
+    }
+    Map<String, String> query = Map.of("accountId", "acme", "datasourceId", "paged", "limit", "2");
+    JsonNode first = call("GET", "/api/documents", query, null).body();
+    assertThat(first.path("documents").findValuesAsText("docId"))
+        .as("the newest page, newest last")
+        .containsExactly("doc-2", "doc-3");
+    String token = first.path("nextPageToken").asText();
+    assertThat(token).isNotBlank();
+
+    Map<String, String> older = new java.util.HashMap<>(query);
+    older.put("pageToken", token);
+    JsonNode second = call("GET", "/api/documents", older, null).body();
+    assertThat(second.path("documents").findValuesAsText("docId")).containsExactly("doc-1");
+    assertThat(second.has("nextPageToken")).as("nothing older remains").isFalse();
+
+    Map<String, String> bad = new java.util.HashMap<>(query);
+    bad.put("pageToken", "not-a-token");
+    refused(call("GET", "/api/documents", bad, null), 400, "pageToken");
+    for (String limit : List.of("0", "201", "ten")) {
+      Map<String, String> badLimit = new java.util.HashMap<>(query);
+      badLimit.put("limit", limit);
+      refused(call("GET", "/api/documents", badLimit, null), 400, "limit");
+    }
+  }
+
+  @Test
+  void rollbackAndDiffRefusalsNameTheFieldAndChangeNothing() {
+    ObjectNode body = EventJson.reply();
+    body.put("clusterId", "local");
+    refused(
+        call("POST", "/api/graphs/console-echo/versions/first/activate", Map.of(), body),
+        400,
+        "version");
+    refused(
+        call("POST", "/api/graphs/console-none/versions/3/activate", Map.of(), body),
+        404,
+        "version");
+    refused(
+        call("POST", "/api/graphs/console-echo/versions/1/activate", Map.of(), EventJson.reply()),
+        400,
+        "clusterId");
+    ObjectNode badExpected = body.deepCopy();
+    badExpected.put("expectedActiveVersion", "two");
+    refused(
+        call("POST", "/api/graphs/console-echo/versions/1/activate", Map.of(), badExpected),
+        400,
+        "expectedActiveVersion");
+    refused(
+        call("GET", "/api/graphs/console-echo/versions/1/activate", Map.of(), null), 405, "method");
+    refused(
+        call("POST", "/api/graphs/console-echo/versions/1/activate", Map.of(), body, null),
+        401,
+        "requestContext.authorizer.iam");
+
+    refused(
+        call("GET", "/api/graphs/console-none/diff", Map.of("from", "x", "to", "1"), null),
+        400,
+        "from");
+    refused(call("GET", "/api/graphs/console-none/diff", Map.of("from", "1"), null), 400, "to");
+    refused(
+        call("GET", "/api/graphs/console-none/diff", Map.of("from", "1", "to", "2"), null),
+        404,
+        "from");
+    assertThat(
+            call("GET", "/api/graphs/console-none/versions", Map.of(), null)
+                .body()
+                .path("versions")
+                .size())
+        .isZero();
   }
 
   @Test

@@ -413,13 +413,16 @@ public final class EnvironmentStack extends ZonePinnedStack {
         .build();
     this.console =
         new ConsoleSite(
-            this, "Console", new ConsoleSite.Props(prefix, functions.alias(CONSOLE_API), retain));
+            this,
+            "Console",
+            new ConsoleSite.Props(
+                prefix, functions.alias(CONSOLE_API), retain, artifacts.consoleSite()));
     CfnOutput.Builder.create(this, "ConsoleUrl")
         .description("The console (static site, and its API under /api/)")
         .value("https://" + console.distribution().getDistributionDomainName() + "/")
         .build();
     CfnOutput.Builder.create(this, "ConsoleAssetsBucket")
-        .description("Upload console/target/classes/protomolt-console/ here")
+        .description("The console's site, uploaded by every deploy")
         .value(console.assets().getBucketName())
         .build();
     CfnOutput.Builder.create(this, "IntakeBucket")

@@ -74,7 +74,11 @@ public final class ProtoMoltApp {
     EnvironmentConfig config = EnvironmentConfigLoader.load(baseDir.resolve("config"), env);
     DeployArtifacts artifacts =
         DeployArtifacts.resolve(
-            config.artifacts(), baseDir, context(app, "lambdaCode"), context(app, "gatewayImage"));
+            config.artifacts(),
+            baseDir,
+            context(app, "lambdaCode"),
+            context(app, "gatewayImage"),
+            context(app, "consoleSite"));
     MigrationSet migrations = MigrationSet.read(baseDir.resolve(MIGRATIONS_DIR));
     return new EnvironmentStack(app, config, artifacts, migrations);
   }

@@ -34,7 +34,8 @@ class ProtoMoltAppTest {
         .isInstanceOf(InvalidConfigException.class)
         .hasMessageContaining("artifacts.lambdaCode: no file or directory at")
         .hasMessageContaining("functions/lambda/target/function.zip")
-        .hasMessageContaining("artifacts.gatewayImage");
+        .hasMessageContaining("artifacts.gatewayImage")
+        .hasMessageContaining("artifacts.consoleSite");
   }
 
   @Test
@@ -49,7 +50,9 @@ class ProtoMoltAppTest {
                         "lambdaCode",
                         TestEnvironments.PLACEHOLDER_LAMBDA,
                         "gatewayImage",
-                        TestEnvironments.PLACEHOLDER_GATEWAY))
+                        TestEnvironments.PLACEHOLDER_GATEWAY,
+                        "consoleSite",
+                        TestEnvironments.PLACEHOLDER_CONSOLE))
                 .build());
     assertThat(ProtoMoltApp.buildAll(app, TestEnvironments.BASE_DIR))
         .extracting(EnvironmentStack::getStackName)

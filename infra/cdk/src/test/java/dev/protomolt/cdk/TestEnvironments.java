@@ -25,6 +25,8 @@ public final class TestEnvironments {
   public static final String PLACEHOLDER_LAMBDA = "src/test/resources/placeholder-artifacts/lambda";
   public static final String PLACEHOLDER_GATEWAY =
       "src/test/resources/placeholder-artifacts/gateway";
+  public static final String PLACEHOLDER_CONSOLE =
+      "src/test/resources/placeholder-artifacts/console";
   public static final String ACCOUNT = "123456789012";
   public static final String REGION = "eu-west-1";
 
@@ -41,10 +43,11 @@ public final class TestEnvironments {
   /** The placeholder artifacts: the tests synthesize without building the real zip and image. */
   public static DeployArtifacts placeholderArtifacts() {
     return DeployArtifacts.resolve(
-        new EnvironmentConfig.Artifacts("missing.zip", "missing"),
+        new EnvironmentConfig.Artifacts("missing.zip", "missing", "missing"),
         BASE_DIR,
         PLACEHOLDER_LAMBDA,
-        PLACEHOLDER_GATEWAY);
+        PLACEHOLDER_GATEWAY,
+        PLACEHOLDER_CONSOLE);
   }
 
   /** Builds environment {@code env} exactly as {@code cdk synth -c env=<env>} does. */
@@ -59,7 +62,9 @@ public final class TestEnvironments {
                         "lambdaCode",
                         PLACEHOLDER_LAMBDA,
                         "gatewayImage",
-                        PLACEHOLDER_GATEWAY))
+                        PLACEHOLDER_GATEWAY,
+                        "consoleSite",
+                        PLACEHOLDER_CONSOLE))
                 // Under target/ so the assembly (and CDK's validation report) can be inspected
                 // after a run.
                 .outdir(BASE_DIR.resolve("target/cdk-test-out/" + env).toString())

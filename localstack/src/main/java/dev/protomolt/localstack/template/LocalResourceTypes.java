@@ -113,6 +113,18 @@ public final class LocalResourceTypes {
         "AWS::CloudFront::OriginAccessControl",
         LocalRole.NOTHING,
         "the local HTTP front serves the console's assets");
+    // The stack uploads the console's built site to its bucket (decision 1772); locally the HTTP
+    // front serves the same build from the console jar, so the upload and the AWS CLI layer its
+    // provider function runs on have nothing to do (the provider is a custom resource's, so it
+    // is not deployed as a function either).
+    row(
+        "Custom::CDKBucketDeployment",
+        LocalRole.NOTHING,
+        "the local HTTP front serves the console jar's assets, the same build");
+    row(
+        "AWS::Lambda::LayerVersion",
+        LocalRole.NOTHING,
+        "only the console upload's provider uses a layer, and it does not run locally");
   }
 
   private LocalResourceTypes() {}

@@ -221,6 +221,15 @@ public final class GraphAdminService {
                     || s.graph().getClusterId().equals(clusterId));
   }
 
+  /**
+   * The executions still running on a version's state machine version: the documents pinned to
+   * it, which a delete refuses to orphan and the console shows beside each version.
+   */
+  public long pinnedExecutions(String graphId, long version) {
+    requireRef(graphId, "-", version);
+    return pins.pinnedDocuments(graphId, version);
+  }
+
   /** See {@link GraphStore#lastStateMachineVersion}: survives deleting graph versions. */
   public long lastStateMachineVersion(String graphId) {
     if (graphId == null || graphId.isBlank()) {

@@ -30,18 +30,24 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 /**
  * {@code console-api}: the console's JSON API behind an API Gateway HTTP API (payload format
  * 2.0), one route per call, every message in the protobuf JSON mapping. Reads go to the graph
- * store, the admission log, Step Functions and the document store's ledger; the one write path is
- * graph admin's own service (validate, create and activate) and the draft service. A refused
+ * store, the admission log, Step Functions and the document store's ledger; the write paths are
+ * graph admin's own service (validate, create and activate, activate an earlier version) and the
+ * draft service. A refused
  * request answers {@code {"field":...,"rule":...}} with a 4xx status and changes nothing.
  *
  * <ul>
  *   <li>{@code GET /api/graphs?clusterId=}: every graph's latest version and whether it is active;
- *   <li>{@code GET /api/graphs/{graphId}/versions}: every stored version, active flagged;
+ *   <li>{@code GET /api/graphs/{graphId}/versions}: every stored version, active flagged, with
+ *       its running pinned executions;
+ *   <li>{@code GET /api/graphs/{graphId}/diff?from=&to=}: what changed between two versions;
+ *   <li>{@code POST /api/graphs/{graphId}/versions/{version}/activate} {clusterId,
+ *       expectedActiveVersion?}: rollback, activating a stored version;
  *   <li>{@code POST /api/validate} {graph, mode?}: the ValidationResult (DRAFT mode by default);
  *   <li>{@code POST /api/deploy} {graph}: PRODUCTION preflight, then create and activate;
  *   <li>{@code GET|PUT /api/drafts/{clusterId}/{graphId}}: the caller's draft;
  *   <li>{@code GET /api/modules}: the registered module ids, for the designer's palette;
- *   <li>{@code GET /api/documents?accountId=&datasourceId=}: documents with status per node;
+ *   <li>{@code GET /api/documents?accountId=&datasourceId=&limit=&pageToken=}: a page of
+ *       documents, newest first, with status per node and the next page's token;
  *   <li>{@code GET /api/documents/{docId}?accountId=&datasourceId=}: one document's journey;
  *   <li>{@code POST /api/replays} {replay input}: starts the replay state machine;
  *   <li>{@code GET /api/replays?executionArn=}: a replay's status, pages and counts;
@@ -55,8 +61,11 @@ public final class ConsoleApiHandler implements EventHandler {
 
   public static final String NAME = "console-api";
 
-  /** Documents one list call returns at most, newest first. */
+  /** Documents one list call returns at most; older ones are on the next pages. */
   static final int DOCUMENT_LIMIT = 200;
+
+  /** Documents one list call returns when it names no {@code limit}. */
+  static final int DOCUMENT_PAGE = 50;
 
   private static final JsonFormat.Parser PARSER = JsonFormat.parser();
   private static final JsonFormat.Printer PRINTER =
@@ -69,6 +78,7 @@ public final class ConsoleApiHandler implements EventHandler {
   private final DocumentRuns runs;
   private final Supplier<List<String>> modules;
   private final ConsoleActions actions;
+  private final GraphVersions versions;
 
   /**
    * @param admin graph admin's service, with activation attached (create and activate deploys)
@@ -103,6 +113,7 @@ public final class ConsoleApiHandler implements EventHandler {
     this.runs =
         new DocumentRuns(EventJson.MAPPER, runs.admissions(), runs.sfn(), runs.store(), admin);
     this.modules = Objects.requireNonNull(modules, "modules");
+    this.versions = new GraphVersions(EventJson.MAPPER, admin);
   }
 
   /** Where the run viewer's reads go: admission log, Step Functions and the document store. */
@@ -155,12 +166,19 @@ public final class ConsoleApiHandler implements EventHandler {
     String resource = s.size() > 1 ? s.get(1) : "";
     return switch (resource) {
       case "graphs" -> {
+        if (s.size() == 6 && s.get(3).equals("versions") && s.get(5).equals("activate")) {
+          requireMethod(http, "POST");
+          yield versions.rollback(s.get(2), s.get(4), http.json(EventJson.MAPPER));
+        }
         requireMethod(http, "GET");
         if (s.size() == 2) {
           yield graphs(http.parameter("clusterId"));
         }
         if (s.size() == 4 && s.get(3).equals("versions")) {
-          yield versions(s.get(2));
+          yield versions.versions(s.get(2));
+        }
+        if (s.size() == 4 && s.get(3).equals("diff")) {
+          yield versions.diff(s.get(2), http.parameter("from"), http.parameter("to"));
         }
         throw notFound(http);
       }
@@ -190,7 +208,11 @@ public final class ConsoleApiHandler implements EventHandler {
         requireMethod(http, "GET");
         String account = http.parameter("accountId");
         if (s.size() == 2) {
-          yield runs.documents(account, http.parameter("datasourceId", ""), DOCUMENT_LIMIT);
+          yield runs.documents(
+              account,
+              http.parameter("datasourceId", ""),
+              limit(http.parameter("limit", null)),
+              http.parameter("pageToken", null));
         }
         if (s.size() == 3) {
           yield runs.journey(account, http.parameter("datasourceId"), s.get(2));
@@ -254,14 +276,21 @@ public final class ConsoleApiHandler implements EventHandler {
     return out;
   }
 
-  private JsonNode versions(String graphId) {
-    ObjectNode out = EventJson.reply();
-    out.put("graphId", graphId);
-    ArrayNode list = out.putArray("versions");
-    for (StoredGraph g : admin.versions(graphId)) {
-      list.add(stored(g));
+  /** A page size: {@value #DOCUMENT_PAGE} when absent, 1 to {@value #DOCUMENT_LIMIT} when given. */
+  private static int limit(String value) {
+    if (value == null) {
+      return DOCUMENT_PAGE;
     }
-    return out;
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 1 && n <= DOCUMENT_LIMIT) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Refused below with the value the caller sent.
+    }
+    throw ConsoleRefusal.badRequest(
+        "limit", "must be a whole number from 1 to " + DOCUMENT_LIMIT + ", was '" + value + "'");
   }
 
   /**
@@ -320,12 +349,8 @@ public final class ConsoleApiHandler implements EventHandler {
     return principal.replace(':', '|');
   }
 
-  private static JsonNode stored(StoredGraph g) {
-    ObjectNode out = EventJson.reply();
-    out.set("graph", proto(g.graph()));
-    out.put("active", g.active());
-    out.put("stateMachineVersionArn", g.stateMachineVersionArn());
-    return out;
+  private JsonNode stored(StoredGraph g) {
+    return versions.stored(g);
   }
 
   private static PipelineGraph graph(JsonNode body) {

@@ -16,7 +16,11 @@ import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestResponse;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.PipeDocStoreException;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,22 +71,30 @@ final class DocumentRuns {
   }
 
   /**
-   * The account's documents (optionally one datasource's), newest admission last, each admission
-   * with its execution's status, disposition and status per node.
+   * A page of the account's documents (optionally one datasource's): the {@code limit} newest
+   * that are older than {@code pageToken} (all when it is null), newest admission last, each
+   * admission with its execution's status, disposition and status per node. A document's place is
+   * its first admission, so a page token stays valid while new documents arrive; {@code
+   * nextPageToken} is set when older documents remain.
    */
-  ObjectNode documents(String accountId, String datasourceId, int limit) {
+  ObjectNode documents(String accountId, String datasourceId, int limit, String pageToken) {
+    PageKey before = pageToken == null ? null : PageKey.parse(pageToken);
     Map<String, List<AdmissionRecord>> byDoc = new LinkedHashMap<>();
     for (AdmissionRecord r : admissions.forAccount(accountId)) {
       if (datasourceId.isEmpty() || datasourceId.equals(r.datasourceId())) {
         byDoc.computeIfAbsent(r.docId(), k -> new ArrayList<>()).add(r);
       }
     }
-    List<Map.Entry<String, List<AdmissionRecord>>> newest = new ArrayList<>(byDoc.entrySet());
-    if (newest.size() > limit) {
-      newest = newest.subList(newest.size() - limit, newest.size());
+    List<Map.Entry<String, List<AdmissionRecord>>> older = new ArrayList<>();
+    for (Map.Entry<String, List<AdmissionRecord>> doc : byDoc.entrySet()) {
+      if (before == null || PageKey.of(doc).compareTo(before) < 0) {
+        older.add(doc);
+      }
     }
+    List<Map.Entry<String, List<AdmissionRecord>>> page =
+        older.size() > limit ? older.subList(older.size() - limit, older.size()) : older;
     ArrayNode docs = mapper.createArrayNode();
-    for (Map.Entry<String, List<AdmissionRecord>> doc : newest) {
+    for (Map.Entry<String, List<AdmissionRecord>> doc : page) {
       ObjectNode d = docs.addObject();
       d.put("docId", doc.getKey());
       d.put("datasourceId", doc.getValue().get(0).datasourceId());
@@ -94,7 +106,44 @@ final class DocumentRuns {
     ObjectNode out = mapper.createObjectNode();
     out.put("accountId", accountId);
     out.set("documents", docs);
+    if (older.size() > page.size()) {
+      out.put("nextPageToken", PageKey.of(page.get(0)).token());
+    }
     return out;
+  }
+
+  /**
+   * Where a document sits in the list: its first admission's time, then its id (the admission
+   * log's own order). A page token is the key of the oldest document on the page before.
+   */
+  record PageKey(Instant firstAdmitted, String docId) implements Comparable<PageKey> {
+
+    static PageKey of(Map.Entry<String, List<AdmissionRecord>> doc) {
+      return new PageKey(doc.getValue().get(0).recordedAt(), doc.getKey());
+    }
+
+    String token() {
+      return Base64.getUrlEncoder()
+          .withoutPadding()
+          .encodeToString((firstAdmitted + "|" + docId).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static PageKey parse(String token) {
+      try {
+        String text = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+        int bar = text.indexOf('|');
+        return new PageKey(Instant.parse(text.substring(0, bar)), text.substring(bar + 1));
+      } catch (IllegalArgumentException | DateTimeException | StringIndexOutOfBoundsException e) {
+        throw ConsoleRefusal.badRequest(
+            "pageToken", "is not a token this API returned as nextPageToken");
+      }
+    }
+
+    @Override
+    public int compareTo(PageKey other) {
+      int byTime = firstAdmitted.compareTo(other.firstAdmitted);
+      return byTime != 0 ? byTime : docId.compareTo(other.docId);
+    }
   }
 
   /**

@@ -8,15 +8,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The two deployables the stack packages, resolved and checked at synth time: the Lambda code
- * (the one Quarkus zip, or a directory CDK zips) and the gateway container image (a directory with
- * a Dockerfile, built by {@code cdk deploy}, or an image already in ECR).
+ * The deployables the stack packages, resolved and checked at synth time: the Lambda code (the
+ * one Quarkus zip, or a directory CDK zips), the gateway container image (a directory with a
+ * Dockerfile, built by {@code cdk deploy}, or an image already in ECR) and the console's built site
+ * (a directory with an {@code index.html}, uploaded to the console's bucket by {@code cdk deploy}).
  *
- * <p>Configuration names the real build outputs; a {@code -c lambdaCode=...} or
- * {@code -c gatewayImage=...} override replaces them, which is how CI synthesizes before those
+ * <p>Configuration names the real build outputs; a {@code -c lambdaCode=...}, {@code -c
+ * gatewayImage=...} or {@code -c consoleSite=...} override replaces them, which is how CI synthesizes before those
  * builds exist (with placeholders) and how an operator deploys a specific build.
  */
-public record DeployArtifacts(Path lambdaCode, GatewayImage gatewayImage) {
+public record DeployArtifacts(Path lambdaCode, GatewayImage gatewayImage, Path consoleSite) {
 
   private static final Pattern ECR_URI =
       Pattern.compile(
@@ -47,7 +48,8 @@ public record DeployArtifacts(Path lambdaCode, GatewayImage gatewayImage) {
       EnvironmentConfig.Artifacts configured,
       Path baseDir,
       String lambdaCodeOverride,
-      String gatewayImageOverride) {
+      String gatewayImageOverride,
+      String consoleSiteOverride) {
     List<ConfigProblem> problems = new ArrayList<>();
     String lambdaSetting =
         lambdaCodeOverride != null ? lambdaCodeOverride : configured.lambdaCode();
@@ -108,9 +110,23 @@ public record DeployArtifacts(Path lambdaCode, GatewayImage gatewayImage) {
         image = new ImageDirectory(directory);
       }
     }
+    String siteSetting =
+        consoleSiteOverride != null ? consoleSiteOverride : configured.consoleSite();
+    String siteField =
+        consoleSiteOverride != null ? "context consoleSite" : "artifacts.consoleSite";
+    Path site = baseDir.resolve(siteSetting).normalize();
+    if (!Files.isRegularFile(site.resolve("index.html"))) {
+      problems.add(
+          new ConfigProblem(
+              siteField,
+              "no index.html in "
+                  + site
+                  + ": build the console first (./mvnw -B package at the repository root writes"
+                  + " console/target/classes/protomolt-console) or pass -c consoleSite=<dir>"));
+    }
     if (!problems.isEmpty()) {
       throw new InvalidConfigException("deploy artifacts", problems);
     }
-    return new DeployArtifacts(lambdaCode, image);
+    return new DeployArtifacts(lambdaCode, image, site);
   }
 }

@@ -31,9 +31,11 @@ public record EnvironmentConfig(
   /**
    * Where the deployables come from. {@code lambdaCode} is the Quarkus function zip (or a directory
    * CDK zips); {@code gatewayImage} is either a directory holding a Dockerfile or an ECR image URI.
-   * Relative paths are resolved against {@code infra/cdk}, the directory the CDK app runs in.
+   * {@code consoleSite} is the console's built site (a directory holding {@code index.html}),
+   * which the stack uploads to the console's assets bucket. Relative paths are resolved against
+   * {@code infra/cdk}, the directory the CDK app runs in.
    */
-  public record Artifacts(String lambdaCode, String gatewayImage) {}
+  public record Artifacts(String lambdaCode, String gatewayImage, String consoleSite) {}
 
   /**
    * Platform buckets. CACHE bodies are reclaimed when their destination hop settles; the

@@ -117,6 +117,7 @@ public final class EnvironmentConfigValidator {
     // Existence is checked by DeployArtifacts at synth time, where overrides are known.
     required("artifacts.lambdaCode", blankToNull(a.lambdaCode()));
     required("artifacts.gatewayImage", blankToNull(a.gatewayImage()));
+    required("artifacts.consoleSite", blankToNull(a.consoleSite()));
   }
 
   private void storage(EnvironmentConfig.Storage s) {

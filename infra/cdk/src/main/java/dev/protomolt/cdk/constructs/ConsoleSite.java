@@ -1,5 +1,7 @@
 package dev.protomolt.cdk.constructs;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.RemovalPolicy;
@@ -20,6 +22,9 @@ import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.s3.BlockPublicAccess;
 import software.amazon.awscdk.services.s3.Bucket;
 import software.amazon.awscdk.services.s3.BucketEncryption;
+import software.amazon.awscdk.services.s3.deployment.BucketDeployment;
+import software.amazon.awscdk.services.s3.deployment.CacheControl;
+import software.amazon.awscdk.services.s3.deployment.Source;
 import software.constructs.Construct;
 
 /**
@@ -27,21 +32,33 @@ import software.constructs.Construct;
  * reads (origin access control), and the {@code console-api} function behind an HTTP API whose
  * every route is IAM-authorized. CloudFront serves the site and forwards {@code /api/*} to the
  * HTTP API uncached, so the page calls the API on its own origin exactly as it does locally.
+ * The stack uploads the built site itself, with the page's settings ({@value #PAGE_SETTINGS})
+ * naming the API (decision 1772).
  */
 public final class ConsoleSite extends Construct {
+
+  /** The page's settings, written beside {@code index.html}; the page reads it when it starts. */
+  public static final String PAGE_SETTINGS = "config.json";
 
   /**
    * @param namePrefix the environment prefix, e.g. {@code protomolt-dev}
    * @param api the console-api function (its alias)
    * @param retain whether the assets bucket outlives the stack
+   * @param site the console's built site (a directory with {@code index.html}), uploaded to the
+   *     assets bucket on every deploy
    */
-  public record Props(String namePrefix, IFunction api, boolean retain) {
+  public record Props(String namePrefix, IFunction api, boolean retain, Path site) {
     public Props {
       if (namePrefix == null || namePrefix.isBlank()) {
         throw new IllegalArgumentException("console: namePrefix is required");
       }
       if (api == null) {
         throw new IllegalArgumentException("console: the console-api function is required");
+      }
+      if (site == null || !Files.isRegularFile(site.resolve("index.html"))) {
+        throw new IllegalArgumentException(
+            "console: site must be the console's built site, a directory with index.html, was "
+                + site);
       }
     }
   }
@@ -101,6 +118,27 @@ public final class ConsoleSite extends Construct {
                         .ttl(Duration.seconds(0))
                         .build()))
             .build();
+    // The built site goes to the bucket with every deploy (CDK stages the directory as an asset
+    // at synth, offline), with the page's settings beside it: the API's path on this origin and
+    // the HTTP API's own endpoint for SigV4 clients. Files a newer build no longer has are
+    // removed. No CloudFront invalidation: its grant would be cloudfront:CreateInvalidation on
+    // every distribution ("*"); every object is served no-cache instead, so CloudFront asks the
+    // bucket again and a deploy shows at once (decision 1772).
+    BucketDeployment.Builder.create(this, "Site")
+        .sources(
+            List.of(
+                Source.asset(props.site().toString()),
+                Source.jsonData(
+                    PAGE_SETTINGS,
+                    java.util.Map.of(
+                        "api", "api/",
+                        "apiEndpoint", httpApi.getApiEndpoint(),
+                        "environment", props.namePrefix()))))
+        .destinationBucket(assets)
+        .cacheControl(List.of(CacheControl.noCache()))
+        .prune(true)
+        .memoryLimit(256)
+        .build();
   }
 
   public Bucket assets() {

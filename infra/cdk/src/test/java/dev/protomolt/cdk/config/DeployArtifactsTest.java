@@ -15,6 +15,13 @@ class DeployArtifactsTest {
 
   @TempDir Path base;
 
+  /** A built console site under the temporary base, as the console module writes it. */
+  @org.junit.jupiter.api.BeforeEach
+  void site() throws IOException {
+    Files.createDirectories(base.resolve("site"));
+    Files.writeString(base.resolve("site/index.html"), "<!doctype html>\n");
+  }
+
   @Test
   void aZipAndABuildContextResolve() throws IOException {
     Files.write(base.resolve("function.zip"), new byte[] {'P', 'K', 3, 4});
@@ -22,8 +29,13 @@ class DeployArtifactsTest {
     Files.writeString(base.resolve("gateway/Dockerfile"), "FROM scratch\n");
     DeployArtifacts a =
         DeployArtifacts.resolve(
-            new EnvironmentConfig.Artifacts("function.zip", "gateway"), base, null, null);
+            new EnvironmentConfig.Artifacts("function.zip", "gateway", "site"),
+            base,
+            null,
+            null,
+            null);
     assertThat(a.lambdaCode()).isEqualTo(base.resolve("function.zip"));
+    assertThat(a.consoleSite()).isEqualTo(base.resolve("site"));
     assertThat(a.gatewayImage())
         .isEqualTo(new DeployArtifacts.ImageDirectory(base.resolve("gateway")));
   }
@@ -37,10 +49,13 @@ class DeployArtifactsTest {
     Files.write(zip, new byte[] {'P', 'K', 3, 4});
     Path image = Files.createDirectories(base.resolve("gateway/target/image"));
     Files.writeString(image.resolve("Dockerfile"), "FROM eclipse-temurin:25-jre-noble\n");
+    Path site = Files.createDirectories(base.resolve("console/target/classes/protomolt-console"));
+    Files.writeString(site.resolve("index.html"), "<!doctype html>\n");
     for (String env : List.of("dev", "staging", "prod")) {
       DeployArtifacts a =
-          DeployArtifacts.resolve(TestEnvironments.config(env).artifacts(), cdk, null, null);
+          DeployArtifacts.resolve(TestEnvironments.config(env).artifacts(), cdk, null, null, null);
       assertThat(a.lambdaCode()).as(env).isEqualTo(zip);
+      assertThat(a.consoleSite()).as(env).isEqualTo(site);
       assertThat(a.gatewayImage()).as(env).isEqualTo(new DeployArtifacts.ImageDirectory(image));
     }
     // The gateway module's Dockerfile template is what package copies there.
@@ -58,8 +73,11 @@ class DeployArtifactsTest {
     DeployArtifacts byTag =
         DeployArtifacts.resolve(
             new EnvironmentConfig.Artifacts(
-                "code", "123456789012.dkr.ecr.eu-west-1.amazonaws.com/protomolt/gateway:2.3.1"),
+                "code",
+                "123456789012.dkr.ecr.eu-west-1.amazonaws.com/protomolt/gateway:2.3.1",
+                "site"),
             base,
+            null,
             null,
             null);
     assertThat(byTag.gatewayImage())
@@ -70,8 +88,9 @@ class DeployArtifactsTest {
     DeployArtifacts byDigest =
         DeployArtifacts.resolve(
             new EnvironmentConfig.Artifacts(
-                "code", "123456789012.dkr.ecr.eu-west-1.amazonaws.com/gw@" + digest),
+                "code", "123456789012.dkr.ecr.eu-west-1.amazonaws.com/gw@" + digest, "site"),
             base,
+            null,
             null,
             null);
     assertThat(((DeployArtifacts.EcrImage) byDigest.gatewayImage()).byDigest()).isTrue();
@@ -82,8 +101,10 @@ class DeployArtifactsTest {
     assertThatThrownBy(
             () ->
                 DeployArtifacts.resolve(
-                    new EnvironmentConfig.Artifacts("target/function.zip", "../gateway"),
+                    new EnvironmentConfig.Artifacts(
+                        "target/function.zip", "../gateway", "console/dist"),
                     base,
+                    null,
                     null,
                     null))
         .isInstanceOfSatisfying(
@@ -91,10 +112,12 @@ class DeployArtifactsTest {
             e -> {
               assertThat(e.problems())
                   .extracting(ConfigProblem::field)
-                  .containsExactly("artifacts.lambdaCode", "artifacts.gatewayImage");
+                  .containsExactly(
+                      "artifacts.lambdaCode", "artifacts.gatewayImage", "artifacts.consoleSite");
               assertThat(e.getMessage())
                   .contains("functions/lambda/target/function.zip")
-                  .contains("-c lambdaCode=<path>");
+                  .contains("-c lambdaCode=<path>")
+                  .contains("-c consoleSite=<dir>");
             });
   }
 
@@ -105,19 +128,22 @@ class DeployArtifactsTest {
     assertThatThrownBy(
             () ->
                 DeployArtifacts.resolve(
-                    new EnvironmentConfig.Artifacts("whatever", "whatever"),
+                    new EnvironmentConfig.Artifacts("whatever", "whatever", "site"),
                     base,
                     "function.jar",
+                    "nodocker",
                     "nodocker"))
         .isInstanceOfSatisfying(
             InvalidConfigException.class,
             e -> {
               assertThat(e.problems())
                   .extracting(ConfigProblem::field)
-                  .containsExactly("context lambdaCode", "context gatewayImage");
+                  .containsExactly(
+                      "context lambdaCode", "context gatewayImage", "context consoleSite");
               assertThat(e.getMessage())
                   .contains("must be a .zip file or a directory")
-                  .contains("has no Dockerfile");
+                  .contains("has no Dockerfile")
+                  .contains("no index.html in");
             });
   }
 
@@ -128,8 +154,9 @@ class DeployArtifactsTest {
             () ->
                 DeployArtifacts.resolve(
                     new EnvironmentConfig.Artifacts(
-                        "code", "123456789012.dkr.ecr.eu-west-1.amazonaws.com/gw"),
+                        "code", "123456789012.dkr.ecr.eu-west-1.amazonaws.com/gw", "site"),
                     base,
+                    null,
                     null,
                     null))
         .hasMessageContaining("artifacts.gatewayImage: looks like an ECR URI");

@@ -99,8 +99,75 @@ class ConsoleSiteTest {
 
   @Test
   void propsRequireThePrefixAndTheFunction() {
-    assertThatThrownBy(() -> new ConsoleSite.Props(" ", null, false))
+    assertThatThrownBy(() -> new ConsoleSite.Props(" ", null, false, null))
         .hasMessageContaining("namePrefix");
+  }
+
+  @Test
+  void propsRefuseASiteWithoutAPage() {
+    assertThatThrownBy(
+            () ->
+                new ConsoleSite.Props(
+                    "protomolt-dev",
+                    software.amazon.awscdk.services.lambda.Function.fromFunctionArn(
+                        new software.amazon.awscdk.Stack(),
+                        "Fn",
+                        "arn:aws:lambda:eu-west-1:123456789012:function:console-api"),
+                    false,
+                    TestEnvironments.BASE_DIR.resolve("src")))
+        .hasMessageContaining("site must be the console's built site")
+        .hasMessageContaining("index.html");
+  }
+
+  @Test
+  void theBuiltSiteIsUploadedToTheAssetsBucketWithThePageSettingsNamingTheApi() throws Exception {
+    Map<String, Map<String, Object>> deployments =
+        template.findResources("Custom::CDKBucketDeployment");
+    assertThat(deployments).hasSize(1);
+    Map<String, Object> properties = properties(deployments.values().iterator().next());
+    assertThat(properties.get("DestinationBucketName"))
+        .isEqualTo(Map.of("Ref", logicalId("AWS::S3::Bucket", "ConsoleAssets")));
+    // Served no-cache rather than invalidated: an invalidation grant would be on every
+    // distribution.
+    assertThat(properties).doesNotContainKey("DistributionId");
+    assertThat(properties.get("SystemMetadata")).isEqualTo(Map.of("cache-control", "no-cache"));
+    assertThat(properties.get("Prune")).isEqualTo(true);
+    // Two sources: the built site's directory, and config.json with the API filled in at deploy.
+    assertThat((List<?>) properties.get("SourceObjectKeys")).hasSize(2);
+    String markers =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .writeValueAsString(properties.get("SourceMarkers"));
+    assertThat(markers).contains(logicalId("AWS::ApiGatewayV2::Api", "ConsoleApi"));
+    // The site is staged into the assembly at synth, offline, from the directory configured.
+    try (java.util.stream.Stream<java.nio.file.Path> staged =
+        java.nio.file.Files.list(TestEnvironments.devAssembly())) {
+      assertThat(
+              staged
+                  .filter(p -> p.getFileName().toString().startsWith("asset."))
+                  .map(p -> p.resolve("index.html"))
+                  .filter(java.nio.file.Files::isRegularFile)
+                  .map(
+                      p -> {
+                        try {
+                          return java.nio.file.Files.readString(p);
+                        } catch (java.io.IOException e) {
+                          throw new java.io.UncheckedIOException(e);
+                        }
+                      }))
+          .anySatisfy(page -> assertThat(page).contains("placeholder console"));
+    }
+  }
+
+  @SuppressWarnings("unchecked") // Template resources are JSON objects.
+  private static Map<String, Object> properties(Map<String, Object> resource) {
+    return (Map<String, Object>) resource.get("Properties");
+  }
+
+  private static String logicalId(String type, String prefix) {
+    return template.findResources(type).keySet().stream()
+        .filter(id -> id.startsWith(prefix))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + type + " starting " + prefix));
   }
 
   private static String roleId() {

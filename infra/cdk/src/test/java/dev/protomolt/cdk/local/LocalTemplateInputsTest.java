@@ -54,12 +54,18 @@ class LocalTemplateInputsTest {
   void theLocalEnvironmentPackagesThePlaceholdersBecauseFunctionsRunFromTheClasspath() {
     DeployArtifacts artifacts =
         DeployArtifacts.resolve(
-            TestEnvironments.config("local").artifacts(), TestEnvironments.BASE_DIR, null, null);
+            TestEnvironments.config("local").artifacts(),
+            TestEnvironments.BASE_DIR,
+            null,
+            null,
+            null);
     assertThat(artifacts.lambdaCode())
         .isEqualTo(TestEnvironments.BASE_DIR.resolve(TestEnvironments.PLACEHOLDER_LAMBDA));
     assertThat(artifacts.gatewayImage())
         .isEqualTo(
             new DeployArtifacts.ImageDirectory(
                 TestEnvironments.BASE_DIR.resolve(TestEnvironments.PLACEHOLDER_GATEWAY)));
+    assertThat(artifacts.consoleSite())
+        .isEqualTo(TestEnvironments.BASE_DIR.resolve(TestEnvironments.PLACEHOLDER_CONSOLE));
   }
 }
