@@ -23,8 +23,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import javax.sql.DataSource;
-import org.postgresql.ds.PGSimpleDataSource;
 import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
@@ -152,7 +150,7 @@ public final class MemoizedReplayMain {
             + ":000000000000:stateMachine:protomolt-"
             + LocalPlatform.CLUSTER
             + "-replay";
-    ReplayAudit audit = new ReplayAudit(database(platform));
+    ReplayAudit audit = new ReplayAudit(ReplayThroughputMain.database(platform));
     java.time.Instant since = java.time.Instant.now();
     long t0 = System.nanoTime();
     String arn =
@@ -198,20 +196,12 @@ public final class MemoizedReplayMain {
   }
 
   private static long memoRows(LocalPlatform platform) throws Exception {
-    try (Connection c = database(platform).getConnection();
+    try (Connection c = ReplayThroughputMain.database(platform).getConnection();
         Statement s = c.createStatement();
         ResultSet row = s.executeQuery("SELECT count(*) FROM hop_memos")) {
       row.next();
       return row.getLong(1);
     }
-  }
-
-  private static DataSource database(LocalPlatform platform) {
-    PGSimpleDataSource db = new PGSimpleDataSource();
-    db.setURL(platform.endpoints().postgresJdbcUrl());
-    db.setUser(platform.endpoints().postgresUser());
-    db.setPassword(platform.endpoints().postgresPassword());
-    return db;
   }
 
   /** arn:aws:states:region:account:execution:machine:name → the machine's ARN. */

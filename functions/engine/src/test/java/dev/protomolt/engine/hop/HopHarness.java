@@ -13,6 +13,7 @@ import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.core.graph.validation.TenancyDirectory;
 import dev.protomolt.core.memo.HopMemos;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
+import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.engine.activation.EngineDatabase;
 import dev.protomolt.engine.activation.EngineTestClients;
 import dev.protomolt.engine.activation.GraphActivationService;
@@ -31,10 +32,12 @@ import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.sfn.LambdaInvoker;
 import dev.protomolt.localstack.sfn.LocalStepFunctions;
 import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.repository.memo.PostgresHopMemos;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -201,6 +204,20 @@ final class HopHarness implements AutoCloseable {
           "dispatch keyed " + record.key() + " but carries " + work.getWorkUnitId());
     }
     return work;
+  }
+
+  /** The step records the hops produced on pipeline-events, in order. */
+  List<StepExecutionRecord> steps() {
+    return events.on(EventBus.PIPELINE_EVENTS).stream()
+        .map(
+            p -> {
+              try {
+                return StepExecutionRecord.parseFrom(p.value());
+              } catch (InvalidProtocolBufferException e) {
+                throw new IllegalStateException(e);
+              }
+            })
+        .toList();
   }
 
   /** The module's CONTINUE ack, as the gateway sends it. */

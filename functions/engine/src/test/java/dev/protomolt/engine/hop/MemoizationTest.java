@@ -3,11 +3,9 @@ package dev.protomolt.engine.hop;
 import static dev.protomolt.core.graph.SampleGraphs.linear;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
-import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.engine.admission.Intake;
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.config.v1.Memoization;
@@ -83,7 +81,7 @@ class MemoizationTest {
     run(admit(document("memo-sink", "en"), true), 1);
 
     assertThat(called).as("only the changed sink runs its module").containsExactly("index");
-    assertThat(steps())
+    assertThat(h.steps())
         .extracting(StepExecutionRecord::getNodeId, StepExecutionRecord::getStatus)
         .containsExactly(
             Tuple.tuple("in", StepStatus.STEP_STATUS_SUCCESS),
@@ -129,7 +127,7 @@ class MemoizationTest {
     assertThat(called)
         .as("parse runs again; its output is the same bytes, so the chunker's memo still holds")
         .containsExactly("parse", "index");
-    assertThat(steps().stream().filter(s -> s.getNodeId().equals("parse")).toList())
+    assertThat(h.steps().stream().filter(s -> s.getNodeId().equals("parse")).toList())
         .extracting(StepExecutionRecord::getStatus)
         .containsExactly(StepStatus.STEP_STATUS_SUCCESS, StepStatus.STEP_STATUS_SUCCESS);
   }
@@ -281,19 +279,6 @@ class MemoizationTest {
 
   private PipeDoc body(WorkDispatch work) {
     return h.staging.hydrate(work.getStream().getDocumentRef(), Set.of(), true);
-  }
-
-  private List<StepExecutionRecord> steps() {
-    return h.events.on(EventBus.PIPELINE_EVENTS).stream()
-        .map(
-            p -> {
-              try {
-                return StepExecutionRecord.parseFrom(p.value());
-              } catch (InvalidProtocolBufferException e) {
-                throw new IllegalStateException(e);
-              }
-            })
-        .toList();
   }
 
   private static PipelineGraph withNode(
