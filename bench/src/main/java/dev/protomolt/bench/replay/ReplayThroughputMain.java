@@ -130,7 +130,7 @@ public final class ReplayThroughputMain {
   private record Run(long candidates, long started, double seconds) {}
 
   /** The local cloud's ledger, reached as any client of it would: from the printed endpoints. */
-  private static DataSource database(LocalPlatform platform) {
+  static DataSource database(LocalPlatform platform) {
     PGSimpleDataSource db = new PGSimpleDataSource();
     db.setURL(platform.endpoints().postgresJdbcUrl());
     db.setUser(platform.endpoints().postgresUser());

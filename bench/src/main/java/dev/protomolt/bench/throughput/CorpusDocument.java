@@ -12,7 +12,7 @@ import java.util.Locale;
 public record CorpusDocument(String name, String mimeType, byte[] bytes) {
 
   /** Every document the manifest lists, in its order; {@code limit} caps how many (0: all). */
-  static List<CorpusDocument> load(Path corpus, int limit) throws IOException {
+  public static List<CorpusDocument> load(Path corpus, int limit) throws IOException {
     List<String> lines = Files.readAllLines(corpus.resolve("MANIFEST.tsv"), StandardCharsets.UTF_8);
     List<CorpusDocument> documents = new ArrayList<>();
     for (String line : lines.subList(1, lines.size())) {

@@ -515,6 +515,9 @@ public final class EnvironmentStack extends ZonePinnedStack {
     messaging.grantProduce(prepare, "pipeline-events", "reclaim-requests");
 
     messaging.grantProduce(functions.alias(DISPATCH), Messaging.MODULE_TOPIC_PREFIX + "*");
+    // A memoized hop is closed by dispatch itself with the stored output (decision 1812); its
+    // memo lookup and the input manifest are ledger reads through the proxy grant above.
+    graphAdmin.grantTaskSuccess(functions.alias(DISPATCH));
 
     IGrantable complete = functions.alias(COMPLETE);
     storage.grantDocumentReadWrite(complete);

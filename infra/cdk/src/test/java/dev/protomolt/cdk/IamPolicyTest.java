@@ -300,6 +300,18 @@ class IamPolicyTest {
   }
 
   @Test
+  void dispatchMayCompleteAMemoizedHopButNeverFailOrHeartbeatOne() {
+    List<String> actions =
+        PolicyDocuments.forRole(template, roleId("FunctionsDispatchServiceRole")).stream()
+            .flatMap(s -> s.actions().stream())
+            .toList();
+    assertThat(actions)
+        .as("a memoized hop is closed by dispatch itself (decision 1812)")
+        .contains("states:SendTaskSuccess")
+        .doesNotContain("states:SendTaskFailure", "states:SendTaskHeartbeat");
+  }
+
+  @Test
   void functionsThatDoNotStoreDocumentsCannotWriteThem() {
     for (String fn :
         List.of(

@@ -1,5 +1,6 @@
 package dev.protomolt.engine.admission;
 
+import dev.protomolt.core.memo.MemoPolicy;
 import dev.protomolt.proto.data.v1.PipeStream;
 
 /**
@@ -22,6 +23,23 @@ public record Intake(String accountId, String datasourceId, String docId, PipeSt
               + docId
               + "' has neither");
     }
+  }
+
+  /**
+   * This intake marked as started by replay {@code replayId}: every hop of its execution sees the
+   * mark, which is what turns memoization on by default (decision 1812).
+   */
+  public Intake replayedBy(String replayId) {
+    requireText("replayId", replayId);
+    return new Intake(
+        accountId,
+        datasourceId,
+        docId,
+        stream.toBuilder()
+            .setMetadata(
+                stream.getMetadata().toBuilder()
+                    .putContextParams(MemoPolicy.REPLAY_PARAM, replayId))
+            .build());
   }
 
   private static void requireText(String field, String value) {

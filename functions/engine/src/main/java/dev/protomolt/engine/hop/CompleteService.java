@@ -8,6 +8,9 @@ import dev.protomolt.core.cel.CelEvaluationFailure;
 import dev.protomolt.core.cel.CelInput;
 import dev.protomolt.core.cel.MappingPhase;
 import dev.protomolt.core.graph.GraphCache.PinnedNode;
+import dev.protomolt.core.memo.HopMemos;
+import dev.protomolt.core.memo.MemoKey;
+import dev.protomolt.core.memo.MemoPolicy;
 import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.core.routing.Destination;
@@ -50,14 +53,24 @@ public final class CompleteService {
 
   private final HopContext hop;
   private final HopMetrics metrics;
+  private final HopMemos memos;
 
   public CompleteService(HopContext hop) {
     this(hop, HopMetrics.none());
   }
 
+  /** Records no memo. */
   public CompleteService(HopContext hop, HopMetrics metrics) {
+    this(hop, metrics, HopMemos.NONE);
+  }
+
+  /**
+   * @param memos where the output of a hop that read a stored input is memoized (decision 1812)
+   */
+  public CompleteService(HopContext hop, HopMetrics metrics, HopMemos memos) {
     this.hop = hop;
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.memos = Objects.requireNonNull(memos, "memos");
   }
 
   public String handle(String payloadJson) {
@@ -91,6 +104,14 @@ public final class CompleteService {
                       + outcome
                       + "'");
         };
+    String memoized =
+        input
+            .getMetadata()
+            .getContextParamsOrDefault(MemoPolicy.MEMOIZED_PARAM_PREFIX + id.nodeId(), "");
+    if (!memoized.isEmpty() && status == StepStatus.STEP_STATUS_SUCCESS) {
+      // The dispatch function reused an earlier output: no module ran this hop.
+      status = StepStatus.STEP_STATUS_MEMOIZED;
+    }
     if (status == StepStatus.STEP_STATUS_REJECTED) {
       JsonNode error = payload.path("error");
       hop.recordStep(
@@ -119,8 +140,10 @@ public final class CompleteService {
     // name the blob bag read them now; a destination that needs the whole body reads them below.
     boolean blobsInHand = !input.hasDocumentRef() || touchesBlobs(pinned, id.nodeId());
     PipeDoc document = hop.completeBody(input, id.nodeId(), blobsInHand);
+    memoize(id, pinned, input, document, blobsInHand);
     if (status == StepStatus.STEP_STATUS_SUCCESS && !"INTAKE".equals(outcome)
-        || status == StepStatus.STEP_STATUS_NO_OP) {
+        || status == StepStatus.STEP_STATUS_NO_OP
+        || status == StepStatus.STEP_STATUS_MEMOIZED) {
       try {
         document =
             FieldMappings.apply(
@@ -129,7 +152,7 @@ public final class CompleteService {
         throw new MappingFailure(e.getMessage(), e);
       }
     }
-    PipeStream stamped = stamp(input, id);
+    PipeStream stamped = withoutMemoMarkers(stamp(input, id), id);
     if (!preMapped.isEmpty()) {
       // The staged pre-mapped body was this hop's alone; its markers do not travel on.
       stamped =
@@ -215,6 +238,58 @@ public final class CompleteService {
       SettledReclaims.produce(hop, reclaims);
     }
     return answer(workUnitId, destinations, staged);
+  }
+
+  /**
+   * Records the module's output as the memo of the hop's input (decision 1812): a copy at the
+   * node's memo address, so the next hop staged at the node's own address cannot replace it, and
+   * the index row naming that copy. Only a hop whose Dispatch read a stored input (its checksum
+   * rides in the stream) and whose output is stored; never a right-to-be-forgotten document. Best
+   * effort: a memo that fails to record costs a later module call, never this hop.
+   */
+  private void memoize(
+      HopIdentity id, PinnedNode pinned, PipeStream input, PipeDoc output, boolean blobsInHand) {
+    String inputChecksum =
+        input
+            .getMetadata()
+            .getContextParamsOrDefault(MemoPolicy.INPUT_PARAM_PREFIX + id.nodeId(), "");
+    if (inputChecksum.isEmpty()
+        || !input.hasDocumentRef()
+        || output.getOwnership().getRightToBeForgotten()) {
+      return;
+    }
+    DocumentReference source = input.getDocumentRef();
+    String account = input.getMetadata().getAccountId();
+    String address = id.nodeId() + MemoPolicy.MEMO_ADDRESS_SUFFIX;
+    try {
+      DocumentReference copy =
+          blobsInHand
+              ? hop.staging.stageFrom(source, output, account, id.graphId(), address, true)
+              : hop.staging.stageFromWithoutBlobs(
+                  source, output, account, id.graphId(), address, true);
+      Optional<PipeDocManifest> stored = hop.staging.activeManifest(copy);
+      if (stored.isPresent()) {
+        memos.record(
+            MemoKey.of(account, source.getDocId(), id.graphId(), pinned.node(), inputChecksum),
+            new HopMemos.Memoized(copy, stored.get().getChecksum()));
+      }
+    } catch (RuntimeException e) {
+      // Not recorded: the next hop with this input calls the module again.
+    }
+  }
+
+  /** The memo markers of this hop are its own: they do not travel to the next node. */
+  private static PipeStream withoutMemoMarkers(PipeStream stream, HopIdentity id) {
+    String in = MemoPolicy.INPUT_PARAM_PREFIX + id.nodeId();
+    String hit = MemoPolicy.MEMOIZED_PARAM_PREFIX + id.nodeId();
+    if (!stream.getMetadata().containsContextParams(in)
+        && !stream.getMetadata().containsContextParams(hit)) {
+      return stream;
+    }
+    return stream.toBuilder()
+        .setMetadata(
+            stream.getMetadata().toBuilder().removeContextParams(in).removeContextParams(hit))
+        .build();
   }
 
   private PipeStream stamp(PipeStream input, HopIdentity id) {

@@ -1,14 +1,21 @@
 package dev.protomolt.engine.hop;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Timestamp;
 import dev.protomolt.core.graph.GraphCache.PinnedNode;
+import dev.protomolt.core.memo.HopMemos;
+import dev.protomolt.core.memo.MemoKey;
+import dev.protomolt.core.memo.MemoPolicy;
 import dev.protomolt.core.metrics.MetricsSink;
+import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.orchestration.EventBus;
+import dev.protomolt.core.orchestration.TaskTokenCompletion;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.module.v1.WorkDispatch;
+import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -20,24 +27,44 @@ import java.util.Optional;
  * retryable module failure carries the same id with a new task token. The deadline is the Work
  * state's own timeout, the queue time to live plus one attempt (decision 1650). Its return value is
  * ignored: the gateway completes the token.
+ *
+ * <p>A memoized hop (decision 1812) produces no dispatch: when the node's memo index holds an
+ * output recorded under this hop's key, and that output is still stored as it was, the dispatch
+ * function completes the token itself with that output and no module is called. Otherwise the
+ * dispatched stream carries the input's checksum so Complete can record the module's output.
  */
 public final class DispatchService {
 
   private final HopContext hop;
   private final MetricsSink metrics;
+  private final HopMemos memos;
+  private final TaskTokenCompletion tokens;
 
   /** Emits no metric: for a platform whose gateway service is never scaled to zero. */
   public DispatchService(HopContext hop) {
     this(hop, (metric, value, dimensions) -> {});
   }
 
+  /** Memoizes nothing. */
+  public DispatchService(HopContext hop, MetricsSink metrics) {
+    this(hop, metrics, HopMemos.NONE, null);
+  }
+
   /**
    * @param metrics where each produced dispatch is counted ({@code ModuleDispatches}): the signal
    *     that wakes a gateway service scaled to zero (decision 1654)
+   * @param memos the memo index hops look their key up in
+   * @param tokens completes a memoized hop's task; may be null only with {@link HopMemos#NONE}
    */
-  public DispatchService(HopContext hop, MetricsSink metrics) {
+  public DispatchService(
+      HopContext hop, MetricsSink metrics, HopMemos memos, TaskTokenCompletion tokens) {
     this.hop = hop;
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.memos = Objects.requireNonNull(memos, "memos");
+    if (tokens == null && memos != HopMemos.NONE) {
+      throw new IllegalArgumentException("a memo index needs a task token completion");
+    }
+    this.tokens = tokens;
   }
 
   public String handle(String payloadJson) {
@@ -61,6 +88,20 @@ public final class DispatchService {
               + " runs '"
               + pinned.node().getModuleId()
               + "'");
+    }
+    Optional<PipeDocManifest> input = memoInput(id, pinned, stream);
+    if (input.isPresent()) {
+      MemoKey key = key(id, pinned, stream, input.get());
+      if (MemoPolicy.reuses(pinned.node(), stream) && reused(key, taskToken, workUnitId, stream)) {
+        return "{}";
+      }
+      stream =
+          stream.toBuilder()
+              .setMetadata(
+                  stream.getMetadata().toBuilder()
+                      .putContextParams(
+                          MemoPolicy.INPUT_PARAM_PREFIX + id.nodeId(), input.get().getChecksum()))
+              .build();
     }
     Instant now = hop.clock.instant();
     int timeoutSeconds = payload.path("timeoutSeconds").asInt(0);
@@ -107,6 +148,71 @@ public final class DispatchService {
         1,
         Map.of(PlatformMetric.MODULE_SERVICE_DIMENSION, moduleId));
     return "{}";
+  }
+
+  /** The stored state the hop reads, when the hop takes part in memoization at all. */
+  private Optional<PipeDocManifest> memoInput(
+      HopIdentity id, PinnedNode pinned, PipeStream stream) {
+    if (memos == HopMemos.NONE || !MemoPolicy.eligible(pinned.node(), stream)) {
+      return Optional.empty();
+    }
+    try {
+      return hop.staging.activeManifest(stream.getDocumentRef());
+    } catch (DocumentStaging.TransientStoreFailure e) {
+      throw new TransientHopFailure(
+          "reading the input manifest of node '" + id.nodeId() + "' failed: " + e.getMessage(), e);
+    }
+  }
+
+  static MemoKey key(HopIdentity id, PinnedNode pinned, PipeStream stream, PipeDocManifest input) {
+    return MemoKey.of(
+        stream.getMetadata().getAccountId(),
+        stream.getDocumentRef().getDocId(),
+        id.graphId(),
+        pinned.node(),
+        input.getChecksum());
+  }
+
+  /**
+   * Completes the hop with its memoized output when there is one still stored as it was recorded;
+   * a memo whose output was purged or replaced is forgotten and the module runs.
+   */
+  private boolean reused(MemoKey key, String taskToken, String workUnitId, PipeStream stream) {
+    Optional<HopMemos.Memoized> memo = memos.find(key);
+    if (memo.isEmpty()) {
+      return false;
+    }
+    Optional<PipeDocManifest> output;
+    try {
+      output = hop.staging.activeManifest(memo.get().output());
+    } catch (DocumentStaging.TransientStoreFailure e) {
+      throw new TransientHopFailure(
+          "reading the memoized output of node '" + key.nodeId() + "' failed: " + e.getMessage(),
+          e);
+    }
+    if (output.isEmpty() || !output.get().getChecksum().equals(memo.get().checksum())) {
+      memos.forget(key);
+      return false;
+    }
+    PipeStream memoized =
+        stream.toBuilder()
+            .setDocumentRef(memo.get().output())
+            .setMetadata(
+                stream.getMetadata().toBuilder()
+                    .putContextParams(
+                        MemoPolicy.MEMOIZED_PARAM_PREFIX + key.nodeId(), key.digest()))
+            .build();
+    ObjectNode ack = HopJson.object();
+    ack.put("workUnitId", workUnitId);
+    ack.put("outcome", "CONTINUE");
+    ack.set("stream", HopJson.tree(memoized));
+    try {
+      tokens.succeed(taskToken, HopJson.print(ack));
+    } catch (RuntimeException e) {
+      throw new TransientHopFailure(
+          "completing memoized work unit " + workUnitId + " failed: " + e.getMessage(), e);
+    }
+    return true;
   }
 
   /**

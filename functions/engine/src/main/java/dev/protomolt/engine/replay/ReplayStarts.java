@@ -55,8 +55,8 @@ final class ReplayStarts {
       return WOULD_START;
     }
     Intake intake =
-        IntakeService.intakeOf(
-            accountId, datasourceId, candidate.getDocumentRef(), clock.instant());
+        IntakeService.intakeOf(accountId, datasourceId, candidate.getDocumentRef(), clock.instant())
+            .replayedBy(replayId);
     long version = target.graph().getVersion();
     String name =
         targetNode.isEmpty()

@@ -11,7 +11,9 @@ import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.SubscriptionLookup;
 import dev.protomolt.core.graph.validation.GraphValidator;
 import dev.protomolt.core.graph.validation.TenancyDirectory;
+import dev.protomolt.core.memo.HopMemos;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
+import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.engine.activation.EngineDatabase;
 import dev.protomolt.engine.activation.EngineTestClients;
 import dev.protomolt.engine.activation.GraphActivationService;
@@ -30,9 +32,12 @@ import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.sfn.LambdaInvoker;
 import dev.protomolt.localstack.sfn.LocalStepFunctions;
 import dev.protomolt.proto.data.v1.PipeStream;
+import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.module.v1.WorkDispatch;
+import dev.protomolt.repository.memo.PostgresHopMemos;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -75,6 +80,9 @@ final class HopHarness implements AutoCloseable {
   final dev.protomolt.localstack.sfn.FakeClock sfnClock =
       new dev.protomolt.localstack.sfn.FakeClock(Instant.parse("2026-03-01T12:00:00Z"));
 
+  /** The memo index in the store's database when the harness memoizes, else {@code NONE}. */
+  final HopMemos memos;
+
   HopHarness() {
     this(HopContext.DEFAULT_INLINE_LIMIT);
   }
@@ -83,10 +91,22 @@ final class HopHarness implements AutoCloseable {
     this(inlineLimitBytes, ds -> ExecutionTranscripts.OFF);
   }
 
-  /** @param transcripts the hops' transcripts, given the harness's freshly migrated database */
+  /** Dispatch and Complete memoize (decision 1812), the memo index beside the real store. */
+  static HopHarness memoizing() {
+    return new HopHarness(HopContext.DEFAULT_INLINE_LIMIT, ds -> ExecutionTranscripts.OFF, true);
+  }
+
   HopHarness(
       int inlineLimitBytes,
       java.util.function.Function<DataSource, ExecutionTranscripts> transcripts) {
+    this(inlineLimitBytes, transcripts, false);
+  }
+
+  /** @param transcripts the hops' transcripts, given the harness's freshly migrated database */
+  private HopHarness(
+      int inlineLimitBytes,
+      java.util.function.Function<DataSource, ExecutionTranscripts> transcripts,
+      boolean memoize) {
     DataSource ds = EngineDatabase.fresh();
     this.dataSource = ds;
     store = new PostgresGraphStore(ds);
@@ -117,8 +137,18 @@ final class HopHarness implements AutoCloseable {
             inlineLimitBytes,
             transcripts.apply(ds));
     prepare = new PrepareService(context, new HopMetrics(metrics, clock));
-    dispatch = new DispatchService(context, metrics);
-    complete = new CompleteService(context, new HopMetrics(metrics, clock));
+    memos =
+        memoize
+            ? new PostgresHopMemos(RecordingStaging.harness().postgres.dataSource(), clock)
+            : HopMemos.NONE;
+    // The runtime starts after the services: its client is read when a memoized hop completes.
+    dispatch =
+        new DispatchService(
+            context,
+            metrics,
+            memos,
+            (token, output) -> new SfnTaskTokenCompletion(sfn()).succeed(token, output));
+    complete = new CompleteService(context, new HopMetrics(metrics, clock), memos);
     dlq = new DlqService(context, metrics);
     runtime = LocalStepFunctions.start(0, ds, lambdas(), sfnClock);
     sfn = EngineTestClients.sfn(runtime.endpoint());
@@ -157,6 +187,10 @@ final class HopHarness implements AutoCloseable {
     return LocalStepFunctionsLauncher.invokerFor(runner);
   }
 
+  private SfnClient sfn() {
+    return sfn;
+  }
+
   /** The next work dispatch the engine produced, as a module worker would receive it. */
   WorkDispatch nextDispatch() throws Exception {
     RecordingEventBus.Produced record =
@@ -170,6 +204,20 @@ final class HopHarness implements AutoCloseable {
           "dispatch keyed " + record.key() + " but carries " + work.getWorkUnitId());
     }
     return work;
+  }
+
+  /** The step records the hops produced on pipeline-events, in order. */
+  List<StepExecutionRecord> steps() {
+    return events.on(EventBus.PIPELINE_EVENTS).stream()
+        .map(
+            p -> {
+              try {
+                return StepExecutionRecord.parseFrom(p.value());
+              } catch (InvalidProtocolBufferException e) {
+                throw new IllegalStateException(e);
+              }
+            })
+        .toList();
   }
 
   /** The module's CONTINUE ack, as the gateway sends it. */

@@ -5,6 +5,7 @@ import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.core.graph.GraphCache;
 import dev.protomolt.core.graph.SubscriptionLookup;
 import dev.protomolt.core.graph.validation.TenancyDirectory;
+import dev.protomolt.core.memo.HopMemos;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.db.Migrations;
@@ -34,6 +35,7 @@ import dev.protomolt.engine.hop.HopContext;
 import dev.protomolt.engine.hop.HopMetrics;
 import dev.protomolt.engine.hop.PipeDocStoreStaging;
 import dev.protomolt.engine.hop.PrepareService;
+import dev.protomolt.engine.hop.SfnTaskTokenCompletion;
 import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.engine.replay.ReplayPages;
 import dev.protomolt.engine.replay.ReplayService;
@@ -52,6 +54,7 @@ import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.ledger.IndexingLedger;
 import dev.protomolt.repository.ledger.IndexingReceipts;
 import dev.protomolt.repository.ledger.SourceSettlement;
+import dev.protomolt.repository.memo.PostgresHopMemos;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
 import dev.protomolt.repository.purge.DeletionRequests;
@@ -176,9 +179,14 @@ public final class FunctionWiring {
       case "prepare" ->
           NamedHandlers.prepare(new PrepareService(hops(transcripts()), hopMetrics()));
       case "dispatch" ->
-          NamedHandlers.dispatch(new DispatchService(hops(ExecutionTranscripts.OFF), metrics()));
+          NamedHandlers.dispatch(
+              new DispatchService(
+                  hops(ExecutionTranscripts.OFF),
+                  metrics(),
+                  memos(),
+                  new SfnTaskTokenCompletion(clients.sfn())));
       case "complete" ->
-          NamedHandlers.complete(new CompleteService(hops(transcripts()), hopMetrics()));
+          NamedHandlers.complete(new CompleteService(hops(transcripts()), hopMetrics(), memos()));
       case "dlq" -> NamedHandlers.dlq(new DlqService(hops(transcripts()), metrics()));
       case "purge" ->
           NamedHandlers.purge(
@@ -261,6 +269,11 @@ public final class FunctionWiring {
         new DocumentLog(
             new PostgresDocumentLogStore(clients.dataSource()),
             new PostgresLogPartIndex(clients.dataSource())));
+  }
+
+  /** The memo index in the ledger database (decisions 1812, 1813). */
+  private HopMemos memos() {
+    return new PostgresHopMemos(clients.dataSource(), clients.clock());
   }
 
   private HopContext hops(ExecutionTranscripts transcripts) {

@@ -194,6 +194,20 @@ public final class GraphAdminAccess extends Construct {
   }
 
   /**
+   * Complete a waiting task with success only: the dispatch function closes a memoized hop's Work
+   * state itself (decision 1812). {@code *} for the same reason as {@link #grantTaskResponse}.
+   */
+  public void grantTaskSuccess(IGrantable grantee) {
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("states:SendTaskSuccess"))
+                .resources(List.of("*"))
+                .build());
+  }
+
+  /**
    * Complete waiting tasks (the gateway answering module results), and read the executions whose
    * tokens it holds (it probes a token's execution before serving it, decision 1651). The {@code
    * SendTask*} actions have no resource type in IAM: only {@code *} matches them, so a statement

@@ -14,6 +14,7 @@ public final class StandardRules {
         new NodeTypeRule(),
         new EdgeEndpointsRule(),
         new EdgeSettingsRule(),
+        new MemoizationRule(),
         new NoCyclesRule(),
         new IntakePresenceRule(),
         new DuplicateIntakeDatasourceRule(),

@@ -13,6 +13,7 @@ import dev.protomolt.proto.config.v1.FilterCondition;
 import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.config.v1.IndexPlan;
 import dev.protomolt.proto.config.v1.MappingType;
+import dev.protomolt.proto.config.v1.Memoization;
 import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.ProcessingMapping;
@@ -145,6 +146,34 @@ class GraphRulesTest {
             "node 'x' has no node_type: set INTAKE, PROCESSOR or SINK",
             "intake node 'in2' names module_id 'parser', but intake nodes run no module; move the"
                 + " module to a PROCESSOR node");
+  }
+
+  // ---- Memoization ----
+  @Test
+  void memoization_intakeNodesUnknownModesAndBadModuleVersions() {
+    PipelineGraph graph =
+        linear("g", 1).toBuilder()
+            .setNodes(
+                0, intake("in", "ds-1").toBuilder().setMemoization(Memoization.MEMOIZATION_ALWAYS))
+            .setNodes(1, processor("parse", "parser").toBuilder().setMemoizationValue(42))
+            .setNodes(2, processor("chunk", "chunker").toBuilder().setModuleVersion("v 2"))
+            .build();
+    assertThat(of(draft(graph), "Memoization"))
+        .extracting(ValidationViolation::getMessage)
+        .containsExactly(
+            "intake node 'in' sets memoization, but intake nodes run no module; remove it",
+            "node 'parse' has an unknown memoization (42); use REPLAYS, ALWAYS or OFF",
+            "node 'chunk' has module_version 'v 2': it must be at most 128 printable ASCII"
+                + " characters without spaces");
+    PipelineGraph fine =
+        linear("g", 1).toBuilder()
+            .setNodes(
+                1,
+                processor("parse", "parser").toBuilder()
+                    .setMemoization(Memoization.MEMOIZATION_OFF)
+                    .setModuleVersion("parser-1.4"))
+            .build();
+    assertThat(of(draft(fine), "Memoization")).isEmpty();
   }
 
   // ---- EdgeEndpoints ----
