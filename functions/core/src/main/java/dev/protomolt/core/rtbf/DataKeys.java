@@ -28,4 +28,27 @@ public interface DataKeys {
 
   /** Destroys the key; destroying one already gone does nothing. */
   void destroy(String keyId);
+
+  /**
+   * Keys for a process given no key store: every call fails with {@code why}, so a
+   * right-to-be-forgotten document is refused rather than carried in plaintext.
+   */
+  static DataKeys unconfigured(String why) {
+    return new DataKeys() {
+      @Override
+      public byte[] create(String keyId) {
+        throw new IllegalStateException(why);
+      }
+
+      @Override
+      public byte[] open(String keyId) {
+        throw new IllegalStateException(why);
+      }
+
+      @Override
+      public void destroy(String keyId) {
+        throw new IllegalStateException(why);
+      }
+    };
+  }
 }

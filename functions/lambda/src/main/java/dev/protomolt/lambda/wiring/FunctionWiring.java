@@ -7,6 +7,7 @@ import dev.protomolt.core.graph.SubscriptionLookup;
 import dev.protomolt.core.graph.validation.TenancyDirectory;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
+import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.db.Migrations;
 import dev.protomolt.engine.activation.EngineFunctions;
 import dev.protomolt.engine.activation.GraphAdministration;
@@ -275,7 +276,8 @@ public final class FunctionWiring {
         clients.events(),
         clients.clock(),
         HopContext.DEFAULT_INLINE_LIMIT,
-        transcripts);
+        transcripts,
+        new SealedStreams(clients.dataKeys()));
   }
 
   private ReplayService replay() {
@@ -340,7 +342,8 @@ public final class FunctionWiring {
             new PostgresDriveDirectory(clients.dataSource()),
             new S3UploadObjects(clients.s3()),
             new UploadPurgeProofs(clients.dataSource()),
-            clients.clock()));
+            clients.clock(),
+            new SealedStreams(clients.dataKeys())));
   }
 
   /**
