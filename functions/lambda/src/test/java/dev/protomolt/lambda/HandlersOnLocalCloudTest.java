@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.core.parts.Sha256Hex;
 import dev.protomolt.core.routing.InlineBudget;
+import dev.protomolt.core.rtbf.DataKeyGoneException;
+import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.engine.replay.ReplayRefused;
 import dev.protomolt.lambda.wiring.ContainerClients;
@@ -18,7 +21,13 @@ import dev.protomolt.lambda.wiring.FunctionWiring;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.localstack.otlp.StoredSpan;
 import dev.protomolt.names.PlatformMetric;
+import dev.protomolt.proto.data.v1.Blob;
+import dev.protomolt.proto.data.v1.BlobBag;
+import dev.protomolt.proto.data.v1.OwnershipContext;
+import dev.protomolt.proto.data.v1.PipeDoc;
+import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StepExecutionRecord;
+import dev.protomolt.proto.data.v1.StreamMetadata;
 import dev.protomolt.proto.events.v1.AccountEvent;
 import dev.protomolt.proto.events.v1.AccountEventType;
 import dev.protomolt.proto.events.v1.DlqMessage;
@@ -38,11 +47,18 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -196,7 +212,7 @@ class HandlersOnLocalCloudTest {
     Set<String> before = storedKeys(s3);
     s3.putObject(
         b -> b.bucket("protomolt-intake").key(key).metadata(Map.of("protomolt-rtbf", "true")),
-        RequestBody.fromString("Forget this sentence."));
+        RequestBody.fromBytes(FORGET));
 
     JsonNode admission = invoke("intake", event).path("admissions").get(0);
     assertThat(admission.path("outcome").asText()).isEqualTo("STARTED");
@@ -213,17 +229,36 @@ class HandlersOnLocalCloudTest {
 
     WorkDispatch work =
         nextDispatch(w -> w.getExecutionArn().equals(admission.path("executionArn").asText()));
-    assertThat(work.getStream().getDocument().getOwnership().getRightToBeForgotten()).isTrue();
-    assertThat(work.getStream().getDocument().getBlobBag().getBlob().getData().toStringUtf8())
-        .isEqualTo("Forget this sentence.");
+    // The dispatch record holds only the sealed body; a reader with the data key (the gateway,
+    // played here by the test) opens it in memory, so the module still sees the plaintext.
+    assertThat(work.getStream().hasSealedDocument()).isTrue();
+    assertThat(work.getStream().getMetadata().getDataKeyId())
+        .isEqualTo(SealedStreams.intakeKeyId("acme", docId));
+    SealedStreams seals = new SealedStreams(local.clients.dataKeys());
+    PipeDoc opened = seals.open(work.getStream()).getDocument();
+    assertThat(opened.getOwnership().getRightToBeForgotten()).isTrue();
+    assertThat(opened.getBlobBag().getBlob().getData().toByteArray()).isEqualTo(FORGET);
     answer(work);
     assertThat(awaitClosed(local.clients.sfn(), admission.path("executionArn").asText()))
         .isEqualTo(ExecutionStatus.SUCCEEDED);
+    // The terminal hop destroyed the data key: the ciphertext in history can never be read again.
+    assertThatThrownBy(() -> seals.open(work.getStream()))
+        .isInstanceOf(DataKeyGoneException.class)
+        .hasMessageContaining("data key '" + SealedStreams.intakeKeyId("acme", docId) + "'")
+        .hasMessageContaining("can no longer be read");
+    assertThat(rows("SELECT key_id FROM rtbf_data_keys WHERE key_id LIKE '%' || ?", docId))
+        .isEmpty();
     // No intake copy, no staged copy: nothing new in the store or under _intake-copies/, no row.
     assertThat(storedKeys(s3)).isEqualTo(before);
     assertThat(rows("SELECT node_id::text FROM pipedocs WHERE doc_id = ?", docId)).isEmpty();
     // A redelivered notification finds the proof and admits nothing.
     assertThat(invoke("intake", event).path("admissions")).isEmpty();
+    // Its plaintext is nowhere: no S3 object, row, record, item or execution history holds it,
+    // while the same scan finds a control marker in each of them.
+    PlaintextScan scan = plaintextScan();
+    assertThat(scan.find(RTBF_MARKER)).isEmpty();
+    Set<String> control = placeControlMarker();
+    assertThat(scan.find(CONTROL_MARKER)).containsAll(control);
   }
 
   @Test
@@ -256,7 +291,115 @@ class HandlersOnLocalCloudTest {
     assertThat(rows("SELECT doc_id FROM intake_admissions WHERE doc_id = ?", docId)).isEmpty();
   }
 
-  private static final byte[] FORGET = "Forget this sentence.".getBytes(StandardCharsets.UTF_8);
+  private static final String RTBF_MARKER = "forget-me-marker-7c41e9d2";
+  private static final String CONTROL_MARKER = "control-marker-5b2d88a1";
+  private static final byte[] FORGET =
+      ("Forget this sentence: " + RTBF_MARKER).getBytes(StandardCharsets.UTF_8);
+
+  private static PlaintextScan plaintextScan() {
+    return new PlaintextScan(
+        local.cloud, intakeClient(), local.clients.dynamo(), local.clients.sfn());
+  }
+
+  /**
+   * Puts {@link #CONTROL_MARKER} in plaintext where each store keeps data: an upload without the
+   * declaration, a row, an item, and an execution started with an inline body that is not
+   * right-to-be-forgotten, run to its end (so its dispatch and history carry it); returns the
+   * places the scan must find it.
+   */
+  private static Set<String> placeControlMarker() throws Exception {
+    String key = "acme/acme-uploads/control/kept.txt";
+    intakeClient()
+        .putObject(
+            b -> b.bucket("protomolt-intake").key(key), RequestBody.fromString(CONTROL_MARKER));
+    try (java.sql.Connection c = local.cloud.database().getConnection();
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE IF NOT EXISTS scan_control (note TEXT)");
+      st.execute("INSERT INTO scan_control VALUES ('" + CONTROL_MARKER + "')");
+    }
+    local
+        .clients
+        .dynamo()
+        .createTable(
+            b ->
+                b.tableName("scan-control")
+                    .keySchema(
+                        software.amazon.awssdk.services.dynamodb.model.KeySchemaElement.builder()
+                            .attributeName("id")
+                            .keyType("HASH")
+                            .build())
+                    .attributeDefinitions(
+                        software.amazon.awssdk.services.dynamodb.model.AttributeDefinition.builder()
+                            .attributeName("id")
+                            .attributeType("S")
+                            .build())
+                    .billingMode("PAY_PER_REQUEST"));
+    local
+        .clients
+        .dynamo()
+        .putItem(
+            b ->
+                b.tableName("scan-control")
+                    .item(
+                        Map.of(
+                            "id",
+                            software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(
+                                CONTROL_MARKER))));
+    try (Admin admin =
+            Admin.create(
+                Map.<String, Object>of(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    local.cloud.endpoints().kafkaBootstrapServers()));
+        KafkaProducer<String, String> producer =
+            new KafkaProducer<>(
+                Map.<String, Object>of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    local.cloud.endpoints().kafkaBootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
+      admin.createTopics(List.of(new NewTopic("scan-control", 1, (short) 1))).all().get();
+      producer.send(new ProducerRecord<>("scan-control", "control", CONTROL_MARKER)).get();
+    }
+    PipeStream inline =
+        PipeStream.newBuilder()
+            .setStreamId("control-doc")
+            .setDocument(
+                PipeDoc.newBuilder()
+                    .setDocId("control-doc")
+                    .setOwnership(OwnershipContext.newBuilder().setAccountId("acme"))
+                    .setBlobBag(
+                        BlobBag.newBuilder()
+                            .setBlob(
+                                Blob.newBuilder()
+                                    .setBlobId("original")
+                                    .setData(ByteString.copyFromUtf8(CONTROL_MARKER)))))
+            .setMetadata(
+                StreamMetadata.newBuilder()
+                    .setAccountId("acme")
+                    .setDatasourceId("acme-uploads")
+                    .setGraphId("lambda-echo")
+                    .setGraphVersion(1))
+            .build();
+    String input = "{\"node\":\"intake\",\"stream\":" + JsonFormat.printer().print(inline) + "}";
+    String executionArn =
+        local
+            .clients
+            .sfn()
+            .startExecution(
+                b ->
+                    b.stateMachineArn(activation.path("versionArn").asText())
+                        .name("control-" + UUID.randomUUID())
+                        .input(input))
+            .executionArn();
+    answer(nextDispatch(w -> w.getExecutionArn().equals(executionArn)));
+    assertThat(awaitClosed(local.clients.sfn(), executionArn)).isEqualTo(ExecutionStatus.SUCCEEDED);
+    return Set.of(
+        "s3:protomolt-intake/" + key,
+        "postgres:public.scan_control",
+        "dynamodb:scan-control",
+        "kafka:scan-control",
+        "history:" + executionArn);
+  }
 
   /** The fixture's ObjectCreated notification naming {@code key} (no character S3 encodes). */
   private static String createdEvent(String key) {

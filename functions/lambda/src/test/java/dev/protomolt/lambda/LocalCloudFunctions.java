@@ -37,6 +37,7 @@ final class LocalCloudFunctions implements AutoCloseable {
   static final String ENV = "local";
   static final String ROLE = "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":role/protomolt-local";
   static final String DRAFTS_TABLE = "protomolt-local-drafts";
+  static final String DATA_KEY_ID = "6d1f0a52-3b7c-4e1d-9a55-2c8e7f4b0d19";
   static final String REPLAY_MACHINE = "protomolt-" + ENV + "-replay";
 
   final LocalCloud cloud;
@@ -131,6 +132,10 @@ final class LocalCloudFunctions implements AutoCloseable {
     ep.traces().ifPresent(uri -> env.put(PlatformVariable.OTLP_ENDPOINT.key(), uri.toString()));
     env.put("AWS_ENDPOINT_URL_DYNAMODB", ep.dynamoDb().toString());
     env.put("PROTOMOLT_DRAFTS_TABLE", DRAFTS_TABLE);
+    // The stack's data key for right-to-be-forgotten bodies, in the local KMS (decision 1751).
+    cloud.kms().ensureKey(DATA_KEY_ID);
+    env.put(PlatformVariable.DATA_KEY_ARN.key(), cloud.kms().arn(DATA_KEY_ID));
+    ep.lambda().ifPresent(uri -> env.put(PlatformVariable.KMS_ENDPOINT.key(), uri.toString()));
     env.put(
         "PROTOMOLT_REPLAY_STATE_MACHINE_ARN",
         "arn:aws:states:"

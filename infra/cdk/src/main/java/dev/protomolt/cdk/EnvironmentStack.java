@@ -51,6 +51,7 @@ import software.amazon.awscdk.StackProps;
 import software.amazon.awscdk.Tags;
 import software.amazon.awscdk.services.iam.IGrantable;
 import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.kms.Key;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.logs.RetentionDays;
 import software.constructs.Construct;
@@ -211,6 +212,21 @@ public final class EnvironmentStack extends ZonePinnedStack {
           PlatformVariable.EXECUTION_TRANSCRIPTS.key(),
           Boolean.toString(config.functions().writesExecutionTranscripts()));
     }
+    // Right-to-be-forgotten bodies are sealed under per-document data keys of this key (decision
+    // 1750): intake generates one, Complete one per fan-out child; Prepare and Complete decrypt
+    // them to read the body; DLQ only destroys (a ledger row, no KMS call). Nothing else may.
+    Key dataKey =
+        Key.Builder.create(this, "RtbfDataKey")
+            .description(prefix + ": wraps the data keys of right-to-be-forgotten documents")
+            .enableKeyRotation(true)
+            .build();
+    for (PlatformFunction sealer : List.of(INTAKE, PREPARE, COMPLETE, DLQ)) {
+      functions.setEnvironment(sealer, PlatformVariable.DATA_KEY_ARN.key(), dataKey.getKeyArn());
+    }
+    for (PlatformFunction generates : List.of(INTAKE, COMPLETE)) {
+      dataKey.grant(functions.alias(generates), "kms:GenerateDataKey", "kms:Decrypt");
+    }
+    dataKey.grantDecrypt(functions.alias(PREPARE));
     // Account provisioning adds each account's notification rule for this function (decision 0660).
     functions.setEnvironment(
         ACCOUNT_EVENTS,

@@ -242,6 +242,30 @@ class IamPolicyTest {
   }
 
   @Test
+  void onlyIntakePrepareAndCompleteUseTheRightToBeForgottenKeyAndOnlyThatKey() {
+    List<Statement> kms =
+        statements.stream()
+            .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("kms:")))
+            .toList();
+    assertThat(kms.stream().flatMap(s -> s.roles().stream()).collect(Collectors.toSet()))
+        .hasSize(3)
+        .anyMatch(r -> r.startsWith("${FunctionsIntakeServiceRole"))
+        .anyMatch(r -> r.startsWith("${FunctionsPrepareServiceRole"))
+        .anyMatch(r -> r.startsWith("${FunctionsCompleteServiceRole"));
+    assertThat(kms)
+        .allSatisfy(
+            s -> {
+              assertThat(s.resources()).singleElement().asString().startsWith("${RtbfDataKey");
+              assertThat(s.actions()).isSubsetOf("kms:GenerateDataKey", "kms:Decrypt");
+            });
+    assertThat(
+            PolicyDocuments.forRole(template, roleId("FunctionsPrepareServiceRole")).stream()
+                .flatMap(s -> s.actions().stream()))
+        .as("prepare only reads bodies")
+        .doesNotContain("kms:GenerateDataKey");
+  }
+
+  @Test
   void onlyOperatorsAndTheConsoleApiMayRedrive() {
     Set<String> redrivers =
         statements.stream()

@@ -4,6 +4,7 @@ import dev.protomolt.localstack.iam.PrincipalRegistry;
 import dev.protomolt.localstack.iam.enforce.IamEnforcement;
 import dev.protomolt.localstack.kafka.MskEventSourceMapping;
 import dev.protomolt.localstack.kafka.MskPoller;
+import dev.protomolt.localstack.kms.LocalKms;
 import dev.protomolt.localstack.lambda.LocalLambdaRunner;
 import dev.protomolt.localstack.lambda.Pause;
 import dev.protomolt.localstack.lambda.api.FunctionRegistry;
@@ -61,6 +62,7 @@ public final class LocalCloud implements AutoCloseable {
   private final PrincipalRegistry iam;
   private final FunctionRegistry functions;
   private final LambdaApiServer lambdaApi;
+  private final LocalKms kms;
   private final IamEnforcement.Installation iamEnforcement;
   private final List<MskPoller> pollers = new ArrayList<>();
   private final LocalCertificates certificates;
@@ -80,8 +82,10 @@ public final class LocalCloud implements AutoCloseable {
       StepFunctionsRuntime stepFunctions,
       PrincipalRegistry iam,
       FunctionRegistry functions,
-      LambdaApiServer lambdaApi) {
+      LambdaApiServer lambdaApi,
+      LocalKms kms) {
     this.settings = settings;
+    this.kms = kms;
     this.s3 = started.s3;
     this.postgres = started.postgres;
     this.kafka = started.kafka;
@@ -199,6 +203,7 @@ public final class LocalCloud implements AutoCloseable {
           StepFunctionsEnvironment.COMPONENT, Duration.ofNanos(System.nanoTime() - sfnStart));
     }
     FunctionRegistry functions = new FunctionRegistry();
+    LocalKms kms = new LocalKms(data, settings.region(), ACCOUNT_ID);
     LambdaApiServer lambdaApi;
     try {
       // STS's GetCallerIdentity answers on the same port: the gateway verifies callers there.
@@ -210,7 +215,10 @@ public final class LocalCloud implements AutoCloseable {
               // The local collector: spans from every function, the gateway and the modules are
               // kept under the data folder for `protomolt trace` (decision 1794); a signed export
               // is checked against its role as X-Ray would check it (decision 1797).
-              new OtlpTraceReceiver(LocalTraces.in(data), iam, Clock.systemUTC()));
+              new OtlpTraceReceiver(LocalTraces.in(data), iam, Clock.systemUTC()),
+              // The local KMS: the stack's data keys for right-to-be-forgotten documents
+              // (decision 1751), its keys under the data folder.
+              kms);
     } catch (IOException e) {
       if (sfn != null) {
         sfn.close();
@@ -227,7 +235,8 @@ public final class LocalCloud implements AutoCloseable {
       throw new UncheckedIOException("cannot start the " + LAMBDA_API_COMPONENT, e);
     }
     notifier.start();
-    return new LocalCloud(settings, started, lambdas, notifier, sfn, iam, functions, lambdaApi);
+    return new LocalCloud(
+        settings, started, lambdas, notifier, sfn, iam, functions, lambdaApi, kms);
   }
 
   /**
@@ -303,6 +312,14 @@ public final class LocalCloud implements AutoCloseable {
    */
   public java.net.URI stsEndpoint() {
     return lambdaApi.endpoint();
+  }
+
+  /**
+   * The local KMS, answering on the local AWS API port ({@code AWS_ENDPOINT_URL_KMS}); the
+   * template deployer creates the stack's keys in it.
+   */
+  public LocalKms kms() {
+    return kms;
   }
 
   /** The spans the local collector has kept. */

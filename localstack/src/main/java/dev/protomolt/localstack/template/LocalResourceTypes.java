@@ -37,6 +37,7 @@ public final class LocalResourceTypes {
     row("AWS::S3::Bucket", LocalRole.BUCKET, "the local S3");
     row("Custom::S3BucketNotifications", LocalRole.BUCKET_NOTIFICATIONS, "the local S3 notifier");
     row("AWS::DynamoDB::Table", LocalRole.TABLE, "the local DynamoDB");
+    row("AWS::KMS::Key", LocalRole.KMS_KEY, "a key in the local KMS on the AWS API port");
     row("Custom::ProtoMoltKafkaTopics", LocalRole.KAFKA_TOPICS, "topics on the local broker");
     row("Custom::ProtoMoltSchemaMigration", LocalRole.SCHEMA_MIGRATION, "its onEvent function");
     // Managed services the local cloud answers for with its own.

@@ -16,6 +16,8 @@ public enum LocalRole {
   BUCKET_NOTIFICATIONS,
   /** A DynamoDB table on the local DynamoDB: key schema, TTL attribute. */
   TABLE,
+  /** A KMS key in the local KMS, created under its deterministic key id (decision 1751). */
+  KMS_KEY,
   /** An EventBridge Scheduler schedule on the local clock, triggerable on demand. */
   SCHEDULE,
   /** An EventBridge rule: a schedule expression runs on the local clock; a pattern is recorded. */

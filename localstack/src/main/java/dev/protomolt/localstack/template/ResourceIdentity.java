@@ -74,6 +74,13 @@ record ResourceIdentity(JsonNode ref, Map<String, JsonNode> attributes, boolean 
         att.put("StreamArn", text(stack.arn("dynamodb", "table/" + name + "/stream/local")));
         return new ResourceIdentity(text(name), att, false);
       }
+      case "AWS::KMS::Key" -> {
+        // A stable key id per logical id, so a redeployed stack keeps its key and its data keys.
+        String keyId = uuid(stack.stackName() + "/" + id);
+        att.put("Arn", text(stack.arn("kms", "key/" + keyId)));
+        att.put("KeyId", text(keyId));
+        return new ResourceIdentity(text(keyId), att, false);
+      }
       case "AWS::StepFunctions::StateMachine" -> {
         String name = name(props, "StateMachineName", stack, id, 80);
         String arn = stack.arn("states", "stateMachine:" + name);

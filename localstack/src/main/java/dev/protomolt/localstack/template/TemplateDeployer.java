@@ -71,6 +71,8 @@ public final class TemplateDeployer {
     env.put(PlatformVariable.KAFKA_BOOTSTRAP.key(), ep.kafkaBootstrapServers());
     // The local STS shares the AWS API port with Lambda's API: the gateway verifies callers there.
     ep.lambda().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_STS", uri.toString()));
+    // So does the local KMS: the data keys of right-to-be-forgotten documents (decision 1751).
+    ep.lambda().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_KMS", uri.toString()));
     // Every function and task exports its spans to the local collector (decision 1794).
     ep.traces().ifPresent(uri -> env.put(PlatformVariable.OTLP_ENDPOINT.key(), uri.toString()));
     return env;
@@ -128,6 +130,7 @@ public final class TemplateDeployer {
     try {
       plan.buckets().forEach(b -> cloud.createBucket(b.name()));
       createTables(plan, ep);
+      plan.kmsKeys().forEach(cloud.kms()::ensureKey);
       createTopics(plan, ep);
       for (DeployedFunction fn : plan.functions()) {
         BoundedFunction bounded =

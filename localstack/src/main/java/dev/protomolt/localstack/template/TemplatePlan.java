@@ -14,6 +14,7 @@ public record TemplatePlan(
     Map<String, String> qualifiedArns,
     List<Bucket> buckets,
     List<Table> tables,
+    List<String> kmsKeys,
     List<Topic> topics,
     List<Notification> notifications,
     List<KafkaTrigger> kafkaTriggers,

@@ -153,6 +153,7 @@ public final class TemplatePlanner {
     Map<String, String> qualified = new TreeMap<>();
     List<TemplatePlan.Bucket> buckets = new ArrayList<>();
     List<TemplatePlan.Table> tables = new ArrayList<>();
+    List<String> kmsKeys = new ArrayList<>();
     List<TemplatePlan.Topic> topics = new ArrayList<>();
     List<TemplatePlan.Notification> notifications = new ArrayList<>();
     List<TemplatePlan.KafkaTrigger> triggers = new ArrayList<>();
@@ -185,6 +186,7 @@ public final class TemplatePlanner {
                     identities.get(id).ref().asText(),
                     p.path("LifecycleConfiguration").path("Rules")));
         case TABLE -> table(r, p).ifPresent(tables::add);
+        case KMS_KEY -> kmsKeys.add(identities.get(id).ref().asText());
         case KAFKA_TOPICS -> {
           for (JsonNode t : p.path("topics")) {
             String name = t.path("name").asText("");
@@ -284,6 +286,7 @@ public final class TemplatePlanner {
         Map.copyOf(qualified),
         List.copyOf(buckets),
         List.copyOf(tables),
+        List.copyOf(kmsKeys),
         List.copyOf(topics),
         List.copyOf(notifications),
         List.copyOf(triggers),

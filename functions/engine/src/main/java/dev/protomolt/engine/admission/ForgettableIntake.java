@@ -8,6 +8,7 @@ import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.core.orchestration.AdmissionLog.Outcome;
 import dev.protomolt.core.parts.Sha256Hex;
 import dev.protomolt.core.routing.InlineBudget;
+import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.core.store.Drive;
 import dev.protomolt.core.store.DriveDirectory;
 import dev.protomolt.core.store.DriveKind;
@@ -50,13 +51,16 @@ public final class ForgettableIntake {
   private final UploadPurgeProofs proofs;
   private final InstantSource clock;
   private final int inlineLimitBytes;
+  private final SealedStreams seals;
 
   public ForgettableIntake(
       DriveDirectory drives,
       UploadObjects uploads,
       UploadPurgeProofs proofs,
       InstantSource clock,
-      int inlineLimitBytes) {
+      int inlineLimitBytes,
+      SealedStreams seals) {
+    this.seals = Objects.requireNonNull(seals, "seals");
     this.drives = Objects.requireNonNull(drives, "drives");
     this.uploads = Objects.requireNonNull(uploads, "uploads");
     this.proofs = Objects.requireNonNull(proofs, "proofs");
@@ -64,10 +68,17 @@ public final class ForgettableIntake {
     this.inlineLimitBytes = inlineLimitBytes;
   }
 
-  /** With the hops' inline limit, the one the document must fit on every MEMORY edge. */
+  /**
+   * With the hops' inline limit, the one the document must fit on every MEMORY edge, sealing each
+   * admitted body under a data key of {@code seals} (decision 1750).
+   */
   public ForgettableIntake(
-      DriveDirectory drives, UploadObjects uploads, UploadPurgeProofs proofs, InstantSource clock) {
-    this(drives, uploads, proofs, clock, InlineBudget.DEFAULT_BYTES);
+      DriveDirectory drives,
+      UploadObjects uploads,
+      UploadPurgeProofs proofs,
+      InstantSource clock,
+      SealedStreams seals) {
+    this(drives, uploads, proofs, clock, InlineBudget.DEFAULT_BYTES, seals);
   }
 
   /** What intake should do with one upload. */
@@ -151,14 +162,31 @@ public final class ForgettableIntake {
                             .setChecksum(sha256)
                             .setChecksumType("SHA-256")))
             .build();
-    PipeStream stream =
+    PipeStream plain =
         PipeStream.newBuilder()
             .setStreamId(docId)
             .setDocument(doc)
             .setMetadata(IntakeService.arrival(accountId, datasourceId, now))
             .build();
+    String keyId = SealedStreams.intakeKeyId(accountId, docId);
+    PipeStream stream;
+    try {
+      // The execution's input and history hold only the sealed body (decision 1750).
+      stream = seals.sealNew(plain, keyId);
+    } catch (IllegalStateException e) {
+      throw new IllegalArgumentException(
+          "upload s3://"
+              + object.bucket()
+              + "/"
+              + object.key()
+              + " is declared right-to-be-forgotten, but its body cannot be sealed: "
+              + e.getMessage()
+              + "; nothing was admitted and the upload is kept",
+          e);
+    }
     int size = jsonSize(stream);
     if (size > inlineLimitBytes) {
+      seals.forget(stream);
       throw new IllegalArgumentException(
           "upload s3://"
               + object.bucket()

@@ -18,6 +18,7 @@ import dev.protomolt.core.routing.EdgeBehavior;
 import dev.protomolt.core.routing.EdgeRouter;
 import dev.protomolt.core.routing.FieldMappings;
 import dev.protomolt.core.routing.RoutingDecision;
+import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.names.PlatformTopic;
 import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.data.v1.DocumentReference;
@@ -76,7 +77,8 @@ public final class CompleteService {
   public String handle(String payloadJson) {
     JsonNode payload = HopJson.parse(payloadJson);
     HopIdentity id = HopIdentity.of(payload);
-    PipeStream input = HopJson.stream(payload, "stream");
+    // The module's result: a right-to-be-forgotten body is opened in memory only (decision 1750).
+    PipeStream input = hop.opened(HopJson.stream(payload, "stream"));
     String answer = settle(payload, id, input);
     metrics.answered(id, answer);
     metrics.settled(id, input);
@@ -125,6 +127,8 @@ public final class CompleteService {
               .setCode(error.path("Error").asText("Module.Reject"))
               .setDetail(error.path("Cause").asText(""))
               .build());
+      // A reject ends the walk: the data key goes with it.
+      hop.forget(input);
       ObjectNode out = HopJson.object();
       out.put("workUnitId", workUnitId);
       return HopJson.print(out);
@@ -237,7 +241,36 @@ public final class CompleteService {
       // A terminal hop has no successor to hand its requests to: they are its last act.
       SettledReclaims.produce(hop, reclaims);
     }
-    return answer(workUnitId, destinations, staged);
+    String answer = answer(workUnitId, destinations, sealedForState(workUnitId, staged));
+    if (staged.size() != 1) {
+      // The walk ends here (no destination), or goes on only as fan-out children each sealed
+      // under a key of its own: either way this execution's key is done with.
+      hop.forget(input);
+    }
+    return answer;
+  }
+
+  /**
+   * What goes back into execution state: a right-to-be-forgotten body sealed again under its key,
+   * or, for fan-out children, each under a new key of its own, destroyed when that child ends.
+   */
+  private List<PipeStream> sealedForState(String workUnitId, List<PipeStream> staged) {
+    if (staged.size() == 1) {
+      return List.of(hop.sealed(staged.getFirst()));
+    }
+    List<PipeStream> sealed = new ArrayList<>();
+    for (int i = 0; i < staged.size(); i++) {
+      PipeStream s = staged.get(i);
+      sealed.add(
+          SealedStreams.keyed(s) && s.hasDocument()
+              ? hop.sealedUnder(
+                  s,
+                  SealedStreams.childKeyId(
+                      s.getMetadata().getDataKeyId(),
+                      StateMachineNames.childExecutionName(workUnitId, i)))
+              : s);
+    }
+    return sealed;
   }
 
   /**

@@ -6,6 +6,7 @@ import com.google.protobuf.Timestamp;
 import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.ErrorInfo;
@@ -74,13 +75,14 @@ public final class DlqService {
     // A right-to-be-forgotten body is never written down, and a DLQ topic is a write: the message
     // keeps the coordinates and the error, not the document.
     boolean forgettable =
-        stream.hasDocument() && stream.getDocument().getOwnership().getRightToBeForgotten();
+        SealedStreams.keyed(stream)
+            || stream.hasDocument() && stream.getDocument().getOwnership().getRightToBeForgotten();
     DlqMessage.Builder message =
         DlqMessage.newBuilder()
             .setDlqId(dlqId)
             .setOriginalTopic(id.executionId())
             .setWorkUnitId(workUnitId)
-            .setStream(forgettable ? stream.toBuilder().clearDocument().build() : stream)
+            .setStream(forgettable ? stream.toBuilder().clearPayload().build() : stream)
             .setError(errorInfo)
             .setFailedAt(now())
             .setReprocessCount(reprocessed)
@@ -104,6 +106,8 @@ public final class DlqService {
         workUnitId,
         List.of(),
         errorInfo);
+    // A dead letter ends the walk: a right-to-be-forgotten body's data key goes (decision 1750).
+    hop.forget(stream);
     ObjectNode out = HopJson.object();
     out.put("dlqId", dlqId);
     return HopJson.print(out);

@@ -8,6 +8,9 @@ import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.core.routing.InlineBudget;
+import dev.protomolt.core.rtbf.DataKeyGoneException;
+import dev.protomolt.core.rtbf.DataKeys;
+import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.data.v1.ErrorInfo;
 import dev.protomolt.proto.data.v1.PipeDoc;
@@ -39,6 +42,7 @@ public final class HopContext {
   final InstantSource clock;
   final int inlineLimitBytes;
   final ExecutionTranscripts transcripts;
+  final SealedStreams seals;
 
   /** A context that writes no execution transcripts. */
   public HopContext(
@@ -58,6 +62,29 @@ public final class HopContext {
       InstantSource clock,
       int inlineLimitBytes,
       ExecutionTranscripts transcripts) {
+    this(
+        graphs,
+        staging,
+        events,
+        clock,
+        inlineLimitBytes,
+        transcripts,
+        new SealedStreams(DataKeys.unconfigured(NO_DATA_KEYS)));
+  }
+
+  /**
+   * A context whose hops open and seal right-to-be-forgotten bodies with {@code seals} (decision
+   * 1750).
+   */
+  public HopContext(
+      GraphCache graphs,
+      DocumentStaging staging,
+      EventBus events,
+      InstantSource clock,
+      int inlineLimitBytes,
+      ExecutionTranscripts transcripts,
+      SealedStreams seals) {
+    this.seals = Objects.requireNonNull(seals, "seals");
     this.transcripts = Objects.requireNonNull(transcripts, "transcripts");
     this.graphs = Objects.requireNonNull(graphs, "graphs");
     this.staging = Objects.requireNonNull(staging, "staging");
@@ -68,6 +95,45 @@ public final class HopContext {
           "inlineLimitBytes must be positive, was " + inlineLimitBytes);
     }
     this.inlineLimitBytes = inlineLimitBytes;
+  }
+
+  /** Why a hop given no data keys refuses a sealed body. */
+  public static final String NO_DATA_KEYS =
+      "this function has no data keys (PROTOMOLT_DATA_KEY_ARN is not set), so it cannot open or"
+          + " seal a right-to-be-forgotten body";
+
+  /** The stream with a sealed body opened in memory (decision 1750). */
+  PipeStream opened(PipeStream stream) {
+    try {
+      return seals.open(stream);
+    } catch (DataKeyGoneException | IllegalArgumentException | IllegalStateException e) {
+      throw new BadPayloadFailure("payload field 'stream': " + e.getMessage(), e);
+    }
+  }
+
+  /** The stream as it may go back into execution state: a keyed body sealed again. */
+  PipeStream sealed(PipeStream stream) {
+    try {
+      return seals.seal(stream);
+    } catch (DataKeyGoneException | IllegalStateException e) {
+      throw new BadPayloadFailure(
+          "sealing stream '" + stream.getStreamId() + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** The stream sealed under a new key {@code keyId} (a fan-out child's own). */
+  PipeStream sealedUnder(PipeStream stream, String keyId) {
+    try {
+      return seals.sealNew(stream, keyId);
+    } catch (IllegalStateException e) {
+      throw new BadPayloadFailure(
+          "sealing stream '" + stream.getStreamId() + "': " + e.getMessage(), e);
+    }
+  }
+
+  /** The stream's walk ends here: its data key, if any, is destroyed. */
+  void forget(PipeStream stream) {
+    seals.forget(stream);
   }
 
   PinnedNode pinned(HopIdentity id) {
@@ -101,6 +167,9 @@ public final class HopContext {
               e);
         }
       }
+      case SEALED_DOCUMENT ->
+          throw new IllegalStateException(
+              "stream '" + stream.getStreamId() + "' must be opened before its body is read");
       case PAYLOAD_NOT_SET ->
           throw new BadPayloadFailure(
               "stream '" + stream.getStreamId() + "' carries neither document nor documentRef");

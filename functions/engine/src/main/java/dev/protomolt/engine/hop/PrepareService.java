@@ -63,7 +63,9 @@ public final class PrepareService {
   private String prepare(JsonNode payload, HopIdentity id) {
     // The previous hop has settled once this Lambda runs: its reclaim requests go out now, and
     // no further (decision 0816).
-    PipeStream stream = SettledReclaims.produceCarried(hop, HopJson.stream(payload, "stream"));
+    // A right-to-be-forgotten body is opened in memory only, and sealed again in the answer.
+    PipeStream stream =
+        SettledReclaims.produceCarried(hop, hop.opened(HopJson.stream(payload, "stream")));
     PinnedNode pinned = hop.pinned(id);
     String workUnitId = HopContext.workUnitId(id, stream);
     PipeDoc document = hop.body(stream, pinned.node());
@@ -85,7 +87,10 @@ public final class PrepareService {
             workUnitId,
             List.of(),
             ErrorInfo.newBuilder().setCode("Filter.Drop").setMessage(drop.description()).build());
-        yield answer("DROP", workUnitId, stream);
+        String dropped = answer("DROP", workUnitId, stream);
+        // DROP ends the walk: the data key goes, so the history's ciphertext stays shut.
+        hop.forget(stream);
+        yield dropped;
       }
       case FilterOutcome.Skip skip -> answer("SKIP", workUnitId, stream);
       case FilterOutcome.Run run -> {
@@ -148,11 +153,11 @@ public final class PrepareService {
     }
   }
 
-  private static String answer(String action, String workUnitId, PipeStream stream) {
+  private String answer(String action, String workUnitId, PipeStream stream) {
     ObjectNode out = HopJson.object();
     out.put("action", action);
     out.put("workUnitId", workUnitId);
-    out.set("stream", HopJson.tree(stream));
+    out.set("stream", HopJson.tree(hop.sealed(stream)));
     return HopJson.print(out);
   }
 }

@@ -5,13 +5,16 @@ import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.LedgerPool;
 import dev.protomolt.access.MskBootstrap;
+import dev.protomolt.core.rtbf.DataKeys;
 import dev.protomolt.engine.hop.KafkaEventBus;
 import dev.protomolt.names.PlatformTopic;
+import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresLedgerStore;
+import dev.protomolt.repository.rtbf.KmsDataKeys;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
 import dev.protomolt.tracing.Tracing;
@@ -22,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -29,6 +33,7 @@ import org.apache.kafka.clients.producer.Producer;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kms.KmsClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -55,9 +60,11 @@ public final class ContainerClients implements AutoCloseable {
   private final Once<KafkaEventBus> events;
   private final Once<SfnClient> sfn;
   private final Once<DynamoDbClient> dynamo;
+  private final Once<DataKeys> dataKeys;
   private final Once<Admin> kafkaAdmin;
   private final Once<PipeDocStore> store;
   private final Once<Tracing> tracing;
+  private KmsClient kms;
 
   public ContainerClients(FunctionEnvironment env, Clock clock) {
     this.env = Objects.requireNonNull(env, "env");
@@ -85,6 +92,7 @@ public final class ContainerClients implements AutoCloseable {
     this.events = new Once<>(() -> new KafkaEventBus(producer.get(), KAFKA_TIMEOUT));
     this.sfn = new Once<>(this::stepFunctions);
     this.dynamo = new Once<>(this::dynamoDb);
+    this.dataKeys = new Once<>(this::kmsDataKeys);
     this.kafkaAdmin =
         new Once<>(
             () -> {
@@ -148,6 +156,30 @@ public final class ContainerClients implements AutoCloseable {
     return dynamo.get();
   }
 
+  /**
+   * The data keys of right-to-be-forgotten documents: KMS under {@code PROTOMOLT_DATA_KEY_ARN},
+   * wrapped keys in the ledger (decision 1750); without the variable every use is refused.
+   */
+  public DataKeys dataKeys() {
+    // Built on first use: only a right-to-be-forgotten body needs KMS and the key ledger.
+    return new DataKeys() {
+      @Override
+      public byte[] create(String keyId) {
+        return dataKeys.get().create(keyId);
+      }
+
+      @Override
+      public byte[] open(String keyId) {
+        return dataKeys.get().open(keyId);
+      }
+
+      @Override
+      public void destroy(String keyId) {
+        dataKeys.get().destroy(keyId);
+      }
+    };
+  }
+
   /** Bootstrap servers and the brokers' client settings, for a consumer a function builds itself. */
   public Map<String, Object> kafkaConnection() {
     Map<String, Object> config = new HashMap<>(brokers.get().connection());
@@ -185,6 +217,9 @@ public final class ContainerClients implements AutoCloseable {
     if (dynamo.built() != null) {
       names.add("dynamodb");
     }
+    if (kms != null) {
+      names.add("kms");
+    }
     return names;
   }
 
@@ -204,6 +239,24 @@ public final class ContainerClients implements AutoCloseable {
     return builder.build();
   }
 
+  private DataKeys kmsDataKeys() {
+    Optional<String> keyArn = env.dataKeyArn();
+    if (keyArn.isEmpty()) {
+      return DataKeys.unconfigured(
+          PlatformVariable.DATA_KEY_ARN.key()
+              + " is not set, so this function has no data keys to seal or open a"
+              + " right-to-be-forgotten body with");
+    }
+    var builder =
+        KmsClient.builder()
+            .region(Region.of(env.region()))
+            .credentialsProvider(env.aws().credentials())
+            .httpClient(UrlConnectionHttpClient.create());
+    env.aws().endpoint(AwsClientSettings.KMS).ifPresent(builder::endpointOverride);
+    kms = builder.build();
+    return new KmsDataKeys(kms, keyArn.get(), dataSource());
+  }
+
   private DynamoDbClient dynamoDb() {
     var builder =
         DynamoDbClient.builder()
@@ -216,6 +269,9 @@ public final class ContainerClients implements AutoCloseable {
 
   @Override
   public void close() {
+    if (kms != null) {
+      kms.close();
+    }
     if (dynamo.built() != null) {
       dynamo.built().close();
     }

@@ -127,6 +127,14 @@ public final class FunctionEnvironment {
   }
 
   /**
+   * The platform KMS key right-to-be-forgotten data keys are generated under (decision 1750);
+   * empty when the stack gives this function none.
+   */
+  public Optional<String> dataKeyArn() {
+    return optional(PlatformVariable.DATA_KEY_ARN.key());
+  }
+
+  /**
    * {@code PROTOMOLT_DRAFTS_TABLE}: the DynamoDB table the console's drafts live in, the one the
    * gateway's graph door uses (console-api).
    */

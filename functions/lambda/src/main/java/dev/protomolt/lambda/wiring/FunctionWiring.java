@@ -8,6 +8,7 @@ import dev.protomolt.core.graph.validation.TenancyDirectory;
 import dev.protomolt.core.memo.HopMemos;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
+import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.db.Migrations;
 import dev.protomolt.engine.activation.EngineFunctions;
 import dev.protomolt.engine.activation.GraphAdministration;
@@ -288,7 +289,8 @@ public final class FunctionWiring {
         clients.events(),
         clients.clock(),
         HopContext.DEFAULT_INLINE_LIMIT,
-        transcripts);
+        transcripts,
+        new SealedStreams(clients.dataKeys()));
   }
 
   private ReplayService replay() {
@@ -353,7 +355,8 @@ public final class FunctionWiring {
             new PostgresDriveDirectory(clients.dataSource()),
             new S3UploadObjects(clients.s3()),
             new UploadPurgeProofs(clients.dataSource()),
-            clients.clock()));
+            clients.clock(),
+            new SealedStreams(clients.dataKeys())));
   }
 
   /**

@@ -7,6 +7,8 @@ import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbRequest;
+import software.amazon.awssdk.services.kms.model.KmsException;
+import software.amazon.awssdk.services.kms.model.KmsRequest;
 import software.amazon.awssdk.services.lambda.model.LambdaException;
 import software.amazon.awssdk.services.lambda.model.LambdaRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -39,6 +41,9 @@ final class AccessDenials {
               "Bad Request",
               "AccessDeniedException",
               message);
+      case KmsRequest _ ->
+          build(
+              KmsException.builder(), "Kms", 400, "Bad Request", "AccessDeniedException", message);
       case LambdaRequest _ ->
           build(
               LambdaException.builder(),

@@ -12,6 +12,7 @@ import java.util.logging.Logger;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbRequest;
+import software.amazon.awssdk.services.kms.model.KmsRequest;
 import software.amazon.awssdk.services.lambda.model.LambdaRequest;
 import software.amazon.awssdk.services.s3.model.S3Request;
 import software.amazon.awssdk.services.sfn.model.SfnRequest;
@@ -144,7 +145,8 @@ public final class IamEnforcement {
     return request instanceof S3Request
         || request instanceof SfnRequest
         || request instanceof DynamoDbRequest
-        || request instanceof LambdaRequest;
+        || request instanceof LambdaRequest
+        || request instanceof KmsRequest;
   }
 
   /** The IAM questions AWS would ask for this call; exposed to the package's tests. */
@@ -155,6 +157,7 @@ public final class IamEnforcement {
       case SfnRequest r -> StepFunctionsActions.of(r, region, account);
       case DynamoDbRequest r -> DynamoDbActions.of(r, operation, region, account);
       case LambdaRequest r -> LambdaActions.of(r, operation, region, account);
+      case KmsRequest r -> KmsActions.of(r, operation, region, account);
       default -> List.of();
     };
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.protomolt.localstack.kms.LocalKms;
 import dev.protomolt.localstack.lambda.LambdaInvocationException;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.localstack.otlp.OtlpTraceReceiver;
@@ -50,14 +51,20 @@ public final class LambdaApiServer implements AutoCloseable {
   private final FunctionRegistry functions;
   private final LocalSts sts;
   private final OtlpTraceReceiver traces;
+  private final LocalKms kms;
   private final ExecutorService asyncInvocations = Executors.newVirtualThreadPerTaskExecutor();
 
   private LambdaApiServer(
-      HttpServer server, FunctionRegistry functions, LocalSts sts, OtlpTraceReceiver traces) {
+      HttpServer server,
+      FunctionRegistry functions,
+      LocalSts sts,
+      OtlpTraceReceiver traces,
+      LocalKms kms) {
     this.server = server;
     this.functions = functions;
     this.sts = sts;
     this.traces = traces;
+    this.kms = kms;
   }
 
   /**
@@ -85,6 +92,16 @@ public final class LambdaApiServer implements AutoCloseable {
   public static LambdaApiServer start(
       int port, FunctionRegistry functions, LocalSts sts, OtlpTraceReceiver traces)
       throws IOException {
+    return start(port, functions, sts, traces, null);
+  }
+
+  /**
+   * As above, also answering KMS's JSON protocol ({@code X-Amz-Target: TrentService.*}) with
+   * {@code kms} (null: none), so this port is the local {@code AWS_ENDPOINT_URL_KMS} too.
+   */
+  public static LambdaApiServer start(
+      int port, FunctionRegistry functions, LocalSts sts, OtlpTraceReceiver traces, LocalKms kms)
+      throws IOException {
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
@@ -92,7 +109,7 @@ public final class LambdaApiServer implements AutoCloseable {
       throw new IOException(
           "Lambda API port " + port + " is already in use on 127.0.0.1; pick another port", e);
     }
-    LambdaApiServer api = new LambdaApiServer(server, functions, sts, traces);
+    LambdaApiServer api = new LambdaApiServer(server, functions, sts, traces, kms);
     server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
     server.createContext("/", api::handle);
     server.start();
@@ -135,6 +152,11 @@ public final class LambdaApiServer implements AutoCloseable {
   }
 
   private void handle(HttpExchange exchange) throws IOException {
+    // KMS's JSON protocol also posts to the root path: its target header tells it from STS.
+    if (kms != null && LocalKms.handles(exchange)) {
+      kms.handle(exchange);
+      return;
+    }
     if (sts != null && LocalSts.handles(exchange)) {
       sts.handle(exchange);
       return;

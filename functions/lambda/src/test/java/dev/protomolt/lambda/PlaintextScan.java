@@ -1,0 +1,192 @@
+package dev.protomolt.lambda;
+
+import dev.protomolt.localstack.cloud.LocalCloud;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import software.amazon.awssdk.core.SdkField;
+import software.amazon.awssdk.core.SdkPojo;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.HistoryEvent;
+
+/**
+ * Looks for a marker everywhere the local cloud keeps data: every object of every S3 bucket, every
+ * row of every PostgreSQL table (as text), every record of every Kafka topic, every item of every
+ * DynamoDB table, and every event of every execution's history of every state machine. A marker is
+ * matched as its bytes, their base64 (JSON carries bytes so) and their hex (PostgreSQL prints bytea
+ * so). Returns the places it was found, e.g. {@code s3:bucket/key}.
+ */
+final class PlaintextScan {
+
+  private final LocalCloud cloud;
+  private final S3Client s3;
+  private final DynamoDbClient dynamo;
+  private final SfnClient sfn;
+
+  PlaintextScan(LocalCloud cloud, S3Client s3, DynamoDbClient dynamo, SfnClient sfn) {
+    this.cloud = cloud;
+    this.s3 = s3;
+    this.dynamo = dynamo;
+    this.sfn = sfn;
+  }
+
+  Set<String> find(String marker) throws Exception {
+    byte[] raw = marker.getBytes(StandardCharsets.UTF_8);
+    List<String> forms =
+        List.of(marker, Base64.getEncoder().encodeToString(raw), HexFormat.of().formatHex(raw));
+    Set<String> found = new TreeSet<>();
+    s3.listBuckets()
+        .buckets()
+        .forEach(
+            b ->
+                s3.listObjectsV2Paginator(r -> r.bucket(b.name()))
+                    .contents()
+                    .forEach(
+                        o -> {
+                          byte[] body =
+                              s3.getObjectAsBytes(r -> r.bucket(b.name()).key(o.key()))
+                                  .asByteArray();
+                          if (contains(new String(body, StandardCharsets.ISO_8859_1), forms)) {
+                            found.add("s3:" + b.name() + "/" + o.key());
+                          }
+                        }));
+    try (Connection c = cloud.database().getConnection();
+        Statement s = c.createStatement()) {
+      List<String> tables = new ArrayList<>();
+      try (ResultSet r =
+          s.executeQuery(
+              "SELECT table_schema || '.' || table_name FROM information_schema.tables WHERE"
+                  + " table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog',"
+                  + " 'information_schema')")) {
+        while (r.next()) {
+          tables.add(r.getString(1));
+        }
+      }
+      for (String table : tables) {
+        try (ResultSet r = s.executeQuery("SELECT t::text FROM " + table + " t")) {
+          while (r.next()) {
+            if (contains(r.getString(1), forms)) {
+              found.add("postgres:" + table);
+            }
+          }
+        }
+      }
+    }
+    Map<String, Object> kafka = new HashMap<>();
+    kafka.put(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cloud.endpoints().kafkaBootstrapServers());
+    Set<String> topics;
+    try (Admin admin = Admin.create(kafka)) {
+      topics = admin.listTopics().names().get();
+    }
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cloud.endpoints().kafkaBootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (String topic : topics) {
+        for (PartitionInfo p : consumer.partitionsFor(topic)) {
+          partitions.add(new TopicPartition(topic, p.partition()));
+        }
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          String value =
+              r.value() == null ? "" : new String(r.value(), StandardCharsets.ISO_8859_1);
+          if (contains(value, forms)) {
+            found.add("kafka:" + r.topic());
+          }
+        }
+      }
+    }
+    for (String table : dynamo.listTables().tableNames()) {
+      dynamo
+          .scanPaginator(b -> b.tableName(table))
+          .items()
+          .forEach(
+              item -> {
+                for (AttributeValue v : item.values()) {
+                  String text =
+                      v.b() != null
+                          ? new String(v.b().asByteArray(), StandardCharsets.ISO_8859_1)
+                          : v.toString();
+                  if (contains(text, forms)) {
+                    found.add("dynamodb:" + table);
+                  }
+                }
+              });
+    }
+    sfn.listStateMachinesPaginator(b -> {})
+        .stateMachines()
+        .forEach(
+            m ->
+                sfn.listExecutionsPaginator(b -> b.stateMachineArn(m.stateMachineArn()))
+                    .executions()
+                    .forEach(
+                        e -> {
+                          for (HistoryEvent event :
+                              sfn.getExecutionHistoryPaginator(
+                                      b -> b.executionArn(e.executionArn()))
+                                  .events()) {
+                            if (contains(unredacted(event), forms)) {
+                              found.add("history:" + e.executionArn());
+                            }
+                          }
+                        }));
+    return found;
+  }
+
+  /**
+   * Every field of an SDK model, nested ones included: the SDK's own toString redacts inputs and
+   * outputs as sensitive, which is exactly what this scan must read.
+   */
+  private static String unredacted(Object value) {
+    if (value instanceof SdkPojo pojo) {
+      StringBuilder out = new StringBuilder("{");
+      for (SdkField<?> field : pojo.sdkFields()) {
+        out.append(field.memberName())
+            .append('=')
+            .append(unredacted(field.getValueOrDefault(pojo)));
+        out.append(',');
+      }
+      return out.append('}').toString();
+    }
+    if (value instanceof java.util.Collection<?> items) {
+      return items.stream().map(PlaintextScan::unredacted).toList().toString();
+    }
+    return String.valueOf(value);
+  }
+
+  private static boolean contains(String text, List<String> forms) {
+    return forms.stream().anyMatch(text::contains);
+  }
+}
