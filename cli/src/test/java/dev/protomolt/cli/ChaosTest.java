@@ -147,16 +147,20 @@ class ChaosTest {
         }
 
         // Nothing lost: every hop's stored state reads back whole (the store verifies each part's
-        // SHA-256 on read) and the sink got the uploaded bytes bit for bit.
+        // SHA-256 on read) and carries the uploaded bytes bit for bit, except the indexed state,
+        // whose BLOBS settlement drops by the graph's post-parse policy once the sink's receipt
+        // is in (as in ConcurrentReplaysTest).
         for (Map.Entry<String, byte[]> doc : uploaded.entrySet()) {
           for (String node :
               List.of(DemoGraph.PARSE, DemoGraph.CHUNK, DemoGraph.EMBED, DemoGraph.INDEX)) {
             PipeDoc stored = IntakeUploads.storedAt(platform, ACCOUNT, doc.getKey(), node);
-            assertThat(
-                    LocalPlatformEndToEndTest.sha256(
-                        stored.getBlobBag().getBlob().getData().toByteArray()))
-                .as("the original bytes of %s at %s", doc.getKey(), node)
-                .isEqualTo(LocalPlatformEndToEndTest.sha256(doc.getValue()));
+            if (!(node.equals(DemoGraph.INDEX) && !stored.getBlobBag().hasBlob())) {
+              assertThat(
+                      LocalPlatformEndToEndTest.sha256(
+                          stored.getBlobBag().getBlob().getData().toByteArray()))
+                  .as("the original bytes of %s at %s", doc.getKey(), node)
+                  .isEqualTo(LocalPlatformEndToEndTest.sha256(doc.getValue()));
+            }
             assertThat(stored.getSearchMetadata().getBody())
                 .as("%s at %s", doc.getKey(), node)
                 .contains(markerByDoc.get(doc.getKey()));
