@@ -2,7 +2,6 @@ package dev.protomolt.core.memo;
 
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.config.v1.Memoization;
-import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.data.v1.PipeStream;
 
 /**
@@ -31,14 +30,16 @@ public final class MemoPolicy {
 
   private MemoPolicy() {}
 
-  /** The node's setting, with the default resolved: processors in replays, sinks never. */
+  /**
+   * The node's setting, with the default resolved: off until a node opts in. A memoized hop's
+   * stored state came back without the document's original bytes in a replay of the demo graph
+   * (ConcurrentReplaysTest), so reuse is opt-in per node until that is fixed (decision 1812).
+   */
   public static Memoization effective(GraphNode node) {
     if (node.getMemoization() != Memoization.MEMOIZATION_UNSPECIFIED) {
       return node.getMemoization();
     }
-    return node.getNodeType() == NodeType.NODE_TYPE_PROCESSOR
-        ? Memoization.MEMOIZATION_REPLAYS
-        : Memoization.MEMOIZATION_OFF;
+    return Memoization.MEMOIZATION_OFF;
   }
 
   /**

@@ -28,8 +28,12 @@ class MemoPolicyTest {
           .build();
 
   @Test
-  void processorsReuseDuringReplaysOnlyAndSinksNeverByDefault() {
-    GraphNode parser = processor("parse", "parser");
+  void noNodeMemoizesByDefaultAndAReplaysNodeReusesDuringReplaysOnly() {
+    assertThat(MemoPolicy.eligible(processor("parse", "parser"), REPLAYED)).isFalse();
+    GraphNode parser =
+        processor("parse", "parser").toBuilder()
+            .setMemoization(Memoization.MEMOIZATION_REPLAYS)
+            .build();
     assertThat(MemoPolicy.reuses(parser, REPLAYED)).isTrue();
     assertThat(MemoPolicy.reuses(parser, PERSISTED)).isFalse();
     assertThat(MemoPolicy.eligible(parser, PERSISTED)).as("it still records").isTrue();
