@@ -84,14 +84,19 @@ public final class Eventually {
         throw new AssertionError(
             "never happened within " + patience + ": " + what + " (last reading: " + reading + ")");
       }
-      try {
-        Thread.sleep(pause);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted while waiting for: " + what, e);
-      }
-      pause = Math.min(pause * 2, LONGEST_PAUSE_MILLIS);
+      pause = pauseAfter(pause, what);
     }
+  }
+
+  /** Sleeps {@code pause} ms and returns the next, doubled up to {@link #LONGEST_PAUSE_MILLIS}. */
+  private static long pauseAfter(long pause, String what) {
+    try {
+      Thread.sleep(pause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while waiting for: " + what, e);
+    }
+    return Math.min(pause * 2, LONGEST_PAUSE_MILLIS);
   }
 
   /**
@@ -106,34 +111,28 @@ public final class Eventually {
       Supplier<T> probe,
       ToLongFunction<? super T> progress,
       Predicate<? super T> ready) {
+    Objects.requireNonNull(what, "what");
+    Objects.requireNonNull(stall, "stall");
+    Objects.requireNonNull(probe, "probe");
     Objects.requireNonNull(progress, "progress");
-    long[] best = {Long.MIN_VALUE};
-    long[] movedAt = {System.nanoTime()};
-    Object[] last = {null};
-    // Each window ends at the stall bound; a reading past the best so far opens a new one.
+    Objects.requireNonNull(ready, "ready");
+    long best = Long.MIN_VALUE;
+    long movedAt = System.nanoTime();
+    long pause = FIRST_PAUSE_MILLIS;
     while (true) {
-      try {
-        return valueWhen(
-            what,
-            stall,
-            () -> {
-              T reading = probe.get();
-              last[0] = reading;
-              long p = progress.applyAsLong(reading);
-              if (p > best[0]) {
-                best[0] = p;
-                movedAt[0] = System.nanoTime();
-              }
-              return reading;
-            },
-            ready);
-      } catch (AssertionError timedOut) {
-        if (System.nanoTime() - movedAt[0] >= stall.toNanos()) {
-          throw new AssertionError(
-              "stopped moving for " + stall + ": " + what + " (last reading: " + last[0] + ")",
-              timedOut);
-        }
+      T reading = probe.get();
+      if (ready.test(reading)) {
+        return reading;
       }
+      long p = progress.applyAsLong(reading);
+      if (p > best) {
+        best = p;
+        movedAt = System.nanoTime();
+      } else if (System.nanoTime() - movedAt >= stall.toNanos()) {
+        throw new AssertionError(
+            "stopped moving for " + stall + ": " + what + " (last reading: " + reading + ")");
+      }
+      pause = pauseAfter(pause, what);
     }
   }
 }
