@@ -64,6 +64,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.sfn.SfnClient;
@@ -324,27 +327,22 @@ class HandlersOnLocalCloudTest {
             b ->
                 b.tableName("scan-control")
                     .keySchema(
-                        software.amazon.awssdk.services.dynamodb.model.KeySchemaElement.builder()
-                            .attributeName("id")
-                            .keyType("HASH")
-                            .build())
+                        KeySchemaElement.builder().attributeName("id").keyType("HASH").build())
                     .attributeDefinitions(
-                        software.amazon.awssdk.services.dynamodb.model.AttributeDefinition.builder()
+                        AttributeDefinition.builder()
                             .attributeName("id")
                             .attributeType("S")
                             .build())
                     .billingMode("PAY_PER_REQUEST"));
+    // The local DynamoDB, as AWS, creates a table asynchronously: writes wait for it to exist.
+    local.clients.dynamo().waiter().waitUntilTableExists(b -> b.tableName("scan-control"));
     local
         .clients
         .dynamo()
         .putItem(
             b ->
                 b.tableName("scan-control")
-                    .item(
-                        Map.of(
-                            "id",
-                            software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS(
-                                CONTROL_MARKER))));
+                    .item(Map.of("id", AttributeValue.fromS(CONTROL_MARKER))));
     try (Admin admin =
             Admin.create(
                 Map.<String, Object>of(
