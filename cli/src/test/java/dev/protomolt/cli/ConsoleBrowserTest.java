@@ -2,7 +2,6 @@ package dev.protomolt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.testsupport.Eventually;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The console in a real browser (Debian's Chromium, driven by playwright-core from the console's
@@ -22,13 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
  * the palette, see the CEL violation on an edge, fix it, deploy; then an upload, watched in the
  * run viewer until it reaches SINK_REACHED, its journey and its replay; then a version 2 that
  * dead-letters the next upload, that dead letter reprocessed, the two versions' diff and a
- * rollback to version 1, after which uploads are admitted to version 1 again. It runs its own platform on ephemeral
- * ports rather than the shared one: it runs no command that reads the published ports, and the
- * shared platform stays unstarted for the classes that run before the ones that need it. The
- * scenario is {@code
+ * rollback to version 1, after which uploads are admitted to version 1 again. It runs on the
+ * {@link SharedPlatform} under an account and graph of its own. The scenario is {@code
  * console/test/browser/console-scenario.mjs}; its screenshots go to {@code target/console-shots}
  * (or {@code -Dconsole.shots=DIR}, which is how {@code docs/console/} is refreshed).
  */
+@ExtendWith(SharedPlatform.Resolver.class)
 class ConsoleBrowserTest {
 
   static final String ACCOUNT = "console";
@@ -36,20 +33,12 @@ class ConsoleBrowserTest {
   static final String GRAPH = "console-designed";
   static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
-  @TempDir static Path data;
   static LocalPlatform platform;
 
   @BeforeAll
-  static void startPlatform() {
-    platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0);
+  static void provision(SharedPlatform shared) {
+    platform = shared.platform();
     platform.provisionAccount(ACCOUNT, DATASOURCE);
-  }
-
-  @AfterAll
-  static void stopPlatform() {
-    if (platform != null) {
-      platform.close();
-    }
   }
 
   @Test

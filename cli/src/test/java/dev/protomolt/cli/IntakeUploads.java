@@ -1,12 +1,18 @@
 package dev.protomolt.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -64,6 +70,42 @@ final class IntakeUploads {
 
   /** The state the demo graph stored for {@code docId} at {@code node} (parts verified on read). */
   static PipeDoc storedAt(LocalPlatform platform, String account, String docId, String node) {
+    return storedAt(platform, account, DemoGraph.GRAPH_ID, docId, node);
+  }
+
+  /**
+   * The states a demo-shaped graph {@code graphId} stored for {@code docId} at each of its four
+   * hops, by node, each checked to carry the uploaded bytes bit for bit (the store verifies every
+   * part's SHA-256 on read). The indexed state is the exception once settlement dropped its BLOBS
+   * by the graph's post-parse policy after the sink's receipt.
+   */
+  static Map<String, PipeDoc> storedAtEveryHop(
+      LocalPlatform platform, String account, String graphId, String docId, byte[] original) {
+    Map<String, PipeDoc> byNode = new LinkedHashMap<>();
+    for (String node :
+        List.of(DemoGraph.PARSE, DemoGraph.CHUNK, DemoGraph.EMBED, DemoGraph.INDEX)) {
+      PipeDoc stored = storedAt(platform, account, graphId, docId, node);
+      if (!(node.equals(DemoGraph.INDEX) && !stored.getBlobBag().hasBlob())) {
+        assertThat(sha256(stored.getBlobBag().getBlob().getData().toByteArray()))
+            .as("the original bytes of %s at %s", docId, node)
+            .isEqualTo(sha256(original));
+      }
+      byNode.put(node, stored);
+    }
+    return byNode;
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
+  /** The state graph {@code graphId} stored for {@code docId} at {@code node}. */
+  static PipeDoc storedAt(
+      LocalPlatform platform, String account, String graphId, String docId, String node) {
     return platform
         .store()
         .get(
@@ -73,7 +115,7 @@ final class IntakeUploads {
                         .setDocId(docId)
                         .setGraphAddressId(node)
                         .setAccountId(account)
-                        .setGraphId(DemoGraph.GRAPH_ID))
+                        .setGraphId(graphId))
                 .build())
         .getPipedoc();
   }

@@ -2,29 +2,14 @@ package dev.protomolt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.module.samples.chunker.ChunkerModule;
 import dev.protomolt.module.samples.parser.ParserModule;
-import dev.protomolt.module.sdk.DocumentProcessor;
-import dev.protomolt.module.sdk.ModuleWorker;
-import dev.protomolt.module.sdk.WorkerClock;
-import dev.protomolt.module.sdk.WorkerConfig;
-import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.testsupport.Eventually;
-import io.grpc.ClientInterceptors;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
@@ -32,49 +17,40 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * {@code protomolt redrive} on a running platform: a document's execution is stopped while its
  * chunker is down (the operator's abort of a stuck hop), the chunker is brought back, and the
  * redrive continues the execution from the chunk hop: the parser is not called again, and the
- * document reaches the sink. It starts a platform of its own because it stops the sample workers,
- * on ports of its own, and gives the shared platform's ports back when it ends.
+ * document reaches the sink. It runs on the {@link SharedPlatform} with the sample workers stopped
+ * while it plays the modules on {@link CountingWorkers}.
  */
+@ExtendWith(SharedPlatform.Resolver.class)
 class RedriveCommandTest {
 
   static final String ACCOUNT = "redrive";
   static final String DATASOURCE = "redrive-docs";
   static final Duration PATIENCE = Duration.ofSeconds(120);
 
-  @TempDir static Path data;
-  static LocalPlatform platform;
+  /** Its own graph id: graph ids and their state machines are global on the shared platform. */
+  static final String GRAPH = "redrive-demo";
 
-  /** The ports the shared platform published, if it runs in this JVM: restored afterwards. */
-  static final Map<String, String> SHARED_PORTS = new java.util.HashMap<>();
+  static SharedPlatform shared;
+  static LocalPlatform platform;
+  static Path data;
 
   @BeforeAll
-  static void startPlatform() {
-    for (String setting : LocalPorts.SETTINGS) {
-      String value = System.getProperty(setting);
-      if (value != null) {
-        SHARED_PORTS.put(setting, value);
-      }
-    }
-    LocalPorts.claim();
-    platform = LocalPlatform.start(LocalCloudSettings.fromSystemProperties().withDataDir(data), 0);
+  static void provision(SharedPlatform platformToShare) {
+    shared = platformToShare;
+    platform = shared.platform();
+    data = shared.data();
     platform.provisionAccount(ACCOUNT, DATASOURCE);
-  }
-
-  @AfterAll
-  static void stopPlatform() {
-    if (platform != null) {
-      platform.close();
-    }
-    LocalPorts.release();
-    SHARED_PORTS.forEach(System::setProperty);
   }
 
   @Test
   void anAbortedDocumentIsRedrivenFromItsStuckHopToTheSink() {
     long version =
-        platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
-    platform.stopSampleWorkers();
-    try (CountingWorkers workers = new CountingWorkers(platform)) {
+        platform.applyAndActivate(
+            DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER).toBuilder()
+                .setGraphId(GRAPH)
+                .build());
+    try (SharedPlatform.WorkersStopped _ = shared.stopSampleWorkers();
+        CountingWorkers workers = new CountingWorkers(platform)) {
       // The chunker is down: only the parser serves.
       workers.start(ParserModule.MODULE_ID);
       String docId =
@@ -122,7 +98,7 @@ class RedriveCommandTest {
               "--data",
               data.toString(),
               "--graph",
-              DemoGraph.GRAPH_ID,
+              GRAPH,
               "--version",
               Long.toString(version));
       assertThat(run.status()).as(run.toString()).isZero();
@@ -189,7 +165,7 @@ class RedriveCommandTest {
             "--data",
             data.toString(),
             "--graph",
-            DemoGraph.GRAPH_ID,
+            GRAPH,
             "--version",
             "1",
             "--since",
@@ -207,7 +183,7 @@ class RedriveCommandTest {
             "--data",
             data.toString(),
             "--graph",
-            DemoGraph.GRAPH_ID,
+            GRAPH,
             "--version",
             "1",
             "--since",
@@ -228,64 +204,5 @@ class RedriveCommandTest {
         .stream()
         .filter(e -> e.typeAsString().equals("TaskSubmitted"))
         .count();
-  }
-
-  /** The sample modules on the test's own workers, started one module at a time, counting calls. */
-  private static final class CountingWorkers implements AutoCloseable {
-
-    private final LocalPlatform platform;
-    private final Map<String, DocumentProcessor> processors;
-    private final ManagedChannel channel;
-    private final List<ModuleWorker> workers = new ArrayList<>();
-    private final Map<String, Map<String, AtomicInteger>> calls = new ConcurrentHashMap<>();
-
-    CountingWorkers(LocalPlatform platform) {
-      this.platform = platform;
-      this.processors = platform.sampleProcessors();
-      this.channel =
-          NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort())
-              .usePlaintext()
-              .build();
-    }
-
-    void start(String module) {
-      Map<String, AtomicInteger> perDoc =
-          calls.computeIfAbsent(module, k -> new ConcurrentHashMap<>());
-      DocumentProcessor inner = processors.get(module);
-      DocumentProcessor counting =
-          work -> {
-            perDoc
-                .computeIfAbsent(docId(work.stream()), k -> new AtomicInteger())
-                .incrementAndGet();
-            return inner.process(work);
-          };
-      ModuleWorker worker =
-          new ModuleWorker(
-              // Each worker signs as its module's principal, as the gateway requires (1741).
-              ClientInterceptors.intercept(
-                  channel, platform.moduleCredentials(module).interceptor()),
-              WorkerConfig.of(module, 1),
-              counting,
-              WorkerClock.system());
-      worker.start();
-      workers.add(worker);
-    }
-
-    int calls(String module, String docId) {
-      AtomicInteger n = calls.getOrDefault(module, Map.of()).get(docId);
-      return n == null ? 0 : n.get();
-    }
-
-    private static String docId(PipeStream stream) {
-      return stream.hasDocumentRef()
-          ? stream.getDocumentRef().getDocId()
-          : stream.getDocument().getDocId();
-    }
-
-    @Override
-    public void close() {
-      workers.forEach(ModuleWorker::close);
-      channel.shutdownNow();
-    }
   }
 }

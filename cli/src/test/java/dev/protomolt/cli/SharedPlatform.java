@@ -69,6 +69,22 @@ final class SharedPlatform implements AutoCloseable {
     return platform;
   }
 
+  /**
+   * Stops the platform's sample workers until the returned handle is closed, for a class that
+   * plays the modules itself (counting, killing or withholding them). Classes run one after
+   * another in the run's JVM, so no other class is starved meanwhile.
+   */
+  WorkersStopped stopSampleWorkers() {
+    platform.stopSampleWorkers();
+    return platform::startSampleWorkers;
+  }
+
+  /** The sample workers stopped by {@link #stopSampleWorkers}; closing starts them again. */
+  interface WorkersStopped extends AutoCloseable {
+    @Override
+    void close();
+  }
+
   /** The platform's data folder, for commands' {@code --data}. */
   Path data() {
     return data;

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.template.CloudFormationTemplate;
 import dev.protomolt.names.PlatformMetric;
+import dev.protomolt.proto.config.v1.PipelineGraph;
+import dev.protomolt.proto.config.v1.RetryPolicy;
 import dev.protomolt.repository.PipeDocStoreException;
 import dev.protomolt.testsupport.Eventually;
 import dev.protomolt.testsupport.StepFunctionsExecutions;
@@ -54,7 +56,8 @@ class TemplatePolicyDenialTest {
             0,
             0)) {
       platform.provisionAccount(ACCOUNT, DATASOURCE);
-      platform.applyAndActivate(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER));
+      platform.applyAndActivate(
+          quickToGiveUp(DemoGraph.of(ACCOUNT, DATASOURCE, LocalPlatform.CLUSTER)));
       Map<String, byte[]> uploaded =
           IntakeUploads.upload(
               platform,
@@ -97,6 +100,19 @@ class TemplatePolicyDenialTest {
           .as("nothing stored past the denied hop")
           .isInstanceOf(PipeDocStoreException.DocumentNotFound.class);
     }
+  }
+
+  /**
+   * The demo graph with one quick retry of the first hop: the denial is classified transient (IAM
+   * propagation can cause it in AWS), so the default first-hop backoff would spend a minute
+   * retrying it before the document dead-letters, and the test is about the dead letter.
+   */
+  private static PipelineGraph quickToGiveUp(PipelineGraph graph) {
+    PipelineGraph.Builder quick = graph.toBuilder();
+    quick
+        .getSettingsBuilder()
+        .setFirstHopRetry(RetryPolicy.newBuilder().setMaxAttempts(1).setInitialIntervalSeconds(1));
+    return quick.build();
   }
 
   /** Every field of the event and its details, unredacted (the SDK's toString hides causes). */
