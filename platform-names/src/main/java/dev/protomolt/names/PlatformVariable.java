@@ -55,7 +55,7 @@ public enum PlatformVariable {
    * account=weight:N,rate:N;...}, decision 1658), from the environment's config; empty for equal
    * turns.
    */
-  GATEWAY_ACCOUNT_SHARES("PROTOMOLT_GATEWAY_ACCOUNT_SHARES", gateway(), none()),
+  GATEWAY_ACCOUNT_SHARES("PROTOMOLT_GATEWAY_ACCOUNT_SHARES", gateway(), gateway()),
   /**
    * The graph drafts table: the gateway's {@code PipelineGraphService} and the console's designer
    * keep drafts in it.
