@@ -227,11 +227,7 @@ class KafkaWorkSourceTest {
       Eventually.until("every record buffered", () -> source.buffered("fair") == backlog + few);
       assertThat(source.bufferedFor("fair", "acct-b")).isEqualTo(few);
 
-      List<String> served = new ArrayList<>();
-      for (Optional<PendingWork> w = source.poll("fair"); w.isPresent(); w = source.poll("fair")) {
-        served.add(w.get().key());
-        source.settle(w.get());
-      }
+      List<String> served = serveAll(source, "fair");
 
       assertThat(served).hasSize(backlog + few).doesNotHaveDuplicates();
       List<Integer> bTurns = new ArrayList<>();
@@ -247,6 +243,16 @@ class KafkaWorkSourceTest {
       }
       assertThat(served.indexOf("a-" + 499)).isGreaterThan(bTurns.getLast());
     }
+  }
+
+  /** Pops and settles every record the source serves now, in the order served: their keys. */
+  static List<String> serveAll(KafkaWorkSource source, String module) {
+    List<String> served = new ArrayList<>();
+    for (Optional<PendingWork> w = source.poll(module); w.isPresent(); w = source.poll(module)) {
+      served.add(w.get().key());
+      source.settle(w.get());
+    }
+    return served;
   }
 
   /** Sends every record and waits for each, so a refused one fails here, not as a timeout. */
@@ -299,13 +305,7 @@ class KafkaWorkSourceTest {
             new ManualGatewayClock(FairShareQueueTest.T0))) {
       Eventually.until("every record buffered", () -> source.buffered("weighted") == 1_040);
 
-      List<String> served = new ArrayList<>();
-      for (Optional<PendingWork> w = source.poll("weighted");
-          w.isPresent();
-          w = source.poll("weighted")) {
-        served.add(w.get().key());
-        source.settle(w.get());
-      }
+      List<String> served = serveAll(source, "weighted");
 
       assertThat(served).hasSize(1_040).doesNotHaveDuplicates();
       // The bound (decision 1658): an account of weight w, the others' weights summing to W,
@@ -337,13 +337,7 @@ class KafkaWorkSourceTest {
     try (KafkaWorkSource source = sharedSource("limited", "g-limited", "acct-a=rate:5", clock)) {
       Eventually.until("every record buffered", () -> source.buffered("limited") == 20);
 
-      List<String> served = new ArrayList<>();
-      for (Optional<PendingWork> w = source.poll("limited");
-          w.isPresent();
-          w = source.poll("limited")) {
-        served.add(w.get().key());
-        source.settle(w.get());
-      }
+      List<String> served = serveAll(source, "limited");
       // A's bucket holds one second's worth (5); B is served in full beside and after it.
       assertThat(served).filteredOn(k -> k.startsWith("a-")).hasSize(5);
       assertThat(served).filteredOn(k -> k.startsWith("b-")).hasSize(8);
@@ -368,12 +362,7 @@ class KafkaWorkSourceTest {
       assertThat(source.poll("limited")).isEmpty();
 
       clock.advance(Duration.ofSeconds(1));
-      List<String> later = new ArrayList<>();
-      for (Optional<PendingWork> w = source.poll("limited");
-          w.isPresent();
-          w = source.poll("limited")) {
-        later.add(w.get().key());
-      }
+      List<String> later = serveAll(source, "limited");
       assertThat(later).containsExactly("a-6", "a-7", "a-8", "a-9", "a-10");
     }
   }
