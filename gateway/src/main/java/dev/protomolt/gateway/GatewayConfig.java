@@ -61,6 +61,8 @@ import java.util.regex.Pattern;
  *     decision 1797)
  * @param operatorCallsPerSecond {@code PROTOMOLT_GATEWAY_OPERATOR_RATE}: each principal's calls
  *     per second on the operator doors, bursts of twice that (decision 1746)
+ * @param accountShares {@code PROTOMOLT_GATEWAY_ACCOUNT_SHARES}: each account's weight and rate
+ *     limit in a module service's turns (decision 1658); unset: equal turns, no limits
  */
 public record GatewayConfig(
     int port,
@@ -81,7 +83,8 @@ public record GatewayConfig(
     URI stsEndpoint,
     GatewayPrincipals principals,
     TraceExport traces,
-    int operatorCallsPerSecond) {
+    int operatorCallsPerSecond,
+    AccountShares accountShares) {
 
   /** The credentials reference the log bucket is reached with. */
   public static final String LOG_CREDENTIALS_REF = "platform";
@@ -198,7 +201,10 @@ public record GatewayConfig(
             PlatformVariable.GATEWAY_OPERATOR_RATE.key(),
             DEFAULT_OPERATOR_CALLS_PER_SECOND,
             1,
-            100_000));
+            100_000),
+        AccountShares.parse(
+            PlatformVariable.GATEWAY_ACCOUNT_SHARES.key(),
+            values.get(PlatformVariable.GATEWAY_ACCOUNT_SHARES.key())));
   }
 
   private static Optional<String> logBucket(

@@ -144,16 +144,18 @@ public final class GatewayMain implements AutoCloseable {
             .httpClient(UrlConnectionHttpClient.create());
     config.stepFunctionsEndpoint().ifPresent(sfnBuilder::endpointOverride);
     this.sfn = sfnBuilder.build();
+    GatewayClock clock = GatewayClock.system();
     this.source =
         new KafkaWorkSource(
             bootstrap,
             connection,
             config.consumerGroup(),
             config.modules(),
-            config.partitionCapacity());
+            config.partitionCapacity(),
+            config.accountShares(),
+            clock);
     // Sink modules' receipts reach the indexing ledger through here (WorkAck.indexing_receipts).
     this.receipts = new KafkaReceiptProducer(bootstrap, connection, Duration.ofSeconds(30));
-    GatewayClock clock = GatewayClock.system();
     PostgresLogPartIndex logIndex = new PostgresLogPartIndex(dataSource);
     PostgresDocumentLogStore logStore = new PostgresDocumentLogStore(dataSource);
     // Sealing stores each log's original in the log bucket when the stack names one (decision

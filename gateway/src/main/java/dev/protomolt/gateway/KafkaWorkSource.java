@@ -3,6 +3,7 @@ package dev.protomolt.gateway;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -36,9 +37,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * record not yet settled, so a gateway crash redelivers every unsettled record and nothing else.
  *
  * <p>A module service's buffered records are served fairly between accounts ({@link
- * FairShareQueue}, decision 1652): the account is read from each record as it arrives, and the
- * accounts holding records take turns, so one account's backlog cannot starve another's few
- * documents within the buffered window.
+ * FairShareQueue}, decisions 1652 and 1658): the account and graph are read from each record as
+ * it arrives, and the accounts holding records take turns of their weight, an account past its
+ * rate limit waiting in the buffer while the others are served, so one account's backlog cannot
+ * starve another's few documents within the buffered window.
  *
  * <p>The consumer is only touched by its own poll thread; the gateway's sessions touch the buffers
  * under this source's lock, and the poll thread picks settlements up on its next turn.
@@ -69,7 +71,12 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
    * the account it is served fairly under, and the record's Kafka timestamp (its age in the queue).
    */
   private record Position(
-      TopicPartition partition, long offset, long generation, String account, long timestamp) {}
+      TopicPartition partition,
+      long offset,
+      long generation,
+      String account,
+      String graph,
+      long timestamp) {}
 
   /**
    * One module service's share of this task's queue, for the backlog signals.
@@ -104,6 +111,7 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
   }
 
   private final int capacityPerPartition;
+  private final GatewayClock clock;
   private final Map<String, ModuleConsumer> consumers = new LinkedHashMap<>();
   private final Map<String, Map<TopicPartition, PartitionBuffer>> buffers = new HashMap<>();
   private final Map<String, FairShareQueue<PendingWork>> queues = new HashMap<>();
@@ -121,20 +129,33 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       String groupId,
       Collection<String> moduleIds,
       int capacityPerPartition) {
-    this(bootstrapServers, Map.of(), groupId, moduleIds, capacityPerPartition);
+    this(
+        bootstrapServers,
+        Map.of(),
+        groupId,
+        moduleIds,
+        capacityPerPartition,
+        AccountShares.EQUAL,
+        GatewayClock.system());
   }
 
   /**
    * @param connection how to authenticate (SASL/IAM on MSK); laid under the consumer's own
    *     settings, so it cannot change offsets, grouping or commits
+   * @param shares each account's weight and rate limit in every module service's turns
+   * @param clock what the rate limits are measured and waited on by
    */
   public KafkaWorkSource(
       String bootstrapServers,
       Map<String, Object> connection,
       String groupId,
       Collection<String> moduleIds,
-      int capacityPerPartition) {
+      int capacityPerPartition,
+      AccountShares shares,
+      GatewayClock clock) {
     Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+    Objects.requireNonNull(shares, "shares");
+    this.clock = Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(groupId, "groupId");
     if (capacityPerPartition < 1) {
@@ -147,7 +168,7 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     this.capacityPerPartition = capacityPerPartition;
     for (String moduleId : moduleIds) {
       buffers.put(moduleId, new LinkedHashMap<>());
-      queues.put(moduleId, new FairShareQueue<>());
+      queues.put(moduleId, new FairShareQueue<>(shares));
       consumers.put(moduleId, new ModuleConsumer(moduleId, bootstrapServers, connection, groupId));
     }
     consumers.values().forEach(ModuleConsumer::start);
@@ -161,7 +182,8 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     if (queue == null) {
       return Optional.empty();
     }
-    for (Optional<PendingWork> next = queue.poll(); next.isPresent(); next = queue.poll()) {
+    Instant now = clock.now();
+    for (Optional<PendingWork> next = queue.poll(now); next.isPresent(); next = queue.poll(now)) {
       PendingWork w = next.get();
       PartitionBuffer b = current(w);
       if (b != null) {
@@ -174,14 +196,35 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * Completes at once when a record can be served now; otherwise on the next arrival or, when
+   * every buffered record's account is past its rate limit, once the soonest of them has a token
+   * again, so a waiting Hello neither spins on records it may not take nor misses their turn.
+   */
   @Override
-  public synchronized CompletableFuture<Void> arrival(String moduleId) {
-    FairShareQueue<PendingWork> queue = queues.get(moduleId);
-    if (queue != null && !queue.isEmpty()) {
-      return CompletableFuture.completedFuture(null);
-    }
+  public CompletableFuture<Void> arrival(String moduleId) {
     CompletableFuture<Void> f = new CompletableFuture<>();
-    waiters.computeIfAbsent(moduleId, m -> new ArrayList<>()).add(f);
+    Optional<Duration> wait;
+    synchronized (this) {
+      FairShareQueue<PendingWork> queue = queues.get(moduleId);
+      wait = queue == null ? Optional.empty() : queue.untilServable(clock.now());
+      if (wait.filter(Duration::isZero).isPresent()) {
+        return CompletableFuture.completedFuture(null);
+      }
+      waiters.computeIfAbsent(moduleId, m -> new ArrayList<>()).add(f);
+    }
+    wait.ifPresent(
+        w ->
+            clock
+                .after(w)
+                .thenRun(
+                    () -> {
+                      List<CompletableFuture<Void>> wake;
+                      synchronized (this) {
+                        wake = takeWaiters(moduleId);
+                      }
+                      wake.forEach(x -> x.complete(null));
+                    }));
     return f;
   }
 
@@ -195,7 +238,9 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
         return;
       }
       Position p = (Position) work.position();
-      queues.get(work.moduleId()).addFirst(p.account(), lane(p.partition()), work);
+      queues
+          .get(work.moduleId())
+          .addFirst(p.account(), p.graph(), lane(p.partition()), work, clock.now());
       b.buffered++;
       b.bufferedBytes += work.payload().length;
       wake = takeWaiters(work.moduleId());
@@ -255,16 +300,20 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
   }
 
   /**
-   * The account a dispatch record is served under: its stream's account, or {@code ""} for a
-   * record that does not parse (the screens drain it when it is served).
+   * The account and graph a dispatch record is served under: its stream's account and its graph,
+   * or {@code ""} for a record that does not parse (the screens drain it when it is served).
    */
-  static String accountOf(byte[] payload) {
+  static FairnessKeys fairnessKeysOf(byte[] payload) {
     try {
-      return WorkDispatch.parseFrom(payload).getStream().getMetadata().getAccountId();
+      WorkDispatch d = WorkDispatch.parseFrom(payload);
+      return new FairnessKeys(d.getStream().getMetadata().getAccountId(), d.getGraphId());
     } catch (InvalidProtocolBufferException e) {
-      return "";
+      return new FairnessKeys("", "");
     }
   }
+
+  /** What a record takes its turns under: its account, then its graph inside the account. */
+  record FairnessKeys(String account, String graph) {}
 
   /** The offset last committed for a partition, or -1 before the first commit. */
   public synchronized long committed(String moduleId, int partition) {
@@ -376,14 +425,15 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
           if (b == null) {
             continue;
           }
-          String account = accountOf(r.value());
+          FairnessKeys keys = fairnessKeysOf(r.value());
           PendingWork w =
               new PendingWork(
                   moduleId,
                   r.key(),
                   r.value(),
-                  new Position(tp, r.offset(), b.generation, account, r.timestamp()));
-          queues.get(moduleId).addLast(account, lane(tp), w);
+                  new Position(
+                      tp, r.offset(), b.generation, keys.account(), keys.graph(), r.timestamp()));
+          queues.get(moduleId).addLast(keys.account(), keys.graph(), lane(tp), w);
           b.buffered++;
           b.bufferedBytes += w.payload().length;
           b.unsettled.add(r.offset());

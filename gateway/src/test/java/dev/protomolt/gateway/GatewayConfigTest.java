@@ -33,6 +33,46 @@ class GatewayConfigTest {
   }
 
   @Test
+  void accountSharesDefaultToEqualTurnsAndAreReadPerAccountWithAFallback() {
+    assertThat(GatewayConfig.from(minimal()).accountShares()).isEqualTo(AccountShares.EQUAL);
+    Map<String, String> m = minimal();
+    m.put("PROTOMOLT_GATEWAY_ACCOUNT_SHARES", "acct-a=weight:4,rate:50; acct-b=rate:2;*=weight:2");
+    AccountShares s = GatewayConfig.from(m).accountShares();
+    assertThat(s.of("acct-a").weight()).isEqualTo(4);
+    assertThat(s.of("acct-a").recordsPerSecond()).hasValue(50);
+    assertThat(s.of("acct-b").weight()).isEqualTo(1);
+    assertThat(s.of("acct-b").recordsPerSecond()).hasValue(2);
+    assertThat(s.of("anyone-else").weight()).isEqualTo(2);
+    assertThat(s.of("anyone-else").recordsPerSecond()).isEmpty();
+  }
+
+  @Test
+  void badAccountSharesAreRefusedNamingTheKeyTheEntryAndTheRule() {
+    Map<String, String> refusals =
+        Map.of(
+            "acct-a", "each entry must be account=weight:N,rate:N",
+            "acct a=weight:2", "the account must be '*' or letters, digits",
+            "acct-a=weight:2;acct-a=rate:3", "account acct-a is named twice",
+            "*=weight:2;*=weight:3", "account * is named twice",
+            "acct-a=speed:3", "each setting must be weight:N or rate:N, got \"speed:3\"",
+            "acct-a=weight:2,weight:3", "weight is given twice",
+            "acct-a=weight:two", "weight must be a whole number, got \"two\"",
+            "acct-a=weight:0", "weight must be between 1 and 1000, got 0",
+            "acct-a=rate:100001", "rate must be between 1 and 100000, got 100001",
+            "acct-a=weight:2;", "each entry must be account=weight:N,rate:N");
+    refusals.forEach(
+        (value, rule) -> {
+          Map<String, String> m = minimal();
+          m.put("PROTOMOLT_GATEWAY_ACCOUNT_SHARES", value);
+          assertThatThrownBy(() -> GatewayConfig.from(m))
+              .as(value)
+              .isInstanceOf(IllegalArgumentException.class)
+              .hasMessageStartingWith("PROTOMOLT_GATEWAY_ACCOUNT_SHARES: entry \"")
+              .hasMessageContaining(rule);
+        });
+  }
+
+  @Test
   void theLogBucketIsOptionalAndRefusedNamingItsKeyWhenItIsNoBucketName() {
     assertThat(GatewayConfig.from(minimal()).logBucket()).isEmpty();
     Map<String, String> m = minimal();

@@ -9,6 +9,7 @@ import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.testsupport.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -226,11 +227,7 @@ class KafkaWorkSourceTest {
       Eventually.until("every record buffered", () -> source.buffered("fair") == backlog + few);
       assertThat(source.bufferedFor("fair", "acct-b")).isEqualTo(few);
 
-      List<String> served = new ArrayList<>();
-      for (Optional<PendingWork> w = source.poll("fair"); w.isPresent(); w = source.poll("fair")) {
-        served.add(w.get().key());
-        source.settle(w.get());
-      }
+      List<String> served = serveAll(source, "fair");
 
       assertThat(served).hasSize(backlog + few).doesNotHaveDuplicates();
       List<Integer> bTurns = new ArrayList<>();
@@ -245,6 +242,128 @@ class KafkaWorkSourceTest {
         assertThat(bTurns.get(j)).as("turn of B's record %d", j).isLessThanOrEqualTo(2 * j + 1);
       }
       assertThat(served.indexOf("a-" + 499)).isGreaterThan(bTurns.getLast());
+    }
+  }
+
+  /** Pops and settles every record the source serves now, in the order served: their keys. */
+  static List<String> serveAll(KafkaWorkSource source, String module) {
+    List<String> served = new ArrayList<>();
+    for (Optional<PendingWork> w = source.poll(module); w.isPresent(); w = source.poll(module)) {
+      served.add(w.get().key());
+      source.settle(w.get());
+    }
+    return served;
+  }
+
+  /** Sends every record and waits for each, so a refused one fails here, not as a timeout. */
+  static void sendAll(List<ProducerRecord<String, byte[]>> records) throws Exception {
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
+    for (ProducerRecord<String, byte[]> r : records) {
+      sent.add(producer.send(r));
+    }
+    for (Future<RecordMetadata> f : sent) {
+      f.get(2, TimeUnit.MINUTES);
+    }
+  }
+
+  static List<ProducerRecord<String, byte[]>> dispatches(
+      String module, String account, String prefix, int count) {
+    List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      out.add(dispatchOf(module, account, prefix + i));
+    }
+    return out;
+  }
+
+  static KafkaWorkSource sharedSource(
+      String module, String group, String shares, GatewayClock clock) {
+    return new KafkaWorkSource(
+        kafka.bootstrapServers(),
+        Map.of(),
+        group,
+        List.of(module),
+        GatewayConfig.DEFAULT_PARTITION_CAPACITY,
+        AccountShares.parse("PROTOMOLT_GATEWAY_ACCOUNT_SHARES", shares),
+        clock);
+  }
+
+  @Test
+  void weightedAccountsAreEachServedWithinTheWeightedBound() throws Exception {
+    // A (weight 2) queues 1,000, then B (weight 3) 30 and C (not named: weight 1) 10.
+    createTopic("weighted", 2);
+    List<ProducerRecord<String, byte[]>> records =
+        new ArrayList<>(dispatches("weighted", "acct-a", "a-", 1_000));
+    records.addAll(dispatches("weighted", "acct-b", "b-", 30));
+    records.addAll(dispatches("weighted", "acct-c", "c-", 10));
+    sendAll(records);
+    Map<String, Integer> weights = Map.of("a-", 2, "b-", 3, "c-", 1);
+    try (KafkaWorkSource source =
+        sharedSource(
+            "weighted",
+            "g-weighted",
+            "acct-a=weight:2;acct-b=weight:3",
+            new ManualGatewayClock(FairShareQueueTest.T0))) {
+      Eventually.until("every record buffered", () -> source.buffered("weighted") == 1_040);
+
+      List<String> served = serveAll(source, "weighted");
+
+      assertThat(served).hasSize(1_040).doesNotHaveDuplicates();
+      // The bound (decision 1658): an account of weight w, the others' weights summing to W,
+      // has its j-th record (from 0) served by turn (⌊j/w⌋ + 1)·W + j.
+      weights.forEach(
+          (prefix, weight) -> {
+            int others = 6 - weight;
+            List<String> mine = served.stream().filter(k -> k.startsWith(prefix)).toList();
+            for (int j = 0; j < Math.min(mine.size(), 100); j++) {
+              assertThat(served.indexOf(mine.get(j)))
+                  .as("turn of %s%d", prefix, j)
+                  .isLessThanOrEqualTo((j / weight + 1) * others + j);
+            }
+          });
+      // Ten turns of B (3 each) come with at most ten of A (2) and of C (1): B's 30 are done
+      // within the first 60 records, long before A's 500th (the bar).
+      assertThat(served.subList(0, 60)).filteredOn(k -> k.startsWith("b-")).hasSize(30);
+      assertThat(served.subList(0, 60)).filteredOn(k -> k.startsWith("c-")).hasSize(10);
+      assertThat(served.indexOf("a-499")).isGreaterThan(served.indexOf("b-29"));
+    }
+  }
+
+  @Test
+  void aRateLimitedAccountWaitsInTheBufferWithoutHoldingTheOthersBack() throws Exception {
+    createTopic("limited", 1);
+    sendAll(dispatches("limited", "acct-a", "a-", 12));
+    sendAll(dispatches("limited", "acct-b", "b-", 8));
+    ManualGatewayClock clock = new ManualGatewayClock(FairShareQueueTest.T0);
+    try (KafkaWorkSource source = sharedSource("limited", "g-limited", "acct-a=rate:5", clock)) {
+      Eventually.until("every record buffered", () -> source.buffered("limited") == 20);
+
+      List<String> served = serveAll(source, "limited");
+      // A's bucket holds one second's worth (5); B is served in full beside and after it.
+      assertThat(served).filteredOn(k -> k.startsWith("a-")).hasSize(5);
+      assertThat(served).filteredOn(k -> k.startsWith("b-")).hasSize(8);
+      assertThat(source.bufferedFor("limited", "acct-a")).as("waiting, not dropped").isEqualTo(7);
+      // The commit stops at A's first record still waiting: a crash would redeliver it.
+      awaitAConsumerTurn(source, "limited", 0);
+      assertThat(source.committed("limited", 0)).isEqualTo(5);
+      for (int i = 0; i < 2; i++) {
+        PendingWork marker = pop(source, "limited");
+        assertThat(marker.key()).as("A is still out of tokens").startsWith(MARKER);
+        source.settle(marker);
+      }
+
+      // A waiting Hello is woken when A's next token is due, not before.
+      var arrival = source.arrival("limited");
+      assertThat(arrival).isNotDone();
+      clock.advance(Duration.ofMillis(199));
+      assertThat(arrival).isNotDone();
+      clock.advance(Duration.ofMillis(1));
+      assertThat(arrival).isDone();
+      assertThat(pop(source, "limited").key()).isEqualTo("a-5");
+      assertThat(source.poll("limited")).isEmpty();
+
+      clock.advance(Duration.ofSeconds(1));
+      List<String> later = serveAll(source, "limited");
+      assertThat(later).containsExactly("a-6", "a-7", "a-8", "a-9", "a-10");
     }
   }
 

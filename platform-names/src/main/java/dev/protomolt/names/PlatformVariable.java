@@ -51,6 +51,12 @@ public enum PlatformVariable {
   GATEWAY_GROUP("PROTOMOLT_GATEWAY_GROUP", gateway(), gateway()),
   GATEWAY_PARTITION_CAPACITY("PROTOMOLT_GATEWAY_PARTITION_CAPACITY", gateway(), none()),
   /**
+   * Each account's weight and rate limit in a module service's turns ({@code
+   * account=weight:N,rate:N;...}, decision 1658), from the environment's config; empty for equal
+   * turns.
+   */
+  GATEWAY_ACCOUNT_SHARES("PROTOMOLT_GATEWAY_ACCOUNT_SHARES", gateway(), gateway()),
+  /**
    * The graph drafts table: the gateway's {@code PipelineGraphService} and the console's designer
    * keep drafts in it.
    */

@@ -338,6 +338,11 @@ public final class EnvironmentStack extends ZonePinnedStack {
     gatewayEnvironment.put(
         PlatformVariable.GATEWAY_OPERATOR_PRINCIPALS.key(),
         GatewayPrincipalSettings.operators(config.gateway().operatorPrincipals()));
+    // Each account's weight and rate limit in a module service's turns (decision 1658); empty
+    // for equal turns. Every task reads the same value, so the shares hold whichever task serves.
+    gatewayEnvironment.put(
+        PlatformVariable.GATEWAY_ACCOUNT_SHARES.key(),
+        GatewayShareSettings.accountShares(config.gateway().accountShares()));
     // The ledger and the brokers reach it as they reach the functions: PROTOMOLT_DB_* (RDS Proxy,
     // IAM token) and PROTOMOLT_KAFKA_CLUSTER_ARN (SASL/IAM), from the shared map (decision 0670).
     // Its graph door activates as graph admin does, so it is told the same role and hop functions,

@@ -405,6 +405,13 @@ class EnvironmentStackTest {
   }
 
   @Test
+  void theGatewayLearnsTheAccountSharesOfTheConfig() {
+    // dev.json names every account's share as weight 1: the variable the gateway parses.
+    assertGatewayEnvironmentHas(
+        Map.of("Name", "PROTOMOLT_GATEWAY_ACCOUNT_SHARES", "Value", "*=weight:1"));
+  }
+
+  @Test
   void theGatewayTaskRoleConnectsAsTheProxyUserAndReadsOnlyItsTopicsAndGroup() {
     List<Statement> statements = PolicyDocuments.forRole(template, gatewayTaskRoleId());
     List<Statement> connect =

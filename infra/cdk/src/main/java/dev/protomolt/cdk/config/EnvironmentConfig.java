@@ -91,6 +91,8 @@ public record EnvironmentConfig(
    *     (required then)
    * @param modulePrincipals module id to the IAM role ARNs whose tasks may serve it
    * @param operatorPrincipals operator role ARN to the accounts it may act on ({@code *}: all)
+   * @param accountShares account id (or {@code *} for every account not named) to its weight and
+   *     rate limit in a module service's turns (decision 1658); absent: equal turns, no limits
    */
   public record Gateway(
       String certificateArn,
@@ -103,7 +105,8 @@ public record EnvironmentConfig(
       Integer scaleOutBacklog,
       Boolean diagnostics,
       Map<String, List<String>> modulePrincipals,
-      Map<String, List<String>> operatorPrincipals) {
+      Map<String, List<String>> operatorPrincipals,
+      Map<String, AccountShare> accountShares) {
 
     /** Internal unless the configuration says otherwise. */
     public boolean isInternetFacing() {
@@ -118,6 +121,15 @@ public record EnvironmentConfig(
       return Boolean.TRUE.equals(diagnostics);
     }
   }
+
+  /**
+   * One account's share of each module service's turns on a gateway task.
+   *
+   * @param weight records per turn (absent: 1)
+   * @param recordsPerSecond most records served per second per module service and task (absent:
+   *     no limit)
+   */
+  public record AccountShare(Integer weight, Integer recordsPerSecond) {}
 
   /** EventBridge Scheduler expressions, e.g. {@code rate(1 hour)} or {@code cron(0 3 * * ? *)}. */
   public record Schedules(String reconciler, String retention) {}

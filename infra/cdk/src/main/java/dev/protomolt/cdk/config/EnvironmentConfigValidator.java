@@ -330,6 +330,30 @@ public final class EnvironmentConfigValidator {
                 }
               });
     }
+    if (g.accountShares() != null) {
+      g.accountShares()
+          .forEach(
+              (tenant, share) -> {
+                String field = "gateway.accountShares." + tenant;
+                if (!(tenant.equals("*") || tenant.matches("[A-Za-z0-9._-]+"))) {
+                  fail(field, "the account must be \"*\" or letters, digits, '.', '_' or '-'");
+                }
+                if (share == null || (share.weight() == null && share.recordsPerSecond() == null)) {
+                  fail(field, "must set weight, recordsPerSecond or both");
+                  return;
+                }
+                // The gateway's own bounds (AccountShares), refused here before a deploy.
+                if (share.weight() != null && (share.weight() < 1 || share.weight() > 1_000)) {
+                  fail(field + ".weight", "must be between 1 and 1000, got " + share.weight());
+                }
+                if (share.recordsPerSecond() != null
+                    && (share.recordsPerSecond() < 1 || share.recordsPerSecond() > 100_000)) {
+                  fail(
+                      field + ".recordsPerSecond",
+                      "must be between 1 and 100000, got " + share.recordsPerSecond());
+                }
+              });
+    }
     if (required("gateway.cpuUnits", g.cpuUnits()) && !FARGATE_CPU.contains(g.cpuUnits())) {
       fail(
           "gateway.cpuUnits",

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -159,6 +160,40 @@ class EnvironmentConfigTest {
         dev.replace("protomolt-dev-operators\": [\"*\"]", "protomolt-dev-operators\": []");
     assertThatThrownBy(() -> EnvironmentConfigLoader.parse(write("dev.json", noAccounts)))
         .hasMessageContaining("must list the accounts it may act on");
+  }
+
+  @Test
+  void accountSharesMustNameAccountsAndStayInsideTheGatewaysBounds() throws IOException {
+    String dev = Files.readString(CONFIG.resolve("dev.json"));
+    String shares = "\"accountShares\": { \"*\": { \"weight\": 1 } }";
+    assertThat(dev).contains(shares);
+    Map<String, String> refusals =
+        Map.of(
+            "\"accountShares\": { \"acct a\": { \"weight\": 2 } }",
+            "gateway.accountShares.acct a: the account must be \"*\" or letters",
+            "\"accountShares\": { \"acct-a\": {} }",
+            "gateway.accountShares.acct-a: must set weight, recordsPerSecond or both",
+            "\"accountShares\": { \"acct-a\": { \"weight\": 0 } }",
+            "gateway.accountShares.acct-a.weight: must be between 1 and 1000, got 0",
+            "\"accountShares\": { \"acct-a\": { \"recordsPerSecond\": 100001 } }",
+            "gateway.accountShares.acct-a.recordsPerSecond: must be between 1 and 100000, got"
+                + " 100001");
+    for (var e : refusals.entrySet()) {
+      String bad = dev.replace(shares, e.getKey());
+      assertThatThrownBy(() -> EnvironmentConfigLoader.parse(write("dev.json", bad)))
+          .as(e.getKey())
+          .hasMessageContaining(e.getValue());
+    }
+    String good =
+        dev.replace(
+            shares,
+            "\"accountShares\": { \"acct-a\": { \"weight\": 4, \"recordsPerSecond\": 50 } }");
+    assertThat(
+            EnvironmentConfigLoader.parse(write("dev.json", good))
+                .gateway()
+                .accountShares()
+                .get("acct-a"))
+        .isEqualTo(new EnvironmentConfig.AccountShare(4, 50));
   }
 
   @Test
