@@ -1,6 +1,9 @@
 // The console API: JSON over HTTP on the same origin. A refusal is {field, rule} with a 4xx
 // status; it is thrown as ApiRefusal so each view can show the rule next to its field.
 
+import { configureSignIn, currentCredentials, region, signInRequired } from './signIn.js';
+import { signedHeaders } from './sigv4.js';
+
 export class ApiRefusal extends Error {
   constructor(status, body) {
     super(`${body.field}: ${body.rule}`);
@@ -11,29 +14,49 @@ export class ApiRefusal extends Error {
   }
 }
 
-// Where the API is: the page's settings (config.json, written beside the page by the stack in
-// AWS) may name it; without them the API is under api/ on the page's own origin, as locally.
-let base;
-async function apiBase() {
-  if (base === undefined) {
-    base = 'api/';
-    try {
-      const settings = await fetch('config.json', { credentials: 'same-origin' });
-      if (settings.ok) base = (await settings.json()).api || base;
-    } catch {
-      // No settings: keep the default.
-    }
+// Where the API is and how to reach it: the page's settings (config.json, written beside the
+// page by the stack in AWS) name the API and the operators' sign-in; there the page calls the
+// HTTP API's own endpoint and SigV4-signs every call with the signed-in operator's credentials
+// (decision 1752). Without settings (locally) the API is under api/ on the page's own origin and
+// the loopback front's cookie authorizes it.
+let settingsLoaded;
+export function pageSettings() {
+  if (!settingsLoaded) {
+    settingsLoaded = (async () => {
+      try {
+        const response = await fetch('config.json', { credentials: 'same-origin' });
+        if (response.ok) {
+          const settings = await response.json();
+          if (settings.signIn) configureSignIn(settings.signIn);
+          return settings;
+        }
+      } catch {
+        // No settings: the local defaults.
+      }
+      return {};
+    })();
   }
-  return base;
+  return settingsLoaded;
+}
+
+async function request(method, path, body) {
+  const settings = await pageSettings();
+  const payload = body ? JSON.stringify(body) : undefined;
+  const headers = body ? { 'content-type': 'application/json' } : {};
+  if (!signInRequired()) {
+    return fetch(`${settings.api || 'api/'}${path}`, { method, credentials: 'same-origin', headers, body: payload });
+  }
+  const credentials = await currentCredentials();
+  if (!credentials) {
+    throw new ApiRefusal(401, { field: 'signIn', rule: 'sign in to use the console' });
+  }
+  const url = `${settings.apiEndpoint.replace(/\/$/, '')}/api/${path}`;
+  const signed = await signedHeaders({ method, url, headers, body: payload, credentials, region: region() });
+  return fetch(url, { method, credentials: 'omit', headers: signed, body: payload });
 }
 
 async function call(method, path, body) {
-  const response = await fetch(`${await apiBase()}${path}`, {
-    method,
-    credentials: 'same-origin',
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const response = await request(method, path, body);
   const text = await response.text();
   const json = text ? JSON.parse(text) : {};
   if (!response.ok) throw new ApiRefusal(response.status, json);

@@ -188,9 +188,9 @@ public final class LocalPlatform implements AutoCloseable {
             CONSOLE_API,
             HttpApiFront.Assets.classpath(
                 LocalPlatform.class.getClassLoader(), "protomolt-console"),
-            new HttpApiFront.Operator(
-                LocalCloud.ACCOUNT_ID,
-                "arn:aws:iam::" + LocalCloud.ACCOUNT_ID + ":user/local-operator"));
+            // The console's caller is the local operator role, which the local stack's
+            // operator grants allow every account (decision 1752).
+            new HttpApiFront.Operator(LocalCloud.ACCOUNT_ID, LocalPrincipals.OPERATOR_ROLE));
 
     StaticCredentialsProvider root =
         StaticCredentialsProvider.create(

@@ -75,6 +75,12 @@ public enum PlatformVariable {
   /** The replay state machine ({@code protomolt-<env>-replay}) the console starts replays on. */
   REPLAY_STATE_MACHINE_ARN(
       "PROTOMOLT_REPLAY_STATE_MACHINE_ARN", functions(), functions(), "console-api"),
+  /**
+   * Operator role ARN to the accounts it may act on in the console API, the gateway's operator
+   * syntax ({@code ARN=acme|beta;ARN=*}); unset, the console serves nobody (decision 1752).
+   */
+  CONSOLE_OPERATOR_PRINCIPALS(
+      "PROTOMOLT_CONSOLE_OPERATOR_PRINCIPALS", functions(), functions(), "console-api"),
   /** The bucket where sealing a document log stores its original (decision 1674). */
   LOG_BUCKET("PROTOMOLT_LOG_BUCKET", gateway(), gateway()),
   /** {@code true} or {@code false}: whether the hop functions write transcripts (decision 1675). */

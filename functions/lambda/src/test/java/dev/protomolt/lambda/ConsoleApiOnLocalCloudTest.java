@@ -43,6 +43,15 @@ class ConsoleApiOnLocalCloudTest {
   static final Duration PATIENCE = Duration.ofSeconds(60);
   static final String OPERATOR = "arn:aws:iam::000000000000:user/operator";
 
+  /** A second platform operator, whose drafts are its own. */
+  static final String ANOTHER_OPERATOR = "arn:aws:iam::000000000000:user/another-operator";
+
+  /** An operator of account beta alone (decision 1752); it signs as a session of this role. */
+  static final String BETA_OPERATOR_ROLE = "arn:aws:iam::000000000000:role/beta-operators";
+
+  static final String BETA_OPERATOR =
+      "arn:aws:sts::000000000000:assumed-role/beta-operators/CognitoIdentityCredentials";
+
   @TempDir static Path dataDir;
   static LocalCloudFunctions local;
 
@@ -551,14 +560,70 @@ class ConsoleApiOnLocalCloudTest {
     assertThat(read.body().path("expiresAt").asText()).as("the sliding TTL is set").isNotBlank();
 
     Reply someoneElses =
-        call(
-            "GET",
-            "/api/drafts/local/console-drafted",
-            Map.of(),
-            null,
-            "arn:aws:iam::000000000000:user/another-operator");
+        call("GET", "/api/drafts/local/console-drafted", Map.of(), null, ANOTHER_OPERATOR);
     assertThat(someoneElses.status()).as("a draft is its author's").isEqualTo(404);
     assertThat(someoneElses.body().path("field").asText()).isEqualTo("graphId");
+  }
+
+  @Test
+  void anAccountOperatorActsOnlyOnItsAccountAndItsRefusalsNameNothing() throws Exception {
+    Reply own = call("GET", "/api/documents", Map.of("accountId", "beta"), null, BETA_OPERATOR);
+    assertThat(own.status()).as("beta's operator reads beta: %s", own.body()).isEqualTo(200);
+
+    // Another account's documents, journeys, dead letters and actions: one 403 whatever exists,
+    // so a refusal says nothing about acme (whose documents other tests upload) or ghost (none).
+    List<Reply> refusals =
+        List.of(
+            call("GET", "/api/documents", Map.of("accountId", "acme"), null, BETA_OPERATOR),
+            call("GET", "/api/documents", Map.of("accountId", "ghost"), null, BETA_OPERATOR),
+            call(
+                "GET",
+                "/api/documents/some-doc",
+                Map.of("accountId", "acme", "datasourceId", "acme-uploads"),
+                null,
+                BETA_OPERATOR),
+            call(
+                "GET",
+                "/api/dead-letters",
+                Map.of("accountId", "acme", "graphId", "console-echo"),
+                null,
+                BETA_OPERATOR),
+            call("GET", "/api/graphs", Map.of("clusterId", "default"), null, BETA_OPERATOR),
+            call("GET", "/api/modules", Map.of(), null, BETA_OPERATOR),
+            call("POST", "/api/deploy", Map.of(), graphBody("true"), BETA_OPERATOR),
+            call(
+                "GET",
+                "/api/documents",
+                Map.of("accountId", "beta"),
+                null,
+                "arn:aws:iam::000000000000:user/stranger"));
+    for (Reply refused : refusals) {
+      assertThat(refused.status()).as("%s", refused.body()).isEqualTo(403);
+      assertThat(refused.body()).isEqualTo(refusals.getFirst().body());
+    }
+    assertThat(refusals.getFirst().body().path("field").asText()).isEqualTo("principal");
+    assertThat(refusals.getFirst().body().toString()).doesNotContain("acme").doesNotContain("beta");
+
+    ObjectNode reprocess = EventJson.reply();
+    reprocess.put("accountId", "acme");
+    reprocess.put("graphId", "console-echo");
+    reprocess.put("dlqId", "any");
+    assertThat(
+            call("POST", "/api/dead-letters/reprocess", Map.of(), reprocess, BETA_OPERATOR).body())
+        .isEqualTo(refusals.getFirst().body());
+
+    ObjectNode replay = EventJson.reply();
+    replay.put("account_id", "acme");
+    replay.put("graph_id", "console-echo");
+    replay.putObject("selectors").put("datasource_id", "acme-uploads");
+    int replaysBefore = replayExecutions();
+    Reply foreignReplay = call("POST", "/api/replays", Map.of(), replay, BETA_OPERATOR);
+    assertThat(foreignReplay.status()).isEqualTo(403);
+    assertThat(replayExecutions())
+        .as("a replay of another account starts nothing")
+        .isEqualTo(replaysBefore);
+    // A malformed request is still refused for its field first, as at the gateway's shell.
+    refused(call("GET", "/api/documents", Map.of(), null, BETA_OPERATOR), 400, "accountId");
   }
 
   @Test

@@ -132,6 +132,15 @@ final class LocalCloudFunctions implements AutoCloseable {
     ep.traces().ifPresent(uri -> env.put(PlatformVariable.OTLP_ENDPOINT.key(), uri.toString()));
     env.put("AWS_ENDPOINT_URL_DYNAMODB", ep.dynamoDb().toString());
     env.put("PROTOMOLT_DRAFTS_TABLE", DRAFTS_TABLE);
+    // The console's operators: two platform operators, and one operator of beta alone.
+    env.put(
+        PlatformVariable.CONSOLE_OPERATOR_PRINCIPALS.key(),
+        ConsoleApiOnLocalCloudTest.OPERATOR
+            + "=*;"
+            + ConsoleApiOnLocalCloudTest.ANOTHER_OPERATOR
+            + "=*;"
+            + ConsoleApiOnLocalCloudTest.BETA_OPERATOR_ROLE
+            + "=beta");
     // The stack's data key for right-to-be-forgotten bodies, in the local KMS (decision 1751).
     cloud.kms().ensureKey(DATA_KEY_ID);
     env.put(PlatformVariable.DATA_KEY_ARN.key(), cloud.kms().arn(DATA_KEY_ID));

@@ -1,5 +1,6 @@
 package dev.protomolt.gateway.access;
 
+import dev.protomolt.identity.OperatorGrants;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -18,23 +19,21 @@ import java.util.regex.Pattern;
 public final class GatewayPrincipals {
 
   /** An operator allowed every account and the platform-wide doors. */
-  public static final String ALL_ACCOUNTS = "*";
+  public static final String ALL_ACCOUNTS = OperatorGrants.ALL_ACCOUNTS;
 
   private static final Pattern MODULE_ID = Pattern.compile("[A-Za-z0-9._-]+");
-  private static final Pattern ACCOUNT_ID = Pattern.compile("[A-Za-z0-9._-]+");
 
   private final Map<String, Set<String>> modulesByPrincipal;
-  private final Map<String, Set<String>> accountsByPrincipal;
+  private final OperatorGrants operators;
 
-  private GatewayPrincipals(
-      Map<String, Set<String>> modulesByPrincipal, Map<String, Set<String>> accountsByPrincipal) {
+  private GatewayPrincipals(Map<String, Set<String>> modulesByPrincipal, OperatorGrants operators) {
     this.modulesByPrincipal = modulesByPrincipal;
-    this.accountsByPrincipal = accountsByPrincipal;
+    this.operators = operators;
   }
 
   /** Nobody may do anything. */
   public static GatewayPrincipals none() {
-    return new GatewayPrincipals(Map.of(), Map.of());
+    return new GatewayPrincipals(Map.of(), OperatorGrants.none());
   }
 
   /**
@@ -44,7 +43,8 @@ public final class GatewayPrincipals {
   public static GatewayPrincipals parse(
       String modulesKey, String modules, String operatorsKey, String operators) {
     Map<String, Set<String>> byPrincipal = new LinkedHashMap<>();
-    for (Map.Entry<String, Set<String>> e : entries(modulesKey, modules).entrySet()) {
+    for (Map.Entry<String, Set<String>> e :
+        OperatorGrants.entries(modulesKey, modules).entrySet()) {
       if (!MODULE_ID.matcher(e.getKey()).matches()) {
         throw new IllegalArgumentException(
             modulesKey
@@ -58,24 +58,9 @@ public final class GatewayPrincipals {
             .add(e.getKey());
       }
     }
-    Map<String, Set<String>> accounts = new LinkedHashMap<>();
-    for (Map.Entry<String, Set<String>> e : entries(operatorsKey, operators).entrySet()) {
-      for (String account : e.getValue()) {
-        if (!account.equals(ALL_ACCOUNTS) && !ACCOUNT_ID.matcher(account).matches()) {
-          throw new IllegalArgumentException(
-              operatorsKey
-                  + ": account '"
-                  + account
-                  + "' must be '*' or letters, digits, '.', '_' or '-'");
-        }
-      }
-      accounts
-          .computeIfAbsent(principal(operatorsKey, e.getKey()), k -> new LinkedHashSet<>())
-          .addAll(e.getValue());
-    }
     byPrincipal.replaceAll((k, v) -> Set.copyOf(v));
-    accounts.replaceAll((k, v) -> Set.copyOf(v));
-    return new GatewayPrincipals(Map.copyOf(byPrincipal), Map.copyOf(accounts));
+    return new GatewayPrincipals(
+        Map.copyOf(byPrincipal), OperatorGrants.parse(operatorsKey, operators));
   }
 
   /** Whether {@code caller} may open work streams for {@code moduleId}. */
@@ -90,49 +75,20 @@ public final class GatewayPrincipals {
 
   /** Whether {@code caller} may act on {@code accountId} through the operator doors. */
   public boolean mayActOn(VerifiedCaller caller, String accountId) {
-    Set<String> accounts = accountsByPrincipal.getOrDefault(caller.principal(), Set.of());
-    return accounts.contains(ALL_ACCOUNTS) || accounts.contains(accountId);
+    return operators.mayActOn(caller.principal(), accountId);
   }
 
   /** Whether {@code caller} is an operator of every account (and the platform-wide doors). */
   public boolean isPlatformOperator(VerifiedCaller caller) {
-    return accountsByPrincipal.getOrDefault(caller.principal(), Set.of()).contains(ALL_ACCOUNTS);
+    return operators.isPlatformOperator(caller.principal());
   }
 
   /** How many principals are configured, for the start-up line. */
   public String summary() {
     return modulesByPrincipal.size()
         + " module principal(s), "
-        + accountsByPrincipal.size()
+        + operators.size()
         + " operator principal(s)";
-  }
-
-  private static Map<String, Set<String>> entries(String key, String value) {
-    Map<String, Set<String>> out = new LinkedHashMap<>();
-    if (value == null || value.isBlank()) {
-      return out;
-    }
-    for (String entry : value.split(";")) {
-      if (entry.isBlank()) {
-        continue;
-      }
-      int eq = entry.indexOf('=');
-      if (eq <= 0 || eq == entry.length() - 1) {
-        throw new IllegalArgumentException(
-            key + ": each entry must be 'name=value|value', got '" + entry.strip() + "'");
-      }
-      Set<String> values = new LinkedHashSet<>();
-      for (String v : entry.substring(eq + 1).split("\\|")) {
-        if (v.isBlank()) {
-          throw new IllegalArgumentException(
-              key + ": entry '" + entry.strip() + "' has an empty value");
-        }
-        values.add(v.strip());
-      }
-      out.computeIfAbsent(entry.substring(0, eq).strip(), k -> new LinkedHashSet<>())
-          .addAll(values);
-    }
-    return out;
   }
 
   private static String principal(String key, String arn) {

@@ -1,7 +1,6 @@
 package dev.protomolt.gateway.access;
 
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import dev.protomolt.identity.OperatorGrants;
 
 /**
  * A caller as STS vouched for it: the ARN {@code GetCallerIdentity} answered with, and the IAM
@@ -13,11 +12,6 @@ import java.util.regex.Pattern;
  * @param principal the role or user ARN, without a path (see {@link #principalOf})
  */
 public record VerifiedCaller(String arn, String principal) {
-
-  private static final Pattern ASSUMED_ROLE =
-      Pattern.compile("arn:([a-z-]+):sts::(\\d{12}):assumed-role/([^/]+)/.+");
-  private static final Pattern IAM =
-      Pattern.compile("arn:([a-z-]+):iam::(\\d{12}):(role|user)/(?:.*/)?([^/]+)");
 
   /** The caller STS named by {@code arn}. */
   public static VerifiedCaller of(String arn) {
@@ -32,25 +26,6 @@ public record VerifiedCaller(String arn, String principal) {
    * @throws IllegalArgumentException for anything but a role, a role session or a user ARN
    */
   public static String principalOf(String arn) {
-    Matcher session = ASSUMED_ROLE.matcher(arn);
-    if (session.matches()) {
-      return "arn:" + session.group(1) + ":iam::" + session.group(2) + ":role/" + session.group(3);
-    }
-    Matcher iam = IAM.matcher(arn);
-    if (iam.matches()) {
-      return "arn:"
-          + iam.group(1)
-          + ":iam::"
-          + iam.group(2)
-          + ":"
-          + iam.group(3)
-          + "/"
-          + iam.group(4);
-    }
-    throw new IllegalArgumentException(
-        "'"
-            + arn
-            + "' is not an IAM role, role session or user ARN"
-            + " (arn:aws:iam::<account>:role/<name>)");
+    return OperatorGrants.principalOf(arn);
   }
 }

@@ -438,6 +438,18 @@ public final class EnvironmentStack extends ZonePinnedStack {
             "Console",
             new ConsoleSite.Props(
                 prefix, functions.alias(CONSOLE_API), retain, artifacts.consoleSite()));
+    // The console API holds its callers to the gateway's operator grants (decision 1752): the same
+    // operator has the same accounts on both doors. The console's sign-in role is the user pool's
+    // operators, whom an administrator creates one by one: operators of every account.
+    Map<String, List<String>> consoleOperators = new java.util.TreeMap<>();
+    if (config.gateway().operatorPrincipals() != null) {
+      consoleOperators.putAll(config.gateway().operatorPrincipals());
+    }
+    consoleOperators.put(console.signIn().operatorRole().getRoleArn(), List.of("*"));
+    functions.setEnvironment(
+        CONSOLE_API,
+        PlatformVariable.CONSOLE_OPERATOR_PRINCIPALS.key(),
+        GatewayPrincipalSettings.operators(consoleOperators));
     CfnOutput.Builder.create(this, "ConsoleUrl")
         .description("The console (static site, and its API under /api/)")
         .value("https://" + console.distribution().getDistributionDomainName() + "/")

@@ -114,6 +114,17 @@ public final class LocalResourceTypes {
         "AWS::CloudFront::OriginAccessControl",
         LocalRole.NOTHING,
         "the local HTTP front serves the console's assets");
+    // The console's operator sign-in (decision 1752): locally the HTTP front's one-time token
+    // signs the operator in, so the user pool and identity pool have nothing to do.
+    for (String type :
+        new String[] {
+          "AWS::Cognito::UserPool",
+          "AWS::Cognito::UserPoolClient",
+          "AWS::Cognito::IdentityPool",
+          "AWS::Cognito::IdentityPoolRoleAttachment"
+        }) {
+      row(type, LocalRole.NOTHING, "the local HTTP front's one-time token signs the operator in");
+    }
     // The stack uploads the console's built site to its bucket (decision 1772); locally the HTTP
     // front serves the same build from the console jar, so the upload and the AWS CLI layer its
     // provider function runs on have nothing to do (the provider is a custom resource's, so it

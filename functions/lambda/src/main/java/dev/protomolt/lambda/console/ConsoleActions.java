@@ -62,6 +62,24 @@ public record ConsoleActions(
   }
 
   /**
+   * The account a replay input selects, once its syntax is checked (a typo is the same 400 {@link
+   * #startReplay} gives), so the caller's grants can be held to it before anything starts.
+   */
+  String replayAccount(JsonNode body) {
+    ObjectNode input = body.deepCopy();
+    input.put("requested_by", "console");
+    try {
+      String account = ReplayStateJson.input(input).selectors().getAccountId();
+      if (account.isBlank()) {
+        throw ConsoleRefusal.badRequest("account_id", "is required");
+      }
+      return account;
+    } catch (ReplayRefused refused) {
+      throw ConsoleRefusal.badRequest(refused.field(), rule(refused, refused.field()));
+    }
+  }
+
+  /**
    * Starts a replay: the body is the replay input, checked here for its syntax so a typo is
    * refused naming its field before anything starts; {@code requested_by} is the signed caller,
    * whatever the body says, so the audit row names who asked.
@@ -188,7 +206,7 @@ public record ConsoleActions(
     }
   }
 
-  private static String required(JsonNode body, String field) {
+  static String required(JsonNode body, String field) {
     String v = body.path(field).asText("");
     if (v.isBlank()) {
       throw ConsoleRefusal.badRequest(field, "is required");

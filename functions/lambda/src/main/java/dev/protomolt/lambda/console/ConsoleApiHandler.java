@@ -164,8 +164,13 @@ public final class ConsoleApiHandler implements EventHandler {
     }
     String method = http.method();
     String resource = s.size() > 1 ? s.get(1) : "";
+    // Each route checks the operator grants once it knows which accounts the request names
+    // (after its own 400s, as the gateway's diagnostics shell orders them, decision 1798): routes
+    // naming an account need an operator of it, the platform-wide ones an operator of every
+    // account (decision 1752).
     return switch (resource) {
       case "graphs" -> {
+        platformWide(principal);
         if (s.size() == 6 && s.get(3).equals("versions") && s.get(5).equals("activate")) {
           requireMethod(http, "POST");
           yield versions.rollback(s.get(2), s.get(4), http.json(EventJson.MAPPER));
@@ -185,20 +190,25 @@ public final class ConsoleApiHandler implements EventHandler {
       case "validate" -> {
         requireMethod(http, "POST");
         JsonNode body = http.json(EventJson.MAPPER);
+        platformWide(principal);
         yield proto(admin.validate(graph(body), mode(body)));
       }
       case "deploy" -> {
         requireMethod(http, "POST");
-        yield deploy(graph(http.json(EventJson.MAPPER)), principal);
+        PipelineGraph graph = graph(http.json(EventJson.MAPPER));
+        platformWide(principal);
+        yield deploy(graph, principal);
       }
       case "drafts" -> {
         if (s.size() != 4) {
           throw notFound(http);
         }
+        platformWide(principal);
         yield draft(http, s.get(2), s.get(3), principal, method);
       }
       case "modules" -> {
         requireMethod(http, "GET");
+        platformWide(principal);
         ObjectNode out = EventJson.reply();
         ArrayNode ids = out.putArray("modules");
         modules.get().forEach(ids::add);
@@ -208,6 +218,7 @@ public final class ConsoleApiHandler implements EventHandler {
         requireMethod(http, "GET");
         String account = http.parameter("accountId");
         if (s.size() == 2) {
+          operators.authorize(principal, List.of(account));
           yield runs.documents(
               account,
               http.parameter("datasourceId", ""),
@@ -215,7 +226,9 @@ public final class ConsoleApiHandler implements EventHandler {
               http.parameter("pageToken", null));
         }
         if (s.size() == 3) {
-          yield runs.journey(account, http.parameter("datasourceId"), s.get(2));
+          String datasource = http.parameter("datasourceId");
+          operators.authorize(principal, List.of(account));
+          yield runs.journey(account, datasource, s.get(2));
         }
         throw notFound(http);
       }
@@ -224,8 +237,16 @@ public final class ConsoleApiHandler implements EventHandler {
           throw notFound(http);
         }
         yield switch (method) {
-          case "POST" -> actions().startReplay(http.json(EventJson.MAPPER), principal);
-          case "GET" -> actions().replay(http.parameter("executionArn"));
+          case "POST" -> {
+            JsonNode body = http.json(EventJson.MAPPER);
+            operators.authorize(principal, List.of(actions().replayAccount(body)));
+            yield actions().startReplay(body, principal);
+          }
+          case "GET" -> {
+            String executionArn = http.parameter("executionArn");
+            platformWide(principal);
+            yield actions().replay(executionArn);
+          }
           default -> throw methodNotAllowed(http, "GET or POST");
         };
       }
@@ -234,26 +255,38 @@ public final class ConsoleApiHandler implements EventHandler {
         if (s.size() != 2) {
           throw notFound(http);
         }
-        yield actions().redrive(http.json(EventJson.MAPPER));
+        JsonNode body = http.json(EventJson.MAPPER);
+        platformWide(principal);
+        yield actions().redrive(body);
       }
       case "dead-letters" -> {
         if (s.size() == 2) {
           requireMethod(http, "GET");
+          String account = http.parameter("accountId");
+          String graphId = http.parameter("graphId");
+          operators.authorize(principal, List.of(account));
           yield actions()
               .deadLetters(
-                  http.parameter("accountId"),
-                  http.parameter("graphId"),
+                  account,
+                  graphId,
                   http.parameter("nodeId", null),
                   http.parameter("pageToken", null));
         }
         if (s.size() == 3 && s.get(2).equals("reprocess")) {
           requireMethod(http, "POST");
-          yield actions().reprocess(http.json(EventJson.MAPPER));
+          JsonNode body = http.json(EventJson.MAPPER);
+          operators.authorize(principal, List.of(ConsoleActions.required(body, "accountId")));
+          yield actions().reprocess(body);
         }
         throw notFound(http);
       }
       default -> throw notFound(http);
     };
+  }
+
+  /** A route that names no account: an operator of every account only. */
+  private void platformWide(String principal) {
+    operators.authorize(principal, List.of());
   }
 
   private ConsoleActions actions() {

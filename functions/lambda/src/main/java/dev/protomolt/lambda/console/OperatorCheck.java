@@ -1,30 +1,73 @@
 package dev.protomolt.lambda.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.protomolt.identity.OperatorGrants;
+import java.util.Collection;
+import java.util.Objects;
 
 /**
- * Who may use the console API: given the request's {@code requestContext}, the operator principal
- * it carries, or a refusal. In AWS the HTTP API authorizes every route with IAM (SigV4), so the
- * request context carries the caller's IAM identity; the local HTTP front stamps the same shape
- * after its own check. The check is an interface so an operator directory (per-account grants)
- * can replace the default without touching the routes.
+ * Who may use the console API. {@link #principal} reads the operator principal from the request's
+ * {@code requestContext} (in AWS the HTTP API authorizes every route with IAM, so it carries the
+ * caller's IAM identity; the local HTTP front stamps the same shape after its own check), and
+ * {@link #authorize} holds that principal to the operator grants the gateway's operator doors use
+ * (decision 1741): an operator of every account a request names, or of every account ({@code *})
+ * when it names none.
  */
 public interface OperatorCheck {
 
   /**
    * The principal the request was authorized as.
    *
-   * @throws ConsoleRefusal with status 401 or 403 naming what is missing
+   * @throws ConsoleRefusal with status 401 naming what is missing
    */
   String principal(JsonNode requestContext);
 
   /**
-   * Any IAM-signed caller: in AWS the HTTP API's IAM authorization already decided, from the
-   * caller's own policies, that it may invoke the route; the function still refuses a request
-   * without an IAM identity, so a route deployed without authorization serves nobody.
+   * Refuses with 403 a {@code principal} not granted every account in {@code accounts}, or, when
+   * {@code accounts} is empty (a platform-wide route: graphs, deploy, drafts, redrive), one that is
+   * not an operator of every account. The refusal is the same whatever was asked, so it says
+   * nothing about what exists.
    */
-  static OperatorCheck iamSigned() {
-    return requestContext -> iamCaller(requestContext);
+  void authorize(String principal, Collection<String> accounts);
+
+  /** The refusal {@link #authorize} throws: one text for every refused request. */
+  static ConsoleRefusal notGranted() {
+    return new ConsoleRefusal(
+        403, "principal", "is not granted this request (decision 1741: operator grants)");
+  }
+
+  /**
+   * IAM-signed callers held to {@code grants}: in AWS the HTTP API's IAM authorization already
+   * decided, from the caller's own policies, that it may invoke the route; the function still
+   * refuses a request without an IAM identity (so a route deployed without authorization serves
+   * nobody) and a principal the grants do not name. A role session is its role, as at the
+   * gateway, so every session of a console sign-in role is that role.
+   */
+  static OperatorCheck iamSigned(OperatorGrants grants) {
+    Objects.requireNonNull(grants, "grants");
+    return new OperatorCheck() {
+      @Override
+      public String principal(JsonNode requestContext) {
+        return iamCaller(requestContext);
+      }
+
+      @Override
+      public void authorize(String principal, Collection<String> accounts) {
+        String granted;
+        try {
+          granted = OperatorGrants.principalOf(principal);
+        } catch (IllegalArgumentException notARoleOrUser) {
+          throw notGranted();
+        }
+        boolean allowed =
+            accounts.isEmpty()
+                ? grants.isPlatformOperator(granted)
+                : accounts.stream().allMatch(a -> grants.mayActOn(granted, a));
+        if (!allowed) {
+          throw notGranted();
+        }
+      }
+    };
   }
 
   private static String iamCaller(JsonNode requestContext) {
@@ -37,29 +80,5 @@ public interface OperatorCheck {
               + " requests");
     }
     return caller;
-  }
-
-  /**
-   * An IAM principal (API Gateway's {@code authorizer.iam}) of the account the
-   * console is deployed in. API Gateway has already checked the caller's {@code execute-api:Invoke}
-   * permission; this refuses a request that reached the function without that identity (a route
-   * deployed without IAM authorization) or from another account.
-   */
-  static OperatorCheck iamOfAccount(String accountId) {
-    if (accountId == null || accountId.isBlank()) {
-      throw new IllegalArgumentException("accountId: must name the console's AWS account");
-    }
-    return requestContext -> {
-      String caller = iamCaller(requestContext);
-      String callerAccount =
-          requestContext.path("authorizer").path("iam").path("accountId").asText("");
-      if (!accountId.equals(callerAccount)) {
-        throw new ConsoleRefusal(
-            403,
-            "requestContext.authorizer.iam.accountId",
-            "must be the console's account " + accountId + ", was '" + callerAccount + "'");
-      }
-      return caller;
-    };
   }
 }

@@ -5,6 +5,7 @@ import dev.protomolt.access.AwsClientSettings;
 import dev.protomolt.access.BrokerAccess;
 import dev.protomolt.access.DatabaseAccess;
 import dev.protomolt.access.tracing.TraceExport;
+import dev.protomolt.identity.OperatorGrants;
 import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
 import dev.protomolt.tracing.Tracing;
@@ -149,6 +150,17 @@ public final class FunctionEnvironment {
               + "\"");
     }
     return v;
+  }
+
+  /**
+   * {@code PROTOMOLT_CONSOLE_OPERATOR_PRINCIPALS}: which operators the console API serves, and on
+   * which accounts (decision 1752); unset grants nobody, so the console fails closed.
+   *
+   * @throws IllegalArgumentException naming the variable and the entry that breaks its syntax
+   */
+  public OperatorGrants consoleOperatorGrants() {
+    String key = PlatformVariable.CONSOLE_OPERATOR_PRINCIPALS.key();
+    return OperatorGrants.parse(key, optional(key).orElse(""));
   }
 
   /**

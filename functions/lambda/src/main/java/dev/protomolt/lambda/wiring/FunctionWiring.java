@@ -370,7 +370,7 @@ public final class FunctionWiring {
     FunctionEnvironment env = clients.environment();
     String replayMachine = env.replayStateMachineArn();
     return NamedHandlers.consoleApi(
-        OperatorCheck.iamSigned(),
+        OperatorCheck.iamSigned(env.consoleOperatorGrants()),
         graphs.admin(),
         new DraftService(
             new DynamoDbDraftStore(clients.dynamo(), env.draftsTable()),

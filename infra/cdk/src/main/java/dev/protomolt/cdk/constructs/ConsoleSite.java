@@ -8,6 +8,8 @@ import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.aws_apigatewayv2_authorizers.HttpIamAuthorizer;
 import software.amazon.awscdk.aws_apigatewayv2_integrations.HttpLambdaIntegration;
+import software.amazon.awscdk.services.apigatewayv2.CorsHttpMethod;
+import software.amazon.awscdk.services.apigatewayv2.CorsPreflightOptions;
 import software.amazon.awscdk.services.apigatewayv2.HttpApi;
 import software.amazon.awscdk.services.cloudfront.AllowedMethods;
 import software.amazon.awscdk.services.cloudfront.BehaviorOptions;
@@ -33,7 +35,8 @@ import software.constructs.Construct;
  * every route is IAM-authorized. CloudFront serves the site and forwards {@code /api/*} to the
  * HTTP API uncached, so the page calls the API on its own origin exactly as it does locally.
  * The stack uploads the built site itself, with the page's settings ({@value #PAGE_SETTINGS})
- * naming the API (decision 1772).
+ * naming the API (decision 1772) and how operators sign in ({@link ConsoleSignIn}, decision
+ * 1752).
  */
 public final class ConsoleSite extends Construct {
 
@@ -66,6 +69,7 @@ public final class ConsoleSite extends Construct {
   private final Bucket assets;
   private final HttpApi httpApi;
   private final Distribution distribution;
+  private final ConsoleSignIn signIn;
 
   public ConsoleSite(Construct scope, String id, Props props) {
     super(scope, id);
@@ -82,7 +86,28 @@ public final class ConsoleSite extends Construct {
             .description("The console's JSON API: every route IAM-authorized")
             .defaultAuthorizer(new HttpIamAuthorizer())
             .defaultIntegration(new HttpLambdaIntegration("ConsoleApi", props.api()))
+            // The signed-in page calls the API's own endpoint (its SigV4 signature names that
+            // host, which CloudFront would not pass on), so the API answers CORS preflights.
+            // Any origin: the API trusts only the signature, never a cookie, so another origin
+            // gains nothing a signed caller does not already have (decision 1752).
+            .corsPreflight(
+                CorsPreflightOptions.builder()
+                    .allowOrigins(List.of("*"))
+                    .allowMethods(
+                        List.of(CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT))
+                    .allowHeaders(
+                        List.of(
+                            "authorization",
+                            "content-type",
+                            "x-amz-date",
+                            "x-amz-security-token",
+                            "x-amz-content-sha256"))
+                    .maxAge(Duration.minutes(10))
+                    .build())
             .build();
+    this.signIn =
+        new ConsoleSignIn(
+            this, "SignIn", new ConsoleSignIn.Props(props.namePrefix(), httpApi, props.retain()));
     // CloudFront wants the API's host, <api id>.execute-api.<region>.<url suffix>; built from the
     // id
     // rather than split out of the endpoint URL, so the local cloud can resolve it too.
@@ -133,7 +158,8 @@ public final class ConsoleSite extends Construct {
                     java.util.Map.of(
                         "api", "api/",
                         "apiEndpoint", httpApi.getApiEndpoint(),
-                        "environment", props.namePrefix()))))
+                        "environment", props.namePrefix(),
+                        "signIn", signIn.pageSettings()))))
         .destinationBucket(assets)
         .cacheControl(List.of(CacheControl.noCache()))
         .prune(true)
@@ -147,6 +173,11 @@ public final class ConsoleSite extends Construct {
 
   public HttpApi httpApi() {
     return httpApi;
+  }
+
+  /** The operators' sign-in: the user pool, identity pool and the role it hands out. */
+  public ConsoleSignIn signIn() {
+    return signIn;
   }
 
   public Distribution distribution() {
