@@ -518,10 +518,14 @@ public final class EnvironmentStack extends ZonePinnedStack {
     // does.
     graphAdmin.grantStartExecution(functions.alias(REPLAY));
     // The replay state machine's steps: validation resolves the active alias, pages start the
-    // executions. Both reach the ledger (the candidates, the replay audit tables) only through the
-    // proxy grant above; no bucket, table or topic (decision 1702).
+    // executions. Both reach the ledger (the candidates, the replay audit tables) through the
+    // proxy grant above (decision 1702). A page also fetches a settled intake copy's source again:
+    // it reads the intake object's version and saves a fresh intake copy, as intake does
+    // (decision 1524).
     graphAdmin.grantStartExecution(functions.alias(REPLAY_VALIDATE));
-    graphAdmin.grantStartExecution(functions.alias(REPLAY_PAGE));
+    IGrantable replayPage = functions.alias(REPLAY_PAGE);
+    graphAdmin.grantStartExecution(replayPage);
+    storage.grantDocumentReadWrite(replayPage);
 
     // Prepare stages a large pre-mapped body as the node's `.pre` copy, records DROPPED step
     // records, and sends the reclaim requests the previous hop left for it once that hop settled

@@ -83,7 +83,7 @@ public final class ReplayService {
 
   private void start(Tally tally, StoredGraph target, ReplayCandidate candidate) {
     String verdict =
-        ReplayStarts.start(machines, clock, target, tally.replayId, candidate, "", false);
+        ReplayStarts.start(machines, null, clock, target, tally.replayId, candidate, "", false);
     switch (verdict) {
       case ReplayStarts.STARTED -> tally.started++;
       case ReplayStarts.ALREADY_STARTED -> tally.alreadyStarted++;

@@ -41,6 +41,7 @@ import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.engine.replay.ReplayPages;
 import dev.protomolt.engine.replay.ReplayService;
 import dev.protomolt.engine.replay.ReplayValidation;
+import dev.protomolt.engine.replay.SourceRefetch;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
@@ -303,8 +304,9 @@ public final class FunctionWiring {
         clients.clock());
   }
 
-  // The replay state machine's steps only read the ledger, write the replay audit tables and start
-  // executions: the role is never used to create a machine.
+  // The replay state machine's steps read the ledger, write the replay audit tables and start
+  // executions (the role is never used to create a machine); a page also fetches a settled
+  // intake copy's source again, so it reads the intake drive and saves intake copies.
   private ReplayValidation replayValidation() {
     return new ReplayValidation(
         new ReplayQuery(clients.dataSource()),
@@ -320,6 +322,12 @@ public final class FunctionWiring {
         new ReplayAudit(clients.dataSource()),
         new PostgresGraphStore(clients.dataSource()),
         new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
+        new SourceRefetch(
+            new PostgresLedgerStore(clients.dataSource()),
+            new PostgresDriveDirectory(clients.dataSource()),
+            new S3BlobStore(clients.s3()),
+            new S3UploadObjects(clients.s3()),
+            clients.store()),
         clients.clock(),
         duration -> Thread.sleep(duration));
   }
