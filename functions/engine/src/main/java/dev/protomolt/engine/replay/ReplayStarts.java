@@ -14,14 +14,17 @@ import java.time.InstantSource;
 /**
  * Starts (or, dry, only judges) the execution of one replay candidate and says what became of it:
  * {@link #STARTED}, {@link #ALREADY_STARTED}, {@link #WOULD_START} or a skip verdict. The one place
- * the in-process {@link ReplayService} and the replay state machine's pages decide a candidate, so
- * both name executions alike and a rerun by either converges (decision 0990).
+ * the replay state machine's pages decide a candidate, with the names of decision 0990, so a rerun
+ * converges.
  */
 final class ReplayStarts {
 
   static final String STARTED = "started";
   static final String ALREADY_STARTED = "already_started";
   static final String WOULD_START = "would_start";
+
+  /** No node of the target version reads the candidate's datasource. */
+  static final String NOT_READ = "DATASOURCE_NOT_READ";
 
   /** A SOURCE_RECEIPT candidate whose intake object was fetched again and started. */
   static final String SOURCE_REFETCHED = "source_refetched";
@@ -82,7 +85,7 @@ final class ReplayStarts {
     String entry =
         targetNode.isEmpty() ? AdmissionService.intakeNodeOf(target, datasourceId) : targetNode;
     if (entry.isEmpty()) {
-      return ReplayReport.NOT_READ;
+      return NOT_READ;
     }
     if (dryRun) {
       return WOULD_START;

@@ -39,7 +39,6 @@ import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.hop.SfnTaskTokenCompletion;
 import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.engine.replay.ReplayPages;
-import dev.protomolt.engine.replay.ReplayService;
 import dev.protomolt.engine.replay.ReplayValidation;
 import dev.protomolt.engine.replay.SourceRefetch;
 import dev.protomolt.lambda.EventHandler;
@@ -173,7 +172,6 @@ public final class FunctionWiring {
         yield NamedHandlers.graphAdmin(graphs.admin(), graphs.activation());
       }
       case "intake" -> NamedHandlers.intake(intake());
-      case "replay" -> NamedHandlers.replay(replay());
       case "dlq-admin" -> NamedHandlers.dlqAdmin(dlqAdmin());
       case "replay-validate" -> NamedHandlers.replayValidate(replayValidation());
       case "console-api" -> consoleApi();
@@ -292,16 +290,6 @@ public final class FunctionWiring {
         HopContext.DEFAULT_INLINE_LIMIT,
         transcripts,
         new SealedStreams(clients.dataKeys()));
-  }
-
-  private ReplayService replay() {
-    PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
-    // Replay, like intake, only starts executions: the role is never used to create a machine.
-    return new ReplayService(
-        new ReplayQuery(clients.dataSource())::stream,
-        graphs,
-        new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
-        clients.clock());
   }
 
   // The replay state machine's steps read the ledger, write the replay audit tables and start
