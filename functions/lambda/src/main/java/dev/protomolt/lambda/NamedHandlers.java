@@ -16,7 +16,6 @@ import dev.protomolt.engine.hop.DlqService;
 import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.engine.replay.ReplayPages;
-import dev.protomolt.engine.replay.ReplayService;
 import dev.protomolt.engine.replay.ReplayValidation;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
 import dev.protomolt.lambda.console.ConsoleActions;
@@ -30,7 +29,6 @@ import dev.protomolt.lambda.handlers.KafkaBatchHandler;
 import dev.protomolt.lambda.handlers.MigrateHandler;
 import dev.protomolt.lambda.handlers.MigrateHandler.TopicSpec;
 import dev.protomolt.lambda.handlers.ReclaimHandler;
-import dev.protomolt.lambda.handlers.ReplayHandler;
 import dev.protomolt.lambda.handlers.ReplayPageHandler;
 import dev.protomolt.lambda.handlers.ReplayValidateHandler;
 import dev.protomolt.lambda.handlers.ScheduledHandler;
@@ -73,7 +71,6 @@ public final class NamedHandlers {
           "reconciler",
           "retention",
           "migrate",
-          "replay",
           "replay-validate",
           "replay-page",
           "console-api",
@@ -109,11 +106,6 @@ public final class NamedHandlers {
   /** The operators' door to dead letters: list, show, reprocess (decision 1721). */
   public static EventHandler dlqAdmin(DeadLetterAdmin admin) {
     return new DlqAdminHandler(admin);
-  }
-
-  /** One replay of stored documents onto a graph version (decision 0990). */
-  public static EventHandler replay(ReplayService replay) {
-    return new ReplayHandler(replay);
   }
 
   /** The replay state machine's first state: refusals, the version, the audit row (decision 1700). */

@@ -14,7 +14,6 @@ import dev.protomolt.core.routing.InlineBudget;
 import dev.protomolt.core.rtbf.DataKeyGoneException;
 import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.core.store.DriveKind;
-import dev.protomolt.engine.replay.ReplayRefused;
 import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
@@ -440,66 +439,6 @@ class HandlersOnLocalCloudTest {
       }
     }
     return out;
-  }
-
-  @Test
-  void aReplayStartsTheStoredIntakeCopyOnTheActiveVersionAndARerunConverges() throws Exception {
-    // Its own object, so the notification test's document stays its own; the fixture names this
-    // doc.
-    String key = "acme/acme-uploads/replays/source.txt";
-    S3Client s3 = intakeClient();
-    s3.putObject(b -> b.bucket("protomolt-intake").key(key), RequestBody.fromString("Replayed."));
-    JsonNode admitted = invoke("intake", createdEvent(key)).path("admissions").get(0);
-    String docId = admitted.path("docId").asText();
-    assertThat(
-            EventJson.MAPPER
-                .readTree(Fixtures.text("replay-request.json"))
-                .at("/selectors/docIds/0")
-                .asText())
-        .isEqualTo(docId);
-    // The intake's own execution: answered so it does not linger.
-    WorkDispatch first =
-        nextDispatch(w -> w.getExecutionArn().equals(admitted.path("executionArn").asText()));
-    answer(first);
-
-    JsonNode report = invoke("replay", Fixtures.text("replay-request.json"));
-    assertThat(report.path("replayId").asText()).isEqualTo("fixture-replay-1");
-    assertThat(report.path("graphVersion").asLong()).isEqualTo(1);
-    assertThat(report.path("versionArn").asText())
-        .isEqualTo(activation.path("versionArn").asText());
-    assertThat(report.path("candidates").asLong()).isEqualTo(1);
-    assertThat(report.path("started").asLong()).isEqualTo(1);
-    assertThat(report.path("skipped").size()).isZero();
-
-    // The execution is named by the replay and the document; the test plays the echo module.
-    String name =
-        StateMachineNames.hashOf(
-            "replay", "fixture-replay-1", "acme", "acme-uploads", docId, "lambda-echo", "1");
-    WorkDispatch work = nextDispatch(w -> w.getExecutionArn().endsWith(":" + name));
-    assertThat(work.getStream().getDocumentRef().getDocId()).isEqualTo(docId);
-    answer(work);
-    assertThat(awaitClosed(local.clients.sfn(), work.getExecutionArn()))
-        .isEqualTo(ExecutionStatus.SUCCEEDED);
-
-    JsonNode rerun = invoke("replay", Fixtures.text("replay-request.json"));
-    assertThat(rerun.path("started").asLong()).isZero();
-    assertThat(rerun.path("alreadyStarted").asLong()).isEqualTo(1);
-
-    LambdaResult.Failure unknownGraph =
-        failure(
-            "replay",
-            Fixtures.text("replay-request.json").replace("\"lambda-echo\"", "\"no-such-graph\""));
-    assertThat(unknownGraph.errorType()).isEqualTo(ReplayRefused.class.getName());
-    assertThat(unknownGraph.errorMessage())
-        .startsWith("graph_id: graph 'no-such-graph' has no deployed version");
-    assertThat(failure("replay", "{\"graphId\":\"lambda-echo\"}").errorMessage())
-        .startsWith("replay: selectors ");
-    assertThat(
-            failure(
-                    "replay",
-                    "{\"graphId\":\"lambda-echo\",\"selectors\":{\"accountId\":\"acme\"}}")
-                .errorMessage())
-        .startsWith("selectors.account_id: a bare account_id selects a whole tenant");
   }
 
   @Test

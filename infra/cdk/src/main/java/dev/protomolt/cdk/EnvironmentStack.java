@@ -14,7 +14,6 @@ import static dev.protomolt.cdk.PlatformFunction.PREPARE;
 import static dev.protomolt.cdk.PlatformFunction.PURGE;
 import static dev.protomolt.cdk.PlatformFunction.RECLAIM;
 import static dev.protomolt.cdk.PlatformFunction.RECONCILER;
-import static dev.protomolt.cdk.PlatformFunction.REPLAY;
 import static dev.protomolt.cdk.PlatformFunction.REPLAY_PAGE;
 import static dev.protomolt.cdk.PlatformFunction.REPLAY_VALIDATE;
 import static dev.protomolt.cdk.PlatformFunction.RETENTION;
@@ -531,14 +530,15 @@ public final class EnvironmentStack extends ZonePinnedStack {
     graphAdmin.grantLifecycle(consoleApi);
     graphAdmin.grantExecutionReads(consoleApi);
 
-    // Replay reads only the ledger (no object) and starts executions on graph versions, as intake
-    // does.
-    graphAdmin.grantStartExecution(functions.alias(REPLAY));
     // The replay state machine's steps: validation resolves the active alias, pages start the
-    // executions. Both reach the ledger (the candidates, the replay audit tables) only through the
-    // proxy grant above; no bucket, table or topic (decision 1702).
+    // executions. Both reach the ledger (the candidates, the replay audit tables) through the
+    // proxy grant above (decision 1702). A page also fetches a settled intake copy's source again:
+    // it reads the intake object's version and saves a fresh intake copy, as intake does
+    // (decision 1524).
     graphAdmin.grantStartExecution(functions.alias(REPLAY_VALIDATE));
-    graphAdmin.grantStartExecution(functions.alias(REPLAY_PAGE));
+    IGrantable replayPage = functions.alias(REPLAY_PAGE);
+    graphAdmin.grantStartExecution(replayPage);
+    storage.grantDocumentReadWrite(replayPage);
 
     // Prepare stages a large pre-mapped body as the node's `.pre` copy, records DROPPED step
     // records, and sends the reclaim requests the previous hop left for it once that hop settled

@@ -22,8 +22,6 @@ public enum PlatformFunction {
   ACCOUNT_EVENTS("account-events"),
   RECONCILER("reconciler"),
   RETENTION("retention"),
-  // Invoked by operators with a replay request run in one invocation: decision 0990.
-  REPLAY("replay"),
   // The replay state machine's two steps (decision 1700).
   REPLAY_VALIDATE("replay-validate"),
   REPLAY_PAGE("replay-page"),

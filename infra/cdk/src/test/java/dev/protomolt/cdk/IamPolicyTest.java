@@ -342,7 +342,8 @@ class IamPolicyTest {
             "Dispatch",
             "IndexingLedger",
             "Retention",
-            "Replay",
+            // Validation only reads; a replay page may save a re-fetched intake copy (1524).
+            "ReplayValidate",
             "Migrate",
             "GraphAdmin",
             "ConsoleApi",

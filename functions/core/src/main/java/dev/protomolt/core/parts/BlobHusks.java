@@ -11,7 +11,8 @@ import java.util.List;
  * Settlement after successful indexing keeps what a source blob was and drops what it contained:
  * each blob keeps its id, type, name, size, checksum and metadata, and loses its inline bytes and
  * its pointer to a raw object in storage. The raw objects so released are returned so the caller
- * can delete them.
+ * can delete them; each husk keeps the released pointer as its {@code source_receipt}, never as
+ * content, so a replay can fetch that same object again if it still exists (decision 1524).
  */
 public final class BlobHusks {
 
@@ -59,7 +60,10 @@ public final class BlobHusks {
           b.setSizeBytes(blob.getData().size());
         }
       }
-      case STORAGE_REF -> raw.add(blob.getStorageRef());
+      case STORAGE_REF -> {
+        raw.add(blob.getStorageRef());
+        b.setSourceReceipt(blob.getStorageRef());
+      }
       case CONTENT_NOT_SET -> {}
     }
     return b.clearContent().build();

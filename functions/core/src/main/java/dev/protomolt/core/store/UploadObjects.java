@@ -16,6 +16,15 @@ public interface UploadObjects {
    */
   Optional<Map<String, String>> metadata(ObjectAddress upload);
 
+  /** What S3 says an object is now: its entity tag, version (blank when unversioned) and size. */
+  record Current(String etag, String versionId, long sizeBytes) {}
+
+  /**
+   * The object as it is now, or, with a {@code versionId}, that version of it; empty when there
+   * is no such object or version.
+   */
+  Optional<Current> current(ObjectAddress upload, String versionId);
+
   /** The object's bytes; {@link ObjectMissingException} when it is gone. */
   byte[] read(ObjectAddress upload);
 

@@ -53,6 +53,8 @@ class BlobHusksTest {
     assertThat(inline.getMimeType()).isEqualTo("text/plain");
     Blob stored = husk.husk().getBlobBag().getBlobs().getBlob(1);
     assertThat(stored.hasStorageRef()).isFalse();
+    assertThat(stored.getSourceReceipt()).as("the released object, for replay").isEqualTo(RAW);
+    assertThat(inline.hasSourceReceipt()).as("inline bytes came from no object").isFalse();
     assertThat(stored.getSizeBytes()).isEqualTo(99);
     assertThat(stored.getMetadataMap()).containsEntry("k", "v");
     assertThat(husk.husk().getDocId()).isEqualTo("d");

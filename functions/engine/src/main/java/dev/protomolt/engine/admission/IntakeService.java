@@ -105,6 +105,35 @@ public final class IntakeService {
         case ForgettableIntake.Ordinary ordinary -> {}
       }
     }
+    DocumentReference ref =
+        saveIntakeCopy(
+            store,
+            accountId,
+            datasourceId,
+            docId,
+            filename,
+            FileStorageReference.newBuilder()
+                .setDriveName(accountId + ":intake")
+                .setObjectKey(object.key())
+                .setEtag(object.etag())
+                .setVersionId(object.versionId())
+                .setSizeBytes(object.size())
+                .build());
+    return admission.admit(intakeOf(accountId, datasourceId, ref, clock.instant()));
+  }
+
+  /**
+   * Saves the intake copy of an intake object: one blob that is a reference to the object, at the
+   * datasource's address of graph {@code intake:<accountId>}, kept. Replay saves one the same way
+   * when it fetches a settled document's source again (decision 1524).
+   */
+  public static DocumentReference saveIntakeCopy(
+      PipeDocStore store,
+      String accountId,
+      String datasourceId,
+      String docId,
+      String filename,
+      FileStorageReference object) {
     PipeDoc doc =
         PipeDoc.newBuilder()
             .setDocId(docId)
@@ -115,27 +144,19 @@ public final class IntakeService {
                         Blob.newBuilder()
                             .setBlobId("original")
                             .setFilename(filename)
-                            .setStorageRef(
-                                FileStorageReference.newBuilder()
-                                    .setDriveName(accountId + ":intake")
-                                    .setObjectKey(object.key())
-                                    .setEtag(object.etag())
-                                    .setVersionId(object.versionId())
-                                    .setSizeBytes(object.size()))))
+                            .setStorageRef(object)))
             .build();
-    DocumentReference ref =
-        store
-            .save(
-                SavePipeDocRequest.newBuilder()
-                    .setPipedoc(doc)
-                    .setAccountId(accountId)
-                    .setUseDatasourceId(true)
-                    .setDatasourceId(datasourceId)
-                    .setGraphId(GraphIds.intakeGraphId(accountId))
-                    .setKeep(true)
-                    .build())
-            .getDocumentRef();
-    return admission.admit(intakeOf(accountId, datasourceId, ref, clock.instant()));
+    return store
+        .save(
+            SavePipeDocRequest.newBuilder()
+                .setPipedoc(doc)
+                .setAccountId(accountId)
+                .setUseDatasourceId(true)
+                .setDatasourceId(datasourceId)
+                .setGraphId(GraphIds.intakeGraphId(accountId))
+                .setKeep(true)
+                .build())
+        .getDocumentRef();
   }
 
   /**

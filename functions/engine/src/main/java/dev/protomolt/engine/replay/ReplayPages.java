@@ -1,5 +1,7 @@
 package dev.protomolt.engine.replay;
 
+import com.google.protobuf.Timestamp;
+import com.google.protobuf.util.Timestamps;
 import dev.protomolt.core.graph.GraphStore;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.orchestration.StateMachineNames;
@@ -12,7 +14,9 @@ import dev.protomolt.statemachines.ReplayMachine;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -35,6 +39,7 @@ public final class ReplayPages {
   private final ReplayAudit audit;
   private final GraphStore graphs;
   private final StateMachines machines;
+  private final SourceRefetch refetch;
   private final InstantSource clock;
   private final Pause pause;
 
@@ -43,12 +48,14 @@ public final class ReplayPages {
       ReplayAudit audit,
       GraphStore graphs,
       StateMachines machines,
+      SourceRefetch refetch,
       InstantSource clock,
       Pause pause) {
     this.query = Objects.requireNonNull(query, "query");
     this.audit = Objects.requireNonNull(audit, "audit");
     this.graphs = Objects.requireNonNull(graphs, "graphs");
     this.machines = Objects.requireNonNull(machines, "machines");
+    this.refetch = Objects.requireNonNull(refetch, "refetch");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.pause = Objects.requireNonNull(pause, "pause");
   }
@@ -72,10 +79,12 @@ public final class ReplayPages {
                             + "' version "
                             + plan.graphVersion()
                             + " was validated for this replay but is gone"));
-    StreamDocumentsForReplayRequest selectors = ReplayValidation.selectors(input, target);
+    StreamDocumentsForReplayRequest selectors =
+        selectedBefore(ReplayValidation.selectors(input, target), plan.selectedBefore());
     ReplayQuery.Cursor after = ReplayQuery.Cursor.parse("progress.cursor", progress.cursor());
     ReplayQuery.Page page = query.page(selectors, after, input.pageSize());
     Map<String, Long> pageCounts = new LinkedHashMap<>();
+    List<String> unreplayed = new ArrayList<>(progress.unreplayed());
     Instant paced = clock.instant();
     Duration gap =
         input.ratePerSecond() == 0
@@ -92,6 +101,7 @@ public final class ReplayPages {
       String verdict =
           ReplayStarts.start(
               machines,
+              refetch,
               clock,
               target,
               plan.replayId(),
@@ -99,6 +109,10 @@ public final class ReplayPages {
               plan.targetNode(),
               input.dryRun());
       pageCounts.merge(verdict, 1L, Long::sum);
+      if ((verdict.equals(SourceRefetch.MISSING) || verdict.equals(SourceRefetch.CHANGED))
+          && unreplayed.size() < ReplayProgress.NAMED_UNREPLAYED) {
+        unreplayed.add(candidate.getDocumentRef().getDocId() + ": " + verdict);
+      }
     }
     Map<String, Long> totals = new LinkedHashMap<>(progress.counts());
     pageCounts.forEach((k, v) -> totals.merge(k, v, Long::sum));
@@ -138,6 +152,26 @@ public final class ReplayPages {
         inExecution,
         progress.generation(),
         next,
-        continuation);
+        continuation,
+        unreplayed);
+  }
+
+  /**
+   * Bounds the pages to the states changed before the run was validated, unless the input's own
+   * bound is earlier: a state saved during the run, such as a re-fetched source's intake copy, is
+   * not a candidate of this run a second time.
+   */
+  private static StreamDocumentsForReplayRequest selectedBefore(
+      StreamDocumentsForReplayRequest selectors, Instant bound) {
+    if (bound == null) {
+      return selectors;
+    }
+    Timestamp at =
+        Timestamp.newBuilder().setSeconds(bound.getEpochSecond()).setNanos(bound.getNano()).build();
+    boolean earlier =
+        selectors.hasModifiedBefore() && Timestamps.compare(selectors.getModifiedBefore(), at) <= 0;
+    boolean empty =
+        selectors.hasModifiedAfter() && Timestamps.compare(selectors.getModifiedAfter(), at) >= 0;
+    return earlier || empty ? selectors : selectors.toBuilder().setModifiedBefore(at).build();
   }
 }

@@ -104,6 +104,7 @@ public final class ReplayValidation {
       throw e.field().equals("version") ? e.renamed("graph_version") : e;
     }
     StreamDocumentsForReplayRequest selectors = selectors(input, target);
+    java.time.Instant validatedAt = clock.instant();
     long total;
     try {
       total = query.count(selectors);
@@ -134,7 +135,7 @@ public final class ReplayValidation {
             input.dryRun(),
             selectorsJson,
             total,
-            clock.instant()));
+            validatedAt));
     return new ReplayPlan(
         replayId,
         requestedBy,
@@ -143,7 +144,8 @@ public final class ReplayValidation {
         version,
         target.stateMachineVersionArn(),
         input.targetNode(),
-        total);
+        total,
+        validatedAt);
   }
 
   /**

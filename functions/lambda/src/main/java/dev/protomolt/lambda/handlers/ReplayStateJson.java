@@ -12,8 +12,10 @@ import dev.protomolt.proto.repository.v1.IndexingOutcomeFilter;
 import dev.protomolt.proto.repository.v1.StreamDocumentsForReplayRequest;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -107,6 +109,8 @@ public final class ReplayStateJson {
     out.put("version_arn", plan.versionArn());
     out.put("target_node", plan.targetNode());
     out.put("candidates_total", plan.candidatesTotal());
+    out.put(
+        "selected_before", plan.selectedBefore() == null ? "" : plan.selectedBefore().toString());
     return out;
   }
 
@@ -119,7 +123,11 @@ public final class ReplayStateJson {
         p.path("graph_version").asLong(),
         p.path("version_arn").asText(),
         p.path("target_node").asText(),
-        p.path("candidates_total").asLong());
+        p.path("candidates_total").asLong(),
+        // A state written before runs carried the bound has none: its pages read unbounded.
+        p.path("selected_before").asText("").isEmpty()
+            ? null
+            : Instant.parse(p.path("selected_before").asText()));
   }
 
   static ObjectNode progress(ReplayProgress progress) {
@@ -133,12 +141,15 @@ public final class ReplayStateJson {
     out.put("generation", progress.generation());
     out.put("next", progress.next());
     out.put("continuation_name", progress.continuationName());
+    progress.unreplayed().forEach(out.putArray("unreplayed")::add);
     return out;
   }
 
   static ReplayProgress progress(JsonNode p) {
     Map<String, Long> counts = new LinkedHashMap<>();
     p.path("counts").properties().forEach(e -> counts.put(e.getKey(), e.getValue().asLong()));
+    List<String> unreplayed = new ArrayList<>();
+    p.path("unreplayed").forEach(n -> unreplayed.add(n.asText()));
     return new ReplayProgress(
         p.path("cursor").asText(),
         p.path("pages").asLong(),
@@ -147,7 +158,8 @@ public final class ReplayStateJson {
         p.path("pages_in_execution").asInt(),
         p.path("generation").asInt(),
         p.path("next").asText(),
-        p.path("continuation_name").asText());
+        p.path("continuation_name").asText(),
+        unreplayed);
   }
 
   /** The state a Lambda step returns: the input as written, the plan and the progress. */

@@ -28,14 +28,6 @@ public final class NamedFunctions {
     }
   }
 
-  @Named("replay")
-  @Singleton
-  public static class Replay extends QuarkusFunction implements RequestStreamHandler {
-    public Replay() {
-      super("replay");
-    }
-  }
-
   @Named("replay-validate")
   @Singleton
   public static class ReplayValidate extends QuarkusFunction implements RequestStreamHandler {

@@ -39,8 +39,8 @@ import dev.protomolt.engine.hop.PrepareService;
 import dev.protomolt.engine.hop.SfnTaskTokenCompletion;
 import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.engine.replay.ReplayPages;
-import dev.protomolt.engine.replay.ReplayService;
 import dev.protomolt.engine.replay.ReplayValidation;
+import dev.protomolt.engine.replay.SourceRefetch;
 import dev.protomolt.lambda.EventHandler;
 import dev.protomolt.lambda.NamedHandlers;
 import dev.protomolt.lambda.accounts.AccountProvisioning;
@@ -172,7 +172,6 @@ public final class FunctionWiring {
         yield NamedHandlers.graphAdmin(graphs.admin(), graphs.activation());
       }
       case "intake" -> NamedHandlers.intake(intake());
-      case "replay" -> NamedHandlers.replay(replay());
       case "dlq-admin" -> NamedHandlers.dlqAdmin(dlqAdmin());
       case "replay-validate" -> NamedHandlers.replayValidate(replayValidation());
       case "console-api" -> consoleApi();
@@ -293,18 +292,9 @@ public final class FunctionWiring {
         new SealedStreams(clients.dataKeys()));
   }
 
-  private ReplayService replay() {
-    PostgresGraphStore graphs = new PostgresGraphStore(clients.dataSource());
-    // Replay, like intake, only starts executions: the role is never used to create a machine.
-    return new ReplayService(
-        new ReplayQuery(clients.dataSource())::stream,
-        graphs,
-        new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
-        clients.clock());
-  }
-
-  // The replay state machine's steps only read the ledger, write the replay audit tables and start
-  // executions: the role is never used to create a machine.
+  // The replay state machine's steps read the ledger, write the replay audit tables and start
+  // executions (the role is never used to create a machine); a page also fetches a settled
+  // intake copy's source again, so it reads the intake drive and saves intake copies.
   private ReplayValidation replayValidation() {
     return new ReplayValidation(
         new ReplayQuery(clients.dataSource()),
@@ -320,6 +310,12 @@ public final class FunctionWiring {
         new ReplayAudit(clients.dataSource()),
         new PostgresGraphStore(clients.dataSource()),
         new SfnStateMachines(clients.sfn(), INTAKE_ROLE),
+        new SourceRefetch(
+            new PostgresLedgerStore(clients.dataSource()),
+            new PostgresDriveDirectory(clients.dataSource()),
+            new S3BlobStore(clients.s3()),
+            new S3UploadObjects(clients.s3()),
+            clients.store()),
         clients.clock(),
         duration -> Thread.sleep(duration));
   }

@@ -50,6 +50,31 @@ public final class S3UploadObjects implements UploadObjects {
   }
 
   @Override
+  public Optional<Current> current(ObjectAddress upload, String versionId) {
+    HeadObjectRequest.Builder head =
+        HeadObjectRequest.builder().bucket(upload.drive().bucket()).key(upload.key());
+    if (!versionId.isBlank()) {
+      head.versionId(versionId);
+    }
+    try {
+      var found = clients.forDrive(upload.drive()).headObject(head.build());
+      return Optional.of(
+          new Current(
+              found.eTag() == null ? "" : found.eTag(),
+              found.versionId() == null ? "" : found.versionId(),
+              found.contentLength() == null ? 0 : found.contentLength()));
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    } catch (S3Exception e) {
+      // A version id S3 does not know is a 400 or 404, as a gone key is a 404.
+      if (e.statusCode() == 404 || (!versionId.isBlank() && e.statusCode() == 400)) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  @Override
   public byte[] read(ObjectAddress upload) {
     return blobs.get(upload);
   }

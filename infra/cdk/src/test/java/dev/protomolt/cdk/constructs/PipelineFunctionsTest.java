@@ -96,7 +96,6 @@ class PipelineFunctionsTest {
             "account-events",
             "reconciler",
             "retention",
-            "replay",
             "replay-validate",
             "replay-page",
             "dlq-admin",
