@@ -61,6 +61,9 @@ import java.util.regex.Pattern;
  *     decision 1797)
  * @param operatorCallsPerSecond {@code PROTOMOLT_GATEWAY_OPERATOR_RATE}: each principal's calls
  *     per second on the operator doors, bursts of twice that (decision 1746)
+ * @param dataKeyArn {@code PROTOMOLT_DATA_KEY_ARN}: the platform KMS key whose data keys seal
+ *     right-to-be-forgotten bodies, which the gateway opens for modules and seals again (decision
+ *     1509); empty, such a unit is refused naming the variable
  */
 public record GatewayConfig(
     int port,
@@ -81,7 +84,8 @@ public record GatewayConfig(
     URI stsEndpoint,
     GatewayPrincipals principals,
     TraceExport traces,
-    int operatorCallsPerSecond) {
+    int operatorCallsPerSecond,
+    Optional<String> dataKeyArn) {
 
   /** The credentials reference the log bucket is reached with. */
   public static final String LOG_CREDENTIALS_REF = "platform";
@@ -198,7 +202,9 @@ public record GatewayConfig(
             PlatformVariable.GATEWAY_OPERATOR_RATE.key(),
             DEFAULT_OPERATOR_CALLS_PER_SECOND,
             1,
-            100_000));
+            100_000),
+        Optional.of(values.getOrDefault(PlatformVariable.DATA_KEY_ARN.key(), "").strip())
+            .filter(arn -> !arn.isEmpty()));
   }
 
   private static Optional<String> logBucket(
