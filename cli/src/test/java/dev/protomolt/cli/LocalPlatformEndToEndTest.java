@@ -3,6 +3,8 @@ package dev.protomolt.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
+import dev.protomolt.localstack.cloud.PlaintextScan;
 import dev.protomolt.localstack.otlp.LocalTraces;
 import dev.protomolt.localstack.otlp.StoredSpan;
 import dev.protomolt.module.samples.sink.SearchHit;
@@ -17,12 +19,18 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
@@ -144,6 +152,101 @@ class LocalPlatformEndToEndTest {
     Eventually.until(
         "settlement dropped the indexed state's BLOBS",
         () -> !stored(platform, admitted.docId(), DemoGraph.INDEX).getBlobBag().hasBlob());
+  }
+
+  /**
+   * A right-to-be-forgotten upload walks the demo graph with every module behind the gateway: the
+   * gateway opens each sealed body for its module and seals the module's answer again (decision
+   * 1509), so the sink indexes the plaintext while S3, PostgreSQL, Kafka, DynamoDB and every
+   * execution's history hold none of it once the walk ends; the same scan finds an ordinary
+   * upload's marker in the intake bucket and the store's parts.
+   */
+  @Test
+  void aForgettableUploadIsWorkedByEveryModuleThroughTheGatewayAndLeavesNoPlaintext(
+      SharedPlatform shared) throws Exception {
+    LocalPlatform platform = shared.platform();
+    String account = "forgetters";
+    String datasource = "forgettable";
+    platform.provisionAccount(account, datasource);
+    PipelineGraph graph =
+        DemoGraph.of(account, datasource, LocalPlatform.CLUSTER).toBuilder()
+            .setGraphId("forgetting")
+            .setName("forgetting")
+            .build();
+    platform.applyAndActivate(graph);
+    // One token each for the index: the sink finding it proves the module read the plaintext.
+    String forget = "zephyrquokka7c41e9d2";
+    String control = "kestrelwombat5b2d88a1";
+    try (S3Client s3 = shared.s3()) {
+      s3.putObject(
+          b ->
+              b.bucket(LocalPlatform.INTAKE_BUCKET)
+                  .key(account + "/" + datasource + "/forget/me.txt")
+                  .contentType("text/plain")
+                  .metadata(Map.of("protomolt-rtbf", "true")),
+          RequestBody.fromString("Forget this sentence: " + forget + " was here.\n"));
+      s3.putObject(
+          b ->
+              b.bucket(LocalPlatform.INTAKE_BUCKET)
+                  .key(account + "/" + datasource + "/keep/me.txt")
+                  .contentType("text/plain"),
+          RequestBody.fromString("Keep this sentence: " + control + " stays.\n"));
+    }
+    List<LocalPlatform.Admission> admitted =
+        Eventually.value(
+            "both uploads admitted",
+            () -> {
+              List<LocalPlatform.Admission> started =
+                  platform.admissions(account).stream()
+                      .filter(a -> !a.executionArn().isEmpty())
+                      .toList();
+              return started.size() == 2 ? Optional.of(started) : Optional.empty();
+            });
+    for (LocalPlatform.Admission a : admitted) {
+      DescribeExecutionResponse done =
+          StepFunctionsExecutions.awaitClosed(platform.stepFunctions(), a.executionArn());
+      assertThat(done.status())
+          .as("execution %s: %s %s", done.executionArn(), done.error(), done.cause())
+          .isEqualTo(ExecutionStatus.SUCCEEDED);
+      assertThat(new ObjectMapper().readTree(done.output()).path("disposition").asText())
+          .isEqualTo("SINK_REACHED");
+    }
+    assertThat(platform.indexSearch().text(forget, 5)).as("the sink indexed the body").isNotEmpty();
+
+    LocalCloudEndpoints ep = platform.endpoints();
+    try (S3Client s3 = shared.s3();
+        DynamoDbClient dynamo =
+            DynamoDbClient.builder()
+                .endpointOverride(ep.dynamoDb())
+                .region(Region.of(ep.region()))
+                .credentialsProvider(
+                    StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build()) {
+      PlaintextScan scan =
+          new PlaintextScan(
+              platform.database(),
+              ep.kafkaBootstrapServers(),
+              s3,
+              dynamo,
+              platform.stepFunctions());
+      assertThat(scan.find(forget)).isEmpty();
+      // The demo graph stores an ordinary document at its PERSIST hops, so its text is in the
+      // upload and the store's parts (HandlersOnLocalCloudTest shows the scan reads histories).
+      assertThat(scan.find(control))
+          .as("the scan sees an ordinary upload's plaintext where it keeps it")
+          .contains(
+              "s3:"
+                  + LocalPlatform.INTAKE_BUCKET
+                  + "/"
+                  + account
+                  + "/"
+                  + datasource
+                  + "/keep/me.txt")
+          .anyMatch(
+              place -> place.startsWith("s3:" + LocalPlatform.STORE_BUCKET + "/" + account + "/"));
+    }
   }
 
   private static PipeDoc stored(LocalPlatform platform, String docId, String node) {

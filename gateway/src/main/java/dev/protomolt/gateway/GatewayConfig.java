@@ -63,6 +63,9 @@ import java.util.regex.Pattern;
  *     per second on the operator doors, bursts of twice that (decision 1746)
  * @param accountShares {@code PROTOMOLT_GATEWAY_ACCOUNT_SHARES}: each account's weight and rate
  *     limit in a module service's turns (decision 1658); unset: equal turns, no limits
+ * @param dataKeyArn {@code PROTOMOLT_DATA_KEY_ARN}: the platform KMS key whose data keys seal
+ *     right-to-be-forgotten bodies, which the gateway opens for modules and seals again (decision
+ *     1509); empty, such a unit is refused naming the variable
  */
 public record GatewayConfig(
     int port,
@@ -84,7 +87,8 @@ public record GatewayConfig(
     GatewayPrincipals principals,
     TraceExport traces,
     int operatorCallsPerSecond,
-    AccountShares accountShares) {
+    AccountShares accountShares,
+    Optional<String> dataKeyArn) {
 
   /** The credentials reference the log bucket is reached with. */
   public static final String LOG_CREDENTIALS_REF = "platform";
@@ -204,7 +208,9 @@ public record GatewayConfig(
             100_000),
         AccountShares.parse(
             PlatformVariable.GATEWAY_ACCOUNT_SHARES.key(),
-            values.get(PlatformVariable.GATEWAY_ACCOUNT_SHARES.key())));
+            values.get(PlatformVariable.GATEWAY_ACCOUNT_SHARES.key())),
+        Optional.of(values.getOrDefault(PlatformVariable.DATA_KEY_ARN.key(), "").strip())
+            .filter(arn -> !arn.isEmpty()));
   }
 
   private static Optional<String> logBucket(

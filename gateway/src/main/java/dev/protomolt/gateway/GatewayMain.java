@@ -10,6 +10,8 @@ import dev.protomolt.core.doclog.LogOriginals;
 import dev.protomolt.core.graph.DraftStore;
 import dev.protomolt.core.metrics.EmbeddedMetricFormatSink;
 import dev.protomolt.core.metrics.MetricsSink;
+import dev.protomolt.core.rtbf.DataKeys;
+import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
 import dev.protomolt.engine.graphs.DynamoDbDraftStore;
@@ -31,6 +33,7 @@ import dev.protomolt.gateway.diagnostics.HopProbe;
 import dev.protomolt.gateway.diagnostics.KafkaCanaryProbe;
 import dev.protomolt.gateway.diagnostics.StateMachineProbe;
 import dev.protomolt.gateway.diagnostics.StorageCoherenceCheck;
+import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.repository.CachedAccountStatus;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
@@ -48,6 +51,7 @@ import dev.protomolt.repository.reconcile.StorageCoherence;
 import dev.protomolt.repository.reconcile.StorageReconciler;
 import dev.protomolt.repository.replay.ReplayAudit;
 import dev.protomolt.repository.replay.ReplayQuery;
+import dev.protomolt.repository.rtbf.KmsDataKeys;
 import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
 import dev.protomolt.tracing.Tracing;
@@ -72,6 +76,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.kms.KmsClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
 /**
@@ -97,6 +102,7 @@ public final class GatewayMain implements AutoCloseable {
   private final AccountEventFeed accountEvents;
   private final Tracing tracing;
   private final BacklogSignals signals;
+  private KmsClient kms;
 
   private GatewayMain(
       GatewayConfig config, List<BindableService> extraServices, MetricsSink metrics)
@@ -181,7 +187,9 @@ public final class GatewayMain implements AutoCloseable {
                     new PostgresGraphVersions(dataSource)::exists, Duration.ofSeconds(30)),
                 new SfnExecutionScreen(sfn, Duration.ofSeconds(5)),
                 new TaskTokenScreen(completion)),
-            new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)),
+            new SealedWorkDocuments(
+                new StoreWorkDocuments(store, new ReferencedBlobs(drives, blobs)),
+                new SealedStreams(dataKeys(config))),
             clock,
             GatewaySettings.defaults(),
             workUnitLogs,
@@ -333,6 +341,28 @@ public final class GatewayMain implements AutoCloseable {
                     Clock.systemUTC()))));
   }
 
+  /**
+   * The data keys right-to-be-forgotten bodies are sealed under: KMS {@code Decrypt} of the wrapped
+   * keys in the ledger (decision 1509). Without {@code PROTOMOLT_DATA_KEY_ARN} every use is refused
+   * naming it, and only such units are affected.
+   */
+  private DataKeys dataKeys(GatewayConfig config) {
+    if (config.dataKeyArn().isEmpty()) {
+      return DataKeys.unconfigured(
+          PlatformVariable.DATA_KEY_ARN.key()
+              + " is not set, so this gateway cannot open a right-to-be-forgotten body for a"
+              + " module");
+    }
+    var builder =
+        KmsClient.builder()
+            .region(Region.of(config.region()))
+            .credentialsProvider(config.aws().credentials())
+            .httpClient(UrlConnectionHttpClient.create());
+    config.aws().endpoint(AwsClientSettings.KMS).ifPresent(builder::endpointOverride);
+    this.kms = builder.build();
+    return new KmsDataKeys(kms, config.dataKeyArn().get(), dataSource);
+  }
+
   private static DynamoDbClient dynamo(GatewayConfig config) {
     var builder =
         DynamoDbClient.builder()
@@ -415,6 +445,9 @@ public final class GatewayMain implements AutoCloseable {
     source.close();
     purgeEvents.close();
     sfn.close();
+    if (kms != null) {
+      kms.close();
+    }
     s3.close();
     dataSource.close();
     tracing.close();

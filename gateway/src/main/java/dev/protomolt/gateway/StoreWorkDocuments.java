@@ -7,6 +7,7 @@ import dev.protomolt.core.parts.PartChanges;
 import dev.protomolt.core.parts.PartMask;
 import dev.protomolt.core.parts.PipeDocPartCodec;
 import dev.protomolt.core.routing.InlineBudget;
+import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeDocPart;
@@ -239,7 +240,9 @@ public final class StoreWorkDocuments implements WorkDocuments {
 
   private static boolean forgettable(PipeStream original, PipeDoc processed) {
     // Either side declaring it is enough: a module must not lift the ceiling by dropping the flag.
-    return original.getDocument().getOwnership().getRightToBeForgotten()
+    // A stream under a data key is one whatever its body says (decision 1750).
+    return SealedStreams.keyed(original)
+        || original.getDocument().getOwnership().getRightToBeForgotten()
         || processed.getOwnership().getRightToBeForgotten();
   }
 

@@ -64,12 +64,11 @@ public enum PlatformVariable {
   /**
    * The platform KMS key data keys of right-to-be-forgotten documents are generated under
    * (decision 1750): intake seals under a new one, the hops open and seal, the terminal hops
-   * destroy it.
+   * destroy it; the gateway opens and seals them for modules (decision 1509).
    */
-  DATA_KEY_ARN(
-      "PROTOMOLT_DATA_KEY_ARN", functions(), functions(), "intake", "prepare", "complete", "dlq"),
+  DATA_KEY_ARN("PROTOMOLT_DATA_KEY_ARN", both(), both(), "intake", "prepare", "complete", "dlq"),
   /** The AWS SDKs' own endpoint override for KMS; only the local cloud sets it. */
-  KMS_ENDPOINT("AWS_ENDPOINT_URL_KMS", functions(), none(), "intake", "prepare", "complete", "dlq"),
+  KMS_ENDPOINT("AWS_ENDPOINT_URL_KMS", both(), none(), "intake", "prepare", "complete", "dlq"),
   /** The AWS SDKs' own endpoint override for DynamoDB; only the local cloud sets it. */
   DYNAMODB_ENDPOINT("AWS_ENDPOINT_URL_DYNAMODB", both(), none(), "console-api"),
   /** The replay state machine ({@code protomolt-<env>-replay}) the console starts replays on. */

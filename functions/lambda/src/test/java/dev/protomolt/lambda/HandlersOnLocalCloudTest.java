@@ -17,6 +17,7 @@ import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
+import dev.protomolt.localstack.cloud.PlaintextScan;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.localstack.otlp.StoredSpan;
 import dev.protomolt.names.PlatformMetric;

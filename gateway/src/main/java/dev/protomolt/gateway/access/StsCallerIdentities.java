@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,13 +25,22 @@ import java.util.regex.Pattern;
  * Verifies a caller's token by sending its presigned {@code GetCallerIdentity} query to STS — to
  * the endpoint this gateway is configured with, never to one the caller names — and believing only
  * the ARN STS answers. A verified token is remembered until it expires (at most {@link
- * #MAX_CACHED}), so a stream of calls with one token costs one STS request; refusals are not
- * remembered, so a token STS would accept later is not held against its caller.
+ * #MAX_CACHED}), so a stream of calls with one token costs one STS request. A token STS refused
+ * is remembered as refused for {@link #REFUSAL_CACHED} (decision 1510), so a flood replaying one
+ * bad token costs one STS request per window, not one per call; STS being unreachable is never
+ * remembered.
  */
 public final class StsCallerIdentities implements CallerIdentities {
 
   /** The longest a verified identity is trusted without asking STS again. */
   public static final Duration MAX_CACHED = Duration.ofMinutes(15);
+
+  /**
+   * How long a token STS refused is refused again without asking: long enough that a flood of it
+   * costs one STS request per window, short enough that a key registered a moment too late is
+   * soon honoured.
+   */
+  public static final Duration REFUSAL_CACHED = Duration.ofSeconds(30);
 
   /** How far ahead of the gateway's clock a caller's signing time may be. */
   public static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
@@ -42,11 +52,17 @@ public final class StsCallerIdentities implements CallerIdentities {
 
   private record Verified(VerifiedCaller caller, Instant until) {}
 
+  private record Refused(String description, Instant until) {}
+
   private final URI stsEndpoint;
   private final HttpClient http;
   private final Clock clock;
   private final Cache<String, Verified> verified =
       Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(MAX_CACHED).build();
+  // Bounded: a flood of distinct bad tokens evicts older refusals rather than growing the heap.
+  private final Cache<String, Refused> refused =
+      Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(REFUSAL_CACHED).build();
+  private final AtomicLong stsRequests = new AtomicLong();
 
   public StsCallerIdentities(URI stsEndpoint, Clock clock) {
     this.stsEndpoint = stsEndpoint;
@@ -73,13 +89,32 @@ public final class StsCallerIdentities implements CallerIdentities {
     if (known != null && now.isBefore(known.until())) {
       return known.caller();
     }
-    VerifiedCaller caller = ask(query);
+    Refused before = refused.getIfPresent(query);
+    if (before != null && now.isBefore(before.until())) {
+      throw new CallerRefusedException(
+          Status.UNAUTHENTICATED.withDescription(before.description()));
+    }
+    VerifiedCaller caller;
+    try {
+      caller = ask(query);
+    } catch (CallerRefusedException e) {
+      if (e.status().getCode() == Status.Code.UNAUTHENTICATED) {
+        refused.put(query, new Refused(e.status().getDescription(), now.plus(REFUSAL_CACHED)));
+      }
+      throw e;
+    }
     verified.put(query, new Verified(caller, until));
     return caller;
   }
 
+  /** How many requests this verifier has sent to STS: what a flood of bad tokens costs. */
+  public long stsRequests() {
+    return stsRequests.get();
+  }
+
   private VerifiedCaller ask(String query) throws CallerRefusedException {
     HttpResponse<String> answer;
+    stsRequests.incrementAndGet();
     try {
       answer =
           http.send(

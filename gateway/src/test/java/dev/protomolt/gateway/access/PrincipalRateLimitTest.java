@@ -5,31 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The token bucket per principal, on a clock the test moves. */
 class PrincipalRateLimitTest {
-
-  private static final class MovingClock extends Clock {
-    Instant now = Instant.parse("2026-12-01T12:00:00Z");
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   @Test
   void aBurstIsServedThenCallsWaitForTheRefill() {

@@ -324,6 +324,10 @@ public final class EnvironmentStack extends ZonePinnedStack {
     // Sealing a document log stores its original under logs/ in the platform bucket (decision
     // 1674); the task role's grant below is scoped to that prefix.
     gatewayEnvironment.put(PlatformVariable.LOG_BUCKET.key(), storage.platform().getBucketName());
+    // A module served through the gateway gets a right-to-be-forgotten body opened in memory and
+    // hands back a result the gateway seals again, both under the document's existing data key
+    // (decision 1509): Decrypt of that key is all it needs; it never generates or destroys one.
+    gatewayEnvironment.put(PlatformVariable.DATA_KEY_ARN.key(), dataKey.getKeyArn());
     // The diagnostics probes exist only where the environment's config switches them on (decision
     // 1790); the drafts probe writes its canary to the graph drafts table the graph door uses.
     gatewayEnvironment.put(
@@ -392,6 +396,7 @@ public final class EnvironmentStack extends ZonePinnedStack {
     database.grantConnect(gatewayRole);
     storage.grantDocumentReadWrite(gatewayRole);
     storage.grantLogOriginals(gatewayRole);
+    dataKey.grantDecrypt(gatewayRole);
     // The document store behind the gateway announces tombstones on storage-purge
     // (KafkaPurgeEvents).
     messaging.grantProduce(gatewayRole, "storage-purge");

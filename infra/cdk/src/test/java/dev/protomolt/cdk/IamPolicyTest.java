@@ -242,16 +242,17 @@ class IamPolicyTest {
   }
 
   @Test
-  void onlyIntakePrepareAndCompleteUseTheRightToBeForgottenKeyAndOnlyThatKey() {
+  void onlyIntakePrepareCompleteAndTheGatewayUseTheRightToBeForgottenKeyAndOnlyThatKey() {
     List<Statement> kms =
         statements.stream()
             .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("kms:")))
             .toList();
     assertThat(kms.stream().flatMap(s -> s.roles().stream()).collect(Collectors.toSet()))
-        .hasSize(3)
+        .hasSize(4)
         .anyMatch(r -> r.startsWith("${FunctionsIntakeServiceRole"))
         .anyMatch(r -> r.startsWith("${FunctionsPrepareServiceRole"))
-        .anyMatch(r -> r.startsWith("${FunctionsCompleteServiceRole"));
+        .anyMatch(r -> r.startsWith("${FunctionsCompleteServiceRole"))
+        .anyMatch(r -> r.startsWith("${GatewayTaskTaskRole"));
     assertThat(kms)
         .allSatisfy(
             s -> {
@@ -263,6 +264,14 @@ class IamPolicyTest {
                 .flatMap(s -> s.actions().stream()))
         .as("prepare only reads bodies")
         .doesNotContain("kms:GenerateDataKey");
+    // The gateway opens and re-seals under a document's existing key (decision 1509): it never
+    // generates one, so it holds Decrypt and no other KMS action.
+    assertThat(
+            PolicyDocuments.forRole(template, roleId("GatewayTaskTaskRole")).stream()
+                .flatMap(s -> s.actions().stream())
+                .filter(a -> a.startsWith("kms:")))
+        .as("the gateway only opens data keys")
+        .containsOnly("kms:Decrypt");
   }
 
   @Test

@@ -1,6 +1,5 @@
-package dev.protomolt.lambda;
+package dev.protomolt.localstack.cloud;
 
-import dev.protomolt.localstack.cloud.LocalCloud;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -36,22 +36,40 @@ import software.amazon.awssdk.services.sfn.model.HistoryEvent;
  * DynamoDB table, and every event of every execution's history of every state machine. A marker is
  * matched as its bytes, their base64 (JSON carries bytes so) and their hex (PostgreSQL prints bytea
  * so). Returns the places it was found, e.g. {@code s3:bucket/key}.
+ *
+ * <p>It lives with the local cloud, not in one module's tests, because every proof that a
+ * right-to-be-forgotten body leaves no plaintext behind (the functions' and the whole platform's)
+ * must look in the same places the same way.
  */
-final class PlaintextScan {
+public final class PlaintextScan {
 
-  private final LocalCloud cloud;
+  private final DataSource database;
+  private final String kafkaBootstrap;
   private final S3Client s3;
   private final DynamoDbClient dynamo;
   private final SfnClient sfn;
 
-  PlaintextScan(LocalCloud cloud, S3Client s3, DynamoDbClient dynamo, SfnClient sfn) {
-    this.cloud = cloud;
+  /** Scans {@code cloud}'s database and brokers, and what the given clients can list. */
+  public PlaintextScan(LocalCloud cloud, S3Client s3, DynamoDbClient dynamo, SfnClient sfn) {
+    this(cloud.database(), cloud.endpoints().kafkaBootstrapServers(), s3, dynamo, sfn);
+  }
+
+  /** Scans {@code database}, the brokers at {@code kafkaBootstrap} and what the clients list. */
+  public PlaintextScan(
+      DataSource database,
+      String kafkaBootstrap,
+      S3Client s3,
+      DynamoDbClient dynamo,
+      SfnClient sfn) {
+    this.database = database;
+    this.kafkaBootstrap = kafkaBootstrap;
     this.s3 = s3;
     this.dynamo = dynamo;
     this.sfn = sfn;
   }
 
-  Set<String> find(String marker) throws Exception {
+  /** The places that hold {@code marker} in any of its forms. */
+  public Set<String> find(String marker) throws Exception {
     byte[] raw = marker.getBytes(StandardCharsets.UTF_8);
     List<String> forms =
         List.of(marker, Base64.getEncoder().encodeToString(raw), HexFormat.of().formatHex(raw));
@@ -71,7 +89,7 @@ final class PlaintextScan {
                             found.add("s3:" + b.name() + "/" + o.key());
                           }
                         }));
-    try (Connection c = cloud.database().getConnection();
+    try (Connection c = database.getConnection();
         Statement s = c.createStatement()) {
       List<String> tables = new ArrayList<>();
       try (ResultSet r =
@@ -94,8 +112,7 @@ final class PlaintextScan {
       }
     }
     Map<String, Object> kafka = new HashMap<>();
-    kafka.put(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cloud.endpoints().kafkaBootstrapServers());
+    kafka.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrap);
     Set<String> topics;
     try (Admin admin = Admin.create(kafka)) {
       topics = admin.listTopics().names().get();
@@ -104,7 +121,7 @@ final class PlaintextScan {
         new KafkaConsumer<>(
             Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                cloud.endpoints().kafkaBootstrapServers(),
+                kafkaBootstrap,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                 false),
             new ByteArrayDeserializer(),
