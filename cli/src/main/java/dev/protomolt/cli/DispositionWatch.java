@@ -43,8 +43,19 @@ final class DispositionWatch {
    *     its own label (decision 0303), or {@link #NO_EXECUTION}
    * @param disposition SINK_REACHED, REJECTED, DROPPED, DEAD_LETTERED, UNBOUND, ... or the status
    *     and error of an execution that failed otherwise
+   * @param memoized the nodes of the walk answered from a memo instead of their module (decision
+   *     1812), as the succeeded execution's output lists them
    */
-  record Ending(String graphId, String node, String disposition) {}
+  record Ending(String graphId, String node, String disposition, List<String> memoized) {
+
+    Ending {
+      memoized = List.copyOf(memoized);
+    }
+
+    Ending(String graphId, String node, String disposition) {
+      this(graphId, node, disposition, List.of());
+    }
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -148,6 +159,18 @@ final class DispositionWatch {
     return String.join(", ", parts);
   }
 
+  /**
+   * What a document's line adds after its disposition: the nodes answered from a memo, or
+   * nothing. Kept apart from {@link #describe} so dispositions still count alike.
+   */
+  static String memoNote(List<Ending> endings) {
+    List<String> nodes = new ArrayList<>();
+    if (endings != null) {
+      endings.forEach(e -> nodes.addAll(e.memoized()));
+    }
+    return nodes.isEmpty() ? "" : " (memoized: " + String.join(", ", nodes) + ")";
+  }
+
   /** The admission's ending, or null while its execution runs (or has not started). */
   private Ending ending(String graphId, String outcome, String executionArn) {
     if (outcome.equals("UNBOUND") || outcome.equals("UNDEPLOYED")) {
@@ -180,8 +203,13 @@ final class DispositionWatch {
     }
     try {
       JsonNode out = JSON.readTree(d.output());
+      List<String> memoized = new ArrayList<>();
+      out.path("memoized").forEach(n -> memoized.add(n.asText()));
       return new Ending(
-          graphId, out.path("node").asText("-"), out.path("disposition").asText("SUCCEEDED"));
+          graphId,
+          out.path("node").asText("-"),
+          out.path("disposition").asText("SUCCEEDED"),
+          memoized);
     } catch (IOException e) {
       return new Ending(graphId, "-", "SUCCEEDED (unreadable output)");
     }

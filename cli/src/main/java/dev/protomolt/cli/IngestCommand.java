@@ -287,7 +287,9 @@ final class IngestCommand implements Callable<Integer> {
       List<DispositionWatch.Ending> endings = done.get(e.getValue());
       String disposition = endings == null ? "PENDING" : DispositionWatch.describe(endings);
       counts.merge(disposition, 1, Integer::sum);
-      out.printf("  %s  %-40s %s%n", e.getValue(), e.getKey(), disposition);
+      out.printf(
+          "  %s  %-40s %s%s%n",
+          e.getValue(), e.getKey(), disposition, DispositionWatch.memoNote(endings));
     }
     out.println("dispositions: " + counts);
     NodeDispositions.of(done.values(), docIdByPath.size() - done.size()).print(out);

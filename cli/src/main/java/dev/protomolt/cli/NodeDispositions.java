@@ -16,8 +16,19 @@ import java.util.TreeMap;
  *
  * @param rows one row per graph, node and disposition, in graph, node, disposition order
  * @param totals documents (walks) per disposition
+ * @param memoized per graph and node, the walks whose hop there was answered from a memo rather
+ *     than by the module (disposition {@code MEMOIZED}); a hop, not where a walk ended, so not in
+ *     the totals
  */
-public record NodeDispositions(List<Row> rows, Map<String, Integer> totals) {
+public record NodeDispositions(List<Row> rows, Map<String, Integer> totals, List<Row> memoized) {
+
+  private static final Comparator<List<String>> BY_GRAPH_NODE_DISPOSITION =
+      Comparator.<List<String>, String>comparing(k -> k.get(0))
+          .thenComparing(k -> k.get(1))
+          .thenComparing(k -> k.get(2));
+
+  /** The disposition column of a node's memoized hops. */
+  static final String MEMOIZED = "MEMOIZED";
 
   /** The node column of documents still running. */
   static final String RUNNING = "(running)";
@@ -27,28 +38,29 @@ public record NodeDispositions(List<Row> rows, Map<String, Integer> totals) {
 
   /** The table over {@code endingsByDoc}, plus {@code pending} documents with no ending yet. */
   static NodeDispositions of(Collection<List<DispositionWatch.Ending>> endingsByDoc, int pending) {
-    Map<List<String>, Integer> counts =
-        new TreeMap<>(
-            Comparator.<List<String>, String>comparing(k -> k.get(0))
-                .thenComparing(k -> k.get(1))
-                .thenComparing(k -> k.get(2)));
+    Map<List<String>, Integer> counts = new TreeMap<>(BY_GRAPH_NODE_DISPOSITION);
     Map<String, Integer> totals = new TreeMap<>();
+    Map<List<String>, Integer> memoized = new TreeMap<>(BY_GRAPH_NODE_DISPOSITION);
     for (List<DispositionWatch.Ending> endings : endingsByDoc) {
       for (DispositionWatch.Ending e : endings) {
         counts.merge(List.of(e.graphId(), e.node(), e.disposition()), 1, Integer::sum);
         totals.merge(e.disposition(), 1, Integer::sum);
+        for (String node : e.memoized()) {
+          memoized.merge(List.of(e.graphId(), node, MEMOIZED), 1, Integer::sum);
+        }
       }
     }
     if (pending > 0) {
       counts.put(List.of("", RUNNING, "PENDING"), pending);
       totals.put("PENDING", pending);
     }
-    List<Row> rows =
-        counts.entrySet().stream()
-            .map(
-                c -> new Row(c.getKey().get(0), c.getKey().get(1), c.getKey().get(2), c.getValue()))
-            .toList();
-    return new NodeDispositions(rows, Map.copyOf(totals));
+    return new NodeDispositions(rows(counts), Map.copyOf(totals), rows(memoized));
+  }
+
+  private static List<Row> rows(Map<List<String>, Integer> counts) {
+    return counts.entrySet().stream()
+        .map(c -> new Row(c.getKey().get(0), c.getKey().get(1), c.getKey().get(2), c.getValue()))
+        .toList();
   }
 
   /** Walks counted in the table, over every disposition. */
@@ -70,5 +82,13 @@ public record NodeDispositions(List<Row> rows, Map<String, Integer> totals) {
             (disposition, n) ->
                 out.printf("  %-16s %-20s %-24s %9d%n", "total", "", disposition, n));
     out.printf("  %-16s %-20s %-24s %9d%n", "total", "", "all", total());
+    if (!memoized.isEmpty()) {
+      out.println("memoized hops per node (answered from a stored output, no module called):");
+      for (Row r : memoized) {
+        out.printf(
+            "  %-16s %-20s %-24s %9d%n",
+            r.graphId().isEmpty() ? "-" : r.graphId(), r.node(), r.disposition(), r.documents());
+      }
+    }
   }
 }

@@ -16,14 +16,15 @@ import picocli.CommandLine.Spec;
 /**
  * {@code protomolt status}: per module service, the records queued, the oldest queued age, the
  * Work streams open and the units in flight on the gateway, with the consumer group's lag
- * (decision 1655). Signed as an operator; the gateway answers only a platform operator.
+ * (decision 1655), and the hops answered from a memo without handing the module any work (decision
+ * 1816). Signed as an operator; the gateway answers only a platform operator.
  */
 @Command(
     name = "status",
     mixinStandardHelpOptions = true,
     description =
         "Per module service: records queued, oldest queued age, streams open and units in flight"
-            + " on the gateway, and the consumer group's lag.")
+            + " on the gateway, the consumer group's lag, and hops answered from a memo instead.")
 final class StatusCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -57,8 +58,9 @@ final class StatusCommand implements Callable<Integer> {
     for (ModuleServiceBacklog b : backlog.getModuleServicesList()) {
       width = Math.max(width, b.getModuleId().length());
     }
-    String row = "%-" + width + "s  %8s  %10s  %7s  %9s  %9s%n";
-    out.printf(row, "module service", "queued", "oldest", "streams", "in flight", "group lag");
+    String row = "%-" + width + "s  %8s  %10s  %7s  %9s  %9s  %8s%n";
+    out.printf(
+        row, "module service", "queued", "oldest", "streams", "in flight", "group lag", "memoized");
     for (ModuleServiceBacklog b : backlog.getModuleServicesList()) {
       out.printf(
           row,
@@ -67,7 +69,8 @@ final class StatusCommand implements Callable<Integer> {
           age(b.getOldestQueuedAgeSeconds()),
           b.getStreamsOpen(),
           b.getUnitsInFlight(),
-          b.getGroupLag());
+          b.getGroupLag(),
+          b.getMemoized());
     }
   }
 

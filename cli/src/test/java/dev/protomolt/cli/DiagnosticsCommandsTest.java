@@ -60,10 +60,10 @@ class DiagnosticsCommandsTest {
     CommandRun status = CommandRun.of("status", "--gateway", gateway);
     assertThat(status.status()).as("%s", status).isZero();
     assertThat(status.out())
-        .containsPattern("module service +queued +oldest +streams +in flight +group lag")
-        // One row per sample module: its counts, an age, and the group's lag.
-        .containsPattern("(?m)^parser +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+$")
-        .containsPattern("(?m)^chunker +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+$");
+        .containsPattern("module service +queued +oldest +streams +in flight +group lag +memoized")
+        // One row per sample module: its counts, an age, the group's lag and its memoized hops.
+        .containsPattern("(?m)^parser +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+ +\\d+$")
+        .containsPattern("(?m)^chunker +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+ +\\d+$");
   }
 
   @Test

@@ -65,6 +65,40 @@ class NodeDispositionsTest {
   }
 
   @Test
+  void memoizedHopsAreCountedPerNodeBesideTheEndingsAndNamedOnTheDocumentsLine() {
+    DispositionWatch.Ending replayed =
+        new DispositionWatch.Ending("demo", "index", "SINK_REACHED", List.of("parse", "chunk"));
+    NodeDispositions table =
+        NodeDispositions.of(
+            List.of(
+                List.of(replayed),
+                List.of(
+                    new DispositionWatch.Ending(
+                        "demo", "index", "SINK_REACHED", List.of("parse")))),
+            0);
+
+    assertThat(table.rows())
+        .containsExactly(new NodeDispositions.Row("demo", "index", "SINK_REACHED", 2));
+    assertThat(table.total()).as("a memoized hop is not where a walk ended").isEqualTo(2);
+    assertThat(table.memoized())
+        .containsExactly(
+            new NodeDispositions.Row("demo", "chunk", NodeDispositions.MEMOIZED, 1),
+            new NodeDispositions.Row("demo", "parse", NodeDispositions.MEMOIZED, 2));
+    StringWriter text = new StringWriter();
+    table.print(new PrintWriter(text, true));
+    assertThat(text.toString())
+        .contains("memoized hops per node")
+        .containsPattern("demo\\s+parse\\s+MEMOIZED\\s+2\\n");
+    assertThat(DispositionWatch.describe(List.of(replayed))).isEqualTo("SINK_REACHED");
+    assertThat(DispositionWatch.memoNote(List.of(replayed))).isEqualTo(" (memoized: parse, chunk)");
+    assertThat(DispositionWatch.memoNote(null)).isEmpty();
+    assertThat(
+            NodeDispositions.of(List.of(List.of(ending("demo", "index", "SINK_REACHED"))), 0)
+                .memoized())
+        .isEmpty();
+  }
+
+  @Test
   void aStateLabelIsEverythingBeforeTheLastDot() {
     assertThat(DispositionWatch.labelOf("parse.DeadLettered")).isEqualTo("parse");
     assertThat(DispositionWatch.labelOf("Invoice_intake_2024--3f2a1b9c0d.Rejected"))

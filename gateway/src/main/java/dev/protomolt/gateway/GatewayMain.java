@@ -41,6 +41,7 @@ import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.doclog.PostgresPartAnnotations;
 import dev.protomolt.repository.doclog.S3LogOriginals;
 import dev.protomolt.repository.grpc.PipeDocGrpcService;
+import dev.protomolt.repository.memo.PostgresHopMemos;
 import dev.protomolt.repository.postgres.PostgresAccountStatus;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.repository.postgres.PostgresGraphVersions;
@@ -248,7 +249,11 @@ public final class GatewayMain implements AutoCloseable {
             source::queue, gateway.activity(), groupBacklog, config.modules(), clock);
     this.signals = backlog;
     // Operators read the same figures on demand (`protomolt status`, decision 1655).
-    builder.addService(new ModuleBacklogGrpcService(backlog, groupBacklog));
+    builder.addService(
+        new ModuleBacklogGrpcService(
+            backlog,
+            groupBacklog,
+            new PostgresHopMemos(dataSource, Clock.systemUTC())::reusesByModule));
     // One DynamoDB client for the drafts table, shared by the graph door and the drafts probe,
     // signed
     // with the task's own credentials like every other client here.

@@ -4,10 +4,12 @@ import dev.protomolt.proto.module.v1.GetModuleBacklogRequest;
 import dev.protomolt.proto.module.v1.GetModuleBacklogResponse;
 import dev.protomolt.proto.module.v1.ModuleBacklogServiceGrpc;
 import dev.protomolt.proto.module.v1.ModuleServiceBacklog;
+import dev.protomolt.repository.postgres.LedgerException;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * {@code ModuleBacklogService}: the backlog signals of this task, measured on request, beside the
@@ -19,10 +21,16 @@ public final class ModuleBacklogGrpcService
 
   private final BacklogSignals signals;
   private final ModuleBacklog groupBacklog;
+  private final Supplier<Map<String, Long>> memoized;
 
-  public ModuleBacklogGrpcService(BacklogSignals signals, ModuleBacklog groupBacklog) {
+  /**
+   * @param memoized hops answered from a memo so far, by module id (decision 1816)
+   */
+  public ModuleBacklogGrpcService(
+      BacklogSignals signals, ModuleBacklog groupBacklog, Supplier<Map<String, Long>> memoized) {
     this.signals = Objects.requireNonNull(signals, "signals");
     this.groupBacklog = Objects.requireNonNull(groupBacklog, "groupBacklog");
+    this.memoized = Objects.requireNonNull(memoized, "memoized");
   }
 
   @Override
@@ -31,6 +39,7 @@ public final class ModuleBacklogGrpcService
     GetModuleBacklogResponse.Builder out = GetModuleBacklogResponse.newBuilder();
     try {
       Map<String, Long> lag = groupBacklog.measure();
+      Map<String, Long> reused = memoized.get();
       for (BacklogSignals.ModuleServiceBacklog b : signals.measure()) {
         out.addModuleServices(
             ModuleServiceBacklog.newBuilder()
@@ -39,8 +48,15 @@ public final class ModuleBacklogGrpcService
                 .setOldestQueuedAgeSeconds(b.oldestQueuedAge().toSeconds())
                 .setStreamsOpen(b.streamsOpen())
                 .setUnitsInFlight(b.unitsInFlight())
-                .setGroupLag(lag.getOrDefault(b.moduleId(), 0L)));
+                .setGroupLag(lag.getOrDefault(b.moduleId(), 0L))
+                .setMemoized(reused.getOrDefault(b.moduleId(), 0L)));
       }
+    } catch (LedgerException e) {
+      responses.onError(
+          Status.UNAVAILABLE
+              .withDescription("the memoized hops could not be read: " + e.getMessage())
+              .asRuntimeException());
+      return;
     } catch (IllegalStateException e) {
       // Kafka did not answer: say so rather than report an empty backlog.
       responses.onError(

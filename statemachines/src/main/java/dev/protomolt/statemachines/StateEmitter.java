@@ -346,7 +346,9 @@ final class StateEmitter {
                 .with("workUnitId.$", "$.Payload.workUnitId")
                 .with("destinationCount.$", "$.Payload.destinationCount")
                 .with("stream.$", "$.Payload.stream")
-                .with("destinations.$", "$.Payload.destinations"))
+                .with("destinations.$", "$.Payload.destinations")
+                .with("memoized.$", "$.Payload.memoized")
+                .with("skipped.$", "$.Payload.skipped"))
         .with("ResultPath", "$")
         .with("Retry", List.of(lambdaRetrier(node)))
         .with("Catch", completeCatchers(node))
@@ -388,6 +390,15 @@ final class StateEmitter {
               .with("NumericGreaterThan", 1)
               .with("Next", name(node, "FanOut")));
     }
+    if (!edges.isEmpty()) {
+      // Complete settled the memoized nodes after this one itself (decision 1815): the walk
+      // enters at the node it names, through Start, which reaches every node.
+      choices.add(
+          JsonObject.of()
+              .with("Variable", "$.skipped")
+              .with("BooleanEquals", true)
+              .with("Next", StateMachineCompiler.START));
+    }
     Set<String> targets = new LinkedHashSet<>();
     edges.forEach(e -> targets.add(e.getToNodeId()));
     for (String target : targets) {
@@ -404,8 +415,11 @@ final class StateEmitter {
             .with("Comment", routingComment(edges))
             .with("Choices", choices)
             .with("Default", StateMachineCompiler.UNKNOWN_DESTINATION));
-    block.with(
-        none, disposition(node, sink ? Disposition.SINK_REACHED : Disposition.ROUTING_ENDED));
+    JsonObject ended =
+        disposition(node, sink ? Disposition.SINK_REACHED : Disposition.ROUTING_ENDED);
+    // The walk's memoized hops, as Complete counted them, are part of how it ended.
+    ((JsonObject) ended.get("Parameters")).with("memoized.$", "$.memoized");
+    block.with(none, ended);
     if (edges.size() > 1) {
       block.with(name(node, "FanOut"), fanOut(node));
       block.with(

@@ -18,6 +18,9 @@ public interface HopMemos {
   /** Forgets the memo of {@code key}'s document and node (its stored output is gone). */
   void forget(MemoKey key);
 
+  /** Counts one hop of {@code key}'s module answered from its memo (decision 1816). */
+  void reused(MemoKey key);
+
   /**
    * A stored output and the checksum it had when it was memoized: a reuse is valid only while the
    * reference still names an ACTIVE state with that checksum.
@@ -36,5 +39,8 @@ public interface HopMemos {
 
         @Override
         public void forget(MemoKey key) {}
+
+        @Override
+        public void reused(MemoKey key) {}
       };
 }

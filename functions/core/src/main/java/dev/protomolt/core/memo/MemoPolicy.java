@@ -31,9 +31,9 @@ public final class MemoPolicy {
   private MemoPolicy() {}
 
   /**
-   * The node's setting, with the default resolved: off until a node opts in. A memoized hop's
-   * stored state came back without the document's original bytes in a replay of the demo graph
-   * (ConcurrentReplaysTest), so reuse is opt-in per node until that is fixed (decision 1812).
+   * The node's setting, with the default resolved: off until a node opts in. The lost bytes that
+   * first kept it off are fixed (decision 1814), but two concurrent replays with it on still
+   * dead-letter a hop waiting for a ledger connection (ConcurrentReplaysTest, decision 1812).
    */
   public static Memoization effective(GraphNode node) {
     if (node.getMemoization() != Memoization.MEMOIZATION_UNSPECIFIED) {

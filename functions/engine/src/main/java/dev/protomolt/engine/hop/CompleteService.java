@@ -49,12 +49,20 @@ public final class CompleteService {
   /** Context parameter recording why a MEMORY edge ducked to CACHE, keyed by target node. */
   public static final String MEMORY_DUCK_PREFIX = "protomolt.memoryDucked.";
 
+  /**
+   * How long a Complete keeps settling memoized hops after its own (decision 1815): a quarter of
+   * the shortest function timeout (60 s), so a loaded machine ends the skip early rather than the
+   * Lambda's time.
+   */
+  private static final long SKIP_BUDGET_NANOS = java.time.Duration.ofSeconds(15).toNanos();
+
   /** The topic the reclaim consumer reads CACHE copies to delete from. */
   public static final String RECLAIM_REQUESTS = PlatformTopic.RECLAIM_REQUESTS.topicName();
 
   private final HopContext hop;
   private final HopMetrics metrics;
   private final HopMemos memos;
+  private final MemoLookup lookup;
 
   public CompleteService(HopContext hop) {
     this(hop, HopMetrics.none());
@@ -72,6 +80,7 @@ public final class CompleteService {
     this.hop = hop;
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.memos = Objects.requireNonNull(memos, "memos");
+    this.lookup = new MemoLookup(hop, memos);
   }
 
   public String handle(String payloadJson) {
@@ -86,6 +95,7 @@ public final class CompleteService {
   }
 
   private String settle(JsonNode payload, HopIdentity id, PipeStream input) {
+    long startedNanos = System.nanoTime();
     String outcome = HopJson.text(payload, "outcome");
     PinnedNode pinned = hop.pinned(id);
     String workUnitId =
@@ -134,6 +144,46 @@ public final class CompleteService {
       return HopJson.print(out);
     }
 
+    Settled first = walk(id, input, pinned, outcome, status, workUnitId, false);
+    Settled last = skipAhead(first, startedNanos);
+    String answer =
+        answer(
+            last.workUnitId(),
+            last.destinations(),
+            sealedForState(last.workUnitId(), last.staged()),
+            last.memoized(),
+            last != first);
+    if (last.staged().size() != 1) {
+      // The walk ends here (no destination), or goes on only as fan-out children each sealed
+      // under a key of its own: either way this execution's key is done with.
+      hop.forget(input);
+    }
+    return answer;
+  }
+
+  /**
+   * One settled hop: its work unit, where it routed, each destination's staged stream (with the
+   * hop in its history), and the nodes of this walk answered from a memo so far.
+   */
+  private record Settled(
+      HopIdentity id,
+      String workUnitId,
+      List<Destination> destinations,
+      List<PipeStream> staged,
+      List<String> memoized) {}
+
+  /**
+   * The hop after the mappings ran or the module answered: post-mappings, routing, staging of each
+   * destination and the step record.
+   */
+  private Settled walk(
+      HopIdentity id,
+      PipeStream input,
+      PinnedNode pinned,
+      String outcome,
+      StepStatus status,
+      String workUnitId,
+      boolean skipping) {
     String preMapped =
         input
             .getMetadata()
@@ -145,6 +195,8 @@ public final class CompleteService {
     boolean blobsInHand = !input.hasDocumentRef() || touchesBlobs(pinned, id.nodeId());
     PipeDoc document = hop.completeBody(input, id.nodeId(), blobsInHand);
     memoize(id, pinned, input, document, blobsInHand);
+    // The memoized output, as read, before post-mappings: what the module's answer would store.
+    PipeDoc output = document;
     if (status == StepStatus.STEP_STATUS_SUCCESS && !"INTAKE".equals(outcome)
         || status == StepStatus.STEP_STATUS_NO_OP
         || status == StepStatus.STEP_STATUS_MEMOIZED) {
@@ -190,6 +242,10 @@ public final class CompleteService {
                       + failed.reason());
         };
 
+    if (skipping && destinations.size() != 1) {
+      // Nothing is written yet: the node runs its own states and ends the walk there.
+      throw new NotSkipped();
+    }
     if (!destinations.isEmpty() && !reclaims.isEmpty()) {
       // Produced by the next Lambda of the execution, which runs only after this result is
       // recorded, so a retried Complete can still read its input (decision 0816). Added before
@@ -222,6 +278,11 @@ public final class CompleteService {
       }
       staged.add(s);
     }
+    if (status == StepStatus.STEP_STATUS_MEMOIZED) {
+      // Last before the record: a hop that fails before here leaves its address holding its input,
+      // so the module that then runs it reads what it would have read.
+      restore(id, input, output, blobsInHand);
+    }
     StepExecutionRecord record =
         hop.recordStep(
             id,
@@ -241,13 +302,85 @@ public final class CompleteService {
       // A terminal hop has no successor to hand its requests to: they are its last act.
       SettledReclaims.produce(hop, reclaims);
     }
-    String answer = answer(workUnitId, destinations, sealedForState(workUnitId, staged));
-    if (staged.size() != 1) {
-      // The walk ends here (no destination), or goes on only as fan-out children each sealed
-      // under a key of its own: either way this execution's key is done with.
-      hop.forget(input);
+    List<String> memoized = new ArrayList<>();
+    for (StepExecutionRecord step : input.getMetadata().getHistoryList()) {
+      if (step.getStatus() == StepStatus.STEP_STATUS_MEMOIZED) {
+        memoized.add(step.getNodeId());
+      }
     }
-    return answer;
+    if (status == StepStatus.STEP_STATUS_MEMOIZED) {
+      memoized.add(id.nodeId());
+    }
+    return new Settled(id, workUnitId, destinations, staged, List.copyOf(memoized));
+  }
+
+  /**
+   * Settles, here, each following hop that would only be answered from its memo (decision 1815):
+   * while the walk goes on to exactly one node whose Prepare has nothing to do (no filter, no
+   * pre-mapping), whose memo holds this input's output, and whose own routing then names exactly
+   * one node, that node's Complete runs in this Lambda as the memoized hop's would, and the
+   * execution enters at the first node that must run. Saves the skipped nodes' Prepare, Work, Dispatch and Complete
+   * states. Anything that would fail a skipped hop stops the skip before it, so that node runs its
+   * own states and fails, is retried or dead-letters there as it would have.
+   */
+  private Settled skipAhead(Settled from, long startedNanos) {
+    Settled at = from;
+    while (at.staged().size() == 1) {
+      if (System.nanoTime() - startedNanos > SKIP_BUDGET_NANOS) {
+        // The rest goes through the states: this Lambda must answer well inside its timeout.
+        return at;
+      }
+      PipeStream next = at.staged().getFirst();
+      HopIdentity nextId =
+          new HopIdentity(
+              at.id().graphId(),
+              at.id().graphVersion(),
+              at.id().clusterId(),
+              at.destinations().getFirst().toNodeId(),
+              at.id().executionId());
+      try {
+        PinnedNode pinned = hop.pinned(nextId);
+        if (!skippable(pinned, next)) {
+          return at;
+        }
+        Optional<PipeStream> memoized = lookup.reuse(nextId, pinned, next);
+        if (memoized.isEmpty()) {
+          return at;
+        }
+        at =
+            walk(
+                nextId,
+                memoized.get(),
+                pinned,
+                "CONTINUE",
+                StepStatus.STEP_STATUS_MEMOIZED,
+                HopContext.workUnitId(nextId, next),
+                true);
+        metrics.settled(nextId, memoized.get());
+      } catch (RuntimeException e) {
+        // The node runs its own states, which meet the same failure where it is typed.
+        return at;
+      }
+    }
+    return at;
+  }
+
+  /** A skipped hop would not route to exactly one node: it must run its own states. */
+  private static final class NotSkipped extends RuntimeException {
+    NotSkipped() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** Whether a node's hop could be settled by the Complete before it (see {@link #skipAhead}). */
+  private static boolean skippable(PinnedNode pinned, PipeStream stream) {
+    var node = pinned.node();
+    if (!node.getFilterConditionsList().isEmpty() || !node.getPreMappingsList().isEmpty()) {
+      return false;
+    }
+    // Requests carried from the hop before are produced by the next Prepare (decision 0816).
+    return stream.getMetadata().getContextParamsMap().keySet().stream()
+        .noneMatch(k -> k.startsWith(SettledReclaims.PARAM_PREFIX));
   }
 
   /**
@@ -293,13 +426,14 @@ public final class CompleteService {
     }
     DocumentReference source = input.getDocumentRef();
     String account = input.getMetadata().getAccountId();
-    String address = id.nodeId() + MemoPolicy.MEMO_ADDRESS_SUFFIX;
     try {
       DocumentReference copy =
-          blobsInHand
-              ? hop.staging.stageFrom(source, output, account, id.graphId(), address, true)
-              : hop.staging.stageFromWithoutBlobs(
-                  source, output, account, id.graphId(), address, true);
+          copyAt(
+              input,
+              output,
+              id.graphId(),
+              id.nodeId() + MemoPolicy.MEMO_ADDRESS_SUFFIX,
+              blobsInHand);
       Optional<PipeDocManifest> stored = hop.staging.activeManifest(copy);
       if (stored.isPresent()) {
         memos.record(
@@ -309,6 +443,42 @@ public final class CompleteService {
     } catch (RuntimeException e) {
       // Not recorded: the next hop with this input calls the module again.
     }
+  }
+
+  /**
+   * Puts the memoized output back at the node's own address, where a module's answer would have
+   * left it (the gateway saves a result there). Until then that address still holds the hop's
+   * input: for a parser, the intake copy whose BLOBS only point at the uploaded object, while the
+   * output it memoized carries the bytes inline. Every part is carried from the memo copy inside
+   * the object store, so the address reads back part for part as after the first run.
+   */
+  private void restore(HopIdentity id, PipeStream input, PipeDoc output, boolean blobsInHand) {
+    try {
+      copyAt(input, output, id.graphId(), id.nodeId(), blobsInHand);
+    } catch (DocumentStaging.TransientStoreFailure e) {
+      throw new TransientHopFailure(
+          "restoring the memoized output of doc '"
+              + output.getDocId()
+              + "' at node '"
+              + id.nodeId()
+              + "' failed: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /**
+   * A PERSIST copy of {@code output}, read from the stored state {@code input} refers to, at
+   * {@code address}: a partial save carrying every part the diff sees unchanged, BLOBS included
+   * when it was not read.
+   */
+  private DocumentReference copyAt(
+      PipeStream input, PipeDoc output, String graphId, String address, boolean blobsInHand) {
+    DocumentReference source = input.getDocumentRef();
+    String account = input.getMetadata().getAccountId();
+    return blobsInHand
+        ? hop.staging.stageFrom(source, output, account, graphId, address, true)
+        : hop.staging.stageFromWithoutBlobs(source, output, account, graphId, address, true);
   }
 
   /** The memo markers of this hop are its own: they do not travel to the next node. */
@@ -533,8 +703,17 @@ public final class CompleteService {
   }
 
   private static String answer(
-      String workUnitId, List<Destination> destinations, List<PipeStream> staged) {
+      String workUnitId,
+      List<Destination> destinations,
+      List<PipeStream> staged,
+      List<String> memoized,
+      boolean skipped) {
     ObjectNode out = HopJson.object();
+    // The nodes of this walk answered from a memo, which the walk's disposition reports.
+    ArrayNode memo = out.putArray("memoized");
+    memoized.forEach(memo::add);
+    // True when the destination is not this node's but a later one's (the skip of decision 1815).
+    out.put("skipped", skipped);
     boolean single = destinations.size() == 1;
     out.put("node", single ? destinations.getFirst().toNodeId() : "");
     out.put("workUnitId", workUnitId);

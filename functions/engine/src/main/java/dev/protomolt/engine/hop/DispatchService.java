@@ -8,7 +8,6 @@ import dev.protomolt.core.memo.HopMemos;
 import dev.protomolt.core.memo.MemoKey;
 import dev.protomolt.core.memo.MemoPolicy;
 import dev.protomolt.core.metrics.MetricsSink;
-import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.core.orchestration.TaskTokenCompletion;
 import dev.protomolt.names.PlatformMetric;
@@ -37,7 +36,7 @@ public final class DispatchService {
 
   private final HopContext hop;
   private final MetricsSink metrics;
-  private final HopMemos memos;
+  private final MemoLookup lookup;
   private final TaskTokenCompletion tokens;
 
   /** Emits no metric: for a platform whose gateway service is never scaled to zero. */
@@ -60,7 +59,7 @@ public final class DispatchService {
       HopContext hop, MetricsSink metrics, HopMemos memos, TaskTokenCompletion tokens) {
     this.hop = hop;
     this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.memos = Objects.requireNonNull(memos, "memos");
+    this.lookup = new MemoLookup(hop, Objects.requireNonNull(memos, "memos"));
     if (tokens == null && memos != HopMemos.NONE) {
       throw new IllegalArgumentException("a memo index needs a task token completion");
     }
@@ -89,10 +88,13 @@ public final class DispatchService {
               + pinned.node().getModuleId()
               + "'");
     }
-    Optional<PipeDocManifest> input = memoInput(id, pinned, stream);
+    Optional<PipeDocManifest> input = lookup.input(id, pinned, stream);
     if (input.isPresent()) {
-      MemoKey key = key(id, pinned, stream, input.get());
-      if (MemoPolicy.reuses(pinned.node(), stream) && reused(key, taskToken, workUnitId, stream)) {
+      MemoKey key = MemoLookup.key(id, pinned, stream, input.get());
+      Optional<PipeStream> memoized =
+          MemoPolicy.reuses(pinned.node(), stream) ? lookup.reuse(key, stream) : Optional.empty();
+      if (memoized.isPresent()) {
+        succeed(memoized.get(), taskToken, workUnitId);
         return "{}";
       }
       stream =
@@ -150,58 +152,8 @@ public final class DispatchService {
     return "{}";
   }
 
-  /** The stored state the hop reads, when the hop takes part in memoization at all. */
-  private Optional<PipeDocManifest> memoInput(
-      HopIdentity id, PinnedNode pinned, PipeStream stream) {
-    if (memos == HopMemos.NONE || !MemoPolicy.eligible(pinned.node(), stream)) {
-      return Optional.empty();
-    }
-    try {
-      return hop.staging.activeManifest(stream.getDocumentRef());
-    } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new TransientHopFailure(
-          "reading the input manifest of node '" + id.nodeId() + "' failed: " + e.getMessage(), e);
-    }
-  }
-
-  static MemoKey key(HopIdentity id, PinnedNode pinned, PipeStream stream, PipeDocManifest input) {
-    return MemoKey.of(
-        stream.getMetadata().getAccountId(),
-        stream.getDocumentRef().getDocId(),
-        id.graphId(),
-        pinned.node(),
-        input.getChecksum());
-  }
-
-  /**
-   * Completes the hop with its memoized output when there is one still stored as it was recorded;
-   * a memo whose output was purged or replaced is forgotten and the module runs.
-   */
-  private boolean reused(MemoKey key, String taskToken, String workUnitId, PipeStream stream) {
-    Optional<HopMemos.Memoized> memo = memos.find(key);
-    if (memo.isEmpty()) {
-      return false;
-    }
-    Optional<PipeDocManifest> output;
-    try {
-      output = hop.staging.activeManifest(memo.get().output());
-    } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new TransientHopFailure(
-          "reading the memoized output of node '" + key.nodeId() + "' failed: " + e.getMessage(),
-          e);
-    }
-    if (output.isEmpty() || !output.get().getChecksum().equals(memo.get().checksum())) {
-      memos.forget(key);
-      return false;
-    }
-    PipeStream memoized =
-        stream.toBuilder()
-            .setDocumentRef(memo.get().output())
-            .setMetadata(
-                stream.getMetadata().toBuilder()
-                    .putContextParams(
-                        MemoPolicy.MEMOIZED_PARAM_PREFIX + key.nodeId(), key.digest()))
-            .build();
+  /** Completes the hop's task with its memoized output instead of dispatching it. */
+  private void succeed(PipeStream memoized, String taskToken, String workUnitId) {
     ObjectNode ack = HopJson.object();
     ack.put("workUnitId", workUnitId);
     ack.put("outcome", "CONTINUE");
@@ -212,7 +164,6 @@ public final class DispatchService {
       throw new TransientHopFailure(
           "completing memoized work unit " + workUnitId + " failed: " + e.getMessage(), e);
     }
-    return true;
   }
 
   /**

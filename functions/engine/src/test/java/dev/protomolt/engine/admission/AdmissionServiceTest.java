@@ -46,7 +46,8 @@ class AdmissionServiceTest {
 
   /** The intake node's Complete ends routing, so admitted executions finish on their own. */
   private static final String NO_DESTINATIONS =
-      "{\"node\":\"\",\"workUnitId\":\"wu\",\"destinationCount\":0,\"stream\":null,\"destinations\":[]}";
+      "{\"node\":\"\",\"workUnitId\":\"wu\",\"destinationCount\":0,\"stream\":null,"
+          + "\"destinations\":[],\"memoized\":[],\"skipped\":false}";
 
   private final FakeClock clock = new FakeClock(Instant.parse("2026-03-01T12:00:00Z"));
   private LocalStepFunctions runtime;

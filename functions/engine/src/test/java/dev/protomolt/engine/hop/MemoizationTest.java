@@ -3,6 +3,7 @@ package dev.protomolt.engine.hop;
 import static dev.protomolt.core.graph.SampleGraphs.linear;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
@@ -12,7 +13,10 @@ import dev.protomolt.proto.config.v1.Memoization;
 import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.TransportType;
+import dev.protomolt.proto.data.v1.Blob;
+import dev.protomolt.proto.data.v1.BlobBag;
 import dev.protomolt.proto.data.v1.DocumentReference;
+import dev.protomolt.proto.data.v1.FileStorageReference;
 import dev.protomolt.proto.data.v1.OwnershipContext;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
@@ -21,8 +25,11 @@ import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.data.v1.StepStatus;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.proto.repository.v1.DeletePipeDocRequest;
+import dev.protomolt.repository.memo.PostgresHopMemos;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -39,12 +46,25 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  */
 class MemoizationTest {
 
+  /**
+   * Titles the document and, as the gateway hands a parser its upload, turns a blob that points at
+   * a stored object into one carrying the bytes inline: the parser's output holds them, its input
+   * (the intake copy) only the pointer.
+   */
   private static final UnaryOperator<PipeDoc> PARSER =
-      doc ->
-          doc.toBuilder()
-              .setSearchMetadata(
-                  doc.getSearchMetadata().toBuilder().setTitle("parsed " + doc.getDocId()))
-              .build();
+      doc -> {
+        PipeDoc.Builder parsed =
+            doc.toBuilder()
+                .setSearchMetadata(
+                    doc.getSearchMetadata().toBuilder().setTitle("parsed " + doc.getDocId()));
+        if (doc.getBlobBag().getBlob().hasStorageRef()) {
+          parsed
+              .getBlobBagBuilder()
+              .getBlobBuilder()
+              .setData(uploadedBytes(doc.getBlobBag().getBlob().getStorageRef().getObjectKey()));
+        }
+        return parsed.build();
+      };
 
   private static final UnaryOperator<PipeDoc> CHUNKER =
       doc ->
@@ -79,7 +99,9 @@ class MemoizationTest {
     deploy(withNode(v1, "index", n -> n.setCustomConfig(config("shards", "2"))));
     called.clear();
     h.events.produced.clear();
-    run(admit(document("memo-sink", "en"), true), 1);
+    Map<String, Long> hitsBefore = memoHits();
+    String replay = admit(document("memo-sink", "en"), true);
+    run(replay, 1);
 
     assertThat(called).as("only the changed sink runs its module").containsExactly("index");
     assertThat(h.steps())
@@ -89,10 +111,58 @@ class MemoizationTest {
             Tuple.tuple("parse", StepStatus.STEP_STATUS_MEMOIZED),
             Tuple.tuple("chunk", StepStatus.STEP_STATUS_MEMOIZED),
             Tuple.tuple("index", StepStatus.STEP_STATUS_SUCCESS));
+    // The intake hop's Complete settled both memoized hops itself: neither ran a state.
+    assertThat(statesEntered(replay))
+        .contains("in.Complete", "index.Prepare", "index.Work")
+        .noneMatch(state -> state.startsWith("parse.") || state.startsWith("chunk."));
+    assertThat(HopHarness.parse(h.awaitClosed(replay).output()).path("memoized").toString())
+        .as("the disposition names the memoized hops")
+        .isEqualTo("[\"parse\",\"chunk\"]");
+    Map<String, Long> hits = memoHits();
+    for (String module : List.of("parser", "chunker")) {
+      assertThat(hits.get(module) - hitsBefore.getOrDefault(module, 0L))
+          .as("hops of %s answered from a memo", module)
+          .isEqualTo(1);
+    }
     // The sink is handed exactly what the chunker stored the first time.
     assertThat(body(lastIndexDispatch)).isEqualTo(body(firstIndex));
     assertThat(body(lastIndexDispatch).getSearchMetadata().getTitle())
         .isEqualTo("parsed memo-sink");
+  }
+
+  @Test
+  void aReplayMemoHitLeavesEveryNodesStateAsTheModulesStoredItBytesIncluded() throws Exception {
+    PipelineGraph v1 = linear("g-memo", 0);
+    deploy(v1);
+    PipeDoc upload =
+        document("memo-blobs", "en").toBuilder()
+            .setBlobBag(
+                BlobBag.newBuilder()
+                    .setBlob(
+                        Blob.newBuilder()
+                            .setBlobId("original")
+                            .setStorageRef(
+                                FileStorageReference.newBuilder()
+                                    .setDriveName("acme:intake")
+                                    .setObjectKey("acme/ds-1/memo-blobs.txt"))))
+            .build();
+    run(admit(upload, false), 3);
+    List<String> nodes = List.of("parse", "chunk", "index");
+    List<List<String>> first = nodes.stream().map(n -> parts("memo-blobs", n)).toList();
+
+    deploy(withNode(v1, "index", n -> n.setCustomConfig(config("shards", "2"))));
+    called.clear();
+    run(admit(upload, true), 1);
+
+    assertThat(called).containsExactly("index");
+    assertThat(nodes.stream().map(n -> parts("memo-blobs", n)).toList())
+        .as("every part of every node's state, by SHA-256, as the first run stored it")
+        .isEqualTo(first);
+    for (String node : nodes) {
+      assertThat(stored("memo-blobs", node).getBlobBag().getBlob().getData())
+          .as("the uploaded bytes at %s", node)
+          .isEqualTo(uploadedBytes("acme/ds-1/memo-blobs.txt"));
+    }
   }
 
   @Test
@@ -276,6 +346,27 @@ class MemoizationTest {
     h.succeed(work, stream.toBuilder().setDocumentRef(saved).build());
   }
 
+  /** The names of the states the execution entered, in order. */
+  private List<String> statesEntered(String executionArn) {
+    List<String> names = new ArrayList<>();
+    h.sfn
+        .getExecutionHistoryPaginator(b -> b.executionArn(executionArn))
+        .events()
+        .forEach(
+            e -> {
+              if (e.stateEnteredEventDetails() != null) {
+                names.add(e.stateEnteredEventDetails().name());
+              }
+            });
+    return names;
+  }
+
+  private static Map<String, Long> memoHits() throws Exception {
+    return new PostgresHopMemos(
+            RecordingStaging.harness().postgres.dataSource(), InstantSource.system())
+        .reusesByModule();
+  }
+
   private static int memoRows(String docId) throws Exception {
     try (var c = RecordingStaging.harness().postgres.dataSource().getConnection();
         var count = c.prepareStatement("SELECT count(*) FROM hop_memos WHERE doc_id = ?")) {
@@ -285,6 +376,31 @@ class MemoizationTest {
         return row.getInt(1);
       }
     }
+  }
+
+  /** Each part of the document's stored state at {@code node}: part, set, state and SHA-256. */
+  private List<String> parts(String docId, String node) {
+    return h.staging.activeManifest(ref(docId, node)).orElseThrow().getEntriesList().stream()
+        .map(e -> e.getPart() + "/" + e.getSubKey() + " " + e.getState() + " " + e.getSha256())
+        .toList();
+  }
+
+  private PipeDoc stored(String docId, String node) {
+    return h.staging.hydrate(ref(docId, node), Set.of(), true);
+  }
+
+  private static DocumentReference ref(String docId, String node) {
+    return DocumentReference.newBuilder()
+        .setDocId(docId)
+        .setAccountId("acme")
+        .setGraphId("g-memo")
+        .setGraphAddressId(node)
+        .setKeep(true)
+        .build();
+  }
+
+  private static ByteString uploadedBytes(String objectKey) {
+    return ByteString.copyFromUtf8("the bytes of " + objectKey);
   }
 
   private PipeDoc body(WorkDispatch work) {

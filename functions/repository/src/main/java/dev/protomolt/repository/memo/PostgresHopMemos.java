@@ -11,6 +11,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -37,6 +39,13 @@ public final class PostgresHopMemos implements HopMemos {
 
   private static final String FORGET =
       "DELETE FROM hop_memos WHERE account_id = ? AND doc_id = ? AND graph_id = ? AND node_id = ?";
+
+  private static final String REUSED =
+      "INSERT INTO memo_hits (module_id, hits, last_hit_at) VALUES (?, 1, ?)"
+          + " ON CONFLICT (module_id) DO UPDATE SET hits = memo_hits.hits + 1,"
+          + " last_hit_at = EXCLUDED.last_hit_at";
+
+  private static final String HITS = "SELECT module_id, hits FROM memo_hits ORDER BY module_id";
 
   private final DataSource dataSource;
   private final InstantSource clock;
@@ -94,6 +103,33 @@ public final class PostgresHopMemos implements HopMemos {
     } catch (SQLException e) {
       throw new LedgerException("forgetting the memo of " + describe(key) + " failed", e);
     }
+  }
+
+  @Override
+  public void reused(MemoKey key) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement reused = c.prepareStatement(REUSED)) {
+      reused.setString(1, key.moduleId());
+      reused.setTimestamp(2, Timestamp.from(clock.instant()));
+      reused.executeUpdate();
+    } catch (SQLException e) {
+      throw new LedgerException("counting the reuse of " + describe(key) + " failed", e);
+    }
+  }
+
+  /** Hops answered from a memo so far, by module id (decision 1816). */
+  public Map<String, Long> reusesByModule() {
+    Map<String, Long> hits = new LinkedHashMap<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement read = c.prepareStatement(HITS);
+        ResultSet rows = read.executeQuery()) {
+      while (rows.next()) {
+        hits.put(rows.getString(1), rows.getLong(2));
+      }
+    } catch (SQLException e) {
+      throw new LedgerException("reading the memo hits failed", e);
+    }
+    return hits;
   }
 
   /** Binds the row's primary key; returns the next parameter index. */

@@ -1,5 +1,6 @@
 package dev.protomolt.repository.postgres;
 
+import dev.protomolt.core.memo.MemoPolicy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -36,12 +37,17 @@ public final class PostgresNodeTallies {
             + "   WHERE e ->> 'state' = 'PART_STATE_PRESENT')), 0)"
             + " FROM pipedocs WHERE account_id = ? AND doc_id = ANY (?) AND status = 'ACTIVE'"
             + " AND (graph_id = ? OR graph_id = 'intake:' || account_id)"
+            // A memoized output's copy (<node>.memo, decision 1812) is the memo index's storage,
+            // not a node the document reached: a run reports the graph's nodes only (decision
+            // 1814).
+            + " AND graph_address_id NOT LIKE '%' || ?"
             + " GROUP BY 1 ORDER BY min(created_at), 1";
     try (Connection c = dataSource.getConnection();
         PreparedStatement s = c.prepareStatement(sql)) {
       s.setString(1, accountId);
       s.setArray(2, c.createArrayOf("text", docIds.toArray(String[]::new)));
       s.setString(3, graphId);
+      s.setString(4, MemoPolicy.MEMO_ADDRESS_SUFFIX);
       try (ResultSet r = s.executeQuery()) {
         while (r.next()) {
           tallies.add(new NodeCount(r.getString(1), r.getInt(2), r.getLong(3)));
