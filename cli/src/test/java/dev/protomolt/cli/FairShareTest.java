@@ -40,7 +40,10 @@ class FairShareTest {
   static final int BACKLOG = Integer.getInteger("fairness.a", 0);
   static final int FEW = Integer.getInteger("fairness.b", 0);
 
-  static final String DATASOURCE = "docs";
+  /** A datasource has one owning account, so each account uploads to its own. */
+  static String datasourceOf(String account) {
+    return account + "-docs";
+  }
 
   @TempDir Path data;
 
@@ -52,9 +55,9 @@ class FairShareTest {
     try (LocalPlatform platform = LocalPlatform.start(LocalCloudSettings.ephemeral(data), 0)) {
       platform.stopSampleWorkers();
       for (String account : List.of("acct-a", "acct-b")) {
-        platform.provisionAccount(account, DATASOURCE);
+        platform.provisionAccount(account, datasourceOf(account));
         platform.applyAndActivate(
-            DemoGraph.of(account, DATASOURCE, LocalPlatform.CLUSTER).toBuilder()
+            DemoGraph.of(account, datasourceOf(account), LocalPlatform.CLUSTER).toBuilder()
                 .setGraphId("fair-" + account)
                 .setName("fair-" + account)
                 .build());
@@ -88,7 +91,8 @@ class FairShareTest {
           account + "-" + i + ".txt",
           ("Fair share document " + i + " of " + account + ".\n").getBytes(StandardCharsets.UTF_8));
     }
-    return Set.copyOf(IntakeUploads.upload(platform, account, DATASOURCE, corpus).keySet());
+    return Set.copyOf(
+        IntakeUploads.upload(platform, account, datasourceOf(account), corpus).keySet());
   }
 
   private static void awaitAdmitted(
