@@ -15,6 +15,7 @@ import java.util.UUID;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
@@ -167,10 +168,20 @@ public final class ReplayThroughputMain {
             seconds,
             longestHistory(platform.stepFunctions(), machineArn, startedAt));
       }
-      ExecutionStatus status =
-          platform.stepFunctions().describeExecution(b -> b.executionArn(arn)).status();
+      DescribeExecutionResponse described =
+          platform.stepFunctions().describeExecution(b -> b.executionArn(arn));
+      ExecutionStatus status = described.status();
       if (status == ExecutionStatus.FAILED || status == ExecutionStatus.ABORTED) {
-        throw new IllegalStateException("replay execution " + arn + " ended " + status);
+        // The error and cause say which state failed and why; without them a failed run is mute.
+        throw new IllegalStateException(
+            "replay execution "
+                + arn
+                + " ended "
+                + status
+                + ": "
+                + described.error()
+                + " "
+                + described.cause());
       }
       // A driver's poll of the run's audit row; the figure is the run's own duration.
       Thread.sleep(20);
