@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.access.tracing.TraceExport;
+import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.localstack.iam.IamPrincipal;
 import dev.protomolt.localstack.iam.PolicyDocument;
 import dev.protomolt.localstack.iam.PrincipalRegistry;
@@ -108,8 +109,8 @@ class SignedTraceExportTest {
   void aSignedExportFromARoleGrantedPutTraceSegmentsIsKept() {
     export("AKIDTRACES", "traces-secret", "doc-signed");
 
-    List<StoredSpan> trace = LocalTraces.in(data).traceOf("doc-signed");
-    assertThat(trace).extracting(StoredSpan::name).containsExactly("intake");
+    List<TraceSpan> trace = LocalTraces.in(data).traceOf("doc-signed");
+    assertThat(trace).extracting(TraceSpan::name).containsExactly("intake");
     assertThat(trace.get(0).service()).isEqualTo("intake");
   }
 
