@@ -64,11 +64,12 @@ class SignedTraceExportTest {
     api.close();
   }
 
-  private static IamPrincipal principal(String name, String action) throws Exception {
+  /** A role allowed {@code actions} on {@code *} and nothing else. */
+  static IamPrincipal principal(String name, String... actions) throws Exception {
     String policy =
-        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\""
-            + action
-            + "\",\"Resource\":\"*\"}]}";
+        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":"
+            + JSON.writeValueAsString(actions)
+            + ",\"Resource\":\"*\"}]}";
     return new IamPrincipal(
         name,
         "arn:aws:iam::000000000000:role/" + name,

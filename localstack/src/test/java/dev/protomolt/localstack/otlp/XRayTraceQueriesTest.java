@@ -3,12 +3,9 @@ package dev.protomolt.localstack.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.access.tracing.XRayTraceSource;
 import dev.protomolt.core.tracing.DocumentTrace;
 import dev.protomolt.core.tracing.TraceSpan;
-import dev.protomolt.localstack.iam.IamPrincipal;
-import dev.protomolt.localstack.iam.PolicyDocument;
 import dev.protomolt.localstack.iam.PrincipalRegistry;
 import dev.protomolt.localstack.lambda.api.FunctionRegistry;
 import dev.protomolt.localstack.lambda.api.LambdaApiServer;
@@ -35,7 +32,6 @@ import software.amazon.awssdk.services.xray.model.XRayException;
  */
 class XRayTraceQueriesTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final long NOW = Instant.now().getEpochSecond() * 1_000_000_000L;
   private static final String OLD = "0af7651916cd43dd8448eb211c80319c";
   private static final String NEW = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -50,8 +46,11 @@ class XRayTraceQueriesTest {
     iam.register(
         "AKIDREADER",
         "reader-secret",
-        principal("reader", "[\"xray:GetTraceSummaries\",\"xray:BatchGetTraces\"]"));
-    iam.register("AKIDWRITER", "writer-secret", principal("writer", "\"xray:PutTraceSegments\""));
+        SignedTraceExportTest.principal("reader", "xray:GetTraceSummaries", "xray:BatchGetTraces"));
+    iam.register(
+        "AKIDWRITER",
+        "writer-secret",
+        SignedTraceExportTest.principal("writer", "xray:PutTraceSegments"));
     LocalTraces traces = LocalTraces.in(data);
     traces.append(
         List.of(
@@ -152,16 +151,5 @@ class XRayTraceQueriesTest {
         status,
         message,
         docId.isEmpty() ? Map.of() : Map.of(DocumentTrace.DOC_ID, docId));
-  }
-
-  private static IamPrincipal principal(String name, String actions) throws Exception {
-    String policy =
-        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":"
-            + actions
-            + ",\"Resource\":\"*\"}]}";
-    return new IamPrincipal(
-        name,
-        "arn:aws:iam::000000000000:role/" + name,
-        List.of(PolicyDocument.parse(JSON.readTree(policy), name + " policy")));
   }
 }
