@@ -91,6 +91,9 @@ export const api = {
     call('GET', `documents?${q({ accountId, datasourceId, pageToken })}`),
   journey: (accountId, datasourceId, docId) =>
     call('GET', `documents/${encodeURIComponent(docId)}?${q({ accountId, datasourceId })}`),
+  // The newest trace naming the document, as tree rows in display order (decision 1830).
+  trace: (accountId, datasourceId, docId) =>
+    call('GET', `documents/${encodeURIComponent(docId)}/trace?${q({ accountId, datasourceId })}`),
   // Actions: the replay input is what an operator would paste into the Step Functions console.
   startReplay: (input) => call('POST', 'replays', input),
   replay: (executionArn) => call('GET', `replays?${q({ executionArn })}`),

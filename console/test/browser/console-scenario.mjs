@@ -116,6 +116,24 @@ async function watch(docId) {
   step('open its journey');
   await page.getByRole('heading', { name: `Journey of ${docId}` }).waitFor();
   await page.getByRole('table', { name: 'Manifest parts' }).first().waitFor();
+
+  step('read its trace as a tree: intake the root, the hops under it, each with its duration');
+  // Opened while it still ran: reload once it reached the sink, by keyboard as an operator would.
+  await page.getByRole('button', { name: `Reload the trace of ${docId}` }).focus();
+  await page.keyboard.press('Enter');
+  const spans = page.getByRole('table', { name: 'Trace spans' });
+  const root = spans.getByRole('row', { name: /^intake at level 1: / });
+  await root.waitFor({ timeout: 30_000 });
+  const hop = spans.getByRole('row', { name: /^prepare at level 2: .* takes \d+\.\d ms/ }).first();
+  await hop.waitFor();
+  await hop.focus();
+  if (!(await hop.evaluate((el) => el === document.activeElement))) {
+    throw new Error('a trace row is not keyboard-focusable');
+  }
+  const indent = async (row) => parseFloat(await row.locator('td').first().evaluate((td) => getComputedStyle(td).paddingLeft));
+  if (!((await indent(hop)) > (await indent(root)))) {
+    throw new Error('a hop span is not indented under intake');
+  }
   await page.screenshot({ path: join(shots, 'run-viewer.png'), fullPage: true });
 
   step('replay it from its journey and follow the replay to its counts');

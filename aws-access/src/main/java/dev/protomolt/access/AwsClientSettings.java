@@ -34,6 +34,7 @@ public final class AwsClientSettings {
   public static final String SFN = "SFN";
   public static final String DYNAMODB = "DYNAMODB";
   public static final String KMS = "KMS";
+  public static final String XRAY = "XRAY";
   public static final String LAMBDA = "LAMBDA";
   public static final String KAFKA = "KAFKA";
 

@@ -1,7 +1,7 @@
 package dev.protomolt.cli;
 
+import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.localstack.otlp.LocalTraces;
-import dev.protomolt.localstack.otlp.StoredSpan;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -36,7 +36,7 @@ final class TraceCommand implements Callable<Integer> {
       throw CommandFailure.refused("DOC-ID: must not be blank");
     }
     LocalTraces traces = LocalTraces.in(data.settings().dataDir());
-    List<StoredSpan> spans = traces.traceOf(docId);
+    List<TraceSpan> spans = traces.traceOf(docId);
     if (spans.isEmpty()) {
       throw CommandFailure.refused(
           "no trace of document '"
@@ -48,7 +48,7 @@ final class TraceCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     out.println("trace " + spans.getFirst().traceId() + " (" + spans.size() + " spans)");
-    TraceTree.render(spans).forEach(out::println);
+    TraceText.render(spans).forEach(out::println);
     out.flush();
     return 0;
   }

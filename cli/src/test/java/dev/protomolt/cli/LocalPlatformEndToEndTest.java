@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.PlaintextScan;
+import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.localstack.otlp.LocalTraces;
-import dev.protomolt.localstack.otlp.StoredSpan;
 import dev.protomolt.module.samples.sink.SearchHit;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.config.v1.PipelineGraph;
@@ -120,28 +120,28 @@ class LocalPlatformEndToEndTest {
         .isEqualTo(sha256(text));
     // One trace for the document, from intake through every hop's functions, the gateway's serve
     // and ack, each module and the store's saves, as the local collector keeps it (decision 1793).
-    List<StoredSpan> trace =
+    List<TraceSpan> trace =
         Eventually.value(
             "the document's trace with every module's span",
             () -> {
-              List<StoredSpan> spans =
+              List<TraceSpan> spans =
                   LocalTraces.in(platform.endpoints().dataDir()).traceOf(admitted.docId());
               Set<String> services =
-                  spans.stream().map(StoredSpan::service).collect(Collectors.toSet());
+                  spans.stream().map(TraceSpan::service).collect(Collectors.toSet());
               return services.containsAll(
                       List.of("parser", "chunker", "embedder", "index-sink", "gateway"))
                   ? Optional.of(spans)
                   : Optional.empty();
             });
-    assertThat(trace).extracting(StoredSpan::traceId).containsOnly(trace.getFirst().traceId());
+    assertThat(trace).extracting(TraceSpan::traceId).containsOnly(trace.getFirst().traceId());
     assertThat(trace)
-        .extracting(StoredSpan::name)
+        .extracting(TraceSpan::name)
         .contains(
             "gateway.serve", "gateway.ack", "parser.process", "index-sink.process", "store.save");
     assertThat(trace)
-        .extracting(StoredSpan::service)
+        .extracting(TraceSpan::service)
         .contains("intake", "prepare", "dispatch", "complete");
-    Set<String> ids = trace.stream().map(StoredSpan::spanId).collect(Collectors.toSet());
+    Set<String> ids = trace.stream().map(TraceSpan::spanId).collect(Collectors.toSet());
     assertThat(trace)
         .as("every span but the root has its parent in the trace")
         .filteredOn(span -> !span.parentSpanId().isEmpty())

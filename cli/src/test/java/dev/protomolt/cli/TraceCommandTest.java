@@ -2,8 +2,8 @@ package dev.protomolt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.localstack.otlp.LocalTraces;
-import dev.protomolt.localstack.otlp.StoredSpan;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +29,7 @@ class TraceCommandTest {
                 span("a", "", "intake", "intake", 1_000_000, 2_000_000, "UNSET", ""),
                 span("c", "b", "store.save", "complete", 4_000_000, 4_500_000, "UNSET", ""),
                 span("z", "gone", "orphan", "gateway", 6_000_000, 7_000_000, "UNSET", ""),
-                new StoredSpan(
+                new TraceSpan(
                     "0af7651916cd43dd8448eb211c80319c",
                     "x",
                     "",
@@ -63,7 +63,7 @@ class TraceCommandTest {
         .contains(LocalTraces.in(data).file().toString());
   }
 
-  private static StoredSpan span(
+  private static TraceSpan span(
       String id,
       String parent,
       String name,
@@ -72,7 +72,7 @@ class TraceCommandTest {
       long end,
       String status,
       String message) {
-    return new StoredSpan(
+    return new TraceSpan(
         TRACE,
         id,
         parent,

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.orchestration.AdmissionLog;
 import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.proto.module.v1.WorkDispatch;
@@ -235,7 +236,45 @@ class ConsoleApiOnLocalCloudTest {
     assertThat(manifests.findValuesAsText("at")).contains("intake");
     assertThat(manifests.get(0).path("manifest").toString()).contains("PIPE_DOC_PART_CORE");
 
+    traceIsTheTreeTheCollectorKept(docId);
     replayFailRedriveAndReprocess(docId, executionArn);
+  }
+
+  /**
+   * The document view's trace, read by console-api through X-Ray's API from the local collector
+   * (decision 1830): the same spans {@code protomolt trace} reads from the collector's file, in
+   * tree order, intake the root and the hops under it.
+   */
+  private static void traceIsTheTreeTheCollectorKept(String docId) {
+    Reply traced =
+        call(
+            "GET",
+            "/api/documents/" + docId + "/trace",
+            Map.of("accountId", "acme", "datasourceId", "acme-uploads"),
+            null);
+    assertThat(traced.status()).as("%s", traced.body()).isEqualTo(200);
+    List<TraceSpan> kept = local.cloud.traces().traceOf(docId);
+    assertThat(traced.body().path("traceId").asText()).isEqualTo(kept.getFirst().traceId());
+    JsonNode spans = traced.body().path("spans");
+    assertThat(spans.size()).isEqualTo(kept.size());
+    JsonNode root = spans.get(0);
+    assertThat(root.path("name").asText()).isEqualTo("intake");
+    assertThat(root.path("depth").asInt()).isZero();
+    assertThat(root.path("parentSpanId").asText()).isEmpty();
+    assertThat(root.path("startOffsetMs").asDouble()).isZero();
+    for (String hop : List.of("prepare", "dispatch", "complete")) {
+      assertThat(spans)
+          .as("a %s span under intake", hop)
+          .anySatisfy(
+              sp -> {
+                assertThat(sp.path("name").asText()).isEqualTo(hop);
+                assertThat(sp.path("depth").asInt()).isEqualTo(1);
+                assertThat(sp.path("parentSpanId").asText())
+                    .isEqualTo(root.path("spanId").asText());
+                assertThat(sp.path("service").asText()).isNotBlank();
+                assertThat(sp.path("durationMs").asDouble()).isPositive();
+              });
+    }
   }
 
   /**
@@ -544,6 +583,14 @@ class ConsoleApiOnLocalCloudTest {
             null);
     assertThat(noJourney.status()).isEqualTo(404);
     assertThat(noJourney.body().path("field").asText()).isEqualTo("docId");
+    Reply noTrace =
+        call(
+            "GET",
+            "/api/documents/missing/trace",
+            Map.of("accountId", "acme", "datasourceId", "x"),
+            null);
+    assertThat(noTrace.status()).isEqualTo(404);
+    assertThat(noTrace.body()).as("as absent as its journey").isEqualTo(noJourney.body());
   }
 
   @Test
@@ -579,6 +626,12 @@ class ConsoleApiOnLocalCloudTest {
             call(
                 "GET",
                 "/api/documents/some-doc",
+                Map.of("accountId", "acme", "datasourceId", "acme-uploads"),
+                null,
+                BETA_OPERATOR),
+            call(
+                "GET",
+                "/api/documents/some-doc/trace",
                 Map.of("accountId", "acme", "datasourceId", "acme-uploads"),
                 null,
                 BETA_OPERATOR),

@@ -14,12 +14,12 @@ import dev.protomolt.core.routing.InlineBudget;
 import dev.protomolt.core.rtbf.DataKeyGoneException;
 import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.core.store.DriveKind;
+import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.lambda.wiring.ContainerClients;
 import dev.protomolt.lambda.wiring.FunctionEnvironment;
 import dev.protomolt.lambda.wiring.FunctionWiring;
 import dev.protomolt.localstack.cloud.PlaintextScan;
 import dev.protomolt.localstack.lambda.LambdaResult;
-import dev.protomolt.localstack.otlp.StoredSpan;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.Blob;
 import dev.protomolt.proto.data.v1.BlobBag;
@@ -179,8 +179,8 @@ class HandlersOnLocalCloudTest {
     // One trace (decision 1793): intake is its root, the dispatch record carries its context, and
     // every hop function and the intake copy's save are its children, as the local collector kept
     // them (each function flushed before it returned).
-    List<StoredSpan> trace = local.cloud.traces().traceOf(admission.path("docId").asText());
-    StoredSpan root =
+    List<TraceSpan> trace = local.cloud.traces().traceOf(admission.path("docId").asText());
+    TraceSpan root =
         trace.stream().filter(sp -> sp.name().equals("intake")).findFirst().orElseThrow();
     assertThat(root.parentSpanId()).isEmpty();
     assertThat(trace).allSatisfy(sp -> assertThat(sp.traceId()).isEqualTo(root.traceId()));

@@ -130,6 +130,8 @@ final class LocalCloudFunctions implements AutoCloseable {
     env.put("PROTOMOLT_EXECUTION_ROLE_ARN", ROLE);
     // The local collector, as TemplateDeployer.runtimeEnvironment gives every deployed function.
     ep.traces().ifPresent(uri -> env.put(PlatformVariable.OTLP_ENDPOINT.key(), uri.toString()));
+    // And X-Ray's trace reads, which the collector answers for console-api (decision 1830).
+    ep.traces().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_XRAY", uri.toString()));
     env.put("AWS_ENDPOINT_URL_DYNAMODB", ep.dynamoDb().toString());
     env.put("PROTOMOLT_DRAFTS_TABLE", DRAFTS_TABLE);
     // The console's operators: two platform operators, and one operator of beta alone.

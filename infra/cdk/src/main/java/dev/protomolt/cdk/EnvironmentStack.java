@@ -269,6 +269,14 @@ public final class EnvironmentStack extends ZonePinnedStack {
                 .resources(List.of(graphAdmin.executionPattern()))
                 .build());
     messaging.grantConsume(consoleApi, group(prefix, CONSOLE_API), Messaging.DLQ_TOPIC_PATTERN);
+    // The document view's trace (decision 1830): X-Ray's two trace reads, which name no resource.
+    consoleApi
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("xray:GetTraceSummaries", "xray:BatchGetTraces"))
+                .resources(List.of("*"))
+                .build());
 
     Provisioning provisioning =
         new Provisioning(

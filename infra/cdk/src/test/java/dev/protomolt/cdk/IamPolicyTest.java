@@ -41,7 +41,10 @@ class IamPolicyTest {
           "states:SendTaskFailure",
           "states:SendTaskHeartbeat",
           // X-Ray authorizes an OTLP export as PutTraceSegments, which names no resource.
-          "xray:PutTraceSegments");
+          "xray:PutTraceSegments",
+          // X-Ray's trace reads name no resource either (only groups and sampling rules do).
+          "xray:GetTraceSummaries",
+          "xray:BatchGetTraces");
 
   private static Template template;
   private static List<Statement> statements;
@@ -293,7 +296,7 @@ class IamPolicyTest {
     // the gateway's task role, and no other role, hold X-Ray's one write action on *.
     Set<String> exporters =
         statements.stream()
-            .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("xray:")))
+            .filter(s -> s.actions().contains("xray:PutTraceSegments"))
             .peek(
                 s -> {
                   assertThat(s.actions()).containsExactly("xray:PutTraceSegments");
@@ -308,6 +311,22 @@ class IamPolicyTest {
     }
     expected.add("${" + roleId("GatewayTaskTaskRole") + "}");
     assertThat(exporters).isEqualTo(expected);
+  }
+
+  @Test
+  void onlyConsoleApiReadsTracesBackFromXray() {
+    // The document view's trace (decision 1830): no other role reads spans, and none writes more.
+    List<Statement> xray =
+        statements.stream()
+            .filter(s -> s.actions().stream().anyMatch(a -> a.startsWith("xray:")))
+            .filter(s -> !s.actions().contains("xray:PutTraceSegments"))
+            .toList();
+    assertThat(xray).hasSize(1);
+    assertThat(xray.getFirst().actions())
+        .containsExactlyInAnyOrder("xray:GetTraceSummaries", "xray:BatchGetTraces");
+    assertThat(xray.getFirst().resources()).containsExactly("*");
+    assertThat(xray.getFirst().roles())
+        .containsExactly("${" + roleId("FunctionsConsoleApiServiceRole") + "}");
   }
 
   /** {@code graph-admin} as its construct ids spell it: {@code GraphAdmin}. */

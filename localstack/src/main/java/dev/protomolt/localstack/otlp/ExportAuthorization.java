@@ -41,11 +41,17 @@ final class ExportAuthorization {
   }
 
   /**
+   * @param action the IAM action the request is authorized as
    * @param header a received header's value by (case-insensitive) name, or null
    * @return empty when the export may be kept
    */
   Optional<Refusal> check(
-      String method, String path, Function<String, String> header, byte[] body, Instant now) {
+      String action,
+      String method,
+      String path,
+      Function<String, String> header,
+      byte[] body,
+      Instant now) {
     String authorization = header.apply("Authorization");
     if (authorization == null || authorization.isBlank()) {
       return iam.strict()
@@ -160,11 +166,11 @@ final class ExportAuthorization {
               "InvalidSignatureException",
               "The request signature we calculated does not match the signature you provided."));
     }
-    AccessDecision decision = principal.get().evaluate(AccessRequest.of(ACTION, "*"));
+    AccessDecision decision = principal.get().evaluate(AccessRequest.of(action, "*"));
     if (!decision.allowed()) {
       LOG.warning(
           () ->
-              "denied " + ACTION + " on * to " + principal.get().name() + ": " + decision.reason());
+              "denied " + action + " on * to " + principal.get().name() + ": " + decision.reason());
       return Optional.of(
           new Refusal(
               403,
@@ -172,7 +178,7 @@ final class ExportAuthorization {
               "User: "
                   + principal.get().callerArn()
                   + " is not authorized to perform: "
-                  + ACTION
+                  + action
                   + " on resource: *"));
     }
     return Optional.empty();

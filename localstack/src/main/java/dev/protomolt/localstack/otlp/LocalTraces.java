@@ -1,6 +1,8 @@
 package dev.protomolt.localstack.otlp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.core.tracing.DocumentTrace;
+import dev.protomolt.core.tracing.TraceSpan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -8,9 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The spans the local collector keeps: one JSON line per span in {@code <data>/traces/spans.jsonl}
@@ -38,13 +38,13 @@ public final class LocalTraces {
   }
 
   /** Appends {@code spans}, one line each, in one write so lines of two exports never interleave. */
-  public synchronized void append(List<StoredSpan> spans) {
+  public synchronized void append(List<TraceSpan> spans) {
     if (spans.isEmpty()) {
       return;
     }
     StringBuilder lines = new StringBuilder();
     try {
-      for (StoredSpan span : spans) {
+      for (TraceSpan span : spans) {
         lines.append(JSON.writeValueAsString(span)).append('\n');
       }
       Files.createDirectories(file.getParent());
@@ -60,18 +60,18 @@ public final class LocalTraces {
   }
 
   /** Every kept span, in the order received. */
-  public List<StoredSpan> all() {
+  public List<TraceSpan> all() {
     if (!Files.exists(file)) {
       return List.of();
     }
-    List<StoredSpan> spans = new ArrayList<>();
+    List<TraceSpan> spans = new ArrayList<>();
     try {
       for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
         if (line.isBlank()) {
           continue;
         }
         try {
-          spans.add(JSON.readValue(line, StoredSpan.class));
+          spans.add(JSON.readValue(line, TraceSpan.class));
         } catch (IOException torn) {
           // A line cut short by a crash mid-write is skipped; the others are whole.
         }
@@ -82,26 +82,11 @@ public final class LocalTraces {
     return spans;
   }
 
-  /**
-   * The trace of document {@code docId}: every span of the newest trace one of whose spans names
-   * the document, earliest first; empty when no kept span names it.
-   */
-  public List<StoredSpan> traceOf(String docId) {
-    List<StoredSpan> spans = all();
-    Optional<String> traceId =
-        spans.stream()
-            .filter(s -> docId.equals(s.attributes().get(DOC_ID)))
-            .max(Comparator.comparingLong(StoredSpan::startNanos))
-            .map(StoredSpan::traceId);
-    if (traceId.isEmpty()) {
-      return List.of();
-    }
-    return spans.stream()
-        .filter(s -> s.traceId().equals(traceId.get()))
-        .sorted(Comparator.comparingLong(StoredSpan::startNanos))
-        .toList();
+  /** The trace of document {@code docId} by decision 1795's rule; empty when no span names it. */
+  public List<TraceSpan> traceOf(String docId) {
+    return DocumentTrace.newest(all(), docId);
   }
 
   /** The attribute the platform's spans name their document with (the tracing module's). */
-  public static final String DOC_ID = "protomolt.doc_id";
+  public static final String DOC_ID = DocumentTrace.DOC_ID;
 }

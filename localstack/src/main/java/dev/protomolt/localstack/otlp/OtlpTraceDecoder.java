@@ -3,6 +3,7 @@ package dev.protomolt.localstack.otlp;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnknownFieldSet;
+import dev.protomolt.core.tracing.TraceSpan;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.Map;
 
 /**
  * Reads an OTLP {@code ExportTraceServiceRequest} (protobuf, as OTLP/HTTP posts it to {@code
- * /v1/traces}) into {@link StoredSpan}s by field number, without generated OTLP classes: the
+ * /v1/traces}) into {@link TraceSpan}s by field number, without generated OTLP classes: the
  * collector needs a dozen fields of the published schema, and the project's protobuf runtime
  * reads them as it reads any message.
  */
@@ -24,8 +25,8 @@ final class OtlpTraceDecoder {
   /**
    * @throws InvalidProtocolBufferException when the body is not a protobuf message
    */
-  static List<StoredSpan> decode(byte[] body) throws InvalidProtocolBufferException {
-    List<StoredSpan> spans = new java.util.ArrayList<>();
+  static List<TraceSpan> decode(byte[] body) throws InvalidProtocolBufferException {
+    List<TraceSpan> spans = new java.util.ArrayList<>();
     UnknownFieldSet request = UnknownFieldSet.parseFrom(body);
     // ExportTraceServiceRequest.resource_spans = 1
     for (ByteString resourceSpans : messages(request, 1)) {
@@ -46,7 +47,7 @@ final class OtlpTraceDecoder {
     return spans;
   }
 
-  private static StoredSpan span(UnknownFieldSet s, String service)
+  private static TraceSpan span(UnknownFieldSet s, String service)
       throws InvalidProtocolBufferException {
     String status = "UNSET";
     String message = "";
@@ -57,7 +58,7 @@ final class OtlpTraceDecoder {
       long code = varint(fields, 3);
       status = code >= 0 && code < STATUS.length ? STATUS[(int) code] : "UNSET";
     }
-    return new StoredSpan(
+    return new TraceSpan(
         hex(s, 1),
         hex(s, 2),
         hex(s, 4),

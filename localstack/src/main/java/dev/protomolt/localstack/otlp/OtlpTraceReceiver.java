@@ -23,6 +23,7 @@ public final class OtlpTraceReceiver {
   private final LocalTraces traces;
   private final ExportAuthorization authorization;
   private final Clock clock;
+  private final XRayTraceQueries queries;
 
   /** A collector that keeps unsigned and unknown-key exports, as a collector with no IAM would. */
   public OtlpTraceReceiver(LocalTraces traces) {
@@ -37,18 +38,26 @@ public final class OtlpTraceReceiver {
     this.traces = Objects.requireNonNull(traces, "traces");
     this.authorization = new ExportAuthorization(iam);
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.queries = new XRayTraceQueries(traces, iam, clock);
   }
 
   public LocalTraces traces() {
     return traces;
   }
 
-  /** Whether {@code exchange} is an OTLP trace export (any method, so a wrong one is told why). */
+  /**
+   * Whether {@code exchange} is an OTLP trace export or one of X-Ray's trace reads the collector
+   * answers from the same spans (any method, so a wrong one is told why).
+   */
   public static boolean handles(HttpExchange exchange) {
-    return PATH.equals(exchange.getRequestURI().getPath());
+    return PATH.equals(exchange.getRequestURI().getPath()) || XRayTraceQueries.handles(exchange);
   }
 
   public void handle(HttpExchange exchange) throws IOException {
+    if (XRayTraceQueries.handles(exchange)) {
+      queries.handle(exchange);
+      return;
+    }
     try (exchange) {
       if (!"POST".equals(exchange.getRequestMethod())) {
         reply(exchange, 405, "text/plain", "POST " + PATH + " only");
@@ -67,6 +76,7 @@ public final class OtlpTraceReceiver {
       byte[] body = exchange.getRequestBody().readAllBytes();
       Optional<ExportAuthorization.Refusal> refused =
           authorization.check(
+              ExportAuthorization.ACTION,
               exchange.getRequestMethod(),
               PATH,
               exchange.getRequestHeaders()::getFirst,

@@ -75,6 +75,9 @@ public final class TemplateDeployer {
     ep.lambda().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_KMS", uri.toString()));
     // Every function and task exports its spans to the local collector (decision 1794).
     ep.traces().ifPresent(uri -> env.put(PlatformVariable.OTLP_ENDPOINT.key(), uri.toString()));
+    // And the console API reads them back through X-Ray's API, which the collector answers
+    // (decision 1830).
+    ep.traces().ifPresent(uri -> env.put("AWS_ENDPOINT_URL_XRAY", uri.toString()));
     return env;
   }
 

@@ -2,6 +2,7 @@ package dev.protomolt.localstack.otlp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.localstack.lambda.api.FunctionRegistry;
 import dev.protomolt.localstack.lambda.api.LambdaApiServer;
 import dev.protomolt.tracing.Spans;
@@ -77,11 +78,11 @@ class OtlpTraceReceiverTest {
       complete.flush();
     }
 
-    List<StoredSpan> trace = LocalTraces.in(data).traceOf("doc-1");
+    List<TraceSpan> trace = LocalTraces.in(data).traceOf("doc-1");
 
-    assertThat(trace).extracting(StoredSpan::name).containsExactly("intake", "complete");
-    StoredSpan root = trace.get(0);
-    StoredSpan hop = trace.get(1);
+    assertThat(trace).extracting(TraceSpan::name).containsExactly("intake", "complete");
+    TraceSpan root = trace.get(0);
+    TraceSpan hop = trace.get(1);
     assertThat(root.traceId()).isEqualTo(Traceparent.traceId(carried)).hasSize(32);
     assertThat(root.parentSpanId()).isEmpty();
     assertThat(root.service()).isEqualTo("intake");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.access.tracing.TraceExport;
+import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.localstack.iam.IamPrincipal;
 import dev.protomolt.localstack.iam.PolicyDocument;
 import dev.protomolt.localstack.iam.PrincipalRegistry;
@@ -63,11 +64,12 @@ class SignedTraceExportTest {
     api.close();
   }
 
-  private static IamPrincipal principal(String name, String action) throws Exception {
+  /** A role allowed {@code actions} on {@code *} and nothing else. */
+  static IamPrincipal principal(String name, String... actions) throws Exception {
     String policy =
-        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":\""
-            + action
-            + "\",\"Resource\":\"*\"}]}";
+        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Action\":"
+            + JSON.writeValueAsString(actions)
+            + ",\"Resource\":\"*\"}]}";
     return new IamPrincipal(
         name,
         "arn:aws:iam::000000000000:role/" + name,
@@ -108,8 +110,8 @@ class SignedTraceExportTest {
   void aSignedExportFromARoleGrantedPutTraceSegmentsIsKept() {
     export("AKIDTRACES", "traces-secret", "doc-signed");
 
-    List<StoredSpan> trace = LocalTraces.in(data).traceOf("doc-signed");
-    assertThat(trace).extracting(StoredSpan::name).containsExactly("intake");
+    List<TraceSpan> trace = LocalTraces.in(data).traceOf("doc-signed");
+    assertThat(trace).extracting(TraceSpan::name).containsExactly("intake");
     assertThat(trace.get(0).service()).isEqualTo("intake");
   }
 

@@ -8,6 +8,7 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.graph.GraphAdminException;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
+import dev.protomolt.core.tracing.TraceSource;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.graphs.DraftService;
 import dev.protomolt.engine.graphs.GraphAdminService;
@@ -49,6 +50,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  *   <li>{@code GET /api/documents?accountId=&datasourceId=&limit=&pageToken=}: a page of
  *       documents, newest first, with status per node and the next page's token;
  *   <li>{@code GET /api/documents/{docId}?accountId=&datasourceId=}: one document's journey;
+ *   <li>{@code GET /api/documents/{docId}/trace?accountId=&datasourceId=}: the newest trace
+ *       naming the document as a tree (decision 1830);
  *   <li>{@code POST /api/replays} {replay input}: starts the replay state machine;
  *   <li>{@code GET /api/replays?executionArn=}: a replay's status, pages and counts;
  *   <li>{@code POST /api/redrives} {executionArn}: redrives a failed execution;
@@ -79,6 +82,7 @@ public final class ConsoleApiHandler implements EventHandler {
   private final Supplier<List<String>> modules;
   private final ConsoleActions actions;
   private final GraphVersions versions;
+  private final DocumentTraces traces;
 
   /**
    * @param admin graph admin's service, with activation attached (create and activate deploys)
@@ -114,11 +118,15 @@ public final class ConsoleApiHandler implements EventHandler {
         new DocumentRuns(EventJson.MAPPER, runs.admissions(), runs.sfn(), runs.store(), admin);
     this.modules = Objects.requireNonNull(modules, "modules");
     this.versions = new GraphVersions(EventJson.MAPPER, admin);
+    this.traces = new DocumentTraces(EventJson.MAPPER, runs.traces());
   }
 
-  /** Where the run viewer's reads go: admission log, Step Functions and the document store. */
+  /**
+   * Where the run viewer's reads go: admission log, Step Functions, the document store, and the
+   * deployment's spans (X-Ray in AWS, the local collector locally).
+   */
   public record DocumentRunsSource(
-      PostgresAdmissionLog admissions, SfnClient sfn, PipeDocStore store) {}
+      PostgresAdmissionLog admissions, SfnClient sfn, PipeDocStore store, TraceSource traces) {}
 
   @Override
   public void handle(InputStream event, OutputStream reply) throws IOException {
@@ -229,6 +237,12 @@ public final class ConsoleApiHandler implements EventHandler {
           String datasource = http.parameter("datasourceId");
           operators.authorize(principal, List.of(account));
           yield runs.journey(account, datasource, s.get(2));
+        }
+        if (s.size() == 4 && s.get(3).equals("trace")) {
+          String datasource = http.parameter("datasourceId");
+          operators.authorize(principal, List.of(account));
+          runs.admitted(account, datasource, s.get(2));
+          yield traces.tree(s.get(2));
         }
         throw notFound(http);
       }

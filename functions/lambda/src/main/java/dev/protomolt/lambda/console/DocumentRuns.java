@@ -151,13 +151,7 @@ final class DocumentRuns {
    * left, with times), and the manifest of each stored state: the intake copy and every node's.
    */
   ObjectNode journey(String accountId, String datasourceId, String docId) {
-    List<AdmissionRecord> found = admissions.forDocument(accountId, datasourceId, docId);
-    if (found.isEmpty()) {
-      throw new ConsoleRefusal(
-          404,
-          "docId",
-          "has no admission for account '" + accountId + "' and datasource '" + datasourceId + "'");
-    }
+    List<AdmissionRecord> found = admitted(accountId, datasourceId, docId);
     ObjectNode out = mapper.createObjectNode();
     out.put("docId", docId);
     out.put("accountId", accountId);
@@ -182,6 +176,21 @@ final class DocumentRuns {
               });
     }
     return out;
+  }
+
+  /**
+   * The document's admissions in that account and datasource: the one check that a document is
+   * the caller's, so a document of another account reads as absent.
+   */
+  List<AdmissionRecord> admitted(String accountId, String datasourceId, String docId) {
+    List<AdmissionRecord> found = admissions.forDocument(accountId, datasourceId, docId);
+    if (found.isEmpty()) {
+      throw new ConsoleRefusal(
+          404,
+          "docId",
+          "has no admission for account '" + accountId + "' and datasource '" + datasourceId + "'");
+    }
+    return found;
   }
 
   private ObjectNode admission(AdmissionRecord r, boolean withHops) {

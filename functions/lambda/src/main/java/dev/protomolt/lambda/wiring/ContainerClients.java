@@ -35,6 +35,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.kms.KmsClient;
 import software.amazon.awssdk.services.sfn.SfnClient;
+import software.amazon.awssdk.services.xray.XRayClient;
 
 /**
  * The clients of one Lambda container, each built from {@link FunctionEnvironment} on first use
@@ -60,6 +61,7 @@ public final class ContainerClients implements AutoCloseable {
   private final Once<KafkaEventBus> events;
   private final Once<SfnClient> sfn;
   private final Once<DynamoDbClient> dynamo;
+  private final Once<XRayClient> xray;
   private final Once<DataKeys> dataKeys;
   private final Once<Admin> kafkaAdmin;
   private final Once<PipeDocStore> store;
@@ -92,6 +94,7 @@ public final class ContainerClients implements AutoCloseable {
     this.events = new Once<>(() -> new KafkaEventBus(producer.get(), KAFKA_TIMEOUT));
     this.sfn = new Once<>(this::stepFunctions);
     this.dynamo = new Once<>(this::dynamoDb);
+    this.xray = new Once<>(this::xrayClient);
     this.dataKeys = new Once<>(this::kmsDataKeys);
     this.kafkaAdmin =
         new Once<>(
@@ -154,6 +157,11 @@ public final class ContainerClients implements AutoCloseable {
   /** DynamoDB (the console's drafts table), at the SDK's own endpoint variable if set. */
   public DynamoDbClient dynamo() {
     return dynamo.get();
+  }
+
+  /** X-Ray (the console's trace reads), at the SDK's own endpoint variable if set. */
+  public XRayClient xray() {
+    return xray.get();
   }
 
   /**
@@ -267,8 +275,21 @@ public final class ContainerClients implements AutoCloseable {
     return builder.build();
   }
 
+  private XRayClient xrayClient() {
+    var builder =
+        XRayClient.builder()
+            .region(Region.of(env.region()))
+            .credentialsProvider(env.aws().credentials())
+            .httpClient(UrlConnectionHttpClient.create());
+    env.aws().endpoint(AwsClientSettings.XRAY).ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
   @Override
   public void close() {
+    if (xray.built() != null) {
+      xray.built().close();
+    }
     if (kms != null) {
       kms.close();
     }

@@ -1,5 +1,6 @@
 package dev.protomolt.lambda.wiring;
 
+import dev.protomolt.access.tracing.XRayTraceSource;
 import dev.protomolt.core.cel.PipelineCelEnvironment;
 import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.core.graph.GraphCache;
@@ -373,7 +374,11 @@ public final class FunctionWiring {
             graphs.validator(),
             clients.clock()),
         new ConsoleApiHandler.DocumentRunsSource(
-            new PostgresAdmissionLog(clients.dataSource()), clients.sfn(), clients.store()),
+            new PostgresAdmissionLog(clients.dataSource()),
+            clients.sfn(),
+            clients.store(),
+            // Built on the first trace read: a cold start that reads no trace makes no client.
+            docId -> new XRayTraceSource(clients.xray(), clients.clock()).tracesNaming(docId)),
         () -> new KafkaTopics(clients.kafkaAdmin()).moduleIds(),
         new ConsoleActions(
             clients.sfn(),

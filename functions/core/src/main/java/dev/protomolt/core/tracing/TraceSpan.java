@@ -1,16 +1,16 @@
-package dev.protomolt.localstack.otlp;
+package dev.protomolt.core.tracing;
 
 import java.util.Map;
 
 /**
- * One span as the local collector keeps it: ids in lower-case hex, times in Unix nanoseconds,
+ * One span of a trace, as the local collector keeps it and X-Ray answers it: ids in lower-case hex, times in Unix nanoseconds,
  * attributes as text.
  *
  * @param parentSpanId empty for a trace's root span
  * @param service the {@code service.name} of the process that recorded it
  * @param status {@code UNSET}, {@code OK} or {@code ERROR}
  */
-public record StoredSpan(
+public record TraceSpan(
     String traceId,
     String spanId,
     String parentSpanId,
@@ -22,7 +22,7 @@ public record StoredSpan(
     String statusMessage,
     Map<String, String> attributes) {
 
-  public StoredSpan {
+  public TraceSpan {
     attributes = Map.copyOf(attributes);
   }
 
