@@ -3,9 +3,9 @@ package dev.protomolt.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.PlaintextScan;
-import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.localstack.otlp.LocalTraces;
 import dev.protomolt.module.samples.sink.SearchHit;
 import dev.protomolt.names.PlatformMetric;
@@ -122,14 +122,23 @@ class LocalPlatformEndToEndTest {
     // and ack, each module and the store's saves, as the local collector keeps it (decision 1793).
     List<TraceSpan> trace =
         Eventually.value(
-            "the document's trace with every module's span",
+            "the document's trace with every module's span and every parent it names",
             () -> {
               List<TraceSpan> spans =
                   LocalTraces.in(platform.endpoints().dataDir()).traceOf(admitted.docId());
               Set<String> services =
                   spans.stream().map(TraceSpan::service).collect(Collectors.toSet());
-              return services.containsAll(
-                      List.of("parser", "chunker", "embedder", "index-sink", "gateway"))
+              // Exporters flush in batches, so a child can arrive before its parent (intake's
+              // root span ends last): wait until every parent named is in, too.
+              Set<String> received =
+                  spans.stream().map(TraceSpan::spanId).collect(Collectors.toSet());
+              boolean parentsIn =
+                  spans.stream()
+                      .map(TraceSpan::parentSpanId)
+                      .allMatch(parent -> parent.isEmpty() || received.contains(parent));
+              return parentsIn
+                      && services.containsAll(
+                          List.of("parser", "chunker", "embedder", "index-sink", "gateway"))
                   ? Optional.of(spans)
                   : Optional.empty();
             });
