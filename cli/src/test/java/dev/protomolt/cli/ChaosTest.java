@@ -33,7 +33,7 @@ import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
- * The chaos test: 300 documents through the demo graph on the local platform while the
+ * The chaos test: 120 documents (300 under the cli pom's {@code -Pscale}) through the demo graph on the local platform while the
  * module workers are killed at random as they hold work (their channels shut at once, mid-unit)
  * and replaced. Every document must end with exactly one terminal disposition on its one path,
  * and nothing may be lost: every hop's stored state reads back with every part's SHA-256
@@ -51,11 +51,16 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 @ExtendWith(SharedPlatform.Resolver.class)
 class ChaosTest {
 
-  static final int DOCUMENTS = Integer.getInteger("chaos.documents", 300);
+  /**
+   * 120 documents make about 480 deliveries and some 29 expected kills, well above the bound of
+   * one kill per ten documents asserted below; the scale profile runs the original 300.
+   */
+  static final int DOCUMENTS = Integer.getInteger("chaos.documents", 120);
+
   static final String ACCOUNT = "chaos";
   static final String DATASOURCE = "chaos-docs";
 
-  /** Kill chance per delivery: about one in sixteen dies, some seventy kills over 1,200 hops. */
+  /** Kill chance per delivery: about one in sixteen dies (some seventy kills over 300 documents). */
   static final double KILL_CHANCE =
       Double.parseDouble(System.getProperty("chaos.killChance", "0.06"));
 
