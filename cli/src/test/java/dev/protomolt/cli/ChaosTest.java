@@ -9,7 +9,6 @@ import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.events.v1.IndexOutcome;
 import dev.protomolt.repository.doclog.PostgresLogPartIndex;
-import dev.protomolt.testsupport.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -122,7 +121,7 @@ class ChaosTest {
         uploaded.forEach((docId, bytes) -> markerByDoc.put(docId, markerOf(bytes)));
 
         Map<String, DescribeExecutionResponse> ended =
-            awaitEveryExecution(platform, version, uploaded.keySet());
+            IntakeUploads.awaitEnded(platform, ACCOUNT, version, uploaded.keySet(), STALL);
         System.out.printf(
             "ChaosTest seed=%d: %d kills (%d after processing), %d replacements,"
                 + " gateway re-buffered %d, duplicates %d%n",
@@ -259,47 +258,5 @@ class ChaosTest {
     String text = new String(bytes, StandardCharsets.UTF_8);
     int at = text.lastIndexOf("marker ");
     return text.substring(at + "marker ".length()).strip();
-  }
-
-  /** Documents whose execution has not ended yet, as many and a few of them by id. */
-  private record Unended(int count, int of, List<String> examples) {
-    @Override
-    public String toString() {
-      return count + " of " + of + " documents had not ended, e.g. " + examples;
-    }
-  }
-
-  /** Polls until every document's execution has ended; fails once none ends for {@link #STALL}. */
-  private static Map<String, DescribeExecutionResponse> awaitEveryExecution(
-      LocalPlatform platform, long version, Set<String> docIds) {
-    Map<String, DescribeExecutionResponse> ended = new HashMap<>();
-    Eventually.whileProgressing(
-        "every document's execution to end",
-        STALL,
-        () -> {
-          for (LocalPlatform.Admission a : platform.admissions(ACCOUNT)) {
-            if (a.graphVersion() != version
-                || !docIds.contains(a.docId())
-                || ended.containsKey(a.docId())
-                || a.executionArn().isEmpty()) {
-              continue;
-            }
-            DescribeExecutionResponse d =
-                platform.stepFunctions().describeExecution(b -> b.executionArn(a.executionArn()));
-            if (d.status() != ExecutionStatus.RUNNING) {
-              ended.put(a.docId(), d);
-              if (ended.size() % 50 == 0) {
-                System.out.println(
-                    "ChaosTest: " + ended.size() + " of " + docIds.size() + " documents ended");
-              }
-            }
-          }
-          List<String> missing =
-              docIds.stream().filter(id -> !ended.containsKey(id)).limit(5).toList();
-          return new Unended(docIds.size() - ended.size(), docIds.size(), missing);
-        },
-        unended -> -unended.count(),
-        unended -> unended.count() == 0);
-    return ended;
   }
 }

@@ -171,32 +171,9 @@ class ConcurrentReplaysTest {
 
   /** Waits for every document's first execution to end successfully. */
   private static void awaitIngested(long version, Set<String> docIds) {
-    Map<String, ExecutionStatus> ended = new HashMap<>();
-    Eventually.whileProgressing(
-        "every document's first execution to end",
-        STALL,
-        () -> {
-          for (LocalPlatform.Admission a : platform.admissions(ACCOUNT)) {
-            if (a.graphVersion() != version
-                || !docIds.contains(a.docId())
-                || ended.containsKey(a.docId())
-                || a.executionArn().isEmpty()) {
-              continue;
-            }
-            ExecutionStatus status =
-                platform
-                    .stepFunctions()
-                    .describeExecution(b -> b.executionArn(a.executionArn()))
-                    .status();
-            if (status != ExecutionStatus.RUNNING) {
-              ended.put(a.docId(), status);
-            }
-          }
-          return ended.size();
-        },
-        n -> n,
-        n -> n == docIds.size());
-    assertThat(ended.values()).allMatch(s -> s == ExecutionStatus.SUCCEEDED);
+    assertThat(IntakeUploads.awaitEnded(platform, ACCOUNT, version, docIds, STALL).values())
+        .extracting(DescribeExecutionResponse::status)
+        .allMatch(s -> s == ExecutionStatus.SUCCEEDED);
   }
 
   /** Polls the version's executions until every replay execution has ended. */

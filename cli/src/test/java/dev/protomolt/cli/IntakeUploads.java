@@ -7,19 +7,25 @@ import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
+import dev.protomolt.testsupport.Eventually;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
+import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * What the cli's load tests do around the platform: upload a corpus to the intake bucket as a
@@ -118,5 +124,50 @@ final class IntakeUploads {
                         .setGraphId(graphId))
                 .build())
         .getPipedoc();
+  }
+
+  /**
+   * Polls until every one of {@code docIds}' executions on graph version {@code version} has
+   * ended, printing progress every 50; fails once none ends for {@code stall}, naming a few that
+   * had not.
+   */
+  static Map<String, DescribeExecutionResponse> awaitEnded(
+      LocalPlatform platform, String account, long version, Set<String> docIds, Duration stall) {
+    Map<String, DescribeExecutionResponse> ended = new HashMap<>();
+    Eventually.whileProgressing(
+        "every document's execution to end",
+        stall,
+        () -> {
+          for (LocalPlatform.Admission a : platform.admissions(account)) {
+            if (a.graphVersion() != version
+                || !docIds.contains(a.docId())
+                || ended.containsKey(a.docId())
+                || a.executionArn().isEmpty()) {
+              continue;
+            }
+            DescribeExecutionResponse d =
+                platform.stepFunctions().describeExecution(b -> b.executionArn(a.executionArn()));
+            if (d.status() != ExecutionStatus.RUNNING) {
+              ended.put(a.docId(), d);
+              if (ended.size() % 50 == 0) {
+                System.out.println(ended.size() + " of " + docIds.size() + " documents ended");
+              }
+            }
+          }
+          List<String> missing =
+              docIds.stream().filter(id -> !ended.containsKey(id)).limit(5).toList();
+          return new Unended(docIds.size() - ended.size(), docIds.size(), missing);
+        },
+        unended -> -unended.count(),
+        unended -> unended.count() == 0);
+    return ended;
+  }
+
+  /** Documents whose execution has not ended yet, as many and a few of them by id. */
+  private record Unended(int count, int of, List<String> examples) {
+    @Override
+    public String toString() {
+      return count + " of " + of + " documents had not ended, e.g. " + examples;
+    }
   }
 }
