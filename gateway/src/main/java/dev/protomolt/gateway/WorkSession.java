@@ -572,8 +572,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     span.setAttribute(Spans.NODE_ID, d.getNodeId());
     span.setAttribute(Spans.MODULE_ID, d.getModuleId());
     String docId = d.getStream().getDocumentRef().getDocId();
-    span.setAttribute(
-        Spans.DOC_ID, docId.isEmpty() ? d.getStream().getDocument().getDocId() : docId);
+    Spans.aboutDocument(span, docId.isEmpty() ? d.getStream().getDocument().getDocId() : docId);
   }
 
   // --------------------------------------------------------------------------------------- endings

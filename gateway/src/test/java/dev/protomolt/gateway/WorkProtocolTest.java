@@ -897,6 +897,12 @@ class WorkProtocolTest {
     assertThat(process.getParentSpanId()).isEqualTo(serve.getSpanId());
     assertThat(process.getResource().getAttributes().asMap().values()).contains(MODULE);
     assertThat(process.getAttributes().get(Spans.DOC_ID)).isEqualTo("doc-trace");
+    assertThat(List.of(serve, process, read, save))
+        .as("each names its document as an X-Ray annotation, so the console can find it")
+        .allSatisfy(
+            s ->
+                assertThat(s.getAttributes().get(Spans.XRAY_ANNOTATIONS))
+                    .containsExactly("protomolt.doc_id"));
     assertThat(ackSpan.getParentSpanId()).isEqualTo(serve.getSpanId());
     assertThat(ackSpan.getAttributes().get(Spans.WORK_UNIT_ID)).isEqualTo("u-trace");
     assertThat(save.getParentSpanId())

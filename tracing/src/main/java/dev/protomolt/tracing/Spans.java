@@ -2,11 +2,13 @@ package dev.protomolt.tracing;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
+import java.util.List;
 
 /**
  * Runs a call inside a span: the span is current while it runs (so the store's spans nest under
@@ -17,6 +19,16 @@ public final class Spans {
 
   /** The document a span is about; {@code protomolt trace <doc-id>} finds the trace by it. */
   public static final AttributeKey<String> DOC_ID = AttributeKey.stringKey("protomolt.doc_id");
+
+  /**
+   * The attributes X-Ray indexes as annotations. Both the collector's X-Ray exporter and the local
+   * collector keep every other attribute as unsearchable metadata, so the console's lookup by
+   * document id finds only spans that list {@link #DOC_ID} here (decision 1830).
+   */
+  public static final AttributeKey<List<String>> XRAY_ANNOTATIONS =
+      AttributeKey.stringArrayKey("aws.xray.annotations");
+
+  private static final List<String> INDEXED = List.of(DOC_ID.getKey());
 
   public static final AttributeKey<String> NODE_ID = AttributeKey.stringKey("protomolt.node_id");
   public static final AttributeKey<String> WORK_UNIT_ID =
@@ -31,6 +43,17 @@ public final class Spans {
   }
 
   private Spans() {}
+
+  /** Names {@code docId} as the span's document, indexed so it can be found by it in X-Ray. */
+  public static void aboutDocument(Span span, String docId) {
+    span.setAttribute(DOC_ID, docId);
+    span.setAttribute(XRAY_ANNOTATIONS, INDEXED);
+  }
+
+  /** {@link #aboutDocument(Span, String)} for a span not started yet. */
+  public static SpanBuilder aboutDocument(SpanBuilder span, String docId) {
+    return span.setAttribute(DOC_ID, docId).setAttribute(XRAY_ANNOTATIONS, INDEXED);
+  }
 
   /** {@code call} in a span named {@code name}, child of {@code parent}'s span if it has one. */
   public static <T, E extends Exception> T inSpan(

@@ -9,16 +9,19 @@ import dev.protomolt.core.tracing.TraceSpan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A span as an X-Ray segment document and back (decision 1830). X-Ray names a segment by its
- * service, times it in epoch seconds, ids its trace {@code 1-<8 hex>-<24 hex>} and keeps an
- * OpenTelemetry span's attributes as annotations (dots become underscores, the only indexed
- * form) with the span's own name and status under {@code metadata.otel}. The local collector
- * writes this shape and the console's adapter reads it, so one class holds both directions.
+ * service, times it in epoch seconds, ids its trace {@code 1-<8 hex>-<24 hex>}, keeps as
+ * annotations only the attributes the span lists in {@code aws.xray.annotations} (dots become
+ * underscores, the only indexed form) and every other attribute under {@code metadata.default},
+ * with the span's own name and status under {@code metadata.otel}. The local collector writes this
+ * shape and the console's adapter reads it, so one class holds both directions.
  */
 public final class XRaySegments {
 
@@ -66,9 +69,20 @@ public final class XRaySegments {
     if ("ERROR".equals(span.status())) {
       doc.put("fault", true);
     }
+    Set<String> indexed = indexed(span);
     ObjectNode annotations = doc.putObject("annotations");
-    span.attributes().forEach((k, v) -> annotations.put(k.replace('.', '_'), v));
-    ObjectNode otel = doc.putObject("metadata").putObject("otel");
+    ObjectNode metadata = doc.putObject("metadata");
+    ObjectNode unindexed = metadata.putObject("default");
+    span.attributes()
+        .forEach(
+            (k, v) -> {
+              if (indexed.contains(k)) {
+                annotations.put(k.replace('.', '_'), v);
+              } else if (!k.equals(DocumentTrace.XRAY_ANNOTATIONS)) {
+                unindexed.put(k, v);
+              }
+            });
+    ObjectNode otel = metadata.putObject("otel");
     otel.put("span.name", span.name());
     otel.put("status.code", span.status());
     otel.put("status.message", span.statusMessage());
@@ -79,7 +93,20 @@ public final class XRaySegments {
     }
   }
 
-  /** The span of a segment {@code document}; attributes keyed as the annotations are. */
+  /** Whether X-Ray indexes {@code span}'s document id, so a filter on it can find the span. */
+  public static boolean indexesDocument(TraceSpan span) {
+    return indexed(span).contains(DocumentTrace.DOC_ID);
+  }
+
+  private static Set<String> indexed(TraceSpan span) {
+    String listed = span.attributes().getOrDefault(DocumentTrace.XRAY_ANNOTATIONS, "");
+    return listed.isEmpty() ? Set.of() : Set.copyOf(Arrays.asList(listed.split(",")));
+  }
+
+  /**
+   * The span of a segment {@code document}: its metadata attributes under their own keys, its
+   * annotations keyed as X-Ray writes them but for the document id, read back by name.
+   */
   public static TraceSpan span(String document) {
     JsonNode doc;
     try {
@@ -89,6 +116,10 @@ public final class XRaySegments {
     }
     JsonNode otel = doc.path("metadata").path("otel");
     Map<String, String> attributes = new LinkedHashMap<>();
+    doc.path("metadata")
+        .path("default")
+        .properties()
+        .forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));
     doc.path("annotations")
         .properties()
         .forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));

@@ -141,7 +141,7 @@ public final class PipeDocStore {
         tracer,
         "store.save",
         span -> {
-          span.setAttribute(Spans.DOC_ID, request.getPipedoc().getDocId());
+          Spans.aboutDocument(span, request.getPipedoc().getDocId());
           SavePipeDocResponse saved = untracedSave(request);
           span.setAttribute("protomolt.bytes_written", saved.getBytesWritten());
           return saved;
@@ -533,7 +533,7 @@ public final class PipeDocStore {
         tracer,
         "store.read",
         span -> {
-          span.setAttribute(Spans.DOC_ID, coordinates.docId());
+          Spans.aboutDocument(span, coordinates.docId());
           return untracedRead(coordinates, mask);
         });
   }

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnknownFieldSet;
 import dev.protomolt.core.tracing.TraceSpan;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -71,7 +72,10 @@ final class OtlpTraceDecoder {
         attributes(s, 9));
   }
 
-  /** KeyValue {key = 1, value = 2: AnyValue}; AnyValue's scalars rendered as text. */
+  /**
+   * KeyValue {key = 1, value = 2: AnyValue}; AnyValue's scalars rendered as text, an array's
+   * (ArrayValue {values = 1}) joined by commas, as X-Ray's annotation list is read back.
+   */
   private static Map<String, String> attributes(UnknownFieldSet owner, int field)
       throws InvalidProtocolBufferException {
     Map<String, String> out = new HashMap<>();
@@ -81,19 +85,32 @@ final class OtlpTraceDecoder {
       String value = "";
       for (ByteString any : messages(pair, 2)) {
         UnknownFieldSet v = UnknownFieldSet.parseFrom(any);
-        if (v.hasField(1)) {
-          value = text(v, 1);
-        } else if (v.hasField(2)) {
-          value = Boolean.toString(varint(v, 2) != 0);
-        } else if (v.hasField(3)) {
-          value = Long.toString(varint(v, 3));
-        } else if (v.hasField(4)) {
-          value = Double.toString(Double.longBitsToDouble(fixed64(v, 4)));
+        if (v.hasField(5)) {
+          List<String> items = new ArrayList<>();
+          for (ByteString item : messages(UnknownFieldSet.parseFrom(messages(v, 5).getLast()), 1)) {
+            items.add(scalar(UnknownFieldSet.parseFrom(item)));
+          }
+          value = String.join(",", items);
+        } else {
+          value = scalar(v);
         }
       }
       out.put(key, value);
     }
     return out;
+  }
+
+  private static String scalar(UnknownFieldSet v) {
+    if (v.hasField(1)) {
+      return text(v, 1);
+    } else if (v.hasField(2)) {
+      return Boolean.toString(varint(v, 2) != 0);
+    } else if (v.hasField(3)) {
+      return Long.toString(varint(v, 3));
+    } else if (v.hasField(4)) {
+      return Double.toString(Double.longBitsToDouble(fixed64(v, 4)));
+    }
+    return "";
   }
 
   private static List<ByteString> messages(UnknownFieldSet owner, int field) {

@@ -107,7 +107,9 @@ public final class XRayTraceQueries {
     long to = (long) (request.path("EndTime").asDouble() * 1e9);
     Map<String, ObjectNode> byTrace = new LinkedHashMap<>();
     for (TraceSpan span : traces.all()) {
+      // As in X-Ray, an attribute the span did not list as an annotation cannot be filtered on.
       if (m.group(1).equals(span.attributes().get(DocumentTrace.DOC_ID))
+          && XRaySegments.indexesDocument(span)
           && span.startNanos() >= from
           && span.startNanos() <= to) {
         ObjectNode summary = JSON.createObjectNode();

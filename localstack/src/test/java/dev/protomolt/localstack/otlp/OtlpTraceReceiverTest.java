@@ -57,7 +57,7 @@ class OtlpTraceReceiverTest {
               SpanKind.SERVER,
               Traceparent.parent(""),
               span -> {
-                span.setAttribute(Spans.DOC_ID, "doc-1");
+                Spans.aboutDocument(span, "doc-1");
                 return Traceparent.current();
               });
       intake.flush();
@@ -86,7 +86,10 @@ class OtlpTraceReceiverTest {
     assertThat(root.traceId()).isEqualTo(Traceparent.traceId(carried)).hasSize(32);
     assertThat(root.parentSpanId()).isEmpty();
     assertThat(root.service()).isEqualTo("intake");
-    assertThat(root.attributes()).containsEntry("protomolt.doc_id", "doc-1");
+    assertThat(root.attributes())
+        .containsEntry("protomolt.doc_id", "doc-1")
+        // an OTLP array attribute, read back as its entries joined
+        .containsEntry("aws.xray.annotations", "protomolt.doc_id");
     assertThat(hop.traceId()).isEqualTo(root.traceId());
     assertThat(hop.parentSpanId()).isEqualTo(root.spanId());
     assertThat(hop.service()).isEqualTo("complete");

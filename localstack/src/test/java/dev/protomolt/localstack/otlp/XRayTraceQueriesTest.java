@@ -58,7 +58,18 @@ class XRayTraceQueriesTest {
             span(NEW, "b1", "", "intake", "", NOW + 5_000_000L, "UNSET", ""),
             span(NEW, "b2", "b1", "hop parse", "doc-1", NOW + 6_123_456L, "ERROR", "boom"),
             span(NEW, "b3", "gone", "sink", "doc-1", NOW + 9_000_000L, "OK", ""),
-            span("11111111111111111111111111111111", "c1", "", "intake", "doc-2", NOW, "OK", "")));
+            span("11111111111111111111111111111111", "c1", "", "intake", "doc-2", NOW, "OK", ""),
+            new TraceSpan(
+                "22222222222222222222222222222222",
+                "d1",
+                "",
+                "intake",
+                "protomolt-intake",
+                NOW,
+                NOW + 1,
+                "OK",
+                "",
+                Map.of(DocumentTrace.DOC_ID, "doc-3"))));
     api =
         LambdaApiServer.start(
             0, new FunctionRegistry(), null, new OtlpTraceReceiver(traces, iam, Clock.systemUTC()));
@@ -85,7 +96,10 @@ class XRayTraceQueriesTest {
       assertThat(hop.durationNanos()).isEqualTo(2_000_000L);
       assertThat(hop.status()).isEqualTo("ERROR");
       assertThat(hop.statusMessage()).isEqualTo("boom");
-      assertThat(hop.attributes()).containsEntry(DocumentTrace.DOC_ID, "doc-1");
+      assertThat(hop.attributes())
+          .containsEntry(DocumentTrace.DOC_ID, "doc-1")
+          .containsEntry("protomolt.node_id", "parse")
+          .doesNotContainKey(DocumentTrace.XRAY_ANNOTATIONS);
       assertThat(trace.get(0).parentSpanId()).isEmpty();
     }
   }
@@ -94,6 +108,13 @@ class XRayTraceQueriesTest {
   void aDocumentNoSpanNamesHasNoTraces() {
     try (XRayClient xray = client("AKIDREADER", "reader-secret")) {
       assertThat(new XRayTraceSource(xray, Clock.systemUTC()).tracesNaming("doc-9")).isEmpty();
+    }
+  }
+
+  @Test
+  void aDocumentIdTheSpanDidNotListAsAnAnnotationCannotBeFilteredOn() {
+    try (XRayClient xray = client("AKIDREADER", "reader-secret")) {
+      assertThat(new XRayTraceSource(xray, Clock.systemUTC()).tracesNaming("doc-3")).isEmpty();
     }
   }
 
@@ -150,6 +171,14 @@ class XRayTraceQueriesTest {
         start + 2_000_000L,
         status,
         message,
-        docId.isEmpty() ? Map.of() : Map.of(DocumentTrace.DOC_ID, docId));
+        docId.isEmpty()
+            ? Map.of()
+            : Map.of(
+                DocumentTrace.DOC_ID,
+                docId,
+                DocumentTrace.XRAY_ANNOTATIONS,
+                DocumentTrace.DOC_ID,
+                "protomolt.node_id",
+                "parse"));
   }
 }

@@ -15,6 +15,12 @@ public final class DocumentTrace {
   /** The attribute the platform's spans name their document with (the tracing module's). */
   public static final String DOC_ID = "protomolt.doc_id";
 
+  /**
+   * The attribute listing which of a span's attributes X-Ray indexes as annotations; as text
+   * here, its entries joined by commas (the tracing module's {@code Spans.XRAY_ANNOTATIONS}).
+   */
+  public static final String XRAY_ANNOTATIONS = "aws.xray.annotations";
+
   private DocumentTrace() {}
 
   /** The newest trace among {@code spans} naming {@code docId}; empty when none names it. */

@@ -60,7 +60,7 @@ public final class TracedHandler implements EventHandler {
           span -> {
             String docId = docId(stream);
             if (!docId.isEmpty()) {
-              span.setAttribute(Spans.DOC_ID, docId);
+              Spans.aboutDocument(span, docId);
             }
             String node = stream.path("currentNodeId").asText("");
             if (!node.isEmpty()) {

@@ -56,6 +56,8 @@ class TracedHandlerTest {
     assertThat(span.getParentSpanId()).isEqualTo(root.getSpanId());
     assertThat(span.getKind()).isEqualTo(SpanKind.SERVER);
     assertThat(span.getAttributes().get(Spans.DOC_ID)).isEqualTo("doc-7");
+    assertThat(span.getAttributes().get(Spans.XRAY_ANNOTATIONS))
+        .containsExactly("protomolt.doc_id");
     assertThat(span.getAttributes().get(Spans.NODE_ID)).isEqualTo("parser");
     // The store's spans inside the service nest under the function's span.
     assertThat(currentInside.getFirst()).contains(span.getSpanId());

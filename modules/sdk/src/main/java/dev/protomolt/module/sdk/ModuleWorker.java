@@ -439,11 +439,12 @@ public final class ModuleWorker implements AutoCloseable {
       String inputDocId = context.document().getDocId();
       ModuleOutcome outcome;
       Span span =
-          tracer
-              .spanBuilder(config.moduleId() + ".process")
-              .setSpanKind(SpanKind.CONSUMER)
-              .setParent(Traceparent.parent(context.unit().getTraceparent()))
-              .setAttribute(Spans.DOC_ID, inputDocId)
+          Spans.aboutDocument(
+                  tracer
+                      .spanBuilder(config.moduleId() + ".process")
+                      .setSpanKind(SpanKind.CONSUMER)
+                      .setParent(Traceparent.parent(context.unit().getTraceparent())),
+                  inputDocId)
               .setAttribute(Spans.WORK_UNIT_ID, context.workUnitId())
               .setAttribute(Spans.MODULE_ID, config.moduleId())
               .startSpan();
