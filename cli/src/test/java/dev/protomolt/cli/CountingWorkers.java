@@ -9,6 +9,7 @@ import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The platform's sample modules on a test's own workers, started a module at a time, counting
- * every call per document: how a test proves a module was called once per document, or not again
- * after a redrive. The platform's own sample workers should be stopped meanwhile, or they share
+ * every call per document and the order each module finished them in: how a test proves a module
+ * was called once per document, or not again after a redrive, or who was served first. The platform's own sample workers should be stopped meanwhile, or they share
  * the work uncounted.
  */
 final class CountingWorkers implements AutoCloseable {
@@ -28,6 +29,7 @@ final class CountingWorkers implements AutoCloseable {
   private final ManagedChannel channel;
   private final List<ModuleWorker> workers = new ArrayList<>();
   private final Map<String, Map<String, AtomicInteger>> calls = new ConcurrentHashMap<>();
+  private final Map<String, List<String>> finished = new ConcurrentHashMap<>();
 
   CountingWorkers(LocalPlatform platform) {
     this.platform = platform;
@@ -50,11 +52,16 @@ final class CountingWorkers implements AutoCloseable {
   void start(String module, int slots) {
     Map<String, AtomicInteger> perDoc =
         calls.computeIfAbsent(module, k -> new ConcurrentHashMap<>());
+    List<String> done =
+        finished.computeIfAbsent(module, k -> Collections.synchronizedList(new ArrayList<>()));
     DocumentProcessor inner = processors.get(module);
     DocumentProcessor counting =
         work -> {
-          perDoc.computeIfAbsent(docId(work.stream()), k -> new AtomicInteger()).incrementAndGet();
-          return inner.process(work);
+          String docId = docId(work.stream());
+          perDoc.computeIfAbsent(docId, k -> new AtomicInteger()).incrementAndGet();
+          var outcome = inner.process(work);
+          done.add(docId);
+          return outcome;
         };
     ModuleWorker worker =
         new ModuleWorker(
@@ -77,6 +84,14 @@ final class CountingWorkers implements AutoCloseable {
     Map<String, Integer> out = new HashMap<>();
     calls.getOrDefault(module, Map.of()).forEach((doc, n) -> out.put(doc, n.get()));
     return out;
+  }
+
+  /** The documents {@code module} has finished processing, in the order it finished them. */
+  List<String> finishedOrder(String module) {
+    List<String> done = finished.getOrDefault(module, List.of());
+    synchronized (done) {
+      return List.copyOf(done);
+    }
   }
 
   private static String docId(PipeStream stream) {

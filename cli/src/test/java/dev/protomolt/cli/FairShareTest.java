@@ -4,20 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.module.samples.sink.IndexSinkModule;
-import dev.protomolt.module.sdk.DocumentProcessor;
-import dev.protomolt.module.sdk.ModuleWorker;
-import dev.protomolt.module.sdk.WorkerClock;
-import dev.protomolt.module.sdk.WorkerConfig;
-import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.testsupport.Eventually;
-import io.grpc.ClientInterceptors;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,15 +57,18 @@ class FairShareTest {
       Set<String> b = upload(platform, "acct-b", FEW);
       awaitAdmitted(platform, "acct-b", FEW, patience);
 
-      List<String> sunk = Collections.synchronizedList(new ArrayList<>());
-      Modules modules = new Modules(platform, sunk);
-      try (modules) {
+      List<String> order;
+      try (CountingWorkers modules = new CountingWorkers(platform).startAll(2)) {
         Eventually.until(
             "B's documents and A's first tenth to reach the sink",
             patience,
-            () -> sunk.containsAll(b) && sunk.stream().filter(a::contains).count() >= BACKLOG / 10);
+            () -> {
+              List<String> sunk = modules.finishedOrder(IndexSinkModule.MODULE_ID);
+              return sunk.containsAll(b)
+                  && sunk.stream().filter(a::contains).count() >= BACKLOG / 10;
+            });
+        order = modules.finishedOrder(IndexSinkModule.MODULE_ID);
       }
-      List<String> order = List.copyOf(sunk);
       int lastB = order.stream().filter(b::contains).mapToInt(order::indexOf).max().orElseThrow();
       long aBefore = order.subList(0, lastB).stream().filter(a::contains).count();
       assertThat(aBefore)
@@ -103,51 +96,5 @@ class FairShareTest {
         () ->
             platform.admissions(account).stream().filter(x -> !x.executionArn().isEmpty()).count()
                 >= count);
-  }
-
-  /** The sample modules on the test's own workers; the sink records the order it is called in. */
-  private static final class Modules implements AutoCloseable {
-    private final ManagedChannel channel;
-    private final List<ModuleWorker> workers = new ArrayList<>();
-
-    Modules(LocalPlatform platform, List<String> sunk) {
-      channel =
-          NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort())
-              .usePlaintext()
-              .build();
-      for (Map.Entry<String, DocumentProcessor> m : platform.sampleProcessors().entrySet()) {
-        DocumentProcessor inner = m.getValue();
-        DocumentProcessor processor =
-            m.getKey().equals(IndexSinkModule.MODULE_ID)
-                ? work -> {
-                  var outcome = inner.process(work);
-                  sunk.add(docId(work.stream()));
-                  return outcome;
-                }
-                : inner;
-        ModuleWorker worker =
-            new ModuleWorker(
-                // Each worker signs as its module's principal, as the gateway requires (1741).
-                ClientInterceptors.intercept(
-                    channel, platform.moduleCredentials(m.getKey()).interceptor()),
-                WorkerConfig.of(m.getKey(), 2),
-                processor,
-                WorkerClock.system());
-        worker.start();
-        workers.add(worker);
-      }
-    }
-
-    private static String docId(PipeStream stream) {
-      return stream.hasDocumentRef()
-          ? stream.getDocumentRef().getDocId()
-          : stream.getDocument().getDocId();
-    }
-
-    @Override
-    public void close() {
-      workers.forEach(ModuleWorker::close);
-      channel.shutdownNow();
-    }
   }
 }
