@@ -106,7 +106,19 @@ public final class SigV4SpanExporter implements SpanExporter {
                   + ": "
                   + drain(response));
       return CompletableResultCode.ofFailure();
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
+      // A collector that is slow or gone is the network's state, not a bug: one line, no trace.
+      LOG.warning(
+          () ->
+              "OTLP export of "
+                  + spans.size()
+                  + " spans to "
+                  + tracesUrl
+                  + " dropped: "
+                  + e
+                  + " (tracing never waits for its collector)");
+      return CompletableResultCode.ofFailure();
+    } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "OTLP export of " + spans.size() + " spans to " + tracesUrl, e);
       return CompletableResultCode.ofFailure();
     }
