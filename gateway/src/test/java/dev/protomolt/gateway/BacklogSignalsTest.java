@@ -200,14 +200,16 @@ class BacklogSignalsTest {
 
   @Test
   void theDoorCountsQueuedInFlightAndSettledHopsPerGraphNode() throws Exception {
-    // Graph g's parse and chunk nodes and graph h's parse node share the module service; h's one
-    // record passed its deadline while it waited (its queue time to live ran out).
+    // Graph g's parse and chunk nodes and graphs h's and x's parse nodes share the module service.
+    // h's one record passed its deadline while it waited (its queue time to live ran out); x's
+    // graph version was deleted meanwhile.
     produce(NODES_MODULE, "wu-p1", "g", "parse", T0.minusSeconds(40), Optional.empty());
     produce(NODES_MODULE, "wu-c1", "g", "chunk", T0.minusSeconds(50), Optional.empty());
     produce(NODES_MODULE, "wu-p2", "g", "parse", T0.minusSeconds(30), Optional.empty());
     produce(
         NODES_MODULE, "wu-h1", "h", "parse", T0.minusSeconds(10), Optional.of(T0.minusSeconds(1)));
     produce(NODES_MODULE, "wu-p3", "g", "parse", T0.minusSeconds(20), Optional.empty());
+    produce(NODES_MODULE, "wu-x1", "x", "parse", T0.minusSeconds(5), Optional.empty());
     ManualGatewayClock clock = new ManualGatewayClock(T0);
     RecordingTaskCompletion sfn = new RecordingTaskCompletion();
     try (KafkaWorkSource source =
@@ -216,7 +218,10 @@ class BacklogSignalsTest {
           new ModuleWorkGateway(
               source,
               sfn,
-              WorkScreen.allOf(new DeadlineScreen(clock)),
+              WorkScreen.allOf(
+                  new DeadlineScreen(clock),
+                  new DeadGraphScreen(
+                      (graph, version) -> !graph.equals("x"), Duration.ofSeconds(30))),
               new InlineWorkDocuments(),
               clock,
               GatewaySettings.defaults());
@@ -235,7 +240,7 @@ class BacklogSignalsTest {
       var door = ModuleBacklogServiceGrpc.newBlockingStub(channel);
       var work = ModuleWorkServiceGrpc.newStub(channel);
       try {
-        Eventually.until("every record buffered", () -> source.buffered(NODES_MODULE) == 5);
+        Eventually.until("every record buffered", () -> source.buffered(NODES_MODULE) == 6);
 
         GetModuleBacklogResponse queued = door.getModuleBacklog(request());
         assertThat(queued.getCountedSince().getSeconds()).isEqualTo(T0.getEpochSecond());
@@ -244,7 +249,8 @@ class BacklogSignalsTest {
             .containsExactly(
                 "g chunk nodes 1 50 0 0 0 0 0",
                 "g parse nodes 3 40 0 0 0 0 0",
-                "h parse nodes 1 10 0 0 0 0 0");
+                "h parse nodes 1 10 0 0 0 0 0",
+                "x parse nodes 1 5 0 0 0 0 0");
 
         // Graphs take turns inside the account (decision 1658): g's first record is served first.
         ClientStream first = serve("wu-p1", work);
@@ -253,12 +259,13 @@ class BacklogSignalsTest {
             .containsExactly(
                 "g chunk nodes 1 50 0 0 0 0 0",
                 "g parse nodes 2 30 1 0 0 0 0",
-                "h parse nodes 1 10 0 0 0 0 0");
+                "h parse nodes 1 10 0 0 0 0 0",
+                "x parse nodes 1 5 0 0 0 0 0");
         ack(
             first,
             WorkAck.newBuilder().setWorkUnitId("wu-p1").setNoOp(NoOpResult.getDefaultInstance()));
 
-        // h's turn: its expired record is drained unserved, and g's next record is served.
+        // h's and x's turns: their records are drained unserved, and g's next record is served.
         ClientStream second = serve("wu-c1", work);
         ack(
             second,
@@ -286,7 +293,8 @@ class BacklogSignalsTest {
             .containsExactly(
                 "g chunk nodes 0 0 0 0 1 0 0",
                 "g parse nodes 0 0 1 1 0 1 0",
-                "h parse nodes 0 0 0 0 0 0 1");
+                "h parse nodes 0 0 0 0 0 0 1",
+                "x parse nodes 0 0 0 0 0 0 1");
         assertThat(settled.getModuleServicesList())
             .singleElement()
             .satisfies(
