@@ -121,7 +121,7 @@ final class DispositionWatch {
     int queued = 0;
     for (List<String> arns : running.values()) {
       for (String arn : arns) {
-        if (waitsForModule(arn)) {
+        if (waitsForModule(sfn, arn)) {
           queued++;
           break;
         }
@@ -130,7 +130,11 @@ final class DispositionWatch {
     return queued;
   }
 
-  private boolean waitsForModule(String executionArn) {
+  /**
+   * Whether a running execution waits for a module: its newest history event is its Work task's
+   * {@code TaskSubmitted} (decision 1657). One history read.
+   */
+  static boolean waitsForModule(SfnClient sfn, String executionArn) {
     List<HistoryEvent> newest =
         sfn.getExecutionHistory(
                 b ->

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.proto.engine.v1.ReplayRun;
 import io.grpc.ManagedChannel;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -25,8 +26,10 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
  * {@code protomolt replay}: starts the platform's replay state machine ({@code
  * protomolt-local-replay}, decision 1700) through the Step Functions API with the same JSON input
  * an operator would paste into the console, and with {@code --wait} follows the run's audit row
- * with a progress bar to its final counts. A refused input fails the execution in its first state;
- * {@code --wait} prints that refusal under the flag it came from.
+ * with a progress bar to its final counts, then the executions it started until they end, showing
+ * how many finished and how many wait for a module beside either bar (decision 1659). A refused
+ * input fails the execution in its first state; {@code --wait} prints that refusal under the flag
+ * it came from.
  */
 @Command(
     name = "replay",
@@ -107,11 +110,29 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--wait",
-      description = "Follow the replay with a progress bar until its final counts.")
+      description =
+          "Follow the replay with a progress bar until its final counts, then its documents until"
+              + " each reached a terminal disposition.")
   boolean await;
+
+  @Option(
+      names = "--timeout-seconds",
+      defaultValue = "300",
+      paramLabel = "N",
+      description =
+          "How long --wait waits for the replayed documents once the run has started them"
+              + " (default: ${DEFAULT-VALUE}).")
+  long timeoutSeconds;
+
+  /** How often the progress counts the replay's documents: a listing and history reads each. */
+  private static final Duration COUNTED_EVERY = Duration.ofSeconds(2);
 
   @Override
   public Integer call() throws InterruptedException {
+    if (timeoutSeconds < 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--timeout-seconds: must be at least 1, got " + timeoutSeconds);
+    }
     String input = input().toString();
     PrintWriter out = spec.commandLine().getOut();
     try (LocalClients clients = new LocalClients(LocalEnvironment.expected(data.settings()))) {
@@ -140,19 +161,39 @@ final class ReplayCommand implements Callable<Integer> {
 
   private int follow(LocalClients clients, PlatformRuns runs, String runArn, PrintWriter out)
       throws InterruptedException {
+    Instant since = clients.sfn().describeExecution(b -> b.executionArn(runArn)).startDate();
     ProgressLine progress = null;
+    ReplayWatch watch = null;
+    String note = "";
+    long notedAt = 0;
     while (true) {
       Optional<ReplayRun> state = gateway.call("replay run", () -> runs.replayRun(runArn));
       if (state.isPresent()) {
+        ReplayRun run = state.get();
         if (progress == null) {
-          progress = ProgressLine.onConsole(out, "replaying", state.get().getCandidatesTotal());
+          progress = ProgressLine.onConsole(out, "replaying", run.getCandidatesTotal());
         }
-        progress.update(state.get().getCandidates());
-        if (state.get().getStatus().equals("SUCCEEDED")) {
-          progress.finish(state.get().getCandidates());
-          report(out, state.get());
-          return 0;
+        if (watch == null && !run.getDryRun() && !run.getStateMachineVersionArn().isEmpty()) {
+          watch =
+              new ReplayWatch(
+                  clients.sfn(),
+                  run.getGraphId(),
+                  run.getStateMachineVersionArn(),
+                  run.getReplayId(),
+                  since);
         }
+        boolean last = run.getStatus().equals("SUCCEEDED");
+        if (watch != null && (last || System.nanoTime() - notedAt >= COUNTED_EVERY.toNanos())) {
+          watch.refresh();
+          note = processedNote(watch.finished(), watch.queued());
+          notedAt = System.nanoTime();
+        }
+        if (last) {
+          progress.finish(run.getCandidates(), note);
+          report(out, run);
+          return watch == null ? 0 : awaitDocuments(watch, startedBy(run), out);
+        }
+        progress.update(run.getCandidates(), note);
       }
       DescribeExecutionResponse root = clients.sfn().describeExecution(b -> b.executionArn(runArn));
       if (root.status() != ExecutionStatus.RUNNING && root.status() != ExecutionStatus.SUCCEEDED) {
@@ -161,6 +202,60 @@ final class ReplayCommand implements Callable<Integer> {
       // A command's own poll of a running replay: the run's audit row is what it watches.
       Thread.sleep(200);
     }
+  }
+
+  /** The executions the run itself started: fresh starts and re-fetched sources. */
+  private static long startedBy(ReplayRun run) {
+    return run.getCountsOrDefault("started", 0L) + run.getCountsOrDefault("source_refetched", 0L);
+  }
+
+  /** "· N finished", then how many wait for a module as ingest --wait says it. */
+  static String processedNote(int finished, int queued) {
+    String waiting = IngestCommand.queuedNote(queued);
+    return "· " + finished + " finished" + (waiting.isEmpty() ? "" : " " + waiting);
+  }
+
+  /**
+   * Follows the executions the run started until each ended or the timeout: finished on the bar,
+   * the queued beside it, and then how they ended.
+   */
+  private int awaitDocuments(ReplayWatch watch, long started, PrintWriter out)
+      throws InterruptedException {
+    if (started == 0) {
+      return 0;
+    }
+    ProgressLine progress = ProgressLine.onConsole(out, "processing", started);
+    long deadline = System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+    String queued = "";
+    long queuedAt = 0;
+    while (true) {
+      watch.refresh();
+      boolean last = watch.finished() >= started || System.nanoTime() > deadline;
+      // Counting the queue reads each running execution's newest event: every 2 s, not every poll.
+      if (last || System.nanoTime() - queuedAt >= COUNTED_EVERY.toNanos()) {
+        queued = IngestCommand.queuedNote(watch.queued());
+        queuedAt = System.nanoTime();
+      }
+      if (last) {
+        break;
+      }
+      progress.update(watch.finished(), queued);
+      // A command's own poll of the executions it follows.
+      Thread.sleep(500);
+    }
+    progress.finish(watch.finished(), queued);
+    out.println("replayed documents' dispositions: " + watch.dispositions());
+    if (watch.finished() < started) {
+      out.printf(
+          "%d of %d replayed documents had no terminal disposition after %d s; `protomolt replay"
+              + " --wait --timeout-seconds N` waits longer, `protomolt status` shows what waits"
+              + " at which node%n",
+          started - watch.finished(), started, timeoutSeconds);
+      out.flush();
+      return CommandFailure.REFUSED;
+    }
+    out.flush();
+    return 0;
   }
 
   private static void report(PrintWriter out, ReplayRun run) {

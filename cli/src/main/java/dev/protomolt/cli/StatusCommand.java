@@ -2,10 +2,12 @@ package dev.protomolt.cli;
 
 import dev.protomolt.proto.module.v1.GetModuleBacklogRequest;
 import dev.protomolt.proto.module.v1.GetModuleBacklogResponse;
+import dev.protomolt.proto.module.v1.GraphNodeBacklog;
 import dev.protomolt.proto.module.v1.ModuleBacklogServiceGrpc;
 import dev.protomolt.proto.module.v1.ModuleServiceBacklog;
 import io.grpc.ManagedChannel;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -17,14 +19,18 @@ import picocli.CommandLine.Spec;
  * {@code protomolt status}: per module service, the records queued, the oldest queued age, the
  * Work streams open and the units in flight on the gateway, with the consumer group's lag
  * (decision 1655), and the hops answered from a memo without handing the module any work (decision
- * 1816). Signed as an operator; the gateway answers only a platform operator.
+ * 1816); then per graph node, what the answering gateway task holds and how it settled the node's
+ * hops since it started (decision 1659). Signed as an operator; the gateway answers only a
+ * platform operator.
  */
 @Command(
     name = "status",
     mixinStandardHelpOptions = true,
     description =
         "Per module service: records queued, oldest queued age, streams open and units in flight"
-            + " on the gateway, the consumer group's lag, and hops answered from a memo instead.")
+            + " on the gateway, the consumer group's lag, and hops answered from a memo instead;"
+            + " then per graph node: queued, oldest, in flight, and hops done, rejected, retried"
+            + " and dead-lettered since the answering gateway task started.")
 final class StatusCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -71,6 +77,70 @@ final class StatusCommand implements Callable<Integer> {
           b.getUnitsInFlight(),
           b.getGroupLag(),
           b.getMemoized());
+    }
+    out.println();
+    printNodes(backlog, out);
+  }
+
+  /**
+   * One row per graph node, saying whose counts they are: the answering task's, since it started
+   * (several tasks behind a load balancer each count their own share).
+   */
+  static void printNodes(GetModuleBacklogResponse backlog, PrintWriter out) {
+    Instant since =
+        Instant.ofEpochSecond(
+            backlog.getCountedSince().getSeconds(), backlog.getCountedSince().getNanos());
+    if (backlog.getGraphNodesCount() == 0) {
+      out.printf(
+          "per graph node: the answering gateway task has held no work since it started at %s%n",
+          since);
+      return;
+    }
+    out.printf(
+        "per graph node: queued and in flight now; done, rejected, retried and dead-lettered are"
+            + " the answering gateway task's hops since it started at %s%n",
+        since);
+    int graphWidth = "graph".length();
+    int nodeWidth = "node".length();
+    int moduleWidth = "module service".length();
+    for (GraphNodeBacklog n : backlog.getGraphNodesList()) {
+      graphWidth = Math.max(graphWidth, n.getGraphId().length());
+      nodeWidth = Math.max(nodeWidth, n.getNodeId().length());
+      moduleWidth = Math.max(moduleWidth, n.getModuleId().length());
+    }
+    String row =
+        "%-"
+            + graphWidth
+            + "s  %-"
+            + nodeWidth
+            + "s  %-"
+            + moduleWidth
+            + "s  %8s  %10s  %9s  %8s  %8s  %7s  %13s%n";
+    out.printf(
+        row,
+        "graph",
+        "node",
+        "module service",
+        "queued",
+        "oldest",
+        "in flight",
+        "done",
+        "rejected",
+        "retried",
+        "dead-lettered");
+    for (GraphNodeBacklog n : backlog.getGraphNodesList()) {
+      out.printf(
+          row,
+          n.getGraphId(),
+          n.getNodeId(),
+          n.getModuleId(),
+          n.getQueued(),
+          age(n.getOldestQueuedAgeSeconds()),
+          n.getUnitsInFlight(),
+          n.getDone(),
+          n.getRejected(),
+          n.getRetried(),
+          n.getDeadLettered());
     }
   }
 

@@ -7,6 +7,8 @@ import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
+import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -16,11 +18,17 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** {@code doctor} and {@code storage} against the shared running platform's gateway. */
+/** {@code doctor}, {@code status} and {@code storage} against the shared running platform's gateway. */
 @ExtendWith(SharedPlatform.Resolver.class)
 class DiagnosticsCommandsTest {
 
   static final String ACCOUNT = "doctor-acme";
+  static final String STATUS_ACCOUNT = "status-acme";
+  static final String STATUS_DATASOURCE = "status-docs";
+
+  /** Its own graph id: graph ids and their state machines are global on the shared platform. */
+  static final String STATUS_GRAPH = "status-demo";
+
   static LocalPlatform platform;
   static String gateway;
 
@@ -56,14 +64,51 @@ class DiagnosticsCommandsTest {
   }
 
   @Test
-  void statusPrintsEveryModuleServiceTheGatewayServes() {
+  void statusPrintsEveryModuleServiceTheGatewayServesThenEveryGraphNode() {
+    // A document of its own walks the demo graph, so each of its module nodes has a settled hop.
+    platform.provisionAccount(STATUS_ACCOUNT, STATUS_DATASOURCE);
+    long version =
+        platform.applyAndActivate(
+            DemoGraph.of(STATUS_ACCOUNT, STATUS_DATASOURCE, LocalPlatform.CLUSTER).toBuilder()
+                .setGraphId(STATUS_GRAPH)
+                .build());
+    String docId =
+        IntakeUploads.uploadOne(
+            platform, STATUS_ACCOUNT, STATUS_DATASOURCE, "status.txt", "Counted at every node.");
+    IntakeUploads.awaitEnded(
+        platform, STATUS_ACCOUNT, version, Set.of(docId), Duration.ofSeconds(120));
+
     CommandRun status = CommandRun.of("status", "--gateway", gateway);
     assertThat(status.status()).as("%s", status).isZero();
     assertThat(status.out())
         .containsPattern("module service +queued +oldest +streams +in flight +group lag +memoized")
         // One row per sample module: its counts, an age, the group's lag and its memoized hops.
         .containsPattern("(?m)^parser +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+ +\\d+$")
-        .containsPattern("(?m)^chunker +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+ +\\d+$");
+        .containsPattern("(?m)^chunker +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+ +\\d+$")
+        .containsPattern(
+            "per graph node: queued and in flight now; done, rejected, retried and dead-lettered"
+                + " are the answering gateway task's hops since it started at \\S+Z")
+        .containsPattern(
+            "graph +node +module service +queued +oldest +in flight +done +rejected +retried"
+                + " +dead-lettered");
+    // Its document's one hop at each node is done; nothing of this graph waits or failed.
+    for (String[] node :
+        new String[][] {
+          {DemoGraph.PARSE, "parser"},
+          {DemoGraph.CHUNK, "chunker"},
+          {DemoGraph.EMBED, "embedder"},
+          {DemoGraph.INDEX, "index-sink"}
+        }) {
+      assertThat(status.out())
+          .containsPattern(
+              "(?m)^"
+                  + STATUS_GRAPH
+                  + " +"
+                  + node[0]
+                  + " +"
+                  + node[1]
+                  + " +0 +0 s +0 +1 +0 +0 +0$");
+    }
   }
 
   @Test

@@ -106,4 +106,11 @@ class ProgressBarTest {
             "up [----] 0/4   0%  -/s  0:00  · 3 queued (waiting for a module)",
             "up [#---] 1/4  25%  -/s  0:00");
   }
+
+  @Test
+  void theReplaysNoteSaysHowManyFinishedAndAddsTheQueuedOnlyWhenSomeWait() {
+    assertThat(ReplayCommand.processedNote(3, 0)).isEqualTo("· 3 finished");
+    assertThat(ReplayCommand.processedNote(0, 2))
+        .isEqualTo("· 0 finished · 2 queued (waiting for a module)");
+  }
 }

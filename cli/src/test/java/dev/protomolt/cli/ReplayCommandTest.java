@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -16,8 +17,9 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 
 /**
  * {@code protomolt replay} against a running platform: files ingested before any graph read their
- * datasource are replayed onto the demo graph (the sample modules run them), a second run
- * converges, and refusals name the flag.
+ * datasource are replayed onto the demo graph (the sample modules run them, stopped at first so
+ * the progress shows the replayed documents waiting for a module), a second run converges, and
+ * refusals name the flag.
  */
 @ExtendWith(SharedPlatform.Resolver.class)
 class ReplayCommandTest {
@@ -25,6 +27,10 @@ class ReplayCommandTest {
   static final String ACCOUNT = "archive";
   static final String DATASOURCE = "stored";
   static final String GRAPH = "replayed";
+
+  /** The processing line while both replayed documents wait at their first module. */
+  static final Pattern BOTH_QUEUED =
+      Pattern.compile("processing \\[-+\\] 0/2 +0%.* · 2 queued \\(waiting for a module\\)");
 
   static SharedPlatform shared;
   static LocalPlatform platform;
@@ -88,25 +94,37 @@ class ReplayCommandTest {
                 .setName(GRAPH)
                 .build());
     Instant before = Instant.now().minusSeconds(1);
-    CommandRun replay =
-        CommandRun.of(
-            "replay",
-            "--gateway",
-            "127.0.0.1:" + platform.gatewayPort(),
-            "--wait",
-            "--account",
-            ACCOUNT,
-            "--graph",
-            GRAPH,
-            "--datasource",
-            DATASOURCE,
-            "--data",
-            data);
+    CommandRun.Running running;
+    // With the modules stopped the replayed documents wait at the parser, and --wait says so
+    // beside the processed count until they start again.
+    try (SharedPlatform.WorkersStopped _ = shared.stopSampleWorkers()) {
+      running =
+          CommandRun.start(
+              "replay",
+              "--gateway",
+              "127.0.0.1:" + platform.gatewayPort(),
+              "--wait",
+              "--account",
+              ACCOUNT,
+              "--graph",
+              GRAPH,
+              "--datasource",
+              DATASOURCE,
+              "--data",
+              data);
+      Eventually.until(
+          "the replay's progress to show both documents waiting for a module",
+          () -> BOTH_QUEUED.matcher(running.outSoFar()).find());
+    }
+    CommandRun replay = running.await();
     assertThat(replay.status()).as("%s", replay).isZero();
     assertThat(replay.out())
         .contains("replaying [##############################] 2/2 100%")
         .contains("of graph '" + GRAPH + "' version " + version)
-        .contains("candidates 2, started 2, already started 0, skipped 0");
+        .contains("candidates 2, started 2, already started 0, skipped 0")
+        .containsPattern(BOTH_QUEUED)
+        .contains("processing [##############################] 2/2 100%")
+        .contains("replayed documents' dispositions: {SINK_REACHED=2}");
 
     // The sample modules run both replayed documents on that version to the sink.
     try (LocalClients clients = new LocalClients(LocalEnvironment.expected(shared.settings()))) {

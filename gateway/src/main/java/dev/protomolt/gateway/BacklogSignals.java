@@ -5,6 +5,7 @@ import dev.protomolt.names.PlatformMetric;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,25 @@ public final class BacklogSignals {
       Duration oldestQueuedAge,
       long streamsOpen,
       long unitsInFlight) {}
+
+  /**
+   * One graph node's backlog on this task at one instant (decision 1659): its records buffered
+   * now and the oldest one's age, its units in flight now, and how this task settled its hops
+   * since {@link ModuleActivity#countingSince}.
+   */
+  public record GraphNodeBacklog(
+      String graphId,
+      String nodeId,
+      String moduleId,
+      long queued,
+      Duration oldestQueuedAge,
+      long unitsInFlight,
+      long done,
+      long rejected,
+      long retried,
+      long deadLettered) {}
+
+  private record NodeKey(String graphId, String nodeId, String moduleId) {}
 
   private final Function<String, KafkaWorkSource.QueueSnapshot> queues;
   private final ModuleActivity activity;
@@ -92,6 +112,62 @@ public final class BacklogSignals {
                   activity.unitsInFlight(module)));
         });
     return out;
+  }
+
+  /**
+   * Every graph node this task holds records of now or has popped one of since it started, by
+   * graph id, node id and module service. Only what this task buffered is attributed to a node:
+   * records past the fetch position are not read yet, so they count in {@link #measure}'s queued
+   * alone.
+   */
+  public List<GraphNodeBacklog> measureNodes() {
+    Map<NodeKey, KafkaWorkSource.NodeQueue> queued = new LinkedHashMap<>();
+    for (String module : modules) {
+      queues
+          .apply(module)
+          .nodes()
+          .forEach((n, q) -> queued.put(new NodeKey(n.graphId(), n.nodeId(), module), q));
+    }
+    Map<NodeKey, ModuleActivity.NodeActivity> active = new LinkedHashMap<>();
+    for (ModuleActivity.NodeActivity a : activity.nodes()) {
+      active.put(new NodeKey(a.graphId(), a.nodeId(), a.moduleId()), a);
+    }
+    List<NodeKey> keys = new ArrayList<>(queued.keySet());
+    active.keySet().stream().filter(k -> !queued.containsKey(k)).forEach(keys::add);
+    keys.sort(
+        Comparator.comparing(NodeKey::graphId)
+            .thenComparing(NodeKey::nodeId)
+            .thenComparing(NodeKey::moduleId));
+    long now = clock.now().toEpochMilli();
+    List<GraphNodeBacklog> out = new ArrayList<>();
+    for (NodeKey k : keys) {
+      KafkaWorkSource.NodeQueue q = queued.get(k);
+      ModuleActivity.NodeActivity a =
+          active.getOrDefault(
+              k,
+              new ModuleActivity.NodeActivity(
+                  k.graphId(), k.nodeId(), k.moduleId(), 0, 0, 0, 0, 0));
+      out.add(
+          new GraphNodeBacklog(
+              k.graphId(),
+              k.nodeId(),
+              k.moduleId(),
+              q == null ? 0 : q.buffered(),
+              q == null
+                  ? Duration.ZERO
+                  : Duration.ofMillis(Math.max(0, now - q.oldestBufferedMillis())),
+              a.unitsInFlight(),
+              a.done(),
+              a.rejected(),
+              a.retried(),
+              a.deadLettered()));
+    }
+    return out;
+  }
+
+  /** When the settled counts of {@link #measureNodes} began: this task's start. */
+  public Instant countingSince() {
+    return activity.countingSince();
   }
 
   /**

@@ -13,6 +13,9 @@ import java.util.Objects;
  */
 public final class DeadGraphScreen implements WorkScreen {
 
+  /** The drain reason: nothing will ever complete the hop of a deleted version. */
+  public static final String DELETED = "graph-version-deleted";
+
   private record Pin(String graphId, long version) {}
 
   private final GraphVersions versions;
@@ -41,7 +44,7 @@ public final class DeadGraphScreen implements WorkScreen {
       gone.put(pin, Boolean.TRUE);
     }
     return new ScreenVerdict.Drain(
-        "graph-version-deleted",
+        DELETED,
         "graph "
             + pin.graphId()
             + " version "

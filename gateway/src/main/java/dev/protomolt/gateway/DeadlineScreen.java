@@ -11,6 +11,9 @@ import java.util.Objects;
  */
 public final class DeadlineScreen implements WorkScreen {
 
+  /** The drain reason: the Work state timed out, which dead-letters its hop (decision 1650). */
+  public static final String EXPIRED = "token-expired";
+
   private final GatewayClock clock;
 
   public DeadlineScreen(GatewayClock clock) {
@@ -27,7 +30,7 @@ public final class DeadlineScreen implements WorkScreen {
     Instant now = clock.now();
     if (!now.isBefore(deadline)) {
       return new ScreenVerdict.Drain(
-          "token-expired",
+          EXPIRED,
           "work unit "
               + dispatch.getWorkUnitId()
               + " passed its deadline "

@@ -67,8 +67,9 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
   private static final int MAX_POLL_RECORDS = 1000;
 
   /**
-   * Where a popped record sits: its partition, offset and the assignment it was fetched under, and
-   * the account it is served fairly under, and the record's Kafka timestamp (its age in the queue).
+   * Where a popped record sits: its partition, offset and the assignment it was fetched under, the
+   * account and graph it is served fairly under, its node (the per-node backlog), and the record's
+   * Kafka timestamp (its age in the queue).
    */
   private record Position(
       TopicPartition partition,
@@ -76,6 +77,7 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       long generation,
       String account,
       String graph,
+      String node,
       long timestamp) {}
 
   /**
@@ -88,7 +90,21 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
    *     none is buffered
    */
   public record QueueSnapshot(
-      Map<TopicPartition, Long> fetchPositions, int buffered, OptionalLong oldestBufferedMillis) {}
+      Map<TopicPartition, Long> fetchPositions,
+      int buffered,
+      OptionalLong oldestBufferedMillis,
+      Map<GraphNode, NodeQueue> nodes) {}
+
+  /** A graph's node, as a buffered record's dispatch names it. */
+  public record GraphNode(String graphId, String nodeId) {}
+
+  /**
+   * One node's buffered records.
+   *
+   * @param buffered records of the node fetched and not handed to a module
+   * @param oldestBufferedMillis the Kafka timestamp of the oldest of them
+   */
+  public record NodeQueue(int buffered, long oldestBufferedMillis) {}
 
   /** One assigned partition's buffer count and its unsettled offsets (buffered or in flight). */
   private static final class PartitionBuffer {
@@ -274,14 +290,27 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
       buffered += e.getValue().buffered;
     }
     long[] oldest = {Long.MAX_VALUE};
+    Map<GraphNode, NodeQueue> nodes = new HashMap<>();
     FairShareQueue<PendingWork> queue = queues.get(moduleId);
     if (queue != null) {
-      queue.forEach(w -> oldest[0] = Math.min(oldest[0], ((Position) w.position()).timestamp()));
+      queue.forEach(
+          w -> {
+            Position p = (Position) w.position();
+            oldest[0] = Math.min(oldest[0], p.timestamp());
+            nodes.merge(
+                new GraphNode(p.graph(), p.node()),
+                new NodeQueue(1, p.timestamp()),
+                (a, b) ->
+                    new NodeQueue(
+                        a.buffered() + b.buffered(),
+                        Math.min(a.oldestBufferedMillis(), b.oldestBufferedMillis())));
+          });
     }
     return new QueueSnapshot(
         Map.copyOf(positions),
         buffered,
-        oldest[0] == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest[0]));
+        oldest[0] == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest[0]),
+        Map.copyOf(nodes));
   }
 
   /** Records buffered (not in flight) for one partition of a module, or 0 when unassigned. */
@@ -300,20 +329,25 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
   }
 
   /**
-   * The account and graph a dispatch record is served under: its stream's account and its graph,
-   * or {@code ""} for a record that does not parse (the screens drain it when it is served).
+   * The account and graph a dispatch record is served under, and its node: its stream's account,
+   * its graph and node, or {@code ""} for a record that does not parse (the screens drain it when
+   * it is served).
    */
   static FairnessKeys fairnessKeysOf(byte[] payload) {
     try {
       WorkDispatch d = WorkDispatch.parseFrom(payload);
-      return new FairnessKeys(d.getStream().getMetadata().getAccountId(), d.getGraphId());
+      return new FairnessKeys(
+          d.getStream().getMetadata().getAccountId(), d.getGraphId(), d.getNodeId());
     } catch (InvalidProtocolBufferException e) {
-      return new FairnessKeys("", "");
+      return new FairnessKeys("", "", "");
     }
   }
 
-  /** What a record takes its turns under: its account, then its graph inside the account. */
-  record FairnessKeys(String account, String graph) {}
+  /**
+   * What a record takes its turns under (its account, then its graph inside the account), and the
+   * node it is counted under in the backlog.
+   */
+  record FairnessKeys(String account, String graph, String node) {}
 
   /** The offset last committed for a partition, or -1 before the first commit. */
   public synchronized long committed(String moduleId, int partition) {
@@ -432,7 +466,13 @@ public final class KafkaWorkSource implements WorkSource, AutoCloseable {
                   r.key(),
                   r.value(),
                   new Position(
-                      tp, r.offset(), b.generation, keys.account(), keys.graph(), r.timestamp()));
+                      tp,
+                      r.offset(),
+                      b.generation,
+                      keys.account(),
+                      keys.graph(),
+                      keys.node(),
+                      r.timestamp()));
           queues.get(moduleId).addLast(keys.account(), keys.graph(), lane(tp), w);
           b.buffered++;
           b.bufferedBytes += w.payload().length;

@@ -1,7 +1,9 @@
 package dev.protomolt.gateway;
 
+import com.google.protobuf.Timestamp;
 import dev.protomolt.proto.module.v1.GetModuleBacklogRequest;
 import dev.protomolt.proto.module.v1.GetModuleBacklogResponse;
+import dev.protomolt.proto.module.v1.GraphNodeBacklog;
 import dev.protomolt.proto.module.v1.ModuleBacklogServiceGrpc;
 import dev.protomolt.proto.module.v1.ModuleServiceBacklog;
 import dev.protomolt.repository.postgres.LedgerException;
@@ -13,8 +15,9 @@ import java.util.function.Supplier;
 
 /**
  * {@code ModuleBacklogService}: the backlog signals of this task, measured on request, beside the
- * consumer group's lag (decision 1655). The gateway's access interceptor admits only a platform
- * operator: the request names no account.
+ * consumer group's lag (decision 1655), and per graph node what it holds and how it settled the
+ * node's hops since it started (decision 1659). The gateway's access interceptor admits only a
+ * platform operator: the request names no account.
  */
 public final class ModuleBacklogGrpcService
     extends ModuleBacklogServiceGrpc.ModuleBacklogServiceImplBase {
@@ -51,6 +54,23 @@ public final class ModuleBacklogGrpcService
                 .setGroupLag(lag.getOrDefault(b.moduleId(), 0L))
                 .setMemoized(reused.getOrDefault(b.moduleId(), 0L)));
       }
+      for (BacklogSignals.GraphNodeBacklog n : signals.measureNodes()) {
+        out.addGraphNodes(
+            GraphNodeBacklog.newBuilder()
+                .setGraphId(n.graphId())
+                .setNodeId(n.nodeId())
+                .setModuleId(n.moduleId())
+                .setQueued(n.queued())
+                .setOldestQueuedAgeSeconds(n.oldestQueuedAge().toSeconds())
+                .setUnitsInFlight(n.unitsInFlight())
+                .setDone(n.done())
+                .setRejected(n.rejected())
+                .setRetried(n.retried())
+                .setDeadLettered(n.deadLettered()));
+      }
+      var since = signals.countingSince();
+      out.setCountedSince(
+          Timestamp.newBuilder().setSeconds(since.getEpochSecond()).setNanos(since.getNano()));
     } catch (LedgerException e) {
       responses.onError(
           Status.UNAVAILABLE

@@ -81,7 +81,7 @@ public final class ModuleWorkGateway extends ModuleWorkServiceGrpc.ModuleWorkSer
             Objects.requireNonNull(logs, "logs"),
             Objects.requireNonNull(receipts, "receipts"),
             Objects.requireNonNull(tracer, "tracer"),
-            new ModuleActivity());
+            new ModuleActivity(clock.now()));
   }
 
   public GatewayCounters counters() {

@@ -306,6 +306,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     settle(token);
+    nodeSettled(dispatch, settledAs(ack.getResultCase()));
     out.onNext(
         WorkResponse.newBuilder()
             .setAckConfirmed(AckConfirmed.newBuilder().setWorkUnitId(id).setAccepted(true))
@@ -353,6 +354,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     settle(token);
+    nodeSettled(dispatch, ModuleActivity.Settled.DEAD_LETTERED);
     ctx.counters().onOutputTooLarge();
     answerRefused(
         RejectReason.REJECT_REASON_PAYLOAD_TOO_LARGE,
@@ -442,6 +444,7 @@ final class WorkSession implements StreamObserver<WorkRequest> {
               + "; nothing could complete its hop");
       return;
     }
+    ctx.activity().nodeSeen(moduleId, d.getGraphId(), d.getNodeId());
     if (ctx.settled().contains(d.getTaskToken())) {
       drain(work, "already-settled", "work unit " + d.getWorkUnitId() + " was completed already");
       return;
@@ -456,6 +459,11 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       verdict = ScreenVerdict.SERVE;
     }
     if (verdict instanceof ScreenVerdict.Drain(String reason, String detail)) {
+      // Of the screens' drains only these end the hop at a dead letter (or never): the others
+      // drain a copy of a hop that was settled, superseded or stopped elsewhere.
+      if (reason.equals(DeadlineScreen.EXPIRED) || reason.equals(DeadGraphScreen.DELETED)) {
+        nodeSettled(d, ModuleActivity.Settled.DEAD_LETTERED);
+      }
       drain(work, reason, detail);
       return;
     }
@@ -564,6 +572,8 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     ctx.settled().add(d.getTaskToken());
+    nodeSettled(
+        d, e.permanent() ? ModuleActivity.Settled.REJECTED : ModuleActivity.Settled.RETRIED);
     drain(work, e.permanent() ? "hydration-failed" : "store-unreachable", e.getMessage());
   }
 
@@ -663,6 +673,20 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     ctx.counters().onSettled();
   }
 
+  /** How an accepted ack settled its hop; only the four results reach a completion. */
+  private static ModuleActivity.Settled settledAs(WorkAck.ResultCase result) {
+    return switch (result) {
+      case UPDATED_PAYLOAD, NO_OP -> ModuleActivity.Settled.DONE;
+      case REJECT -> ModuleActivity.Settled.REJECTED;
+      case RETRYABLE_FAILURE -> ModuleActivity.Settled.RETRIED;
+      case RESULT_NOT_SET -> throw new IllegalStateException("an ack without a result settled");
+    };
+  }
+
+  private void nodeSettled(WorkDispatch d, ModuleActivity.Settled how) {
+    ctx.activity().nodeSettled(moduleId, d.getGraphId(), d.getNodeId(), how);
+  }
+
   private void rebuffer() {
     ctx.source().rebuffer(pending);
     ctx.counters().onRebuffered();
@@ -692,8 +716,10 @@ final class WorkSession implements StreamObserver<WorkRequest> {
     if (next == Phase.SERVING) {
       servedAt = ctx.clock().now();
       ctx.activity().unitServed(moduleId);
+      ctx.activity().nodeServed(moduleId, dispatch.getGraphId(), dispatch.getNodeId());
     } else if (was == Phase.SERVING) {
       ctx.activity().unitReleased(moduleId);
+      ctx.activity().nodeReleased(moduleId, dispatch.getGraphId(), dispatch.getNodeId());
     }
   }
 

@@ -2,6 +2,7 @@ package dev.protomolt.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Timestamp;
 import dev.protomolt.core.metrics.MetricRecord;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
 import dev.protomolt.localstack.cloud.LocalKafka;
@@ -9,8 +10,16 @@ import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StreamMetadata;
+import dev.protomolt.proto.module.v1.GetModuleBacklogRequest;
+import dev.protomolt.proto.module.v1.GetModuleBacklogResponse;
+import dev.protomolt.proto.module.v1.GraphNodeBacklog;
+import dev.protomolt.proto.module.v1.ModuleBacklogServiceGrpc;
 import dev.protomolt.proto.module.v1.ModuleWorkServiceGrpc;
 import dev.protomolt.proto.module.v1.NoOpResult;
+import dev.protomolt.proto.module.v1.Reject;
+import dev.protomolt.proto.module.v1.RejectReason;
+import dev.protomolt.proto.module.v1.RetryReason;
+import dev.protomolt.proto.module.v1.RetryableFailure;
 import dev.protomolt.proto.module.v1.WorkAck;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.proto.module.v1.WorkRequest;
@@ -25,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -42,13 +52,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The backlog signals a gateway task emits per module service (decision 1653), read back from a
- * recording sink: a Kafka source over an in-process KRaft broker, the Work service on a real
- * socket, and a module stream driven from the test. Record timestamps and the gateway clock are
- * set, so every age and latency is an exact figure.
+ * recording sink, and the per graph node figures its backlog door answers (decision 1659): a
+ * Kafka source over an in-process KRaft broker, the Work service and the door on a real socket,
+ * and module streams driven from the test. Record timestamps and the gateway clock are set, so
+ * every age and latency is an exact figure.
  */
 class BacklogSignalsTest {
 
   static final String MODULE = "signals";
+  static final String NODES_MODULE = "nodes";
   static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 
   @TempDir static Path data;
@@ -66,14 +78,19 @@ class BacklogSignalsTest {
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     admin
-        .createTopics(List.of(new NewTopic(KafkaWorkSource.topic(MODULE), 1, (short) 1)))
+        .createTopics(
+            List.of(
+                new NewTopic(KafkaWorkSource.topic(MODULE), 1, (short) 1),
+                new NewTopic(KafkaWorkSource.topic(NODES_MODULE), 1, (short) 1)))
         .all()
         .get(30, TimeUnit.SECONDS);
-    Eventually.until(
-        "a leader for " + KafkaWorkSource.topic(MODULE),
-        () ->
-            producer.partitionsFor(KafkaWorkSource.topic(MODULE)).stream()
-                .allMatch(pi -> pi.leader() != null && !pi.leader().isEmpty()));
+    for (String module : List.of(MODULE, NODES_MODULE)) {
+      Eventually.until(
+          "a leader for " + KafkaWorkSource.topic(module),
+          () ->
+              producer.partitionsFor(KafkaWorkSource.topic(module)).stream()
+                  .allMatch(pi -> pi.leader() != null && !pi.leader().isEmpty()));
+    }
   }
 
   @AfterAll
@@ -181,6 +198,156 @@ class BacklogSignalsTest {
     }
   }
 
+  @Test
+  void theDoorCountsQueuedInFlightAndSettledHopsPerGraphNode() throws Exception {
+    // Graph g's parse and chunk nodes and graphs h's and x's parse nodes share the module service.
+    // h's one record passed its deadline while it waited (its queue time to live ran out); x's
+    // graph version was deleted meanwhile.
+    produce(NODES_MODULE, "wu-p1", "g", "parse", T0.minusSeconds(40), Optional.empty());
+    produce(NODES_MODULE, "wu-c1", "g", "chunk", T0.minusSeconds(50), Optional.empty());
+    produce(NODES_MODULE, "wu-p2", "g", "parse", T0.minusSeconds(30), Optional.empty());
+    produce(
+        NODES_MODULE, "wu-h1", "h", "parse", T0.minusSeconds(10), Optional.of(T0.minusSeconds(1)));
+    produce(NODES_MODULE, "wu-p3", "g", "parse", T0.minusSeconds(20), Optional.empty());
+    produce(NODES_MODULE, "wu-x1", "x", "parse", T0.minusSeconds(5), Optional.empty());
+    ManualGatewayClock clock = new ManualGatewayClock(T0);
+    RecordingTaskCompletion sfn = new RecordingTaskCompletion();
+    try (KafkaWorkSource source =
+        new KafkaWorkSource(kafka.bootstrapServers(), "g-nodes", List.of(NODES_MODULE), 100)) {
+      ModuleWorkGateway gateway =
+          new ModuleWorkGateway(
+              source,
+              sfn,
+              WorkScreen.allOf(
+                  new DeadlineScreen(clock),
+                  new DeadGraphScreen(
+                      (graph, version) -> !graph.equals("x"), Duration.ofSeconds(30))),
+              new InlineWorkDocuments(),
+              clock,
+              GatewaySettings.defaults());
+      ModuleBacklog lag =
+          new ModuleBacklog(admin, "g-nodes", List.of(NODES_MODULE), Duration.ofSeconds(30));
+      BacklogSignals signals =
+          new BacklogSignals(source::queue, gateway.activity(), lag, List.of(NODES_MODULE), clock);
+      Server server =
+          NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+              .addService(gateway)
+              .addService(new ModuleBacklogGrpcService(signals, lag, Map::of))
+              .build()
+              .start();
+      ManagedChannel channel =
+          NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
+      var door = ModuleBacklogServiceGrpc.newBlockingStub(channel);
+      var work = ModuleWorkServiceGrpc.newStub(channel);
+      try {
+        Eventually.until("every record buffered", () -> source.buffered(NODES_MODULE) == 6);
+
+        GetModuleBacklogResponse queued = door.getModuleBacklog(request());
+        assertThat(queued.getCountedSince().getSeconds()).isEqualTo(T0.getEpochSecond());
+        assertThat(rows(queued))
+            .as("graph, node, module, queued, oldest s, in flight, done, rejected, retried, dlq")
+            .containsExactly(
+                "g chunk nodes 1 50 0 0 0 0 0",
+                "g parse nodes 3 40 0 0 0 0 0",
+                "h parse nodes 1 10 0 0 0 0 0",
+                "x parse nodes 1 5 0 0 0 0 0");
+
+        // Graphs take turns inside the account (decision 1658): g's first record is served first.
+        ClientStream first = serve("wu-p1", work);
+        GetModuleBacklogResponse holding = door.getModuleBacklog(request());
+        assertThat(rows(holding))
+            .containsExactly(
+                "g chunk nodes 1 50 0 0 0 0 0",
+                "g parse nodes 2 30 1 0 0 0 0",
+                "h parse nodes 1 10 0 0 0 0 0",
+                "x parse nodes 1 5 0 0 0 0 0");
+        ack(
+            first,
+            WorkAck.newBuilder().setWorkUnitId("wu-p1").setNoOp(NoOpResult.getDefaultInstance()));
+
+        // h's and x's turns: their records are drained unserved, and g's next record is served.
+        ClientStream second = serve("wu-c1", work);
+        ack(
+            second,
+            WorkAck.newBuilder()
+                .setWorkUnitId("wu-c1")
+                .setReject(
+                    Reject.newBuilder()
+                        .setReason(RejectReason.REJECT_REASON_INVALID_INPUT)
+                        .setDetail("not a document this module reads")));
+        ClientStream third = serve("wu-p2", work);
+        ack(
+            third,
+            WorkAck.newBuilder()
+                .setWorkUnitId("wu-p2")
+                .setRetryableFailure(
+                    RetryableFailure.newBuilder()
+                        .setReason(RetryReason.RETRY_REASON_TRANSIENT_DEPENDENCY)
+                        .setDetail("the dictionary is warming up")));
+        serve("wu-p3", work);
+
+        assertThat(sfn.calls("success")).hasSize(1);
+        assertThat(sfn.calls("failure")).hasSize(2);
+        GetModuleBacklogResponse settled = door.getModuleBacklog(request());
+        assertThat(rows(settled))
+            .containsExactly(
+                "g chunk nodes 0 0 0 0 1 0 0",
+                "g parse nodes 0 0 1 1 0 1 0",
+                "h parse nodes 0 0 0 0 0 0 1",
+                "x parse nodes 0 0 0 0 0 0 1");
+        assertThat(settled.getModuleServicesList())
+            .singleElement()
+            .satisfies(
+                m -> {
+                  assertThat(m.getQueued()).isZero();
+                  assertThat(m.getUnitsInFlight()).isEqualTo(1);
+                });
+      } finally {
+        channel.shutdownNow();
+        server.shutdownNow();
+      }
+    }
+  }
+
+  private static GetModuleBacklogRequest request() {
+    return GetModuleBacklogRequest.getDefaultInstance();
+  }
+
+  /** Each graph node row as one line of its figures, in the door's order. */
+  private static List<String> rows(GetModuleBacklogResponse backlog) {
+    return backlog.getGraphNodesList().stream()
+        .map(
+            (GraphNodeBacklog n) ->
+                String.join(
+                    " ",
+                    n.getGraphId(),
+                    n.getNodeId(),
+                    n.getModuleId(),
+                    Long.toString(n.getQueued()),
+                    Long.toString(n.getOldestQueuedAgeSeconds()),
+                    Long.toString(n.getUnitsInFlight()),
+                    Long.toString(n.getDone()),
+                    Long.toString(n.getRejected()),
+                    Long.toString(n.getRetried()),
+                    Long.toString(n.getDeadLettered())))
+        .toList();
+  }
+
+  /** A module stream of the nodes' service that says Hello and is served {@code unit}. */
+  private static ClientStream serve(String unit, ModuleWorkServiceGrpc.ModuleWorkServiceStub work) {
+    ClientStream worker = new ClientStream(work);
+    worker.hello(NODES_MODULE);
+    Eventually.until(unit + " served", () -> !worker.responses.isEmpty());
+    assertThat(worker.responses.getFirst().getWorkUnit().getWorkUnitId()).isEqualTo(unit);
+    return worker;
+  }
+
+  private static void ack(ClientStream worker, WorkAck.Builder ack) {
+    worker.send(WorkRequest.newBuilder().setAck(ack).build());
+    Eventually.until("the ack of " + ack.getWorkUnitId() + " confirmed", () -> worker.completed);
+    assertThat(worker.last().getAckConfirmed().getAccepted()).isTrue();
+  }
+
   /** The module service's value of {@code metric} in one report. */
   private static double value(RecordingMetricsSink sink, PlatformMetric metric) {
     List<MetricRecord> mine =
@@ -199,25 +366,31 @@ class BacklogSignalsTest {
   }
 
   private static void produce(String unit, Instant at) throws Exception {
-    WorkDispatch d =
+    produce(MODULE, unit, "g", "n", at, Optional.empty());
+  }
+
+  private static void produce(
+      String module, String unit, String graph, String node, Instant at, Optional<Instant> deadline)
+      throws Exception {
+    WorkDispatch.Builder d =
         WorkDispatch.newBuilder()
             .setWorkUnitId(unit)
             .setTaskToken("token-" + unit)
-            .setModuleId(MODULE)
-            .setNodeId("n")
-            .setGraphId("g")
+            .setModuleId(module)
+            .setNodeId(node)
+            .setGraphId(graph)
             .setGraphVersion(1)
             .setHeartbeatSeconds(20)
             .setStream(
                 PipeStream.newBuilder()
                     .setStreamId("s-" + unit)
                     .setMetadata(StreamMetadata.newBuilder().setAccountId("acme"))
-                    .setDocument(PipeDoc.newBuilder().setDocId("d-" + unit)))
-            .build();
+                    .setDocument(PipeDoc.newBuilder().setDocId("d-" + unit)));
+    deadline.ifPresent(t -> d.setDeadline(Timestamp.newBuilder().setSeconds(t.getEpochSecond())));
     producer
         .send(
             new ProducerRecord<>(
-                KafkaWorkSource.topic(MODULE), 0, at.toEpochMilli(), unit, d.toByteArray()))
+                KafkaWorkSource.topic(module), 0, at.toEpochMilli(), unit, d.build().toByteArray()))
         .get(30, TimeUnit.SECONDS);
   }
 }
