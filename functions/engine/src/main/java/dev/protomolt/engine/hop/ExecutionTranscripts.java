@@ -29,9 +29,6 @@ public final class ExecutionTranscripts {
 
   private static final System.Logger LOG = System.getLogger(ExecutionTranscripts.class.getName());
 
-  /** The collection of a document whose account cannot name one (blank or not key-safe). */
-  static final String UNOWNED = "_platform";
-
   /** Rounds of append-at-the-length-just-read before a line is given up to a concurrent writer. */
   private static final int ATTEMPTS = 4;
 
@@ -69,13 +66,7 @@ public final class ExecutionTranscripts {
   /** Where the transcript of {@code executionArn} for a document of {@code accountId} lives. */
   public static LogKey keyOf(String accountId, String executionArn) {
     String name = executionArn.substring(executionArn.lastIndexOf(':') + 1);
-    String collection = accountId;
-    try {
-      new LogKey(accountId, "x");
-    } catch (IllegalArgumentException e) {
-      collection = UNOWNED;
-    }
-    return LogKey.executionTranscript(collection, name);
+    return LogKey.executionTranscript(LogKey.accountCollection(accountId), name);
   }
 
   /**
