@@ -94,6 +94,9 @@ export const api = {
   // The newest trace naming the document, as tree rows in display order (decision 1830).
   trace: (accountId, datasourceId, docId) =>
     call('GET', `documents/${encodeURIComponent(docId)}/trace?${q({ accountId, datasourceId })}`),
+  // A page of the module log lines of the document's hops, grouped by hop (decision 1754).
+  logs: (accountId, datasourceId, docId, pageToken) =>
+    call('GET', `documents/${encodeURIComponent(docId)}/logs?${q({ accountId, datasourceId, pageToken })}`),
   // Actions: the replay input is what an operator would paste into the Step Functions console.
   startReplay: (input) => call('POST', 'replays', input),
   replay: (executionArn) => call('GET', `replays?${q({ executionArn })}`),

@@ -83,7 +83,17 @@ async function afterAuth(reply, username) {
 async function refreshCredentials() {
   const logins = { [`cognito-idp.${settings.region}.amazonaws.com/${settings.userPoolId}`]: idToken };
   const { IdentityId } = await cognito('identity', 'GetId', { IdentityPoolId: settings.identityPoolId, Logins: logins });
-  const { Credentials } = await cognito('identity', 'GetCredentialsForIdentity', { IdentityId, Logins: logins });
+  let Credentials;
+  try {
+    ({ Credentials } = await cognito('identity', 'GetCredentialsForIdentity', { IdentityId, Logins: logins }));
+  } catch (e) {
+    // The pool hands out only a group's role (decision 1753): a user in no group is refused here,
+    // with a message of Cognito's that does not say so.
+    if (!(e instanceof SignInRefused)) throw e;
+    throw new SignInRefused(
+      `${e.message} (a console user gets credentials only as a member of the platform-operators group or an account-<id> group)`,
+    );
+  }
   credentials = {
     accessKeyId: Credentials.AccessKeyId,
     secretAccessKey: Credentials.SecretKey,

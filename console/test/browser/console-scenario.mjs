@@ -5,8 +5,8 @@
 //   node console-scenario.mjs recover <console-url> <account> <datasource> <doc-id>   <shots-dir> <graph-id>
 // design builds intake -> parser -> index-sink by dragging from the palette, sees the CEL violation
 // on the second edge, fixes it and deploys; watch waits in the run viewer until the document
-// reached SINK_REACHED, opens its journey, replays it and follows the replay to its counts, then
-// deploys a version 2 whose condition fails at run time; recover sees the next upload dead-lettered
+// reached SINK_REACHED, opens its journey, reads its trace and its modules' log lines, replays it
+// and follows the replay to its counts, then deploys a version 2 whose condition fails at run time; recover sees the next upload dead-lettered
 // on version 2, reprocesses its dead letter, reads the diff of the two versions and rolls back to
 // version 1, every action from the keyboard by its label. Each phase exits non-zero naming the
 // step that failed.
@@ -133,6 +133,27 @@ async function watch(docId) {
   const indent = async (row) => parseFloat(await row.locator('td').first().evaluate((td) => getComputedStyle(td).paddingLeft));
   if (!((await indent(hop)) > (await indent(root)))) {
     throw new Error('a hop span is not indented under intake');
+  }
+
+  step("read the sample modules' log lines of its hops, each with its time and level");
+  // The gateway keeps a hop's log once its ack is settled, a moment after the run moves on:
+  // until the sink's line is listed the operator reloads, by keyboard.
+  const logs = page.locator('section[aria-label="Module logs"]');
+  const quoted = docId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const sinkLine = logs.getByRole('row', { name: new RegExp(`^index-sink line \\d+, INFO at \\S+Z: indexed ${quoted} into `) });
+  for (let attempt = 0; attempt < 30 && !(await sinkLine.count()); attempt += 1) {
+    await page.getByRole('button', { name: `Reload the module logs of ${docId}` }).focus();
+    await page.keyboard.press('Enter');
+    await logs.getByText('loading…').waitFor({ state: 'detached' });
+    if (!(await sinkLine.count())) await page.waitForTimeout(1000);
+  }
+  await sinkLine.first().waitFor();
+  const parserLine = logs.getByRole('row', { name: /^parser line \d+, INFO at \S+Z: parsed .*: \d+ characters, language / }).first();
+  await parserLine.waitFor();
+  await logs.getByRole('region', { name: /^Module log of hop \d+: node parser, module / }).waitFor();
+  await parserLine.focus();
+  if (!(await parserLine.evaluate((el) => el === document.activeElement))) {
+    throw new Error('a module log line is not keyboard-focusable');
   }
   await page.screenshot({ path: join(shots, 'run-viewer.png'), fullPage: true });
 

@@ -5,12 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.util.JsonFormat;
+import dev.protomolt.core.doclog.DocumentLog;
+import dev.protomolt.core.doclog.LogKey;
+import dev.protomolt.core.doclog.WindowSpec;
 import dev.protomolt.core.orchestration.AdmissionLog;
 import dev.protomolt.core.store.DriveKind;
 import dev.protomolt.core.tracing.TraceSpan;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.localstack.lambda.LambdaResult;
 import dev.protomolt.proto.module.v1.WorkDispatch;
+import dev.protomolt.repository.doclog.PostgresDocumentLogStore;
+import dev.protomolt.repository.doclog.PostgresLogPartIndex;
 import dev.protomolt.repository.postgres.PostgresDriveDirectory;
 import dev.protomolt.testsupport.Eventually;
 import dev.protomolt.testsupport.StepFunctionsExecutions;
@@ -237,6 +242,7 @@ class ConsoleApiOnLocalCloudTest {
     assertThat(manifests.get(0).path("manifest").toString()).contains("PIPE_DOC_PART_CORE");
 
     traceIsTheTreeTheCollectorKept(docId);
+    moduleLogsComeGroupedByHopAPageAtATime(docId, executionArn, work.getWorkUnitId());
     replayFailRedriveAndReprocess(docId, executionArn);
   }
 
@@ -275,6 +281,80 @@ class ConsoleApiOnLocalCloudTest {
                 assertThat(sp.path("durationMs").asDouble()).isPositive();
               });
     }
+  }
+
+  /**
+   * The journey's module logs (decision 1754): the test keeps the echo hop's log as the gateway
+   * does (the module's stamped lines, then the gateway's footer, then the seal); console-api finds
+   * the hop through the execution's transcript, which the real Prepare wrote, and answers the
+   * lines split into instant, level and text, a page at a time.
+   */
+  private static void moduleLogsComeGroupedByHopAPageAtATime(
+      String docId, String executionArn, String workUnitId) {
+    DocumentLog log =
+        new DocumentLog(
+            new PostgresDocumentLogStore(local.cloud.database()),
+            new PostgresLogPartIndex(local.cloud.database()));
+    LogKey key = LogKey.workUnitLog("acme", workUnitId);
+    log.open(key, WindowSpec.DEFAULT);
+    String module =
+        "2026-03-04T05:06:07.089Z INFO echoed " + docId + "\n2026-03-04T05:06:08Z WARN no title\n";
+    log.append(key, module, 0);
+    log.append(key, "# end of attempt 1 of node echo on echo-1: CONTINUE\n", module.length());
+    log.seal(key);
+
+    Map<String, String> where = Map.of("accountId", "acme", "datasourceId", "acme-uploads");
+    Reply all = call("GET", "/api/documents/" + docId + "/logs", where, null);
+    assertThat(all.status()).as("%s", all.body()).isEqualTo(200);
+    assertThat(all.body().path("transcribed").asBoolean()).isTrue();
+    assertThat(all.body().has("nextPageToken")).isFalse();
+    JsonNode hop = all.body().path("hops").get(0);
+    assertThat(all.body().path("hops").size()).isEqualTo(1);
+    assertThat(hop.path("executionArn").asText()).isEqualTo(executionArn);
+    assertThat(hop.path("nodeId").asText()).isEqualTo("echo");
+    assertThat(hop.path("moduleId").asText()).isEqualTo("echo");
+    assertThat(hop.path("workUnitId").asText()).isEqualTo(workUnitId);
+    assertThat(hop.path("hop").asInt()).isEqualTo(2);
+    assertThat(hop.path("queuedAt").asText()).isNotBlank();
+    assertThat(hop.path("sealed").asBoolean()).isTrue();
+    assertThat(hop.path("lineCount").asInt()).isEqualTo(3);
+    JsonNode first = hop.path("lines").get(0);
+    assertThat(first.path("at").asText()).isEqualTo("2026-03-04T05:06:07.089Z");
+    assertThat(first.path("level").asText()).isEqualTo("INFO");
+    assertThat(first.path("source").asText()).isEqualTo("MODULE");
+    assertThat(first.path("text").asText()).isEqualTo("echoed " + docId);
+    assertThat(hop.path("lines").get(1).path("level").asText()).isEqualTo("WARN");
+    JsonNode footer = hop.path("lines").get(2);
+    assertThat(footer.path("source").asText()).isEqualTo("PLATFORM");
+    assertThat(footer.path("level").asText()).isEmpty();
+
+    Map<String, String> paged = new java.util.HashMap<>(where);
+    paged.put("limit", "2");
+    Reply page1 = call("GET", "/api/documents/" + docId + "/logs", paged, null);
+    assertThat(page1.body().path("hops").get(0).path("lines").size()).isEqualTo(2);
+    paged.put("pageToken", page1.body().path("nextPageToken").asText());
+    Reply page2 = call("GET", "/api/documents/" + docId + "/logs", paged, null);
+    assertThat(page2.status()).as("%s", page2.body()).isEqualTo(200);
+    JsonNode rest = page2.body().path("hops").get(0).path("lines");
+    assertThat(rest.size()).isEqualTo(1);
+    assertThat(rest.get(0).path("line").asInt()).isEqualTo(2);
+    assertThat(page2.body().has("nextPageToken")).isFalse();
+
+    Map<String, String> tooMany = new java.util.HashMap<>(where);
+    tooMany.put("limit", "501");
+    assertThat(
+            refused(call("GET", "/api/documents/" + docId + "/logs", tooMany, null), 400, "limit")
+                .body()
+                .path("rule")
+                .asText())
+        .contains("1 to 500");
+    Map<String, String> forged = new java.util.HashMap<>(where);
+    forged.put(
+        "pageToken",
+        java.util.Base64.getUrlEncoder()
+            .encodeToString(
+                "someone-elses-unit|0".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    refused(call("GET", "/api/documents/" + docId + "/logs", forged, null), 400, "pageToken");
   }
 
   /**
@@ -591,6 +671,30 @@ class ConsoleApiOnLocalCloudTest {
             null);
     assertThat(noTrace.status()).isEqualTo(404);
     assertThat(noTrace.body()).as("as absent as its journey").isEqualTo(noJourney.body());
+    Reply noLogs =
+        call(
+            "GET",
+            "/api/documents/missing/logs",
+            Map.of("accountId", "acme", "datasourceId", "x"),
+            null);
+    assertThat(noLogs.status()).isEqualTo(404);
+    assertThat(noLogs.body()).as("as absent as its journey").isEqualTo(noJourney.body());
+    refused(
+        call(
+            "GET",
+            "/api/documents/missing/logs",
+            Map.of("accountId", "acme", "datasourceId", "x", "limit", "none"),
+            null),
+        400,
+        "limit");
+    refused(
+        call(
+            "GET",
+            "/api/documents/missing/logs",
+            Map.of("accountId", "acme", "datasourceId", "x", "pageToken", "%%%"),
+            null),
+        400,
+        "pageToken");
   }
 
   @Test
@@ -632,6 +736,12 @@ class ConsoleApiOnLocalCloudTest {
             call(
                 "GET",
                 "/api/documents/some-doc/trace",
+                Map.of("accountId", "acme", "datasourceId", "acme-uploads"),
+                null,
+                BETA_OPERATOR),
+            call(
+                "GET",
+                "/api/documents/some-doc/logs",
                 Map.of("accountId", "acme", "datasourceId", "acme-uploads"),
                 null,
                 BETA_OPERATOR),

@@ -449,15 +449,19 @@ public final class EnvironmentStack extends ZonePinnedStack {
             this,
             "Console",
             new ConsoleSite.Props(
-                prefix, functions.alias(CONSOLE_API), retain, artifacts.consoleSite()));
+                prefix,
+                functions.alias(CONSOLE_API),
+                retain,
+                artifacts.consoleSite(),
+                config.console() == null ? List.of() : config.console().accounts()));
     // The console API holds its callers to the gateway's operator grants (decision 1752): the same
-    // operator has the same accounts on both doors. The console's sign-in role is the user pool's
-    // operators, whom an administrator creates one by one: operators of every account.
+    // operator has the same accounts on both doors. The sign-in's roles are its groups' (decision
+    // 1753): the platform group's every account, each account group's its own.
     Map<String, List<String>> consoleOperators = new java.util.TreeMap<>();
     if (config.gateway().operatorPrincipals() != null) {
       consoleOperators.putAll(config.gateway().operatorPrincipals());
     }
-    consoleOperators.put(console.signIn().operatorRole().getRoleArn(), List.of("*"));
+    consoleOperators.putAll(console.signIn().operatorGrants());
     functions.setEnvironment(
         CONSOLE_API,
         PlatformVariable.CONSOLE_OPERATOR_PRINCIPALS.key(),

@@ -114,11 +114,13 @@ public final class LocalResourceTypes {
         "AWS::CloudFront::OriginAccessControl",
         LocalRole.NOTHING,
         "the local HTTP front serves the console's assets");
-    // The console's operator sign-in (decision 1752): locally the HTTP front's one-time token
-    // signs the operator in, so the user pool and identity pool have nothing to do.
+    // The console's operator sign-in (decisions 1752, 1753): locally the HTTP front's one-time
+    // token signs the operator in, so the user pool, its groups and the identity pool have
+    // nothing to do.
     for (String type :
         new String[] {
           "AWS::Cognito::UserPool",
+          "AWS::Cognito::UserPoolGroup",
           "AWS::Cognito::UserPoolClient",
           "AWS::Cognito::IdentityPool",
           "AWS::Cognito::IdentityPoolRoleAttachment"

@@ -13,12 +13,28 @@ public record LogKey(String collection, String path) {
 
   public static final String EXECUTION_TRANSCRIPTS = "logs/executions/";
 
+  /**
+   * The collection of logs whose account cannot name one (blank or not key-safe), as the gateway's
+   * work-unit logs and the hops' transcripts file them.
+   */
+  public static final String UNOWNED = "_platform";
+
   static final int MAX_COLLECTION_LENGTH = 255;
   static final int MAX_PATH_LENGTH = 1024;
 
   public LogKey {
     checkSegments("collection", collection, MAX_COLLECTION_LENGTH);
     checkSegments("path", path, MAX_PATH_LENGTH);
+  }
+
+  /** The collection an account's logs live in: the account id, or {@link #UNOWNED}. */
+  public static String accountCollection(String accountId) {
+    try {
+      checkSegments("collection", accountId, MAX_COLLECTION_LENGTH);
+      return accountId;
+    } catch (IllegalArgumentException e) {
+      return UNOWNED;
+    }
   }
 
   /** The module log of one work unit: {@code logs/work-units/<workUnitId>}. */

@@ -18,6 +18,14 @@ class LogKeyTest {
   }
 
   @Test
+  void anAccountThatCannotNameACollectionFilesItsLogsUnderThePlatformsOwn() {
+    assertThat(LogKey.accountCollection("acme-2.eu")).isEqualTo("acme-2.eu");
+    for (String unfit : new String[] {null, "", " ", "a b", "a/", "x".repeat(256)}) {
+      assertThat(LogKey.accountCollection(unfit)).as("%s", unfit).isEqualTo(LogKey.UNOWNED);
+    }
+  }
+
+  @Test
   void pathMustNotBeBlank() {
     assertThatThrownBy(() -> new LogKey("c", " "))
         .isInstanceOf(IllegalArgumentException.class)

@@ -9,8 +9,14 @@ import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Each execution's hops and dispositions as one document log (seed 004), {@code
@@ -22,9 +28,6 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ExecutionTranscripts {
 
   private static final System.Logger LOG = System.getLogger(ExecutionTranscripts.class.getName());
-
-  /** The collection of a document whose account cannot name one (blank or not key-safe). */
-  static final String UNOWNED = "_platform";
 
   /** Rounds of append-at-the-length-just-read before a line is given up to a concurrent writer. */
   private static final int ATTEMPTS = 4;
@@ -63,13 +66,38 @@ public final class ExecutionTranscripts {
   /** Where the transcript of {@code executionArn} for a document of {@code accountId} lives. */
   public static LogKey keyOf(String accountId, String executionArn) {
     String name = executionArn.substring(executionArn.lastIndexOf(':') + 1);
-    String collection = accountId;
-    try {
-      new LogKey(accountId, "x");
-    } catch (IllegalArgumentException e) {
-      collection = UNOWNED;
+    return LogKey.executionTranscript(LogKey.accountCollection(accountId), name);
+  }
+
+  /**
+   * A hop that Prepare handed to its module, read back from a transcript: the {@code hop}-th hop
+   * of the execution, at {@code nodeId}, queued at {@code queuedAt} for {@code moduleId} as {@code
+   * workUnitId}, whose module log is {@code logs/work-units/<workUnitId>}.
+   */
+  public record QueuedHop(
+      String queuedAt, int hop, String nodeId, String moduleId, String workUnitId) {}
+
+  /** The line {@link #dispatched} writes; ids hold no spaces or parentheses. */
+  private static final Pattern QUEUED =
+      Pattern.compile(
+          "^(\\S+) hop (\\d+) node (\\S+) queued for module (\\S+) \\(work unit (\\S+)\\)$");
+
+  /**
+   * The hops handed to modules, in the order the transcript names them; a line a retried Lambda
+   * repeated names a work unit already listed and is skipped.
+   */
+  public static List<QueuedHop> queuedHops(String transcript) {
+    List<QueuedHop> hops = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    for (String line : transcript.split("\n")) {
+      Matcher m = QUEUED.matcher(line);
+      if (m.matches() && seen.add(m.group(5))) {
+        hops.add(
+            new QueuedHop(
+                m.group(1), Integer.parseInt(m.group(2)), m.group(3), m.group(4), m.group(5)));
+      }
     }
-    return LogKey.executionTranscript(collection, name);
+    return hops;
   }
 
   /** Prepare handed the hop at {@code node} to its module as work unit {@code workUnitId}. */

@@ -54,8 +54,10 @@ class ExecutionTranscriptTest {
               return transcripts.get();
             });
     String execution = admit("doc-1");
+    List<String> units = new java.util.ArrayList<>();
     for (int hop = 0; hop < 3; hop++) {
       WorkDispatch work = h.nextDispatch();
+      units.add(work.getWorkUnitId());
       h.succeed(work, work.getStream());
     }
     assertThat(h.awaitClosed(execution).status()).isEqualTo(ExecutionStatus.SUCCEEDED);
@@ -83,6 +85,19 @@ class ExecutionTranscriptTest {
             "hop 4 node index SUCCESS");
     assertThat(transcripts.get().failures()).isZero();
     assertThat(transcripts.get().linesWritten()).isEqualTo(7);
+
+    // The console reads the module logs of a document's hops back through these lines.
+    assertThat(ExecutionTranscripts.queuedHops(transcript + lines.get(2) + "\n"))
+        .as("a repeated line (a retried Prepare) names its work unit once")
+        .extracting(
+            ExecutionTranscripts.QueuedHop::hop,
+            ExecutionTranscripts.QueuedHop::nodeId,
+            ExecutionTranscripts.QueuedHop::moduleId,
+            ExecutionTranscripts.QueuedHop::workUnitId)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(2, "parse", "parser", units.get(0)),
+            org.assertj.core.groups.Tuple.tuple(3, "chunk", "chunker", units.get(1)),
+            org.assertj.core.groups.Tuple.tuple(4, "index", "opensearch-sink", units.get(2)));
   }
 
   @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
+import dev.protomolt.core.doclog.DocumentLog;
 import dev.protomolt.core.graph.GraphAdminException;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.tracing.TraceSource;
@@ -52,6 +53,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
  *   <li>{@code GET /api/documents/{docId}?accountId=&datasourceId=}: one document's journey;
  *   <li>{@code GET /api/documents/{docId}/trace?accountId=&datasourceId=}: the newest trace
  *       naming the document as a tree (decision 1830);
+ *   <li>{@code GET /api/documents/{docId}/logs?accountId=&datasourceId=&limit=&pageToken=}: a
+ *       page of the module log lines of the document's hops, grouped by hop (decision 1754);
  *   <li>{@code POST /api/replays} {replay input}: starts the replay state machine;
  *   <li>{@code GET /api/replays?executionArn=}: a replay's status, pages and counts;
  *   <li>{@code POST /api/redrives} {executionArn}: redrives a failed execution;
@@ -83,6 +86,7 @@ public final class ConsoleApiHandler implements EventHandler {
   private final ConsoleActions actions;
   private final GraphVersions versions;
   private final DocumentTraces traces;
+  private final DocumentLogs logs;
 
   /**
    * @param admin graph admin's service, with activation attached (create and activate deploys)
@@ -119,14 +123,20 @@ public final class ConsoleApiHandler implements EventHandler {
     this.modules = Objects.requireNonNull(modules, "modules");
     this.versions = new GraphVersions(EventJson.MAPPER, admin);
     this.traces = new DocumentTraces(EventJson.MAPPER, runs.traces());
+    this.logs = new DocumentLogs(EventJson.MAPPER, runs.logs());
   }
 
   /**
-   * Where the run viewer's reads go: admission log, Step Functions, the document store, and the
-   * deployment's spans (X-Ray in AWS, the local collector locally).
+   * Where the run viewer's reads go: admission log, Step Functions, the document store, the
+   * deployment's spans (X-Ray in AWS, the local collector locally), and the document logs in the
+   * ledger database (execution transcripts and work-unit logs).
    */
   public record DocumentRunsSource(
-      PostgresAdmissionLog admissions, SfnClient sfn, PipeDocStore store, TraceSource traces) {}
+      PostgresAdmissionLog admissions,
+      SfnClient sfn,
+      PipeDocStore store,
+      TraceSource traces,
+      DocumentLog logs) {}
 
   @Override
   public void handle(InputStream event, OutputStream reply) throws IOException {
@@ -243,6 +253,15 @@ public final class ConsoleApiHandler implements EventHandler {
           operators.authorize(principal, List.of(account));
           runs.admitted(account, datasource, s.get(2));
           yield traces.tree(s.get(2));
+        }
+        if (s.size() == 4 && s.get(3).equals("logs")) {
+          String datasource = http.parameter("datasourceId");
+          int limit = DocumentLogs.limit(http.parameter("limit", null));
+          DocumentLogs.PageStart start =
+              DocumentLogs.PageStart.parse(http.parameter("pageToken", null));
+          operators.authorize(principal, List.of(account));
+          yield logs.page(
+              account, s.get(2), runs.admitted(account, datasource, s.get(2)), limit, start);
         }
         throw notFound(http);
       }

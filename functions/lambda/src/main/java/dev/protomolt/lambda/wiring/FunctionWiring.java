@@ -378,7 +378,11 @@ public final class FunctionWiring {
             clients.sfn(),
             clients.store(),
             // Built on the first trace read: a cold start that reads no trace makes no client.
-            docId -> new XRayTraceSource(clients.xray(), clients.clock()).tracesNaming(docId)),
+            docId -> new XRayTraceSource(clients.xray(), clients.clock()).tracesNaming(docId),
+            // Read only: transcripts and work-unit logs are written by the hops and the gateway.
+            new DocumentLog(
+                new PostgresDocumentLogStore(clients.dataSource()),
+                new PostgresLogPartIndex(clients.dataSource()))),
         () -> new KafkaTopics(clients.kafkaAdmin()).moduleIds(),
         new ConsoleActions(
             clients.sfn(),

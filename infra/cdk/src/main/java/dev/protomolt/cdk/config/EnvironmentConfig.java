@@ -23,7 +23,22 @@ public record EnvironmentConfig(
     Functions functions,
     Gateway gateway,
     Schedules schedules,
-    Alarms alarms) {
+    Alarms alarms,
+    Console console) {
+
+  /**
+   * The console's sign-in (decision 1753), optional: absent means no per-account operators.
+   *
+   * @param operatorAccounts the accounts whose operators sign in to the console: each gets a user
+   *     pool group {@code account-<id>} whose members act on that account alone
+   */
+  public record Console(List<String> operatorAccounts) {
+
+    /** The accounts named, none when the section or the list is absent. */
+    public List<String> accounts() {
+      return operatorAccounts == null ? List.of() : operatorAccounts;
+    }
+  }
 
   /** The VPC: its address range and how many NAT gateways (the largest fixed network cost). */
   public record Network(String cidr, Integer natGateways) {}

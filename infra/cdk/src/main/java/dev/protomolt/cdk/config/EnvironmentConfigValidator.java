@@ -95,6 +95,27 @@ public final class EnvironmentConfigValidator {
         c.messaging() == null ? null : c.messaging().moduleServices());
     schedules(c.schedules());
     alarms(c.alarms());
+    console(c.console());
+  }
+
+  /**
+   * Each account becomes a Cognito group {@code account-<id>} (at most 128 characters) and a
+   * grant in the console's operator principals, so ids are held to what both accept.
+   */
+  private void console(EnvironmentConfig.Console c) {
+    if (c == null || c.operatorAccounts() == null) {
+      return;
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < c.operatorAccounts().size(); i++) {
+      String account = c.operatorAccounts().get(i);
+      String field = "console.operatorAccounts[" + i + "]";
+      if (account == null || !account.matches("[A-Za-z0-9._-]{1,100}")) {
+        fail(field, "must be an account id of 1-100 letters, digits, '.', '_' or '-'");
+      } else if (!seen.add(account)) {
+        fail(field, "must not repeat account '" + account + "'");
+      }
+    }
   }
 
   private void network(EnvironmentConfig.Network n) {

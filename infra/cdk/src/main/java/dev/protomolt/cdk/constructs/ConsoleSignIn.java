@@ -13,6 +13,7 @@ import software.amazon.awscdk.services.cognito.AccountRecovery;
 import software.amazon.awscdk.services.cognito.AuthFlow;
 import software.amazon.awscdk.services.cognito.CfnIdentityPool;
 import software.amazon.awscdk.services.cognito.CfnIdentityPoolRoleAttachment;
+import software.amazon.awscdk.services.cognito.CfnUserPoolGroup;
 import software.amazon.awscdk.services.cognito.Mfa;
 import software.amazon.awscdk.services.cognito.PasswordPolicy;
 import software.amazon.awscdk.services.cognito.SignInAliases;
@@ -32,15 +33,31 @@ import software.constructs.Construct;
  * calls with those credentials, so the HTTP API keeps its IAM authorization and SigV4 clients (the
  * CLI, scripts) keep working unchanged. What a signed-in operator may see and do is the console
  * API's operator grants for that role.
+ *
+ * <p>Which role a user's credentials are a session of is the user's group (decision 1753): the
+ * group {@value #PLATFORM_GROUP} hands out the role of every account, each group {@code
+ * account-<id>} a role the console API grants that account alone. The identity pool takes the role
+ * from the ID token's group claim and denies credentials to a user in no group, so adding a user
+ * grants nothing until an administrator puts them in a group.
  */
 public final class ConsoleSignIn extends Construct {
 
+  /** The group whose members operate every account. */
+  public static final String PLATFORM_GROUP = "platform-operators";
+
+  /** The group of one account's operators. */
+  public static String accountGroup(String accountId) {
+    return "account-" + accountId;
+  }
+
   /**
    * @param namePrefix the environment prefix, e.g. {@code protomolt-dev}
-   * @param api the console's HTTP API, the one thing the role may call
+   * @param api the console's HTTP API, the one thing the roles may call
    * @param retain whether the user pool outlives the stack (its users are people's accounts)
+   * @param operatorAccounts the accounts that get a group of their own operators
    */
-  public record Props(String namePrefix, HttpApi api, boolean retain) {
+  public record Props(
+      String namePrefix, HttpApi api, boolean retain, List<String> operatorAccounts) {
     public Props {
       if (namePrefix == null || namePrefix.isBlank()) {
         throw new IllegalArgumentException("console sign-in: namePrefix is required");
@@ -48,6 +65,12 @@ public final class ConsoleSignIn extends Construct {
       if (api == null) {
         throw new IllegalArgumentException("console sign-in: the console's HTTP API is required");
       }
+      operatorAccounts = operatorAccounts == null ? List.of() : List.copyOf(operatorAccounts);
+    }
+
+    /** Platform operators only. */
+    public Props(String namePrefix, HttpApi api, boolean retain) {
+      this(namePrefix, api, retain, List.of());
     }
   }
 
@@ -55,6 +78,7 @@ public final class ConsoleSignIn extends Construct {
   private final UserPoolClient client;
   private final CfnIdentityPool identities;
   private final Role operatorRole;
+  private final Map<String, Role> accountRoles = new LinkedHashMap<>();
 
   public ConsoleSignIn(Construct scope, String id, Props props) {
     super(scope, id);
@@ -108,23 +132,84 @@ public final class ConsoleSignIn extends Construct {
                         .serverSideTokenCheck(true)
                         .build()))
             .build();
-    // Only this identity pool's signed-in identities may assume the role (Cognito's documented
-    // trust conditions), for at most an hour.
     this.operatorRole =
-        Role.Builder.create(this, "OperatorRole")
-            .description("Console operators of " + props.namePrefix() + ", signed in with Cognito")
-            .assumedBy(
-                new FederatedPrincipal(
-                    "cognito-identity.amazonaws.com",
-                    Map.of(
-                        "StringEquals",
-                        Map.of("cognito-identity.amazonaws.com:aud", identities.getRef()),
-                        "ForAnyValue:StringLike",
-                        Map.of("cognito-identity.amazonaws.com:amr", "authenticated")),
-                    "sts:AssumeRoleWithWebIdentity"))
+        signInRole(
+            "OperatorRole",
+            "Console operators of every account of "
+                + props.namePrefix()
+                + ", signed in with Cognito",
+            props.api());
+    CfnUserPoolGroup.Builder.create(this, "PlatformOperators")
+        .userPoolId(users.getUserPoolId())
+        .groupName(PLATFORM_GROUP)
+        .description("Operators of every account: graphs, deploys and every account's documents")
+        .roleArn(operatorRole.getRoleArn())
+        // The lowest precedence wins when a user is in several groups: the widest grant.
+        .precedence(0)
+        .build();
+    int precedence = 1;
+    for (String account : props.operatorAccounts()) {
+      Role role =
+          signInRole(
+              "AccountOperatorRole-" + account,
+              "Console operators of account " + account + " of " + props.namePrefix(),
+              props.api());
+      accountRoles.put(account, role);
+      CfnUserPoolGroup.Builder.create(this, "AccountOperators-" + account)
+          .userPoolId(users.getUserPoolId())
+          .groupName(accountGroup(account))
+          .description("Operators of account " + account + " alone")
+          .roleArn(role.getRoleArn())
+          .precedence(precedence++)
+          .build();
+    }
+    // A signed-in user in no group matches no role and gets no credentials (Deny): the pool's
+    // default role is never handed out, and it may do nothing should it ever be.
+    Role ungrouped =
+        Role.Builder.create(this, "UngroupedRole")
+            .description("Never handed out: console users in no group get no credentials")
+            .assumedBy(cognitoIdentities())
             .maxSessionDuration(Duration.hours(1))
             .build();
-    operatorRole.addToPolicy(
+    CfnIdentityPoolRoleAttachment.Builder.create(this, "Roles")
+        .identityPoolId(identities.getRef())
+        .roles(Map.of("authenticated", ungrouped.getRoleArn()))
+        .roleMappings(
+            Map.of(
+                "operators",
+                CfnIdentityPoolRoleAttachment.RoleMappingProperty.builder()
+                    .identityProvider(
+                        users.getUserPoolProviderName() + ":" + client.getUserPoolClientId())
+                    .type("Token")
+                    .ambiguousRoleResolution("Deny")
+                    .build()))
+        .build();
+  }
+
+  /**
+   * Only this identity pool's signed-in identities may assume a sign-in role (Cognito's documented
+   * trust conditions).
+   */
+  private FederatedPrincipal cognitoIdentities() {
+    return new FederatedPrincipal(
+        "cognito-identity.amazonaws.com",
+        Map.of(
+            "StringEquals",
+            Map.of("cognito-identity.amazonaws.com:aud", identities.getRef()),
+            "ForAnyValue:StringLike",
+            Map.of("cognito-identity.amazonaws.com:amr", "authenticated")),
+        "sts:AssumeRoleWithWebIdentity");
+  }
+
+  /** A role a group hands out: an hour at most, allowed to invoke the console API alone. */
+  private Role signInRole(String id, String description, HttpApi api) {
+    Role role =
+        Role.Builder.create(this, id)
+            .description(description)
+            .assumedBy(cognitoIdentities())
+            .maxSessionDuration(Duration.hours(1))
+            .build();
+    role.addToPolicy(
         PolicyStatement.Builder.create()
             .actions(List.of("execute-api:Invoke"))
             .resources(
@@ -133,15 +218,12 @@ public final class ConsoleSignIn extends Construct {
                         .formatArn(
                             ArnComponents.builder()
                                 .service("execute-api")
-                                .resource(props.api().getApiId())
+                                .resource(api.getApiId())
                                 .resourceName("*")
                                 .arnFormat(ArnFormat.SLASH_RESOURCE_NAME)
                                 .build())))
             .build());
-    CfnIdentityPoolRoleAttachment.Builder.create(this, "Roles")
-        .identityPoolId(identities.getRef())
-        .roles(Map.of("authenticated", operatorRole.getRoleArn()))
-        .build();
+    return role;
   }
 
   /**
@@ -161,8 +243,19 @@ public final class ConsoleSignIn extends Construct {
     return users;
   }
 
-  /** The role every signed-in operator's credentials are a session of. */
+  /** The role of the {@value #PLATFORM_GROUP} group: operators of every account. */
   public Role operatorRole() {
     return operatorRole;
+  }
+
+  /**
+   * What the console API grants each group's role, in the gateway's operator syntax: the platform
+   * role every account, each account's role that account alone.
+   */
+  public Map<String, List<String>> operatorGrants() {
+    Map<String, List<String>> grants = new LinkedHashMap<>();
+    grants.put(operatorRole.getRoleArn(), List.of("*"));
+    accountRoles.forEach((account, role) -> grants.put(role.getRoleArn(), List.of(account)));
+    return grants;
   }
 }

@@ -50,7 +50,12 @@ public final class ConsoleSite extends Construct {
    * @param site the console's built site (a directory with {@code index.html}), uploaded to the
    *     assets bucket on every deploy
    */
-  public record Props(String namePrefix, IFunction api, boolean retain, Path site) {
+  public record Props(
+      String namePrefix,
+      IFunction api,
+      boolean retain,
+      Path site,
+      java.util.List<String> operatorAccounts) {
     public Props {
       if (namePrefix == null || namePrefix.isBlank()) {
         throw new IllegalArgumentException("console: namePrefix is required");
@@ -63,6 +68,13 @@ public final class ConsoleSite extends Construct {
             "console: site must be the console's built site, a directory with index.html, was "
                 + site);
       }
+      operatorAccounts =
+          operatorAccounts == null ? java.util.List.of() : java.util.List.copyOf(operatorAccounts);
+    }
+
+    /** Platform operators only: no account has a sign-in group of its own. */
+    public Props(String namePrefix, IFunction api, boolean retain, Path site) {
+      this(namePrefix, api, retain, site, java.util.List.of());
     }
   }
 
@@ -107,7 +119,10 @@ public final class ConsoleSite extends Construct {
             .build();
     this.signIn =
         new ConsoleSignIn(
-            this, "SignIn", new ConsoleSignIn.Props(props.namePrefix(), httpApi, props.retain()));
+            this,
+            "SignIn",
+            new ConsoleSignIn.Props(
+                props.namePrefix(), httpApi, props.retain(), props.operatorAccounts()));
     // CloudFront wants the API's host, <api id>.execute-api.<region>.<url suffix>; built from the
     // id
     // rather than split out of the endpoint URL, so the local cloud can resolve it too.

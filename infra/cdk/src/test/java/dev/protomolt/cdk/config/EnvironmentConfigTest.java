@@ -89,6 +89,21 @@ class EnvironmentConfigTest {
   }
 
   @Test
+  void consoleOperatorAccountsAreGroupNamesWithoutRepeats() throws IOException {
+    String dev =
+        Files.readString(CONFIG.resolve("dev.json"))
+            .replace(
+                "\"operatorAccounts\": [\"acme\", \"beta\"]",
+                "\"operatorAccounts\": [\"acme\", \"a b\", \"acme\"]");
+    Path file = write("dev.json", dev);
+    assertThatThrownBy(() -> EnvironmentConfigLoader.parse(file))
+        .hasMessageContaining(
+            "console.operatorAccounts[1]: must be an account id of 1-100 letters, digits, '.', '_'"
+                + " or '-'")
+        .hasMessageContaining("console.operatorAccounts[2]: must not repeat account 'acme'");
+  }
+
+  @Test
   void aMissingSectionIsNamedNotDefaulted() throws IOException {
     String dev = Files.readString(CONFIG.resolve("dev.json")).replace("\"readers\": 0,", "");
     Path file = write("dev.json", dev);

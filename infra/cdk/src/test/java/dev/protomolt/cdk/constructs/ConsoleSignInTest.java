@@ -70,10 +70,31 @@ class ConsoleSignInTest {
                             "ServerSideTokenCheck",
                             true))))));
     String role = logicalId("AWS::IAM::Role", "ConsoleSignInOperatorRole");
+    // The role comes from the ID token's group (decision 1753); a user in no group gets none,
+    // and the pool's default role, never handed out, may do nothing.
+    String ungrouped = logicalId("AWS::IAM::Role", "ConsoleSignInUngroupedRole");
     template.hasResourceProperties(
         "AWS::Cognito::IdentityPoolRoleAttachment",
         Match.objectLike(
-            Map.of("Roles", Map.of("authenticated", Map.of("Fn::GetAtt", List.of(role, "Arn"))))));
+            Map.of(
+                "Roles",
+                Map.of("authenticated", Map.of("Fn::GetAtt", List.of(ungrouped, "Arn"))),
+                "RoleMappings",
+                Map.of(
+                    "operators",
+                    Match.objectLike(
+                        Map.of("Type", "Token", "AmbiguousRoleResolution", "Deny"))))));
+    assertThat(PolicyDocuments.forRole(template, ungrouped)).isEmpty();
+    template.hasResourceProperties(
+        "AWS::Cognito::UserPoolGroup",
+        Match.objectLike(
+            Map.of(
+                "GroupName",
+                "platform-operators",
+                "Precedence",
+                0,
+                "RoleArn",
+                Map.of("Fn::GetAtt", List.of(role, "Arn")))));
     String pool = logicalId("AWS::Cognito::IdentityPool", "ConsoleSignIn");
     template.hasResourceProperties(
         "AWS::IAM::Role",
@@ -100,6 +121,31 @@ class ConsoleSignInTest {
                                         Map.of(
                                             "cognito-identity.amazonaws.com:amr",
                                             "authenticated"))))))))));
+  }
+
+  @Test
+  void eachConfiguredAccountHasAGroupWhoseRoleTheConsoleApiGrantsThatAccountAlone() {
+    String grants = consoleOperatorPrincipals();
+    for (String account : List.of("acme", "beta")) {
+      String role = logicalId("AWS::IAM::Role", "ConsoleSignInAccountOperatorRole" + account);
+      template.hasResourceProperties(
+          "AWS::Cognito::UserPoolGroup",
+          Match.objectLike(
+              Map.of(
+                  "GroupName",
+                  "account-" + account,
+                  "RoleArn",
+                  Map.of("Fn::GetAtt", List.of(role, "Arn")))));
+      List<PolicyDocuments.Statement> statements = PolicyDocuments.forRole(template, role);
+      assertThat(statements).hasSize(1);
+      assertThat(statements.getFirst().actions()).containsExactly("execute-api:Invoke");
+      // The rendered grant names the role by its attribute, then '=' and the one account.
+      assertThat(grants)
+          .containsPattern(java.util.regex.Pattern.quote(role) + "[^;]*=" + account + "(;|$)");
+    }
+    template.resourceCountIs("AWS::Cognito::UserPoolGroup", 3);
+    String ungrouped = logicalId("AWS::IAM::Role", "ConsoleSignInUngroupedRole");
+    assertThat(grants).as("the never-handed-out role is granted nothing").doesNotContain(ungrouped);
   }
 
   @Test
@@ -161,20 +207,22 @@ class ConsoleSignInTest {
         .contains("\"identityPoolId\":")
         .contains("\"apiEndpoint\":");
 
-    String grants =
-        template.findResources("AWS::Lambda::Function").values().stream()
-            .map(f -> ((Map<?, ?>) f.get("Properties")).get("Environment"))
-            .filter(
-                e -> e != null && e.toString().contains("PROTOMOLT_CONSOLE_OPERATOR_PRINCIPALS"))
-            .map(e -> ((Map<?, ?>) ((Map<?, ?>) e).get("Variables")))
-            .map(v -> v.get("PROTOMOLT_CONSOLE_OPERATOR_PRINCIPALS"))
-            .map(PolicyDocuments::render)
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no function is told the console's operators"));
+    String grants = consoleOperatorPrincipals();
     assertThat(grants)
         .contains("arn:aws:iam::111111111111:role/protomolt-dev-operators=*")
         .contains(logicalId("AWS::IAM::Role", "ConsoleSignInOperatorRole"))
         .contains("=*");
+  }
+
+  private static String consoleOperatorPrincipals() {
+    return template.findResources("AWS::Lambda::Function").values().stream()
+        .map(f -> ((Map<?, ?>) f.get("Properties")).get("Environment"))
+        .filter(e -> e != null && e.toString().contains("PROTOMOLT_CONSOLE_OPERATOR_PRINCIPALS"))
+        .map(e -> ((Map<?, ?>) ((Map<?, ?>) e).get("Variables")))
+        .map(v -> v.get("PROTOMOLT_CONSOLE_OPERATOR_PRINCIPALS"))
+        .map(PolicyDocuments::render)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no function is told the console's operators"));
   }
 
   private static String logicalId(String type, String prefix) {

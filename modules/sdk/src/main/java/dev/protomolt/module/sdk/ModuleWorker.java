@@ -362,7 +362,7 @@ public final class ModuleWorker implements AutoCloseable {
         // Cancelled (shutdown) between the unit arriving and us taking it: the gateway re-buffers.
         return new StreamEnd.Failed("stream closed before processing began");
       }
-      WorkContext context = WorkContext.forUnit(unit);
+      WorkContext context = WorkContext.forUnit(unit, clock::now);
       Duration interval =
           unit.getHeartbeatIntervalSeconds() > 0
               ? Duration.ofSeconds(unit.getHeartbeatIntervalSeconds())

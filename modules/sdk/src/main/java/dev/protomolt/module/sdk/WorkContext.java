@@ -5,9 +5,11 @@ import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.module.v1.LogText;
 import dev.protomolt.proto.module.v1.WorkUnit;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * One work unit as a processor sees it: the hydrated document, the node's config, and three ways to
@@ -21,22 +23,37 @@ import java.util.Objects;
  */
 public final class WorkContext {
 
+  /** How severe a log line is; written as its name after the line's instant (decision 1754). */
+  public enum LogLevel {
+    DEBUG,
+    INFO,
+    WARN,
+    ERROR
+  }
+
   private final WorkUnit unit;
   private final CustomConfig config;
+  private final Supplier<Instant> clock;
   private final List<String> logLines = new ArrayList<>();
   private final List<DocumentIndexedEvent> receipts = new ArrayList<>();
   private final StringBuilder logText = new StringBuilder();
   private int logSent;
   private volatile String progress = "";
 
-  private WorkContext(WorkUnit unit) {
+  private WorkContext(WorkUnit unit, Supplier<Instant> clock) {
     this.unit = Objects.requireNonNull(unit, "unit");
     this.config = new CustomConfig(unit.getCustomConfig());
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   /** A context for one work unit; public so processors can be unit-tested without a gateway. */
   public static WorkContext forUnit(WorkUnit unit) {
-    return new WorkContext(unit);
+    return new WorkContext(unit, Instant::now);
+  }
+
+  /** A context whose log lines are stamped with {@code clock}'s instants. */
+  public static WorkContext forUnit(WorkUnit unit, Supplier<Instant> clock) {
+    return new WorkContext(unit, clock);
   }
 
   public WorkUnit unit() {
@@ -89,12 +106,24 @@ public final class WorkContext {
     return progress;
   }
 
-  /** Adds one line (a newline is appended) to the work unit's document log. */
+  /** Adds one INFO line to the work unit's document log; see {@link #log(LogLevel, String)}. */
   public void log(String line) {
-    String text = line == null ? "" : line;
+    log(LogLevel.INFO, line);
+  }
+
+  /**
+   * Adds one line to the work unit's document log as {@code <instant> <LEVEL> <line>\n}, the
+   * instant in ISO-8601 UTC, so a reader of the log (the console's document journey) can tell when
+   * and how severe each line was without the gateway stamping text it only sees in batches
+   * (decision 1754). A line holding newlines is kept on one log line, each newline written as the
+   * two characters backslash and n.
+   */
+  public void log(LogLevel level, String line) {
+    String text = line == null ? "" : line.replace("\r", "").replace("\n", "\\n");
+    String stamped = clock.get() + " " + Objects.requireNonNull(level, "level").name() + " " + text;
     synchronized (logLines) {
       logLines.add(text);
-      logText.append(text).append('\n');
+      logText.append(stamped).append('\n');
     }
   }
 
@@ -111,6 +140,7 @@ public final class WorkContext {
     }
   }
 
+  /** The lines as the processor logged them, without their instants and levels. */
   public List<String> logLines() {
     synchronized (logLines) {
       return List.copyOf(logLines);

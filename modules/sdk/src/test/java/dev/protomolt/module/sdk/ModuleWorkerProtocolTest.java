@@ -150,7 +150,7 @@ class ModuleWorkerProtocolTest {
     assertThat(updated.getDocId()).isEqualTo("doc-wu-1");
     assertThat(updated.getSearchMetadata().getTitle()).isEqualTo("A title");
     // The line streams as the unit's log: the ack carries what no heartbeat did, at its offset.
-    assertThat(ack.getLog().getText()).isEqualTo("parsed doc-wu-1\n");
+    assertThat(ack.getLog().getText()).isEqualTo("2026-01-01T00:00:00Z INFO parsed doc-wu-1\n");
     assertThat(ack.getLog().getOffset()).isZero();
     assertThat(ack.getLogLinesList()).isEmpty();
 
