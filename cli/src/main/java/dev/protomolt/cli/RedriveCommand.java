@@ -23,16 +23,18 @@ import software.amazon.awssdk.services.sfn.model.ExecutionListItem;
 import software.amazon.awssdk.services.sfn.model.ExecutionNotRedrivableException;
 import software.amazon.awssdk.services.sfn.model.ExecutionRedriveStatus;
 import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
+import software.amazon.awssdk.services.sfn.model.HistoryEvent;
 import software.amazon.awssdk.services.sfn.model.SfnException;
 
 /**
  * {@code protomolt redrive}: Step Functions RedriveExecution for one execution, or for every
  * failed, aborted or timed-out execution of a graph version that stopped in a time window. Each
  * execution continues from the state it stopped in; the hops that succeeded before are not run
- * again. It prints every execution it redrove and every one it skipped with the reason; an
- * execution that ended dead-lettered is skipped, since a redrive would only re-enter its
- * dead-letter Fail state (decision 1721): its dead letter is reprocessed with {@code protomolt dlq
- * reprocess} instead.
+ * again. It prints every execution it redrove and every one it skipped with the reason. A
+ * dead-lettered execution is redriven too: its failed state is {@code N.DeadLettered}, which on a
+ * redrive sends the walk back to the hop that failed (decision 1525). Only a version compiled
+ * before that ended its dead letters in a Fail state, which a redrive would just re-enter; those
+ * are skipped and pointed at {@code protomolt dlq reprocess}.
  */
 @Command(
     name = "redrive",
@@ -42,8 +44,11 @@ import software.amazon.awssdk.services.sfn.model.SfnException;
             + " they stopped in.")
 final class RedriveCommand implements Callable<Integer> {
 
-  /** The error the compiled {@code N.DeadLettered} Fail state ends an execution with. */
+  /** The error a compiled {@code N.DeadLettered} state ends an execution with. */
   static final String DEAD_LETTERED = "ProtoMolt.DeadLettered";
+
+  /** The history event of entering a Fail state: where an older version's dead letters ended. */
+  private static final String FAIL_STATE_ENTERED = "FailStateEntered";
 
   @Spec CommandSpec spec;
 
@@ -191,9 +196,10 @@ final class RedriveCommand implements Callable<Integer> {
     if (e.redriveStatus() != ExecutionRedriveStatus.REDRIVABLE) {
       return e.redriveStatusReason() != null ? e.redriveStatusReason() : "not redrivable";
     }
-    if (DEAD_LETTERED.equals(e.error())) {
-      return "dead-lettered: a redrive would end in the dead-letter state again; reprocess its"
-          + " dead letter with `protomolt dlq reprocess`";
+    if (DEAD_LETTERED.equals(e.error()) && endedInFailState(sfn, arn)) {
+      return "dead-lettered by a graph version whose dead letters end in a Fail state, which a"
+          + " redrive would only re-enter; reprocess its dead letter with `protomolt dlq"
+          + " reprocess`";
     }
     if (dryRun) {
       return null;
@@ -204,6 +210,23 @@ final class RedriveCommand implements Callable<Integer> {
     } catch (ExecutionNotRedrivableException ex) {
       return ex.awsErrorDetails().errorMessage();
     }
+  }
+
+  /** Whether the last state the execution entered was a Fail state (the newest history first). */
+  private static boolean endedInFailState(SfnClient sfn, String arn) {
+    for (HistoryEvent event :
+        sfn.getExecutionHistory(
+                b ->
+                    b.executionArn(arn)
+                        .reverseOrder(true)
+                        .includeExecutionData(false)
+                        .maxResults(25))
+            .events()) {
+      if (event.stateEnteredEventDetails() != null) {
+        return FAIL_STATE_ENTERED.equals(event.typeAsString());
+      }
+    }
+    return false;
   }
 
   private Instant instant(String flag, String text) {

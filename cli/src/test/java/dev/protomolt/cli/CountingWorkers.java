@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * The platform's sample modules on a test's own workers, started a module at a time, counting
@@ -50,6 +51,19 @@ final class CountingWorkers implements AutoCloseable {
   }
 
   void start(String module, int slots) {
+    start(module, slots, () -> false);
+  }
+
+  /**
+   * Starts {@code module} with one unit in flight, throwing for every document while {@code
+   * broken} says so (the SDK answers a throw as a retryable failure, so the hop retries and then
+   * dead-letters); every call is counted, failed or not.
+   */
+  void startFailingWhile(String module, BooleanSupplier broken) {
+    start(module, 1, broken);
+  }
+
+  private void start(String module, int slots, BooleanSupplier broken) {
     Map<String, AtomicInteger> perDoc =
         calls.computeIfAbsent(module, k -> new ConcurrentHashMap<>());
     List<String> done =
@@ -59,6 +73,9 @@ final class CountingWorkers implements AutoCloseable {
         work -> {
           String docId = docId(work.stream());
           perDoc.computeIfAbsent(docId, k -> new AtomicInteger()).incrementAndGet();
+          if (broken.getAsBoolean()) {
+            throw new IllegalStateException(module + " is broken for this test");
+          }
           var outcome = inner.process(work);
           done.add(docId);
           return outcome;

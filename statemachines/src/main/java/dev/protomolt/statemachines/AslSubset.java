@@ -120,6 +120,7 @@ public final class AslSubset {
       Set.of(
           "$$.Execution.Id",
           "$$.Execution.Name",
+          "$$.Execution.RedriveCount",
           "$$.StateMachine.Id",
           "$$.State.Name",
           "$$.State.RetryCount",

@@ -64,7 +64,11 @@ public final class ErrorNames {
   /** Complete named a destination that is not a target of the node's outgoing edges. */
   public static final String UNKNOWN_DESTINATION = "ProtoMolt.UnknownDestination";
 
-  /** The hop was dead-lettered; the execution ends failed so it is visible as a failure. */
+  /**
+   * The hop was dead-lettered; the execution ends failed so it is visible as a failure. The dlq
+   * function fails {@code N.DeadLettered}'s task token with it ({@code SendTaskFailure} sets any
+   * name), so a redrive re-runs that state rather than a Fail state (decision 1525).
+   */
   public static final String DEAD_LETTERED = "ProtoMolt.DeadLettered";
 
   public static final String STATES_ALL = "States.ALL";

@@ -588,24 +588,114 @@ final class StateEmitter {
             .with("publish", publish)
             .with("saveOnError", node.getSaveOnError())
             .with("maxReprocessCount", maxReprocess)
+            // Echoed back, so N.DeadLettered can tell its first entry from a redrive's.
+            .with("redriveCount.$", "$$.Execution.RedriveCount")
             .with("failed.$", "$");
     block.with(
         name(node, "Dlq"),
         lambdaTask(null, StateMachineCompiler.DLQ_FUNCTION_ARN, payload)
-            .with("ResultSelector", JsonObject.of().with("dlqId.$", "$.Payload.dlqId"))
+            .with(
+                "ResultSelector",
+                JsonObject.of()
+                    .with("dlqId.$", "$.Payload.dlqId")
+                    .with("redriveCount.$", "$.Payload.redriveCount"))
             .with("ResultPath", "$.deadLetter")
             .with("Retry", List.of(lambdaRetrier(node)))
             .with("Next", name(node, "DeadLettered")));
+    JsonObject redriven = redriven(node, block);
     block.with(
         name(node, "DeadLettered"),
-        fail(
-            ErrorNames.DEAD_LETTERED,
+        deadLettered(
+            node, topic, publish, redriven == null ? entryState(node) : name(node, "Redriven")));
+    if (redriven != null) {
+      block.with(name(node, "Redriven"), redriven);
+    }
+  }
+
+  /**
+   * The dead letter's failed state: a Task, not a Fail state, so a redrive has something to
+   * re-run (decision 1525). The dlq function fails the task token with {@code
+   * ProtoMolt.DeadLettered} while the execution's redrive count is the one the dead letter was
+   * written under, and succeeds it once the execution was redriven since, sending the walk back
+   * to the state that failed.
+   */
+  private JsonObject deadLettered(GraphNode node, String topic, boolean publish, String next) {
+    JsonObject payload =
+        hop(node)
+            .with("hold", true)
+            .with("topic", topic)
+            .with("publish", publish)
+            .with("dlqId.$", "$.deadLetter.dlqId")
+            .with("deadLetteredAt.$", "$.deadLetter.redriveCount")
+            .with("redriveCount.$", "$$.Execution.RedriveCount")
+            .with("taskToken.$", "$$.Task.Token");
+    return JsonObject.of()
+        .with("Type", "Task")
+        .with(
+            "Comment",
             "Node '"
                 + node.getNodeId()
                 + "' dead-lettered the document to "
                 + topic
                 + (publish ? "" : " (recorded, not published)")
-                + "."));
+                + ": fails with "
+                + ErrorNames.DEAD_LETTERED
+                + "; a redrive re-runs the failed state.")
+        .with("Resource", StateMachineCompiler.LAMBDA_WAIT_FOR_TOKEN)
+        .with(
+            "Parameters",
+            JsonObject.of()
+                .with("FunctionName", substitution(StateMachineCompiler.DLQ_FUNCTION_ARN))
+                .with("Payload", payload))
+        // The function answers its token before it returns; this only bounds a lost answer.
+        .with("TimeoutSeconds", StateMachineCompiler.DEAD_LETTER_HOLD_SECONDS)
+        .with("ResultPath", "$.redriven")
+        .with("Retry", List.of(lambdaRetrier(node)))
+        .with("Next", next);
+  }
+
+  /**
+   * After a redrive, back to the state whose failure was dead-lettered, with the input it had:
+   * each catcher leaves a mark of where it caught ({@code recordError} from Rejected, a fan-out's
+   * {@code destinationCount} over one, Work's {@code outcome}, Prepare's {@code action}), and
+   * anything else failed at the node's entry state. Null when the entry state is the only one a
+   * dead letter can come from (an intake node without a fan-out).
+   */
+  private JsonObject redriven(GraphNode node, JsonObject block) {
+    List<Object> choices = new ArrayList<>();
+    if (block.containsKey(name(node, "Rejected"))) {
+      choices.add(present("$.recordError").with("Next", name(node, "Rejected")));
+    }
+    if (shape.outEdges(node.getNodeId()).size() > 1) {
+      choices.add(
+          JsonObject.of()
+              .with(
+                  "And",
+                  List.of(
+                      present("$.destinationCount"),
+                      JsonObject.of()
+                          .with("Variable", "$.destinationCount")
+                          .with("NumericGreaterThan", 1)))
+              .with("Next", name(node, "FanOut")));
+    }
+    if (shape.isModule(node)) {
+      choices.add(present("$.outcome").with("Next", name(node, "Complete")));
+      choices.add(present("$.action").with("Next", name(node, "Work")));
+    }
+    if (choices.isEmpty()) {
+      return null;
+    }
+    return JsonObject.of()
+        .with("Type", "Choice")
+        .with(
+            "Comment",
+            "Redriven: re-run the state whose failure was dead-lettered, with its input.")
+        .with("Choices", choices)
+        .with("Default", entryState(node));
+  }
+
+  private static JsonObject present(String variable) {
+    return JsonObject.of().with("Variable", variable).with("IsPresent", true);
   }
 
   private JsonObject disposition(GraphNode node, Disposition disposition) {

@@ -44,6 +44,9 @@ public final class StateMachineCompiler {
   /** The reprocessing cap the seeds use when a node's DLQ config leaves it at 0. */
   static final int DEFAULT_MAX_REPROCESS = 3;
 
+  /** How long N.DeadLettered waits for the dlq function's answer to its token (decision 1525). */
+  static final int DEAD_LETTER_HOLD_SECONDS = 300;
+
   private StateMachineCompiler() {}
 
   /** Compiles {@code graph}, or throws {@link GraphCompileException} listing every problem. */

@@ -136,12 +136,70 @@ class StateMachineCompilerTest {
     assertThat(states.get("p1.Complete").get("Next").asText()).isEqualTo("p1.Next");
     assertThat(states.get("p1.Rejected").get("End").asBoolean()).isTrue();
     assertThat(states.get("p1.Dlq").get("Next").asText()).isEqualTo("p1.DeadLettered");
-    assertThat(states.get("p1.DeadLettered").get("Error").asText())
-        .isEqualTo("ProtoMolt.DeadLettered");
+    assertThat(states.get("p1.Dlq").get("Parameters").get("Payload").get("redriveCount.$").asText())
+        .isEqualTo("$$.Execution.RedriveCount");
+    assertThat(states.get("p1.Dlq").get("ResultSelector").get("redriveCount.$").asText())
+        .isEqualTo("$.Payload.redriveCount");
+    JsonNode deadLettered = states.get("p1.DeadLettered");
+    assertThat(deadLettered.get("Type").asText())
+        .as("a Task, so a redrive re-runs it rather than a Fail state (decision 1525)")
+        .isEqualTo("Task");
+    assertThat(deadLettered.get("Resource").asText())
+        .isEqualTo("arn:aws:states:::lambda:invoke.waitForTaskToken");
+    JsonNode hold = deadLettered.get("Parameters").get("Payload");
+    assertThat(deadLettered.get("Parameters").get("FunctionName").asText())
+        .isEqualTo("${DlqFunctionArn}");
+    assertThat(hold.get("hold").asBoolean()).isTrue();
+    assertThat(hold.get("deadLetteredAt.$").asText()).isEqualTo("$.deadLetter.redriveCount");
+    assertThat(hold.get("redriveCount.$").asText()).isEqualTo("$$.Execution.RedriveCount");
+    assertThat(hold.get("taskToken.$").asText()).isEqualTo("$$.Task.Token");
+    assertThat(deadLettered.has("Catch")).as("nothing catches the dead letter").isFalse();
+    assertThat(deadLettered.get("Next").asText()).isEqualTo("p1.Redriven");
     assertThat(states.get("p1.RoutingEnded").get("Parameters").get("disposition").asText())
         .isEqualTo("ROUTING_ENDED");
     assertThat(states.get("out.SinkReached").get("Parameters").get("disposition").asText())
         .isEqualTo("SINK_REACHED");
+  }
+
+  @Test
+  void aRedrivenDeadLetterGoesBackToTheStateThatFailedWithItsInput() throws Exception {
+    JsonNode states = compile(chain(1)).get("States");
+    JsonNode redriven = states.get("p1.Redriven");
+    assertThat(redriven.get("Type").asText()).isEqualTo("Choice");
+    List<String> routes = new ArrayList<>();
+    redriven
+        .get("Choices")
+        .forEach(c -> routes.add(c.get("Variable").asText() + "->" + c.get("Next").asText()));
+    assertThat(routes)
+        .as("Rejected's catcher adds recordError, Work's input has Prepare's action, Complete's")
+        .containsExactly(
+            "$.recordError->p1.Rejected", "$.outcome->p1.Complete", "$.action->p1.Work");
+    assertThat(redriven.get("Default").asText())
+        .as("a failed Prepare (or anything else) re-enters the node")
+        .isEqualTo("p1.Prepare");
+
+    JsonNode fanOut =
+        compile(
+                graph()
+                    .addNodes(intake("in"))
+                    .addNodes(sink("x"))
+                    .addNodes(sink("y"))
+                    .addEdges(edge("in", "x"))
+                    .addEdges(edge("in", "y"))
+                    .build())
+            .get("States");
+    JsonNode intakeHold = fanOut.get("in.DeadLettered");
+    assertThat(intakeHold.get("Next").asText()).isEqualTo("in.Redriven");
+    JsonNode intakeRedriven = fanOut.get("in.Redriven");
+    assertThat(intakeRedriven.get("Choices")).hasSize(1);
+    assertThat(intakeRedriven.get("Choices").get(0).get("Next").asText()).isEqualTo("in.FanOut");
+    assertThat(intakeRedriven.get("Default").asText()).isEqualTo("in.Complete");
+
+    JsonNode linear = compile(chain(1)).get("States");
+    assertThat(linear.get("in.DeadLettered").get("Next").asText())
+        .as("an intake node without a fan-out can only have failed at its Complete")
+        .isEqualTo("in.Complete");
+    assertThat(linear.has("in.Redriven")).isFalse();
   }
 
   @Test

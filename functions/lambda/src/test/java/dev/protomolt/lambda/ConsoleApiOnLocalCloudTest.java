@@ -360,7 +360,8 @@ class ConsoleApiOnLocalCloudTest {
   /**
    * The run viewer's actions on the document that just ran: replay it through the replay state
    * machine and follow its progress; the replayed run fails in the module and dead-letters;
-   * redrive that failed execution; reprocess its dead letter through the dlq-admin door.
+   * redrive that failed execution, which dispatches the module hop again; reprocess its dead
+   * letter through the dlq-admin door.
    */
   private static void replayFailRedriveAndReprocess(String docId, String firstRun)
       throws Exception {
@@ -416,6 +417,25 @@ class ConsoleApiOnLocalCloudTest {
     assertThat(redriven.status()).as("%s", redriven.body()).isEqualTo(200);
     assertThat(local.clients.sfn().describeExecution(b -> b.executionArn(secondRun)).redriveCount())
         .isEqualTo(1);
+    // The redrive sends the dead-lettered run back to its module hop (decision 1525); the module
+    // still fails, so it dead-letters again.
+    WorkDispatch redispatched =
+        nextDispatchWhere(
+            w ->
+                w.getExecutionArn().equals(secondRun)
+                    && !w.getTaskToken().equals(again.getTaskToken()));
+    assertThat(redispatched.getWorkUnitId()).isEqualTo(again.getWorkUnitId());
+    local
+        .clients
+        .sfn()
+        .sendTaskFailure(
+            b ->
+                b.taskToken(redispatched.getTaskToken())
+                    .error("Console.TestFailure")
+                    .cause("the redriven run fails on purpose too"));
+    assertThat(
+            StepFunctionsExecutions.awaitClosed(local.clients.sfn(), secondRun, PATIENCE).error())
+        .isEqualTo("ProtoMolt.DeadLettered");
 
     JsonNode letters =
         Eventually.value(
@@ -871,6 +891,11 @@ class ConsoleApiOnLocalCloudTest {
 
   private static WorkDispatch nextDispatch(java.util.function.Predicate<String> execution)
       throws Exception {
+    return nextDispatchWhere(work -> execution.test(work.getExecutionArn()));
+  }
+
+  private static WorkDispatch nextDispatchWhere(java.util.function.Predicate<WorkDispatch> wanted)
+      throws Exception {
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(
             Map.of(
@@ -887,7 +912,7 @@ class ConsoleApiOnLocalCloudTest {
       while (System.nanoTime() < deadline) {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
           WorkDispatch work = WorkDispatch.parseFrom(r.value());
-          if (execution.test(work.getExecutionArn())) {
+          if (wanted.test(work)) {
             return work;
           }
         }

@@ -578,6 +578,8 @@ public final class EnvironmentStack extends ZonePinnedStack {
     messaging.grantProduce(dlq, Messaging.DLQ_TOPIC_PATTERN);
     // A dead-lettered hop still settles the previous hop's CACHE input (decision 0816).
     messaging.grantProduce(dlq, "reclaim-requests");
+    // N.DeadLettered waits on a token the dlq function answers itself (decision 1525).
+    graphAdmin.grantTaskAnswer(dlq);
 
     // The dead-letter door reads every graph's DLQ topics (no group commits: it assigns and seeks,
     // in its own group name for the brokers' authorization), starts reprocess executions on graph

@@ -6,6 +6,7 @@ import com.google.protobuf.Timestamp;
 import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.core.orchestration.DocumentStaging;
 import dev.protomolt.core.orchestration.StateMachineNames;
+import dev.protomolt.core.orchestration.TaskTokenCompletion;
 import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.DocumentReference;
@@ -13,6 +14,7 @@ import dev.protomolt.proto.data.v1.ErrorInfo;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StepStatus;
 import dev.protomolt.proto.events.v1.DlqMessage;
+import dev.protomolt.statemachines.ErrorNames;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -21,9 +23,15 @@ import java.util.Objects;
  * {@code N.Dlq}: with {@code saveOnError} persists the failing body first (never a
  * right-to-be-forgotten one), then writes a {@code DlqMessage} with replay coordinates (execution
  * ARN, node, work unit id) to {@code topic} when {@code publish}, records the DEAD_LETTERED step and
- * returns {@code { dlqId }}. The dlq id is deterministic, so a retried DLQ hop converges. Each
- * published dead letter counts one {@code DeadLettersPublished}, the metric the dead-letter alarm
- * reads.
+ * returns {@code { dlqId, redriveCount }} (the execution's redrive count it was given). The dlq
+ * id is deterministic, so a retried DLQ hop converges. Each published dead letter counts one
+ * {@code DeadLettersPublished}, the metric the dead-letter alarm reads.
+ *
+ * <p>{@code N.DeadLettered} calls the same function with {@code hold: true} and its task token
+ * (decision 1525): while the execution's redrive count is still the one the letter was written
+ * under, the token fails with {@code ProtoMolt.DeadLettered} and the execution ends FAILED there;
+ * once the execution was redriven since, the token succeeds and the walk goes back to the state
+ * that failed.
  */
 public final class DlqService {
 
@@ -32,20 +40,24 @@ public final class DlqService {
 
   private final HopContext hop;
   private final MetricsSink metrics;
+  private final TaskTokenCompletion tokens;
 
-  /** Emits no metric: for a platform whose dead-letter alarm is not CloudWatch's. */
-  public DlqService(HopContext hop) {
-    this(hop, (metric, value, dimensions) -> {});
-  }
-
-  public DlqService(HopContext hop, MetricsSink metrics) {
+  /**
+   * @param metrics where each published dead letter is counted
+   * @param tokens answers {@code N.DeadLettered}'s task token
+   */
+  public DlqService(HopContext hop, MetricsSink metrics, TaskTokenCompletion tokens) {
     this.hop = hop;
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.tokens = Objects.requireNonNull(tokens, "tokens");
   }
 
   public String handle(String payloadJson) {
     JsonNode payload = HopJson.parse(payloadJson);
     HopIdentity id = HopIdentity.of(payload);
+    if (payload.path("hold").asBoolean(false)) {
+      return hold(payload, id);
+    }
     String topic = HopJson.text(payload, "topic");
     JsonNode failed = payload.get("failed");
     if (failed == null || !failed.isObject()) {
@@ -110,7 +122,55 @@ public final class DlqService {
     hop.forget(stream);
     ObjectNode out = HopJson.object();
     out.put("dlqId", dlqId);
+    out.put("redriveCount", count(payload, "redriveCount"));
     return HopJson.print(out);
+  }
+
+  /**
+   * {@code N.DeadLettered}: fails its token while the execution was not redriven since the dead
+   * letter, else succeeds it with {@code { redriveCount, dlqId }}.
+   */
+  private String hold(JsonNode payload, HopIdentity id) {
+    String token = HopJson.text(payload, "taskToken");
+    String topic = HopJson.text(payload, "topic");
+    int deadLetteredAt = count(payload, "deadLetteredAt");
+    int redriveCount = count(payload, "redriveCount");
+    String dlqId = HopJson.optionalText(payload, "dlqId");
+    ObjectNode out = HopJson.object();
+    try {
+      if (redriveCount > deadLetteredAt) {
+        out.put("redriveCount", redriveCount);
+        out.put("dlqId", dlqId);
+        tokens.succeed(token, HopJson.print(out));
+      } else {
+        tokens.fail(
+            token,
+            ErrorNames.DEAD_LETTERED,
+            "Node '"
+                + id.nodeId()
+                + "' dead-lettered the document to "
+                + topic
+                + (payload.path("publish").asBoolean(true) ? "" : " (recorded, not published)")
+                + ".");
+      }
+    } catch (RuntimeException e) {
+      throw new TransientHopFailure(
+          "answering the dead-letter state of node '" + id.nodeId() + "' failed: " + e.getMessage(),
+          e);
+    }
+    return HopJson.print(out);
+  }
+
+  /** A redrive count in the payload: a non-negative integer, 0 when absent. */
+  private static int count(JsonNode payload, String field) {
+    JsonNode value = payload.get(field);
+    if (value == null || value.isNull()) {
+      return 0;
+    }
+    if (!value.canConvertToInt() || value.asInt() < 0) {
+      throw new BadPayloadFailure("payload field '" + field + "' must be a non-negative integer");
+    }
+    return value.asInt();
   }
 
   private DocumentReference saveBody(HopIdentity id, PipeStream stream) {

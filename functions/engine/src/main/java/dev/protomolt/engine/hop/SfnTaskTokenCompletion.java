@@ -4,7 +4,10 @@ import dev.protomolt.core.orchestration.TaskTokenCompletion;
 import java.util.Objects;
 import software.amazon.awssdk.services.sfn.SfnClient;
 
-/** {@link TaskTokenCompletion} over the Step Functions API ({@code states:SendTaskSuccess}). */
+/**
+ * {@link TaskTokenCompletion} over the Step Functions API ({@code states:SendTaskSuccess}, {@code
+ * states:SendTaskFailure}).
+ */
 public final class SfnTaskTokenCompletion implements TaskTokenCompletion {
 
   private final SfnClient sfn;
@@ -16,5 +19,10 @@ public final class SfnTaskTokenCompletion implements TaskTokenCompletion {
   @Override
   public void succeed(String taskToken, String outputJson) {
     sfn.sendTaskSuccess(r -> r.taskToken(taskToken).output(outputJson));
+  }
+
+  @Override
+  public void fail(String taskToken, String error, String cause) {
+    sfn.sendTaskFailure(r -> r.taskToken(taskToken).error(error).cause(cause));
   }
 }

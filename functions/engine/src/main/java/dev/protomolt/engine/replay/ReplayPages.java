@@ -26,8 +26,19 @@ import java.util.Objects;
  * deterministic name at the input's rate (Step Functions' {@code ExecutionAlreadyExists} counts as
  * already started, so a rerun converges), records the page and the run's totals (decision 1702)
  * and tells the state machine whether to read another page, continue as a new execution or stop.
+ *
+ * <p>A page stops starting once it has run for {@link #PAGE_BUDGET} (decision 1526): its cursor is
+ * then the one after the last candidate it decided, and the next page reads on from there. Without
+ * it a page's length was {@code page_size} times StartExecution's latency, and on a loaded machine
+ * 200 starts outlived the function's 60 s timeout and failed the run.
  */
 public final class ReplayPages {
+
+  /**
+   * How long one page may keep starting executions: half the stack's 60 s function timeout, the
+   * other half left for the slowest start in flight and the audit write.
+   */
+  public static final Duration PAGE_BUDGET = Duration.ofSeconds(ReplayValidation.MAX_PAGE_SECONDS);
 
   /** Waits between paced starts; {@code Thread::sleep} in production. */
   @FunctionalInterface
@@ -42,6 +53,7 @@ public final class ReplayPages {
   private final SourceRefetch refetch;
   private final InstantSource clock;
   private final Pause pause;
+  private final Duration budget;
 
   public ReplayPages(
       ReplayQuery query,
@@ -51,6 +63,23 @@ public final class ReplayPages {
       SourceRefetch refetch,
       InstantSource clock,
       Pause pause) {
+    this(query, audit, graphs, machines, refetch, clock, pause, PAGE_BUDGET);
+  }
+
+  /** @param budget how long a page may keep starting executions; positive */
+  public ReplayPages(
+      ReplayQuery query,
+      ReplayAudit audit,
+      GraphStore graphs,
+      StateMachines machines,
+      SourceRefetch refetch,
+      InstantSource clock,
+      Pause pause,
+      Duration budget) {
+    if (budget == null || !budget.isPositive()) {
+      throw new IllegalArgumentException("budget: must be a positive duration, was " + budget);
+    }
+    this.budget = budget;
     this.query = Objects.requireNonNull(query, "query");
     this.audit = Objects.requireNonNull(audit, "audit");
     this.graphs = Objects.requireNonNull(graphs, "graphs");
@@ -86,11 +115,17 @@ public final class ReplayPages {
     Map<String, Long> pageCounts = new LinkedHashMap<>();
     List<String> unreplayed = new ArrayList<>(progress.unreplayed());
     Instant paced = clock.instant();
+    Instant stopAt = paced.plus(budget);
     Duration gap =
         input.ratePerSecond() == 0
             ? Duration.ZERO
             : Duration.ofNanos(1_000_000_000L / input.ratePerSecond());
+    int decided = 0;
     for (ReplayCandidate candidate : page.candidates()) {
+      // At least one candidate per page, so a run always moves however slow its starts are.
+      if (decided > 0 && !clock.instant().isBefore(stopAt)) {
+        break;
+      }
       if (!gap.isZero()) {
         Duration wait = Duration.between(clock.instant(), paced);
         if (wait.isPositive()) {
@@ -113,15 +148,19 @@ public final class ReplayPages {
           && unreplayed.size() < ReplayProgress.NAMED_UNREPLAYED) {
         unreplayed.add(candidate.getDocumentRef().getDocId() + ": " + verdict);
       }
+      decided++;
     }
+    boolean whole = decided == page.candidates().size();
+    ReplayQuery.Cursor reached = whole ? page.next() : page.cursors().get(decided - 1);
+    boolean last = whole && page.last();
     Map<String, Long> totals = new LinkedHashMap<>(progress.counts());
     pageCounts.forEach((k, v) -> totals.merge(k, v, Long::sum));
     long pageNumber = progress.pages() + 1;
-    long candidates = progress.candidates() + page.candidates().size();
+    long candidates = progress.candidates() + decided;
     int inExecution = progress.pagesInExecution() + 1;
     String next;
     String continuation = "";
-    if (page.last()) {
+    if (last) {
       next = ReplayProgress.DONE;
     } else if (inExecution >= ReplayMachine.PAGES_PER_EXECUTION) {
       next = ReplayProgress.CONTINUE;
@@ -137,15 +176,15 @@ public final class ReplayPages {
             pageNumber,
             executionArn,
             progress.cursor(),
-            page.next().text(),
-            page.candidates().size(),
+            reached.text(),
+            decided,
             pageCounts,
             clock.instant()),
         candidates,
         totals,
-        page.last());
+        last);
     return new ReplayProgress(
-        page.next().text(),
+        reached.text(),
         pageNumber,
         candidates,
         totals,

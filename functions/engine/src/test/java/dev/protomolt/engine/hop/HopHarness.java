@@ -14,6 +14,7 @@ import dev.protomolt.core.graph.validation.TenancyDirectory;
 import dev.protomolt.core.memo.HopMemos;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
 import dev.protomolt.core.orchestration.EventBus;
+import dev.protomolt.core.orchestration.TaskTokenCompletion;
 import dev.protomolt.engine.activation.EngineDatabase;
 import dev.protomolt.engine.activation.EngineTestClients;
 import dev.protomolt.engine.activation.GraphActivationService;
@@ -142,14 +143,21 @@ final class HopHarness implements AutoCloseable {
             ? new PostgresHopMemos(RecordingStaging.harness().postgres.dataSource(), clock)
             : HopMemos.NONE;
     // The runtime starts after the services: its client is read when a memoized hop completes.
-    dispatch =
-        new DispatchService(
-            context,
-            metrics,
-            memos,
-            (token, output) -> new SfnTaskTokenCompletion(sfn()).succeed(token, output));
+    TaskTokenCompletion tokens =
+        new TaskTokenCompletion() {
+          @Override
+          public void succeed(String token, String output) {
+            new SfnTaskTokenCompletion(sfn()).succeed(token, output);
+          }
+
+          @Override
+          public void fail(String token, String error, String cause) {
+            new SfnTaskTokenCompletion(sfn()).fail(token, error, cause);
+          }
+        };
+    dispatch = new DispatchService(context, metrics, memos, tokens);
     complete = new CompleteService(context, new HopMetrics(metrics, clock), memos);
-    dlq = new DlqService(context, metrics);
+    dlq = new DlqService(context, metrics, tokens);
     runtime = LocalStepFunctions.start(0, ds, lambdas(), sfnClock);
     sfn = EngineTestClients.sfn(runtime.endpoint());
     admin =

@@ -179,6 +179,61 @@ class HopRecoveryTest {
   }
 
   @Test
+  void aRedriveOfADeadLetteredModuleHopRunsThatHopAgainAndKeepsTheHopsBeforeIt() throws Exception {
+    h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    h.activation.activate("g1", "c1", 1);
+    String execution = admit("doc-1");
+    WorkDispatch parse = h.nextDispatch();
+    h.succeed(parse, parse.getStream());
+    String topic = EventBus.dlqTopic("c1", "g1", "chunk");
+
+    // The chunker fails the hop twice: each failure dead-letters and ends the execution there.
+    WorkDispatch chunk = h.nextDispatch();
+    assertThat(chunk.getNodeId()).isEqualTo("chunk");
+    for (int failure = 1; failure <= 2; failure++) {
+      failModule(chunk);
+      DescribeExecutionResponse failed = h.awaitClosed(execution);
+      assertThat(failed.status()).isEqualTo(ExecutionStatus.FAILED);
+      assertThat(failed.error()).isEqualTo("ProtoMolt.DeadLettered");
+      assertThat(failed.cause())
+          .isEqualTo("Node 'chunk' dead-lettered the document to " + topic + ".");
+      assertThat(h.events.on(topic)).as("one dead letter per failure").hasSize(failure);
+      assertThat(failed.redriveCount()).isEqualTo(failure - 1);
+
+      h.sfn.redriveExecution(b -> b.executionArn(execution));
+      WorkDispatch again = h.nextDispatch();
+      assertThat(again.getNodeId())
+          .as("the redrive re-dispatches the failed hop, not the parse before it")
+          .isEqualTo("chunk");
+      assertThat(again.getWorkUnitId()).isEqualTo(chunk.getWorkUnitId());
+      chunk = again;
+    }
+
+    // Fixed: the chunker answers, and the walk finishes from there.
+    h.succeed(chunk, chunk.getStream());
+    WorkDispatch index = h.nextDispatch();
+    assertThat(index.getNodeId()).isEqualTo("index");
+    h.succeed(index, index.getStream());
+    DescribeExecutionResponse done = h.awaitClosed(execution);
+    assertThat(done.status())
+        .as("%s %s", done.error(), done.cause())
+        .isEqualTo(ExecutionStatus.SUCCEEDED);
+    assertThat(done.output()).contains("SINK_REACHED");
+    assertThat(done.redriveCount()).isEqualTo(2);
+    assertThat(h.events.on(topic)).as("the successful redrive wrote no dead letter").hasSize(2);
+    assertThat(h.events.dispatches).as("nothing else was dispatched").isEmpty();
+  }
+
+  /** The gateway's answer for a module result it could not hand on: not retried, dead-lettered. */
+  private void failModule(WorkDispatch work) {
+    h.sfn.sendTaskFailure(
+        b ->
+            b.taskToken(work.getTaskToken())
+                .error("Gateway.TaskOutputTooLarge")
+                .cause("{\"reason\":\"REJECT_REASON_PAYLOAD_TOO_LARGE\",\"detail\":\"test\"}"));
+  }
+
+  @Test
   void reprocessingADeadLetterIsCappedAtThree() throws Exception {
     h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
     String v1 = h.activation.activate("g1", "c1", 1).versionArn();

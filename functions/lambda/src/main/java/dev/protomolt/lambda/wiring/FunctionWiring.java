@@ -188,7 +188,10 @@ public final class FunctionWiring {
                   new SfnTaskTokenCompletion(clients.sfn())));
       case "complete" ->
           NamedHandlers.complete(new CompleteService(hops(transcripts()), hopMetrics(), memos()));
-      case "dlq" -> NamedHandlers.dlq(new DlqService(hops(transcripts()), metrics()));
+      case "dlq" ->
+          NamedHandlers.dlq(
+              new DlqService(
+                  hops(transcripts()), metrics(), new SfnTaskTokenCompletion(clients.sfn())));
       case "purge" ->
           NamedHandlers.purge(
               new StoragePurger(

@@ -117,10 +117,19 @@ public final class ReplayQuery {
     }
   }
 
-  /** One keyset page: its candidates, oldest change first, and the cursor after the last. */
-  public record Page(List<ReplayCandidate> candidates, Cursor next, boolean last) {
+  /**
+   * One keyset page: its candidates, oldest change first, the cursor after each of them ({@code
+   * cursors}, in the same order), and the cursor after the last.
+   */
+  public record Page(
+      List<ReplayCandidate> candidates, List<Cursor> cursors, Cursor next, boolean last) {
     public Page {
       candidates = List.copyOf(candidates);
+      cursors = List.copyOf(cursors);
+      if (cursors.size() != candidates.size()) {
+        throw new IllegalArgumentException(
+            "a page has one cursor per candidate: " + cursors.size() + " for " + candidates.size());
+      }
     }
   }
 
@@ -148,6 +157,7 @@ public final class ReplayQuery {
         PreparedStatement s = c.prepareStatement(sql.toString())) {
       bind(c, s, args);
       List<ReplayCandidate> out = new ArrayList<>();
+      List<Cursor> cursors = new ArrayList<>();
       Cursor next = after;
       boolean more = false;
       try (ResultSet rs = s.executeQuery()) {
@@ -160,9 +170,10 @@ public final class ReplayQuery {
           next =
               new Cursor(
                   rs.getTimestamp("updated_at").toInstant(), rs.getObject("node_id", UUID.class));
+          cursors.add(next);
         }
       }
-      return new Page(out, next, !more);
+      return new Page(out, cursors, next, !more);
     } catch (SQLException e) {
       throw new LedgerException("reading a replay page of account " + request.getAccountId(), e);
     }

@@ -208,6 +208,21 @@ public final class GraphAdminAccess extends Construct {
   }
 
   /**
+   * Succeed or fail a waiting task, nothing else: the dlq function answers its own {@code
+   * N.DeadLettered} token, failing it with the dead letter or releasing it after a redrive
+   * (decision 1525). {@code *} for the same reason as {@link #grantTaskResponse}.
+   */
+  public void grantTaskAnswer(IGrantable grantee) {
+    grantee
+        .getGrantPrincipal()
+        .addToPrincipalPolicy(
+            PolicyStatement.Builder.create()
+                .actions(List.of("states:SendTaskSuccess", "states:SendTaskFailure"))
+                .resources(List.of("*"))
+                .build());
+  }
+
+  /**
    * Complete waiting tasks (the gateway answering module results), and read the executions whose
    * tokens it holds (it probes a token's execution before serving it, decision 1651). The {@code
    * SendTask*} actions have no resource type in IAM: only {@code *} matches them, so a statement
