@@ -114,6 +114,23 @@ final class GatewayOption {
       Status.Code code = e.getStatus().getCode();
       String detail =
           e.getStatus().getDescription() == null ? code.name() : e.getStatus().getDescription();
+      if (ca == null
+          && GatewayTransport.isLoopback(
+              address.substring(0, Math.max(0, address.lastIndexOf(':'))))
+          && (code == Status.Code.UNAVAILABLE
+              || (code == Status.Code.INTERNAL && detail.startsWith("http2 exception")))) {
+        // A plaintext dial of the local platform's TLS front: its TLS alert reads as a broken or
+        // closed HTTP/2 connection, so say which setting is missing (decision 1745).
+        throw new CommandFailure(
+            CommandFailure.UNREACHABLE,
+            "no plaintext gateway on "
+                + address
+                + " ("
+                + detail
+                + ") — the local platform serves TLS there: pass --gateway-ca"
+                + " <data>/tls/gateway-ca.pem or set PROTOMOLT_GATEWAY_CA (eval $(protomolt env)),"
+                + " or start it with `protomolt up --data DIR`");
+      }
       throw switch (code) {
         case UNAVAILABLE ->
             new CommandFailure(

@@ -12,7 +12,6 @@ import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.testsupport.Eventually;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -111,10 +110,7 @@ class FairShareTest {
     private final List<ModuleWorker> workers = new ArrayList<>();
 
     Modules(LocalPlatform platform, List<String> sunk) {
-      channel =
-          NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort())
-              .usePlaintext()
-              .build();
+      channel = platform.gatewayChannel().build();
       for (Map.Entry<String, DocumentProcessor> m : platform.sampleProcessors().entrySet()) {
         DocumentProcessor inner = m.getValue();
         DocumentProcessor processor =
