@@ -1,5 +1,6 @@
 package dev.protomolt.cli;
 
+import dev.protomolt.identity.CallerToken;
 import dev.protomolt.identity.GatewayTransport;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
@@ -87,6 +88,8 @@ public final class LocalEnvironment {
     env.put("PROTOMOLT_DATA", ep.dataDir().toString());
     env.put("PROTOMOLT_GATEWAY", HOST + ":" + gatewayPort);
     gatewayCa.ifPresent(ca -> env.put(GatewayTransport.CA_VARIABLE, ca.toString()));
+    // The gateway a client's tokens are signed for, as the stack names it (decision 1511).
+    env.put(CallerToken.AUDIENCE_VARIABLE, LocalPrincipals.AUDIENCE);
     // What a client outside the platform signs its gateway calls with: the local STS (on the
     // local AWS API port) and the operator `up` registers (decision 1742).
     ep.lambda().ifPresent(api -> env.put("AWS_ENDPOINT_URL_STS", api.toString()));

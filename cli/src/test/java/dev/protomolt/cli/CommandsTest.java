@@ -81,6 +81,8 @@ class CommandsTest {
             "PROTOMOLT_GATEWAY",
             // The gateway is behind its TLS front; clients trust this CA (decision 1745).
             "PROTOMOLT_GATEWAY_CA",
+            // The gateway the CLI's and modules' tokens are signed for (decision 1511).
+            "PROTOMOLT_GATEWAY_AUDIENCE",
             "PROTOMOLT_INTAKE_BUCKET",
             "PROTOMOLT_STORE_BUCKET",
             // What an outside client signs its gateway calls with (decision 1742).
