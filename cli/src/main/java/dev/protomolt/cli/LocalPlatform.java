@@ -73,6 +73,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -345,7 +346,27 @@ public final class LocalPlatform implements AutoCloseable {
    * intake notification rule. Provisioning again is harmless.
    */
   public void provisionAccount(String accountId, String... datasourceIds) {
+    provisionAccount(accountId, List.of(datasourceIds), Set.of());
+  }
+
+  /**
+   * As {@link #provisionAccount(String, String...)}, declaring every upload of the {@code
+   * forgettable} datasources (each one of {@code datasourceIds}) right-to-be-forgotten, whatever
+   * its metadata says (decision 1512), and waiting until the function has recorded that too.
+   */
+  public void provisionAccount(
+      String accountId, List<String> datasourceIds, Set<String> forgettable) {
     requireAccountId(accountId);
+    for (String d : forgettable) {
+      if (!datasourceIds.contains(d)) {
+        throw new IllegalArgumentException(
+            "forgettable: '"
+                + d
+                + "' must be one of the account's datasources "
+                + datasourceIds
+                + "; only a datasource the event binds can be declared forgettable");
+      }
+    }
     // Refused here, as an operator's tool would refuse it, rather than published: the deployed
     // function refuses such an event too, but a refused record holds up its partition until
     // Lambda's retries give up, delaying every account event behind it.
@@ -372,7 +393,8 @@ public final class LocalPlatform implements AutoCloseable {
             .setType(AccountEventType.ACCOUNT_EVENT_TYPE_CREATED)
             .setIntakeDrive(drive(INTAKE_BUCKET, INTAKE_COPIES_PREFIX + accountId + "/"))
             .setPipelineDrive(drive(STORE_BUCKET, accountId + "/pipeline/"))
-            .addAllDatasourceIds(List.of(datasourceIds))
+            .addAllDatasourceIds(datasourceIds)
+            .addAllForgettableDatasourceIds(forgettable)
             .build();
     try {
       operatorEvents
@@ -387,17 +409,20 @@ public final class LocalPlatform implements AutoCloseable {
       throw new IllegalStateException(
           "account '" + accountId + "': the account event was not published: " + e, e);
     }
-    awaitProvisioned(accountId, List.of(datasourceIds));
+    awaitProvisioned(accountId, datasourceIds, forgettable);
   }
 
-  private void awaitProvisioned(String accountId, List<String> datasourceIds) {
+  private void awaitProvisioned(
+      String accountId, List<String> datasourceIds, Set<String> forgettable) {
     PostgresDatasourceBindings bindings = new PostgresDatasourceBindings(cloud.database());
     String rule = "protomolt-intake-" + accountId;
     Instant deadline = Instant.now().plus(PROVISIONING_WAIT);
     while (true) {
       boolean bound =
           datasourceIds.stream()
-              .allMatch(d -> bindings.datasourceAccount(d).filter(accountId::equals).isPresent());
+                  .allMatch(
+                      d -> bindings.datasourceAccount(d).filter(accountId::equals).isPresent())
+              && forgettable.stream().allMatch(bindings::forgettable);
       boolean notified =
           s3
               .getBucketNotificationConfiguration(b -> b.bucket(INTAKE_BUCKET))
