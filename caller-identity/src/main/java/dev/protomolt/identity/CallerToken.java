@@ -2,14 +2,23 @@ package dev.protomolt.identity;
 
 import io.grpc.Metadata;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The token a caller presents to the gateway: the query string of a SigV4-presigned {@code
  * sts:GetCallerIdentity} GET, base64url-encoded, in the {@code authorization} metadata as {@code
  * Bearer protomolt-sts-v1.<query>}. It proves who signed it only to whoever forwards it to STS,
  * which the gateway does; it carries no claim the gateway takes on trust.
+ *
+ * <p>The request signs one more header, {@link #AUDIENCE_HEADER}, naming the gateway the token is
+ * meant for (decision 1511). Its value is not in the token: the gateway adds its own audience when
+ * it forwards the query, so STS's signature check fails for a token signed for another gateway,
+ * and a token that signs no audience is refused before STS is asked.
  */
 public final class CallerToken {
 
@@ -23,7 +32,60 @@ public final class CallerToken {
   /** The longest metadata value accepted: a presigned query with a session token fits easily. */
   public static final int MAX_LENGTH = 8192;
 
+  /** The signed header naming the gateway a token is meant for. */
+  public static final String AUDIENCE_HEADER = "x-protomolt-gateway-id";
+
+  /**
+   * The variable naming that gateway: the stack sets it on the gateway's task, clients (the module
+   * SDK, the CLI) read it from their configuration, {@code protomolt env} prints the local one.
+   */
+  public static final String AUDIENCE_VARIABLE = "PROTOMOLT_GATEWAY_AUDIENCE";
+
+  private static final Pattern AUDIENCE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}");
+  private static final Pattern SIGNED_HEADERS =
+      Pattern.compile("(?:^|&)X-Amz-SignedHeaders=([^&]*)");
+
   private CallerToken() {}
+
+  /** The audience of the environment named {@code environment}: its gateway's name. */
+  public static String audienceOf(String environment) {
+    return "protomolt-" + environment + "-gateway";
+  }
+
+  /**
+   * {@code value} as an audience: 1 to 128 letters, digits and {@code . _ : / @ -}, starting with a
+   * letter or digit, so it travels as a header value unchanged.
+   *
+   * @throws IllegalArgumentException naming {@code field} and the rule
+   */
+  public static String requireAudience(String field, String value) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(
+          field
+              + ": the gateway audience must be set (the gateway's name, e.g."
+              + " protomolt-dev-gateway)");
+    }
+    String v = value.strip();
+    if (!AUDIENCE.matcher(v).matches()) {
+      throw new IllegalArgumentException(
+          field
+              + ": the gateway audience must be 1 to 128 letters, digits or '._:/@-', starting with"
+              + " a letter or digit, got \""
+              + v
+              + "\"");
+    }
+    return v;
+  }
+
+  /** Whether the presigned {@code query} signs {@link #AUDIENCE_HEADER}. */
+  public static boolean signsAudience(String query) {
+    Matcher m = SIGNED_HEADERS.matcher(query);
+    if (!m.find()) {
+      return false;
+    }
+    String headers = URLDecoder.decode(m.group(1), StandardCharsets.US_ASCII);
+    return List.of(headers.split(";")).contains(AUDIENCE_HEADER);
+  }
 
   /** The metadata value for the presigned request {@code presigned}. */
   public static String encode(URI presigned) {

@@ -31,6 +31,8 @@ import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
  *
  * <p>The request is signed for {@code stsEndpoint}, which must be the STS endpoint the gateway
  * forwards to: the regional endpoint of the gateway's region in AWS, the local cloud's locally.
+ * It also signs {@link CallerToken#AUDIENCE_HEADER} with {@code audience}, the gateway the token is
+ * meant for, so another gateway trusting the same STS cannot be called with it (decision 1511).
  */
 public final class GatewayCallCredentials extends CallCredentials {
 
@@ -43,13 +45,22 @@ public final class GatewayCallCredentials extends CallCredentials {
   private final AwsCredentialsProvider credentials;
   private final URI stsEndpoint;
   private final String region;
+  private final String audience;
   private final Clock clock;
   private String token;
   private Instant signedAt = Instant.MIN;
 
+  /**
+   * @param audience the gateway the tokens are meant for ({@link CallerToken#AUDIENCE_VARIABLE})
+   */
   public GatewayCallCredentials(
-      AwsCredentialsProvider credentials, URI stsEndpoint, String region, Clock clock) {
+      AwsCredentialsProvider credentials,
+      URI stsEndpoint,
+      String region,
+      String audience,
+      Clock clock) {
     this.credentials = Objects.requireNonNull(credentials, "credentials");
+    this.audience = CallerToken.requireAudience("audience", audience);
     this.stsEndpoint = Objects.requireNonNull(stsEndpoint, "stsEndpoint");
     if (region == null || region.isBlank()) {
       throw new IllegalArgumentException("region: the STS signing region must not be blank");
@@ -60,14 +71,24 @@ public final class GatewayCallCredentials extends CallCredentials {
 
   /**
    * The caller's default credential chain, signing for {@code AWS_ENDPOINT_URL_STS} when set, else
-   * the regional STS endpoint of {@code AWS_REGION} (or {@code AWS_DEFAULT_REGION}).
+   * the regional STS endpoint of {@code AWS_REGION} (or {@code AWS_DEFAULT_REGION}), for the
+   * gateway {@code PROTOMOLT_GATEWAY_AUDIENCE} names.
+   *
+   * @throws IllegalArgumentException naming the variable when the audience is unset or malformed
    */
   public static GatewayCallCredentials fromEnvironment(Map<String, String> env) {
     return new GatewayCallCredentials(
         DefaultCredentialsProvider.builder().build(),
         stsEndpoint(env),
         region(env),
+        CallerToken.requireAudience(
+            CallerToken.AUDIENCE_VARIABLE, env.get(CallerToken.AUDIENCE_VARIABLE)),
         Clock.systemUTC());
+  }
+
+  /** The gateway these tokens are meant for. */
+  public String audience() {
+    return audience;
   }
 
   /** {@code AWS_ENDPOINT_URL_STS} when set, else {@code https://sts.<region>.amazonaws.com}. */
@@ -128,6 +149,8 @@ public final class GatewayCallCredentials extends CallCredentials {
             .uri(stsEndpoint.resolve("/"))
             .putRawQueryParameter("Action", "GetCallerIdentity")
             .putRawQueryParameter("Version", "2011-06-15")
+            // Signed, not sent: the gateway supplies its own value when it forwards the query.
+            .putHeader(CallerToken.AUDIENCE_HEADER, audience)
             .build();
     return AwsV4HttpSigner.create()
         .sign(

@@ -20,6 +20,7 @@ class CallerTokenTest {
             StaticCredentialsProvider.create(AwsBasicCredentials.create("key", "secret")),
             URI.create("http://127.0.0.1:9"),
             "eu-west-1",
+            "protomolt-dev-gateway",
             Clock.systemUTC());
 
     String query = CallerToken.decode(credentials.token());
@@ -28,6 +29,21 @@ class CallerTokenTest {
         .contains("Action=GetCallerIdentity", "X-Amz-Signature=", "X-Amz-Expires=900")
         .contains("X-Amz-Credential=key%2F")
         .contains("%2Feu-west-1%2Fsts%2Faws4_request");
+    // The audience is signed, never carried: the gateway supplies its own value.
+    assertThat(CallerToken.signsAudience(query)).isTrue();
+    assertThat(query).doesNotContain("protomolt-dev-gateway");
+    assertThat(CallerToken.signsAudience("Action=GetCallerIdentity&X-Amz-SignedHeaders=host"))
+        .isFalse();
+  }
+
+  @Test
+  void anAudienceMustBeSetAndHeaderSafe() {
+    assertThatThrownBy(() -> GatewayCallCredentials.fromEnvironment(java.util.Map.of()))
+        .hasMessageContaining(CallerToken.AUDIENCE_VARIABLE)
+        .hasMessageContaining("must be set");
+    assertThatThrownBy(() -> CallerToken.requireAudience("f", "two words"))
+        .hasMessageContaining("f: the gateway audience must be 1 to 128");
+    assertThat(CallerToken.audienceOf("prod")).isEqualTo("protomolt-prod-gateway");
   }
 
   @Test
@@ -37,6 +53,7 @@ class CallerTokenTest {
             StaticCredentialsProvider.create(AwsBasicCredentials.create("key", "secret")),
             URI.create("http://127.0.0.1:9"),
             "us-east-1",
+            "protomolt-dev-gateway",
             Clock.systemUTC());
 
     assertThat(credentials.token()).isEqualTo(credentials.token());

@@ -7,7 +7,6 @@ import dev.protomolt.module.samples.sink.SearchHit;
 import dev.protomolt.proto.events.v1.DocumentIndexedEvent;
 import dev.protomolt.proto.events.v1.IndexOutcome;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -149,10 +148,7 @@ public final class DemoRun {
     // The demo reads what happened through the gateway's runs door as an operator, like `ingest
     // --wait`, never the database (decision 1523).
     ManagedChannel channel =
-        NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort())
-            .usePlaintext()
-            .intercept(platform.operatorCredentials().interceptor())
-            .build();
+        platform.gatewayChannel().intercept(platform.operatorCredentials().interceptor()).build();
     try {
       return watch(
           platform, new PlatformRuns(channel), docIdByName, since, searchText, patience, progress);

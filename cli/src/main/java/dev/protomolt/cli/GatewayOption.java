@@ -1,6 +1,7 @@
 package dev.protomolt.cli;
 
 import dev.protomolt.gateway.GatewayConfig;
+import dev.protomolt.identity.CallerToken;
 import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.identity.GatewayTransport;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
@@ -23,7 +24,9 @@ import picocli.CommandLine.Option;
  *
  * <p>Every call is signed as an operator (decision 1740): with {@code
  * PROTOMOLT_OPERATOR_ACCESS_KEY_ID}/{@code _SECRET_ACCESS_KEY} when set, else, for a gateway on
- * loopback, the local operator {@code up} registers, else the default AWS credential chain.
+ * loopback, the local operator {@code up} registers, else the default AWS credential chain. The
+ * token is signed for the gateway {@code PROTOMOLT_GATEWAY_AUDIENCE} names, by default on loopback
+ * the local stack's (decision 1511).
  */
 final class GatewayOption {
 
@@ -92,14 +95,28 @@ final class GatewayOption {
       sts = GatewayCallCredentials.stsEndpoint(env);
       region = GatewayCallCredentials.region(env);
     }
+    String audience;
+    try {
+      audience =
+          CallerToken.requireAudience(
+              CallerToken.AUDIENCE_VARIABLE,
+              env.getOrDefault(
+                  CallerToken.AUDIENCE_VARIABLE, local ? LocalPrincipals.AUDIENCE : ""));
+    } catch (IllegalArgumentException e) {
+      throw CommandFailure.refused(
+          e.getMessage()
+              + "; the stack's GatewayAudience output names it (a gateway on loopback defaults to"
+              + " the local stack's)");
+    }
     String key = env.getOrDefault(LocalPrincipals.OPERATOR_KEY_VARIABLE, "");
     String secret = env.getOrDefault(LocalPrincipals.OPERATOR_SECRET_VARIABLE, "");
     if (!key.isBlank() && !secret.isBlank()) {
-      return LocalPrincipals.signed(key.strip(), secret.strip(), sts, region);
+      return LocalPrincipals.signed(key.strip(), secret.strip(), sts, region, audience);
     }
     if (local) {
-      return LocalPrincipals.operator(sts, region);
+      return LocalPrincipals.operator(sts, region, audience);
     }
+    // Not on loopback, the audience above came from the environment, as the SDK reads it.
     return GatewayCallCredentials.fromEnvironment(env);
   }
 
@@ -114,6 +131,23 @@ final class GatewayOption {
       Status.Code code = e.getStatus().getCode();
       String detail =
           e.getStatus().getDescription() == null ? code.name() : e.getStatus().getDescription();
+      if (ca == null
+          && GatewayTransport.isLoopback(
+              address.substring(0, Math.max(0, address.lastIndexOf(':'))))
+          && (code == Status.Code.UNAVAILABLE
+              || (code == Status.Code.INTERNAL && detail.startsWith("http2 exception")))) {
+        // A plaintext dial of the local platform's TLS front: its TLS alert reads as a broken or
+        // closed HTTP/2 connection, so say which setting is missing (decision 1745).
+        throw new CommandFailure(
+            CommandFailure.UNREACHABLE,
+            "no plaintext gateway on "
+                + address
+                + " ("
+                + detail
+                + ") — the local platform serves TLS there: pass --gateway-ca"
+                + " <data>/tls/gateway-ca.pem or set PROTOMOLT_GATEWAY_CA (eval $(protomolt env)),"
+                + " or start it with `protomolt up --data DIR`");
+      }
       throw switch (code) {
         case UNAVAILABLE ->
             new CommandFailure(

@@ -1,9 +1,12 @@
 package dev.protomolt.cli;
 
+import dev.protomolt.identity.CallerToken;
 import dev.protomolt.identity.GatewayTransport;
+import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.cloud.LocalPostgres;
+import dev.protomolt.localstack.lb.LocalCertificates;
 import dev.protomolt.names.PlatformVariable;
 import java.net.URI;
 import java.nio.file.Path;
@@ -60,18 +63,20 @@ public final class LocalEnvironment {
   }
 
   /**
-   * The variables: the AWS SDKs' and the AWS CLI's own ({@code AWS_ENDPOINT_URL_<SERVICE_ID>} per
+   * The variables for a platform whose gateway sits behind its TLS front on {@code gatewayPort},
+   * trusted by the CA the local cloud keeps in its data folder (known without starting anything):
+   * the AWS SDKs' and the AWS CLI's own ({@code AWS_ENDPOINT_URL_<SERVICE_ID>} per
    * service, the Lambda API's included, region, key pair) and ours for the gateway, Kafka, PostgreSQL, buckets and the index.
    */
   public static Map<String, String> of(LocalCloudEndpoints ep, int gatewayPort) {
-    return of(ep, gatewayPort, Optional.empty());
+    return of(
+        ep, gatewayPort, Optional.of(LocalCertificates.caFile(LocalCloud.tlsDir(ep.dataDir()))));
   }
 
   /**
-   * As {@link #of(LocalCloudEndpoints, int)} for a gateway reached through the local load
-   * balancer's TLS front on {@code gatewayPort}: {@code PROTOMOLT_GATEWAY_CA} names the CA file
-   * clients trust (decision 1745), which {@code LocalCertificates.caFile(LocalCloud.tlsDir(data))}
-   * gives without starting anything.
+   * As {@link #of(LocalCloudEndpoints, int)} with the CA given: the gateway is reached through the
+   * local load balancer's TLS front on {@code gatewayPort}, and {@code PROTOMOLT_GATEWAY_CA} names
+   * the CA file clients trust (decision 1745); empty names none (a gateway reached in plaintext).
    */
   public static Map<String, String> of(
       LocalCloudEndpoints ep, int gatewayPort, Optional<Path> gatewayCa) {
@@ -83,6 +88,8 @@ public final class LocalEnvironment {
     env.put("PROTOMOLT_DATA", ep.dataDir().toString());
     env.put("PROTOMOLT_GATEWAY", HOST + ":" + gatewayPort);
     gatewayCa.ifPresent(ca -> env.put(GatewayTransport.CA_VARIABLE, ca.toString()));
+    // The gateway a client's tokens are signed for, as the stack names it (decision 1511).
+    env.put(CallerToken.AUDIENCE_VARIABLE, LocalPrincipals.AUDIENCE);
     // What a client outside the platform signs its gateway calls with: the local STS (on the
     // local AWS API port) and the operator `up` registers (decision 1742).
     ep.lambda().ifPresent(api -> env.put("AWS_ENDPOINT_URL_STS", api.toString()));

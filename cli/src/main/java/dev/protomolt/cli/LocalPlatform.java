@@ -12,6 +12,7 @@ import dev.protomolt.gateway.GatewayCounters;
 import dev.protomolt.gateway.GatewayMain;
 import dev.protomolt.gateway.KafkaPurgeEvents;
 import dev.protomolt.identity.GatewayCallCredentials;
+import dev.protomolt.identity.GatewayTransport;
 import dev.protomolt.localstack.apigw.HttpApiFront;
 import dev.protomolt.localstack.cloud.LocalCloud;
 import dev.protomolt.localstack.cloud.LocalCloudEndpoints;
@@ -55,8 +56,9 @@ import dev.protomolt.repository.s3.S3BlobStore;
 import dev.protomolt.repository.s3.S3Clients;
 import dev.protomolt.tracing.Tracing;
 import io.grpc.ClientInterceptors;
+import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -69,7 +71,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -98,6 +102,8 @@ import software.amazon.awssdk.services.sfn.SfnClient;
 public final class LocalPlatform implements AutoCloseable {
 
   public static final String CLUSTER = "local";
+
+  private static final String GATEWAY_HOST = "127.0.0.1";
 
   /** The stack's intake bucket ({@code protomolt-<env>-<account>-intake}, output IntakeBucket). */
   public static final String INTAKE_BUCKET =
@@ -144,6 +150,7 @@ public final class LocalPlatform implements AutoCloseable {
   private final RecordingMetricsSink metrics = new RecordingMetricsSink(CLUSTER);
   private final DeployedStack stack;
   private final GatewayMain gateway;
+  private final DeployedStack.TlsListener front;
   private final HttpApiFront console;
   // An operator's tools: the producer account events are published with, and the clients and
   // readers tests and drivers look at the platform through. None of them serves the platform.
@@ -171,16 +178,25 @@ public final class LocalPlatform implements AutoCloseable {
     // the same roles in its principal settings.
     LocalPrincipals.register(cloud.iam(), MODULES);
     ZipFunctionRuntime functions = new ZipFunctionRuntime(metrics);
-    GatewayTaskRuntime task = new GatewayTaskRuntime(OptionalInt.of(gatewayPort), metrics);
+    // The task listens on a free loopback port, as a task inside the VPC has its own address; the
+    // port callers are given is the load balancer's TLS listener (decision 1745).
+    GatewayTaskRuntime task = new GatewayTaskRuntime(OptionalInt.of(0), metrics);
     TemplatePlan plan =
         TemplateDeployer.plan(template, LocalTemplate.STACK_NAME, cloud, functions, task);
     requireOutput(plan, "IntakeBucket", INTAKE_BUCKET);
     requireOutput(plan, "PlatformBucket", STORE_BUCKET);
-    this.stack = TemplateDeployer.deploy(plan, cloud, functions, task);
+    this.stack = TemplateDeployer.deploy(plan, cloud, functions, task, gatewayPort);
     this.gateway =
         task.gateway()
             .orElseThrow(
                 () -> new IllegalStateException("the template's gateway task did not start"));
+    this.front =
+        stack
+            .tlsListener()
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "the local template has no TLS listener in front of the gateway"));
     this.console =
         HttpApiFront.start(
             consolePort,
@@ -247,8 +263,9 @@ public final class LocalPlatform implements AutoCloseable {
 
     this.indexDir = ep.dataDir().resolve("index");
     this.index = LuceneIndex.open(indexDir);
-    this.channel =
-        NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
+    // The sample modules are clients like any other: they reach the gateway through its TLS
+    // front, trusting the generated CA, never the task's plaintext port.
+    this.channel = gatewayChannel().build();
     // The sample sink declares its index plan through the gateway as a standalone one does when
     // it starts (IndexSinkModule), so PRODUCTION graphs may name it.
     IndexPlanServiceGrpc.newBlockingStub(
@@ -329,7 +346,27 @@ public final class LocalPlatform implements AutoCloseable {
    * intake notification rule. Provisioning again is harmless.
    */
   public void provisionAccount(String accountId, String... datasourceIds) {
+    provisionAccount(accountId, List.of(datasourceIds), Set.of());
+  }
+
+  /**
+   * As {@link #provisionAccount(String, String...)}, declaring every upload of the {@code
+   * forgettable} datasources (each one of {@code datasourceIds}) right-to-be-forgotten, whatever
+   * its metadata says (decision 1512), and waiting until the function has recorded that too.
+   */
+  public void provisionAccount(
+      String accountId, List<String> datasourceIds, Set<String> forgettable) {
     requireAccountId(accountId);
+    for (String d : forgettable) {
+      if (!datasourceIds.contains(d)) {
+        throw new IllegalArgumentException(
+            "forgettable: '"
+                + d
+                + "' must be one of the account's datasources "
+                + datasourceIds
+                + "; only a datasource the event binds can be declared forgettable");
+      }
+    }
     // Refused here, as an operator's tool would refuse it, rather than published: the deployed
     // function refuses such an event too, but a refused record holds up its partition until
     // Lambda's retries give up, delaying every account event behind it.
@@ -356,7 +393,8 @@ public final class LocalPlatform implements AutoCloseable {
             .setType(AccountEventType.ACCOUNT_EVENT_TYPE_CREATED)
             .setIntakeDrive(drive(INTAKE_BUCKET, INTAKE_COPIES_PREFIX + accountId + "/"))
             .setPipelineDrive(drive(STORE_BUCKET, accountId + "/pipeline/"))
-            .addAllDatasourceIds(List.of(datasourceIds))
+            .addAllDatasourceIds(datasourceIds)
+            .addAllForgettableDatasourceIds(forgettable)
             .build();
     try {
       operatorEvents
@@ -371,17 +409,20 @@ public final class LocalPlatform implements AutoCloseable {
       throw new IllegalStateException(
           "account '" + accountId + "': the account event was not published: " + e, e);
     }
-    awaitProvisioned(accountId, List.of(datasourceIds));
+    awaitProvisioned(accountId, datasourceIds, forgettable);
   }
 
-  private void awaitProvisioned(String accountId, List<String> datasourceIds) {
+  private void awaitProvisioned(
+      String accountId, List<String> datasourceIds, Set<String> forgettable) {
     PostgresDatasourceBindings bindings = new PostgresDatasourceBindings(cloud.database());
     String rule = "protomolt-intake-" + accountId;
     Instant deadline = Instant.now().plus(PROVISIONING_WAIT);
     while (true) {
       boolean bound =
           datasourceIds.stream()
-              .allMatch(d -> bindings.datasourceAccount(d).filter(accountId::equals).isPresent());
+                  .allMatch(
+                      d -> bindings.datasourceAccount(d).filter(accountId::equals).isPresent())
+              && forgettable.stream().allMatch(bindings::forgettable);
       boolean notified =
           s3
               .getBucketNotificationConfiguration(b -> b.bucket(INTAKE_BUCKET))
@@ -501,8 +542,34 @@ public final class LocalPlatform implements AutoCloseable {
     return metrics;
   }
 
+  /** The port of the gateway's TLS front, where every client dials (decision 1745). */
   public int gatewayPort() {
+    return front.port();
+  }
+
+  /** The PEM CA the gateway's TLS front is trusted by ({@code PROTOMOLT_GATEWAY_CA}). */
+  public Path gatewayCa() {
+    return front.caFile();
+  }
+
+  /**
+   * The gateway task's own plaintext port, which only the TLS front dials: what a caller inside
+   * the VPC would reach without the load balancer.
+   */
+  int gatewayTaskPort() {
     return gateway.port();
+  }
+
+  /**
+   * A channel builder to the gateway's TLS front trusting only the local CA, as {@code
+   * GatewayTransport.forGateway} builds it for a client given {@code PROTOMOLT_GATEWAY_CA}; the
+   * caller adds its credentials.
+   */
+  public ManagedChannelBuilder<?> gatewayChannel() {
+    return Grpc.newChannelBuilderForAddress(
+        GATEWAY_HOST,
+        front.port(),
+        GatewayTransport.forGateway(GATEWAY_HOST, front.caFile(), GatewayTransport.CA_VARIABLE));
   }
 
   /** The console's URL: it carries the token that authorizes this browser once. */
@@ -535,7 +602,7 @@ public final class LocalPlatform implements AutoCloseable {
 
   /** Every endpoint a user or a client needs, as {@code KEY=VALUE} lines' contents. */
   public Map<String, String> environment() {
-    return LocalEnvironment.of(cloud.endpoints(), gateway.port());
+    return LocalEnvironment.of(cloud.endpoints(), front.port(), Optional.of(front.caFile()));
   }
 
   /**

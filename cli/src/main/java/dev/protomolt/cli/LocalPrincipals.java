@@ -27,6 +27,12 @@ final class LocalPrincipals {
   static final String OPERATOR_ROLE =
       "arn:aws:iam::" + PrincipalRegistry.LOCAL_ACCOUNT_ID + ":role/protomolt-local-operator";
 
+  /**
+   * The gateway name the local stack gives its task ({@code PROTOMOLT_GATEWAY_AUDIENCE}, the
+   * environment's gateway), which local callers sign their tokens for (decision 1511).
+   */
+  static final String AUDIENCE = LocalTemplate.STACK_NAME + "-gateway";
+
   /** The variables {@code protomolt env} prints for the operator's key pair. */
   static final String OPERATOR_KEY_VARIABLE = "PROTOMOLT_OPERATOR_ACCESS_KEY_ID";
 
@@ -75,18 +81,24 @@ final class LocalPrincipals {
   }
 
   static GatewayCallCredentials module(String moduleId, URI sts, String region) {
-    return signed(moduleAccessKeyId(moduleId), moduleSecret(moduleId), sts, region);
+    return signed(moduleAccessKeyId(moduleId), moduleSecret(moduleId), sts, region, AUDIENCE);
   }
 
   static GatewayCallCredentials operator(URI sts, String region) {
-    return signed(OPERATOR_ACCESS_KEY_ID, OPERATOR_SECRET_ACCESS_KEY, sts, region);
+    return operator(sts, region, AUDIENCE);
   }
 
-  static GatewayCallCredentials signed(String key, String secret, URI sts, String region) {
+  static GatewayCallCredentials operator(URI sts, String region, String audience) {
+    return signed(OPERATOR_ACCESS_KEY_ID, OPERATOR_SECRET_ACCESS_KEY, sts, region, audience);
+  }
+
+  static GatewayCallCredentials signed(
+      String key, String secret, URI sts, String region, String audience) {
     return new GatewayCallCredentials(
         StaticCredentialsProvider.create(AwsBasicCredentials.create(key, secret)),
         sts,
         region,
+        audience,
         Clock.systemUTC());
   }
 }

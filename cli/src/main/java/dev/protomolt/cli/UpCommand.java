@@ -51,6 +51,14 @@ final class UpCommand implements Callable<Integer> {
               + " so a later `up` on it needs no flag.")
   List<String> accounts = new ArrayList<>();
 
+  @Option(
+      names = "--rtbf-datasource",
+      paramLabel = "D",
+      description =
+          "Declare every upload of datasource D (one of an --account's) right-to-be-forgotten,"
+              + " whatever its metadata says (repeatable).")
+  List<String> forgettable = new ArrayList<>();
+
   @Override
   public Integer call() throws InterruptedException {
     if (gatewayPort < 0 || gatewayPort > 65535) {
@@ -79,13 +87,25 @@ final class UpCommand implements Callable<Integer> {
       }
       provision.computeIfAbsent(accountId, k -> new ArrayList<>()).addAll(datasources);
     }
+    for (String d : forgettable) {
+      if (provision.values().stream().noneMatch(ds -> ds.contains(d))) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--rtbf-datasource: '" + d + "' must be a datasource of an --account, got none");
+      }
+    }
     PrintWriter out = spec.commandLine().getOut();
     LocalCloudSettings settings = LocalCloudSettings.fromSystemProperties().withDataDir(data);
     LocalPlatform platform = PlatformStart.start(settings, gatewayPort);
     try {
       provision.forEach(
           (accountId, datasources) ->
-              platform.provisionAccount(accountId, datasources.toArray(String[]::new)));
+              platform.provisionAccount(
+                  accountId,
+                  datasources,
+                  datasources.stream()
+                      .filter(forgettable::contains)
+                      .collect(java.util.stream.Collectors.toSet())));
     } catch (IllegalArgumentException e) {
       platform.close();
       throw CommandFailure.refused("--account: " + e.getMessage());

@@ -7,7 +7,6 @@ import dev.protomolt.proto.config.v1.GraphSettings;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.testsupport.Eventually;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,10 +93,7 @@ class BacklogWaitTest {
       Map<String, String> executions = awaitQueued(platform, version, docIds);
       // What `ingest --wait` counts as queued beside its progress (decision 1657): all of them.
       ManagedChannel operator =
-          NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort())
-              .usePlaintext()
-              .intercept(platform.operatorCredentials().interceptor())
-              .build();
+          platform.gatewayChannel().intercept(platform.operatorCredentials().interceptor()).build();
       PlatformRuns runs = new PlatformRuns(operator);
       DispositionWatch watch =
           new DispositionWatch(

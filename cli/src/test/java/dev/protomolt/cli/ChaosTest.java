@@ -102,7 +102,7 @@ class ChaosTest {
     try (SharedPlatform.WorkersStopped _ = shared.stopSampleWorkers()) {
       try (ChaosWorkers chaos =
           new ChaosWorkers(
-              platform.gatewayPort(),
+              platform::gatewayChannel,
               platform::moduleCredentials,
               platform.sampleProcessors(),
               2,

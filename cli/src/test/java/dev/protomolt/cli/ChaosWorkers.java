@@ -8,7 +8,7 @@ import dev.protomolt.module.sdk.WorkContext;
 import dev.protomolt.module.sdk.WorkerClock;
 import dev.protomolt.module.sdk.WorkerConfig;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.ManagedChannelBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The sample modules run as workers that die at random while they hold a work unit, each on its
@@ -42,7 +43,7 @@ final class ChaosWorkers implements AutoCloseable {
   /** A unit may be killed on its first deliveries only, so every unit finishes eventually. */
   static final int KILLABLE_DELIVERIES = 2;
 
-  private final int gatewayPort;
+  private final Supplier<ManagedChannelBuilder<?>> gateway;
   private final Function<String, GatewayCallCredentials> credentials;
   private final long seed;
   private final double killChance;
@@ -61,13 +62,13 @@ final class ChaosWorkers implements AutoCloseable {
    * {@code processors}; each delivery is killed with probability {@code killChance}.
    */
   ChaosWorkers(
-      int gatewayPort,
+      Supplier<ManagedChannelBuilder<?>> gateway,
       Function<String, GatewayCallCredentials> credentials,
       Map<String, DocumentProcessor> processors,
       int workersPerModule,
       long seed,
       double killChance) {
-    this.gatewayPort = gatewayPort;
+    this.gateway = gateway;
     this.credentials = credentials;
     this.seed = seed;
     this.killChance = killChance;
@@ -155,11 +156,7 @@ final class ChaosWorkers implements AutoCloseable {
     Victim(String moduleId) {
       this.moduleId = moduleId;
       this.delegate = processors.get(moduleId);
-      this.channel =
-          NettyChannelBuilder.forAddress("127.0.0.1", gatewayPort)
-              .usePlaintext()
-              .intercept(credentials.apply(moduleId).interceptor())
-              .build();
+      this.channel = gateway.get().intercept(credentials.apply(moduleId).interceptor()).build();
       this.worker =
           new ModuleWorker(channel, WorkerConfig.of(moduleId, 2), this, WorkerClock.system());
     }

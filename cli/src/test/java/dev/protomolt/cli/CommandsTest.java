@@ -33,6 +33,7 @@ class CommandsTest {
   static Path data;
   static LocalPlatform platform;
   static String gateway;
+  static String gatewayCa;
 
   @TempDir Path files;
 
@@ -41,6 +42,7 @@ class CommandsTest {
     platform = shared.platform();
     data = shared.data();
     gateway = shared.gateway();
+    gatewayCa = shared.gatewayCa();
     platform.provisionAccount(ACCOUNT, "docs", "drafts", "notes");
   }
 
@@ -77,6 +79,10 @@ class CommandsTest {
             "PROTOMOLT_JDBC_USER",
             "PROTOMOLT_KAFKA_BOOTSTRAP",
             "PROTOMOLT_GATEWAY",
+            // The gateway is behind its TLS front; clients trust this CA (decision 1745).
+            "PROTOMOLT_GATEWAY_CA",
+            // The gateway the CLI's and modules' tokens are signed for (decision 1511).
+            "PROTOMOLT_GATEWAY_AUDIENCE",
             "PROTOMOLT_INTAKE_BUCKET",
             "PROTOMOLT_STORE_BUCKET",
             // What an outside client signs its gateway calls with (decision 1742).
@@ -105,48 +111,103 @@ class CommandsTest {
     Path file = files.resolve("articles.json");
     Files.writeString(file, GraphFile.json(graph));
 
-    CommandRun valid = run("graph", "validate", file.toString(), "--gateway", gateway);
+    CommandRun valid =
+        run("graph", "validate", file.toString(), "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(valid.status()).as("%s", valid).isZero();
     assertThat(valid.out()).contains("graph 'articles': valid at DESIGN level (0 violations)");
 
-    CommandRun applied = run("graph", "apply", file.toString(), "--gateway", gateway);
+    CommandRun applied =
+        run("graph", "apply", file.toString(), "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(applied.status()).as("%s", applied).isZero();
     assertThat(applied.out())
         .contains("graph 'articles' version 1 stored and active (arn:aws:states:");
-    CommandRun again = run("graph", "apply", file.toString(), "--gateway", gateway);
+    CommandRun again =
+        run("graph", "apply", file.toString(), "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(again.out())
         .as("%s", again)
         .contains("graph 'articles' version 2 stored and active");
 
-    CommandRun list = run("graph", "list", "--gateway", gateway);
+    CommandRun list = run("graph", "list", "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(list.status()).as("%s", list).isZero();
     assertThat(list.out()).containsPattern("articles\\s+2\\s+yes\\s+5\\s+4\\s+articles");
-    CommandRun versions = run("graph", "list", "articles", "--gateway", gateway);
+    CommandRun versions =
+        run("graph", "list", "articles", "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(versions.out())
         .containsPattern("articles\\s+1\\s+no")
         .containsPattern("articles\\s+2\\s+yes");
 
-    CommandRun shown = run("graph", "show", "articles", "--version", "1", "--gateway", gateway);
+    CommandRun shown =
+        run(
+            "graph",
+            "show",
+            "articles",
+            "--version",
+            "1",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(shown.status()).as("%s", shown).isZero();
     assertThat(new ObjectMapper().readTree(shown.out()).path("version").asText()).isEqualTo("1");
     assertThat(GraphFile.read(write("shown.json", shown.out())).getNodesCount()).isEqualTo(5);
 
-    CommandRun asl = run("graph", "asl", "articles", "--gateway", gateway);
+    CommandRun asl =
+        run("graph", "asl", "articles", "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(asl.status()).as("%s", asl).isZero();
     assertThat(new ObjectMapper().readTree(asl.out()).has("States")).isTrue();
 
     CommandRun rollback =
-        run("graph", "activate", "articles", "--version", "1", "--gateway", gateway);
+        run(
+            "graph",
+            "activate",
+            "articles",
+            "--version",
+            "1",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(rollback.out()).as("%s", rollback).contains("graph 'articles' version 1 is active");
-    CommandRun busy = run("graph", "delete", "articles", "--version", "1", "--gateway", gateway);
+    CommandRun busy =
+        run(
+            "graph",
+            "delete",
+            "articles",
+            "--version",
+            "1",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(busy.status()).as("the active version cannot be deleted: %s", busy).isEqualTo(1);
     assertThat(busy.err()).contains("deleting graph 'articles' version 1: refused");
 
-    CommandRun off = run("graph", "deactivate", "articles", "--gateway", gateway);
+    CommandRun off =
+        run("graph", "deactivate", "articles", "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(off.out()).as("%s", off).contains("graph 'articles' deactivated (was version 1)");
-    CommandRun deleted = run("graph", "delete", "articles", "--version", "2", "--gateway", gateway);
+    CommandRun deleted =
+        run(
+            "graph",
+            "delete",
+            "articles",
+            "--version",
+            "2",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(deleted.out()).as("%s", deleted).contains("graph 'articles' version 2 deleted");
-    CommandRun gone = run("graph", "show", "articles", "--version", "2", "--gateway", gateway);
+    CommandRun gone =
+        run(
+            "graph",
+            "show",
+            "articles",
+            "--version",
+            "2",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(gone.status()).isEqualTo(1);
     assertThat(gone.err()).contains("not found");
   }
@@ -161,7 +222,17 @@ class CommandsTest {
                     .setGraphId("asl-demo")
                     .setName("asl-demo")
                     .build()));
-    assertThat(run("graph", "apply", file.toString(), "--inactive", "--gateway", gateway).out())
+    assertThat(
+            run(
+                    "graph",
+                    "apply",
+                    file.toString(),
+                    "--inactive",
+                    "--gateway",
+                    gateway,
+                    "--gateway-ca",
+                    gatewayCa)
+                .out())
         .contains("graph 'asl-demo' version 1 stored, not active");
 
     CommandRun template =
@@ -174,7 +245,9 @@ class CommandsTest {
             "--data",
             data.toString(),
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(template.status()).as("%s", template).isZero();
     assertThat(template.err())
         .contains("graph 'asl-demo' version 1 was never activated")
@@ -182,13 +255,23 @@ class CommandsTest {
     assertThat(template.out()).contains("${PrepareFunctionArn}");
     assertThat(new ObjectMapper().readTree(template.out()).has("States")).isTrue();
 
-    CommandRun applied = run("graph", "apply", file.toString(), "--gateway", gateway);
+    CommandRun applied =
+        run("graph", "apply", file.toString(), "--gateway", gateway, "--gateway-ca", gatewayCa);
     Matcher arn =
         Pattern.compile("version 2 stored and active \\((arn:aws:states:[^)]+)\\)")
             .matcher(applied.out());
     assertThat(arn.find()).as("%s", applied).isTrue();
     CommandRun deployed =
-        run("graph", "asl", "asl-demo", "--data", data.toString(), "--gateway", gateway);
+        run(
+            "graph",
+            "asl",
+            "asl-demo",
+            "--data",
+            data.toString(),
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(deployed.status()).as("%s", deployed).isZero();
     assertThat(deployed.err()).isEmpty();
     assertThat(deployed.out()).doesNotContain("${");
@@ -211,10 +294,15 @@ class CommandsTest {
                     "--data",
                     data.toString(),
                     "--gateway",
-                    gateway)
+                    gateway,
+                    "--gateway-ca",
+                    gatewayCa)
                 .out())
         .contains("${DispatchFunctionArn}");
-    assertThat(run("graph", "deactivate", "asl-demo", "--gateway", gateway).status()).isZero();
+    assertThat(
+            run("graph", "deactivate", "asl-demo", "--gateway", gateway, "--gateway-ca", gatewayCa)
+                .status())
+        .isZero();
   }
 
   @Test
@@ -270,7 +358,9 @@ class CommandsTest {
                 .toString(),
             "--inactive",
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(applied.status()).as("%s", applied).isZero();
     assertThat(applied.out()).contains("graph 'notes' version 1 stored, not active");
   }
@@ -288,7 +378,8 @@ class CommandsTest {
             .build();
     Path file = write("broken.json", GraphFile.json(bad));
 
-    CommandRun validated = run("graph", "validate", file.toString(), "--gateway", gateway);
+    CommandRun validated =
+        run("graph", "validate", file.toString(), "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(validated.status()).as("%s", validated).isEqualTo(1);
     assertThat(validated.out())
         .contains("graph 'broken': invalid")
@@ -298,10 +389,13 @@ class CommandsTest {
         .as("%s", validated)
         .isGreaterThanOrEqualTo(2);
 
-    CommandRun applied = run("graph", "apply", file.toString(), "--gateway", gateway);
+    CommandRun applied =
+        run("graph", "apply", file.toString(), "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(applied.status()).isEqualTo(1);
     assertThat(applied.out()).contains("is invalid: nothing applied");
-    assertThat(run("graph", "show", "broken", "--gateway", gateway).status())
+    assertThat(
+            run("graph", "show", "broken", "--gateway", gateway, "--gateway-ca", gatewayCa)
+                .status())
         .as("nothing was stored")
         .isEqualTo(1);
   }
@@ -309,12 +403,26 @@ class CommandsTest {
   @Test
   void unreadableGraphFilesAreRefusedNamingTheFileAndTheProblem() {
     CommandRun missing =
-        run("graph", "apply", files.resolve("absent.json").toString(), "--gateway", gateway);
+        run(
+            "graph",
+            "apply",
+            files.resolve("absent.json").toString(),
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(missing.status()).isEqualTo(1);
     assertThat(missing.err()).contains("FILE: ").contains("absent.json does not exist");
 
     CommandRun notJson =
-        run("graph", "validate", write("junk.json", "{ nodes: [").toString(), "--gateway", gateway);
+        run(
+            "graph",
+            "validate",
+            write("junk.json", "{ nodes: [").toString(),
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(notJson.status()).isEqualTo(1);
     assertThat(notJson.err()).contains("junk.json is not a PipelineGraph in protobuf JSON form");
 
@@ -324,18 +432,30 @@ class CommandsTest {
             "validate",
             write("typo.json", "{\"graphIdd\": \"x\"}").toString(),
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(misspelt.status()).isEqualTo(1);
     assertThat(misspelt.err()).contains("graphIdd");
   }
 
   @Test
   void anUnknownGraphIsReportedAsNotFound() {
-    CommandRun shown = run("graph", "show", "no-such-graph", "--gateway", gateway);
+    CommandRun shown =
+        run("graph", "show", "no-such-graph", "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(shown.status()).isEqualTo(1);
     assertThat(shown.err()).contains("graph 'no-such-graph': not found");
     CommandRun activated =
-        run("graph", "activate", "no-such-graph", "--version", "3", "--gateway", gateway);
+        run(
+            "graph",
+            "activate",
+            "no-such-graph",
+            "--version",
+            "3",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(activated.status()).isEqualTo(1);
     assertThat(activated.err()).contains("not found");
   }
@@ -375,7 +495,9 @@ class CommandsTest {
                                     .build()))
                         .toString(),
                     "--gateway",
-                    gateway)
+                    gateway,
+                    "--gateway-ca",
+                    gatewayCa)
                 .status())
         .isZero();
 
@@ -384,6 +506,8 @@ class CommandsTest {
             "ingest",
             "--gateway",
             gateway,
+            "--gateway-ca",
+            gatewayCa,
             files.resolve("corpus").toString(),
             "--recursive",
             "--account",
@@ -415,7 +539,17 @@ class CommandsTest {
     assertThat(id.find()).as("%s", ingest).isTrue();
     String docId = id.group(1);
 
-    CommandRun doc = run("doc", "get", docId, "--account", ACCOUNT, "--gateway", gateway);
+    CommandRun doc =
+        run(
+            "doc",
+            "get",
+            docId,
+            "--account",
+            ACCOUNT,
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(doc.status()).as("%s", doc).isZero();
     assertThat(new ObjectMapper().readTree(doc.out()).path("docId").asText()).isEqualTo(docId);
 
@@ -436,11 +570,23 @@ class CommandsTest {
             "--out",
             out.toString(),
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(atSink.status()).as("%s", atSink).isZero();
     assertThat(Files.readString(out)).contains("Skerryvore");
 
-    CommandRun manifest = run("doc", "manifest", docId, "--account", ACCOUNT, "--gateway", gateway);
+    CommandRun manifest =
+        run(
+            "doc",
+            "manifest",
+            docId,
+            "--account",
+            ACCOUNT,
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(manifest.status()).as("%s", manifest).isZero();
     assertThat(manifest.out()).contains(docId).contains("PIPE_DOC_PART_");
 
@@ -458,6 +604,8 @@ class CommandsTest {
             "ingest",
             "--gateway",
             gateway,
+            "--gateway-ca",
+            gatewayCa,
             files.resolve("nope.txt").toString(),
             "--account",
             ACCOUNT,
@@ -476,6 +624,8 @@ class CommandsTest {
             "ingest",
             "--gateway",
             gateway,
+            "--gateway-ca",
+            gatewayCa,
             files.resolve("folder").toString(),
             "--account",
             ACCOUNT,
@@ -490,6 +640,8 @@ class CommandsTest {
             "ingest",
             "--gateway",
             gateway,
+            "--gateway-ca",
+            gatewayCa,
             write("a.txt", "hello").toString(),
             "--account",
             ACCOUNT,
@@ -508,6 +660,8 @@ class CommandsTest {
             "ingest",
             "--gateway",
             gateway,
+            "--gateway-ca",
+            gatewayCa,
             write("b.txt", "hello").toString(),
             "--account",
             "other",
@@ -522,6 +676,8 @@ class CommandsTest {
             "ingest",
             "--gateway",
             gateway,
+            "--gateway-ca",
+            gatewayCa,
             write("c.txt", "x").toString(),
             "--account",
             "_x",
@@ -575,7 +731,9 @@ class CommandsTest {
             write("ghost.json", GraphFile.json(ghost)).toString(),
             "--inactive",
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(refused.status()).as("%s", refused).isEqualTo(1);
     assertThat(refused.out())
         .contains(
@@ -590,7 +748,9 @@ class CommandsTest {
             write("prod.json", GraphFile.json(production)).toString(),
             "--inactive",
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(applied.status()).as("the sample sink declared its plan: %s", applied).isZero();
     assertThat(applied.out()).contains("graph 'prod-articles' version 1 stored, not active");
   }
@@ -606,7 +766,15 @@ class CommandsTest {
                     .setGraphId("globex-reader")
                     .setName("globex-reader")
                     .build()));
-    CommandRun ungranted = run("graph", "validate", reader.toString(), "--gateway", gateway);
+    CommandRun ungranted =
+        run(
+            "graph",
+            "validate",
+            reader.toString(),
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(ungranted.out())
         .as("%s", ungranted)
         .contains("'acme' has not granted it to 'globex'");
@@ -625,12 +793,22 @@ class CommandsTest {
             "--reason",
             "shared notes",
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(granted.status()).as("%s", granted).isZero();
     assertThat(granted.out())
         .contains("notes -> globex live granted by ops at ")
         .contains("(shared notes)");
-    CommandRun valid = run("graph", "validate", reader.toString(), "--gateway", gateway);
+    CommandRun valid =
+        run(
+            "graph",
+            "validate",
+            reader.toString(),
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(valid.status()).as("%s", valid).isZero();
 
     CommandRun notOwner =
@@ -643,7 +821,9 @@ class CommandsTest {
             "--to",
             "initech",
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(notOwner.status()).isEqualTo(1);
     assertThat(notOwner.err()).contains("ownerAccountId: 'globex' does not own datasource 'notes'");
 
@@ -659,31 +839,75 @@ class CommandsTest {
             "--by",
             "sec",
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(revoked.out()).as("%s", revoked).contains("revoked by sec at ");
-    CommandRun history = run("datasource", "grants", "notes", "--gateway", gateway);
+    CommandRun history =
+        run("datasource", "grants", "notes", "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(history.out().lines())
         .singleElement()
         .asString()
         .contains("notes -> globex revoked");
-    assertThat(run("graph", "validate", reader.toString(), "--gateway", gateway).status())
+    assertThat(
+            run(
+                    "graph",
+                    "validate",
+                    reader.toString(),
+                    "--gateway",
+                    gateway,
+                    "--gateway-ca",
+                    gatewayCa)
+                .status())
         .as("refused again once revoked")
         .isEqualTo(1);
   }
 
   @Test
   void anUnknownDocumentIsReportedWithWhereIdsComeFrom() {
-    CommandRun doc = run("doc", "get", "no-such-doc", "--account", ACCOUNT, "--gateway", gateway);
+    CommandRun doc =
+        run(
+            "doc",
+            "get",
+            "no-such-doc",
+            "--account",
+            ACCOUNT,
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(doc.status()).as("%s", doc).isEqualTo(1);
     assertThat(doc.err())
         .startsWith("protomolt doc get: DOC_ID: ")
         .contains("no document 'no-such-doc' in account 'acme'")
         .contains("`protomolt ingest` prints the id");
     CommandRun half =
-        run("doc", "manifest", "x", "--account", ACCOUNT, "--graph", "g", "--gateway", gateway);
+        run(
+            "doc",
+            "manifest",
+            "x",
+            "--account",
+            ACCOUNT,
+            "--graph",
+            "g",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(half.err()).contains("--graph: must be given together with --node");
     CommandRun part =
-        run("doc", "get", "x", "--account", ACCOUNT, "--part", "pages", "--gateway", gateway);
+        run(
+            "doc",
+            "get",
+            "x",
+            "--account",
+            ACCOUNT,
+            "--part",
+            "pages",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(part.status()).isEqualTo(2);
     assertThat(part.err()).contains("must be CORE, BLOBS, CHUNKS or PARSED, got 'pages'");
   }

@@ -94,6 +94,8 @@ class ConcurrentReplaysTest {
                       "replay",
                       "--gateway",
                       "127.0.0.1:" + platform.gatewayPort(),
+                      "--gateway-ca",
+                      platform.gatewayCa().toString(),
                       "--wait",
                       "--account",
                       ACCOUNT,

@@ -7,7 +7,6 @@ import dev.protomolt.module.sdk.WorkerConfig;
 import dev.protomolt.proto.data.v1.PipeStream;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -35,8 +34,7 @@ final class CountingWorkers implements AutoCloseable {
   CountingWorkers(LocalPlatform platform) {
     this.platform = platform;
     this.processors = platform.sampleProcessors();
-    this.channel =
-        NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort()).usePlaintext().build();
+    this.channel = platform.gatewayChannel().build();
   }
 
   /** Starts every sample module, each with {@code slots} units in flight at most. */

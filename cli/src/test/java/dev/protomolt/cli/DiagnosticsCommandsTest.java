@@ -31,17 +31,21 @@ class DiagnosticsCommandsTest {
 
   static LocalPlatform platform;
   static String gateway;
+  static String gatewayCa;
 
   @BeforeAll
   static void provision(SharedPlatform shared) {
     platform = shared.platform();
     gateway = shared.gateway();
+    gatewayCa = shared.gatewayCa();
     platform.provisionAccount(ACCOUNT, "doctor-docs");
   }
 
   @Test
   void doctorPrintsEveryProbeAndPassesOnAHealthyPlatform() {
-    CommandRun doctor = CommandRun.of("doctor", "--gateway", gateway, "--account", ACCOUNT);
+    CommandRun doctor =
+        CommandRun.of(
+            "doctor", "--gateway", gateway, "--gateway-ca", gatewayCa, "--account", ACCOUNT);
     assertThat(doctor.status()).as("%s", doctor).isZero();
     assertThat(doctor.out())
         .containsPattern("config +ok")
@@ -54,7 +58,9 @@ class DiagnosticsCommandsTest {
 
   @Test
   void doctorExitsNonZeroAndSaysWhatToFixWhenAProbeFails() {
-    CommandRun doctor = CommandRun.of("doctor", "--gateway", gateway, "--account", "nobody");
+    CommandRun doctor =
+        CommandRun.of(
+            "doctor", "--gateway", gateway, "--gateway-ca", gatewayCa, "--account", "nobody");
     assertThat(doctor.status()).as("%s", doctor).isEqualTo(1);
     assertThat(doctor.out())
         .containsPattern("claim-check +FAIL")
@@ -78,7 +84,7 @@ class DiagnosticsCommandsTest {
     IntakeUploads.awaitEnded(
         platform, STATUS_ACCOUNT, version, Set.of(docId), Duration.ofSeconds(120));
 
-    CommandRun status = CommandRun.of("status", "--gateway", gateway);
+    CommandRun status = CommandRun.of("status", "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(status.status()).as("%s", status).isZero();
     assertThat(status.out())
         .containsPattern("module service +queued +oldest +streams +in flight +group lag +memoized")
@@ -145,7 +151,15 @@ class DiagnosticsCommandsTest {
     }
 
     CommandRun coherence =
-        CommandRun.of("storage", "coherence", "--gateway", gateway, "--account", ACCOUNT);
+        CommandRun.of(
+            "storage",
+            "coherence",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa,
+            "--account",
+            ACCOUNT);
     assertThat(coherence.status()).as("%s", coherence).isEqualTo(1);
     assertThat(coherence.out())
         .contains(
@@ -160,12 +174,28 @@ class DiagnosticsCommandsTest {
         .contains("missing doc-lost " + saved.getNodeId() + " " + key);
 
     CommandRun refused =
-        CommandRun.of("storage", "reconcile", "--gateway", gateway, "--account", ACCOUNT);
+        CommandRun.of(
+            "storage",
+            "reconcile",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa,
+            "--account",
+            ACCOUNT);
     assertThat(refused.status()).isEqualTo(1);
     assertThat(refused.err()).contains("--dry-run: required");
     CommandRun dryRun =
         CommandRun.of(
-            "storage", "reconcile", "--dry-run", "--gateway", gateway, "--account", ACCOUNT);
+            "storage",
+            "reconcile",
+            "--dry-run",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa,
+            "--account",
+            ACCOUNT);
     assertThat(dryRun.status()).as("%s", dryRun).isZero();
     assertThat(dryRun.out()).contains("dry run: nothing deleted");
   }

@@ -2,6 +2,7 @@ package dev.protomolt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.protomolt.identity.GatewayTransport;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.engine.v1.ListGraphsRequest;
 import dev.protomolt.proto.engine.v1.PipelineGraphServiceGrpc;
@@ -11,10 +12,11 @@ import dev.protomolt.proto.module.v1.WorkRequest;
 import dev.protomolt.proto.module.v1.WorkResponse;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.proto.repository.v1.PipeDocServiceGrpc;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The local platform's gateway authenticates as a deployed one does: its callers are the
- * principals {@code up} registers, verified by the local STS, and anyone else is refused.
+ * principals {@code up} registers, verified by the local STS, and anyone else is refused. Every
+ * caller, the sample workers included, reaches it through the template's TLS listener.
  */
 @ExtendWith(SharedPlatform.Resolver.class)
 class LocalPlatformAccessTest {
@@ -38,8 +41,7 @@ class LocalPlatformAccessTest {
   @BeforeAll
   static void connect(SharedPlatform shared) {
     platform = shared.platform();
-    channel =
-        NettyChannelBuilder.forAddress("127.0.0.1", platform.gatewayPort()).usePlaintext().build();
+    channel = platform.gatewayChannel().build();
   }
 
   @AfterAll
@@ -54,6 +56,45 @@ class LocalPlatformAccessTest {
       return e.getStatus();
     }
     throw new AssertionError("the call was not refused");
+  }
+
+  @Test
+  void theCliReachesTheGatewayOnlyThroughItsTlsFrontTrustingTheCaEnvNames() {
+    Map<String, String> env = platform.environment();
+    String gateway = env.get("PROTOMOLT_GATEWAY");
+    String ca = env.get(GatewayTransport.CA_VARIABLE);
+    // What `env` and `up` hand clients is the front, forwarding to the task's own port.
+    assertThat(gateway).isEqualTo("127.0.0.1:" + platform.gatewayPort());
+    assertThat(ca).isEqualTo(platform.gatewayCa().toString());
+    assertThat(platform.gatewayPort()).isNotEqualTo(platform.gatewayTaskPort());
+    assertThat(platform.stack().tlsListener().orElseThrow().targetPort())
+        .isEqualTo(platform.gatewayTaskPort());
+
+    CommandRun overTls = CommandRun.of("graph", "list", "--gateway", gateway, "--gateway-ca", ca);
+    assertThat(overTls.status()).as("%s", overTls).isZero();
+
+    // Without the CA the CLI dials a loopback gateway in plaintext, which the front never
+    // forwards: the handshake fails, and the CLI says which setting is missing.
+    CommandRun plaintext = CommandRun.of("graph", "list", "--gateway", gateway);
+    assertThat(plaintext.status()).as("%s", plaintext).isEqualTo(CommandFailure.UNREACHABLE);
+    assertThat(plaintext.err()).contains("--gateway-ca").contains("PROTOMOLT_GATEWAY_CA");
+    ManagedChannel plain =
+        Grpc.newChannelBuilderForAddress(
+                "127.0.0.1", platform.gatewayPort(), InsecureChannelCredentials.create())
+            .build();
+    try {
+      Status refused =
+          statusOf(
+              () ->
+                  PipelineGraphServiceGrpc.newBlockingStub(plain)
+                      .withCallCredentials(platform.operatorCredentials())
+                      .withDeadlineAfter(30, TimeUnit.SECONDS)
+                      .listGraphs(ListGraphsRequest.newBuilder().setClusterId("none").build()));
+      // The client reads the front's TLS alert as a broken HTTP/2 connection or a closed one.
+      assertThat(refused.getCode()).isIn(Status.Code.UNAVAILABLE, Status.Code.INTERNAL);
+    } finally {
+      plain.shutdownNow();
+    }
   }
 
   @Test

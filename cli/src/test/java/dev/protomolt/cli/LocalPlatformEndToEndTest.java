@@ -164,6 +164,70 @@ class LocalPlatformEndToEndTest {
   }
 
   /**
+   * A datasource declared right-to-be-forgotten when its account is provisioned (decision 1512):
+   * an upload carrying no metadata walks the demo graph as a declared one does, and leaves no
+   * plaintext in S3, PostgreSQL, Kafka, DynamoDB or any execution's history.
+   */
+  @Test
+  void anUploadWithoutMetadataInAForgettableDatasourceLeavesNoPlaintext(SharedPlatform shared)
+      throws Exception {
+    LocalPlatform platform = shared.platform();
+    String account = "wide-forgetters";
+    String datasource = "forget-all";
+    platform.provisionAccount(account, List.of(datasource), java.util.Set.of(datasource));
+    platform.applyAndActivate(
+        DemoGraph.of(account, datasource, LocalPlatform.CLUSTER).toBuilder()
+            .setGraphId("forgetting-wide")
+            .setName("forgetting-wide")
+            .build());
+    String forget = "marmotcassowary3e19a4f0";
+    try (S3Client s3 = shared.s3()) {
+      s3.putObject(
+          b ->
+              b.bucket(LocalPlatform.INTAKE_BUCKET)
+                  .key(account + "/" + datasource + "/bare/me.txt")
+                  .contentType("text/plain"),
+          RequestBody.fromString("Forget this sentence too: " + forget + " was here.\n"));
+    }
+    LocalPlatform.Admission admitted =
+        Eventually.value(
+            "the upload admitted",
+            () ->
+                platform.admissions(account).stream()
+                    .filter(a -> !a.executionArn().isEmpty())
+                    .findFirst());
+    DescribeExecutionResponse done =
+        StepFunctionsExecutions.awaitClosed(platform.stepFunctions(), admitted.executionArn());
+    assertThat(done.status())
+        .as("execution %s: %s %s", done.executionArn(), done.error(), done.cause())
+        .isEqualTo(ExecutionStatus.SUCCEEDED);
+    assertThat(new ObjectMapper().readTree(done.output()).path("disposition").asText())
+        .isEqualTo("SINK_REACHED");
+    assertThat(platform.indexSearch().text(forget, 5)).as("the sink indexed the body").isNotEmpty();
+    LocalCloudEndpoints ep = platform.endpoints();
+    try (S3Client s3 = shared.s3();
+        DynamoDbClient dynamo =
+            DynamoDbClient.builder()
+                .endpointOverride(ep.dynamoDb())
+                .region(Region.of(ep.region()))
+                .credentialsProvider(
+                    StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(ep.accessKeyId(), ep.secretAccessKey())))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build()) {
+      assertThat(
+              new PlaintextScan(
+                      platform.database(),
+                      ep.kafkaBootstrapServers(),
+                      s3,
+                      dynamo,
+                      platform.stepFunctions())
+                  .find(forget))
+          .isEmpty();
+    }
+  }
+
+  /**
    * A right-to-be-forgotten upload walks the demo graph with every module behind the gateway: the
    * gateway opens each sealed body for its module and seals the module's answer again (decision
    * 1509), so the sink indexes the plaintext while S3, PostgreSQL, Kafka, DynamoDB and every

@@ -80,10 +80,19 @@ class LocalPlatformRestartTest {
               "validate",
               graph.toString(),
               "--gateway",
-              "127.0.0.1:" + second.gatewayPort());
+              "127.0.0.1:" + second.gatewayPort(),
+              "--gateway-ca",
+              second.gatewayCa().toString());
       assertThat(validated.status()).as("%s", validated).isZero();
       CommandRun listed =
-          signingAt(second, "graph", "list", "--gateway", "127.0.0.1:" + second.gatewayPort());
+          signingAt(
+              second,
+              "graph",
+              "list",
+              "--gateway",
+              "127.0.0.1:" + second.gatewayPort(),
+              "--gateway-ca",
+              second.gatewayCa().toString());
       assertThat(listed.out()).as("%s", listed).containsPattern("demo\\s+1\\s+yes");
 
       LocalCloudEndpoints ep = second.endpoints();

@@ -119,6 +119,9 @@ class LocalTemplateTest {
   void theGatewayTaskListensWhereTheLocalRuntimeIsToldAndKeepsTheRestOfItsEnvironment() {
     DeployedContainer task = plan(LocalTemplate.json()).containers().getFirst();
     assertThat(task.environment()).containsEntry("PROTOMOLT_GATEWAY_PORT", "18100");
+    // Local callers sign for the audience the stack gives the task (decision 1511).
+    assertThat(task.environment())
+        .containsEntry("PROTOMOLT_GATEWAY_AUDIENCE", LocalPrincipals.AUDIENCE);
 
     Map<String, String> free = new GatewayTaskRuntime(OptionalInt.of(0), null).environmentOf(task);
     assertThat(task.environment()).containsEntry("PROTOMOLT_ADMIN_PORT", "18101");

@@ -12,7 +12,6 @@ import dev.protomolt.proto.repository.v1.OpenLogRequest;
 import dev.protomolt.proto.repository.v1.PartAnnotation;
 import dev.protomolt.testsupport.Eventually;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -31,6 +30,7 @@ import software.amazon.awssdk.services.sfn.model.ExecutionStatus;
 class LogsCommandTest {
 
   private static String gateway;
+  private static String gatewayCa;
   private static SharedPlatform shared;
   private static ManagedChannel channel;
   private static DocumentLogServiceGrpc.DocumentLogServiceBlockingStub logs;
@@ -39,9 +39,11 @@ class LogsCommandTest {
   static void connect(SharedPlatform platform) {
     shared = platform;
     gateway = shared.gateway();
+    gatewayCa = shared.gatewayCa();
     channel =
-        NettyChannelBuilder.forAddress("127.0.0.1", shared.platform().gatewayPort())
-            .usePlaintext()
+        shared
+            .platform()
+            .gatewayChannel()
             .intercept(shared.platform().operatorCredentials().interceptor())
             .build();
     logs = DocumentLogServiceGrpc.newBlockingStub(channel);
@@ -77,18 +79,31 @@ class LogsCommandTest {
   void getAndTailPrintALogStillBeingWritten() {
     LogRef log = openLog("oom", 5);
 
-    CommandRun get = CommandRun.of("logs", "get", name(log), "--gateway", gateway);
+    CommandRun get =
+        CommandRun.of("logs", "get", name(log), "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(get.status()).as(get.toString()).isZero();
     assertThat(get.out()).startsWith("step 0 ok\n").endsWith("step 4 ok\n");
     assertThat(get.err()).contains("still open");
 
-    CommandRun tail = CommandRun.of("logs", "tail", name(log), "-n", "2", "--gateway", gateway);
+    CommandRun tail =
+        CommandRun.of(
+            "logs", "tail", name(log), "-n", "2", "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(tail.status()).as(tail.toString()).isZero();
     assertThat(tail.out()).isEqualTo("step 3 failed with oom\nstep 4 ok\n");
 
     logs.completeLog(CompleteLogRequest.newBuilder().setLog(log).build());
     CommandRun followed =
-        CommandRun.of("logs", "tail", name(log), "-n", "1", "--follow", "--gateway", gateway);
+        CommandRun.of(
+            "logs",
+            "tail",
+            name(log),
+            "-n",
+            "1",
+            "--follow",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     // A sealed log ends --follow at once: the command returns instead of waiting.
     assertThat(followed.status()).as(followed.toString()).isZero();
     assertThat(followed.out()).isEqualTo("step 4 ok\n");
@@ -97,11 +112,21 @@ class LogsCommandTest {
   @Test
   void getOriginalPrintsTheSealedLogsStoredObject() {
     LogRef log = openLog("disk-full", 40);
-    String text = CommandRun.of("logs", "get", name(log), "--gateway", gateway).out();
+    String text =
+        CommandRun.of("logs", "get", name(log), "--gateway", gateway, "--gateway-ca", gatewayCa)
+            .out();
     logs.completeLog(CompleteLogRequest.newBuilder().setLog(log).build());
 
     CommandRun original =
-        CommandRun.of("logs", "get", name(log), "--original", "--gateway", gateway);
+        CommandRun.of(
+            "logs",
+            "get",
+            name(log),
+            "--original",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(original.status()).as(original.toString()).isZero();
     assertThat(original.out()).isEqualTo(text);
     String object = "logs/" + log.getCollection() + "/" + log.getPath();
@@ -116,7 +141,15 @@ class LogsCommandTest {
 
     LogRef open = openLog("still-going", 2);
     CommandRun refused =
-        CommandRun.of("logs", "get", name(open), "--original", "--gateway", gateway);
+        CommandRun.of(
+            "logs",
+            "get",
+            name(open),
+            "--original",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(refused.status()).as(refused.toString()).isEqualTo(CommandFailure.REFUSED);
     assertThat(refused.err()).contains("original: log " + name(open) + " is not sealed");
   }
@@ -158,7 +191,8 @@ class LogsCommandTest {
     String transcript =
         account + ":logs/executions/" + execution.substring(execution.lastIndexOf(':') + 1);
 
-    CommandRun get = CommandRun.of("logs", "get", transcript, "--gateway", gateway);
+    CommandRun get =
+        CommandRun.of("logs", "get", transcript, "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(get.status()).as(get.toString()).isZero();
     List<String> events =
         get.out()
@@ -186,7 +220,8 @@ class LogsCommandTest {
     String word = "segv" + UUID.randomUUID().toString().replace("-", "");
     LogRef log = openLog(word, 150);
 
-    CommandRun search = CommandRun.of("logs", "search", word, "--gateway", gateway);
+    CommandRun search =
+        CommandRun.of("logs", "search", word, "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(search.status()).as(search.toString()).isZero();
     assertThat(search.out())
         .isEqualTo(name(log) + " part 0 at 0: step 3 failed with " + word + "\n");
@@ -207,7 +242,9 @@ class LogsCommandTest {
             "--span",
             "0-10",
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(annotate.status()).as(annotate.toString()).isZero();
     assertThat(annotate.out()).startsWith("label ").endsWith(" on " + name(log) + " part 0\n");
     List<PartAnnotation> listed =
@@ -221,12 +258,21 @@ class LogsCommandTest {
 
   @Test
   void badInputsAreRefusedNamingWhatToFix() {
-    CommandRun noColon = CommandRun.of("logs", "get", "just-a-path", "--gateway", gateway);
+    CommandRun noColon =
+        CommandRun.of(
+            "logs", "get", "just-a-path", "--gateway", gateway, "--gateway-ca", gatewayCa);
     assertThat(noColon.status()).isEqualTo(CommandFailure.REFUSED);
     assertThat(noColon.err()).contains("LOG: must be COLLECTION:PATH");
 
     CommandRun unknown =
-        CommandRun.of("logs", "get", "logs-cli:jobs/never-opened", "--gateway", gateway);
+        CommandRun.of(
+            "logs",
+            "get",
+            "logs-cli:jobs/never-opened",
+            "--gateway",
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(unknown.status()).isEqualTo(CommandFailure.REFUSED);
     assertThat(unknown.err()).contains("not found").contains("no log is open under");
 
@@ -245,7 +291,9 @@ class LogsCommandTest {
             "--body",
             "Root Cause",
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(badLabel.status()).as(badLabel.toString()).isEqualTo(CommandFailure.REFUSED);
     assertThat(badLabel.err()).contains("body: a label must be a lower-case name");
 
@@ -263,7 +311,9 @@ class LogsCommandTest {
             "--span",
             "7",
             "--gateway",
-            gateway);
+            gateway,
+            "--gateway-ca",
+            gatewayCa);
     assertThat(badSpan.err()).contains("--span: must be START-END");
   }
 }

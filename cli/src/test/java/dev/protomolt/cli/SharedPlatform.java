@@ -100,6 +100,11 @@ final class SharedPlatform implements AutoCloseable {
     return "127.0.0.1:" + platform.gatewayPort();
   }
 
+  /** The CA file the gateway's TLS front is trusted by, for commands' {@code --gateway-ca}. */
+  String gatewayCa() {
+    return platform.gatewayCa().toString();
+  }
+
   /** A client of the platform's S3; the caller closes it. */
   S3Client s3() {
     LocalCloudEndpoints ep = platform.endpoints();

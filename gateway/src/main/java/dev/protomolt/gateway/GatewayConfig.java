@@ -8,6 +8,7 @@ import dev.protomolt.access.tracing.TraceExport;
 import dev.protomolt.gateway.access.GatewayPrincipals;
 import dev.protomolt.gateway.diagnostics.DiagnosticsSettings;
 import dev.protomolt.gateway.diagnostics.EffectiveSetting;
+import dev.protomolt.identity.CallerToken;
 import dev.protomolt.names.PlatformVariable;
 import dev.protomolt.names.PlatformVariable.Reader;
 import dev.protomolt.repository.s3.ObjectStoreSettings;
@@ -53,6 +54,9 @@ import java.util.regex.Pattern;
  *     from the same values: the task's own credentials, not the JVM's
  * @param stsEndpoint where callers' tokens are verified: {@code AWS_ENDPOINT_URL_STS}, else the
  *     regional STS endpoint of {@code region}
+ * @param audience {@code PROTOMOLT_GATEWAY_AUDIENCE}: this gateway's name, which every caller's
+ *     token must be signed for (decision 1511); unset, the environment's gateway name {@code
+ *     protomolt-<env>-gateway}
  * @param principals who may serve which modules and act on which accounts, from {@code
  *     PROTOMOLT_GATEWAY_MODULE_PRINCIPALS} and {@code PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS}
  *     (unset: nobody)
@@ -84,6 +88,7 @@ public record GatewayConfig(
     List<EffectiveSetting> effective,
     AwsClientSettings aws,
     URI stsEndpoint,
+    String audience,
     GatewayPrincipals principals,
     TraceExport traces,
     int operatorCallsPerSecond,
@@ -166,6 +171,15 @@ public record GatewayConfig(
       throw new IllegalArgumentException(e.getMessage(), e);
     }
     String sts = values.getOrDefault(PlatformVariable.STS_ENDPOINT.key(), "").strip();
+    String environmentName =
+        values.getOrDefault(PlatformVariable.ENV.key(), "").isBlank()
+            ? "local"
+            : values.get(PlatformVariable.ENV.key()).strip();
+    String audience =
+        CallerToken.requireAudience(
+            PlatformVariable.GATEWAY_AUDIENCE.key(),
+            values.getOrDefault(
+                PlatformVariable.GATEWAY_AUDIENCE.key(), CallerToken.audienceOf(environmentName)));
     GatewayPrincipals principals =
         GatewayPrincipals.parse(
             PlatformVariable.GATEWAY_MODULE_PRINCIPALS.key(),
@@ -187,9 +201,7 @@ public record GatewayConfig(
         access.region(),
         database,
         Map.copyOf(stores),
-        values.getOrDefault(PlatformVariable.ENV.key(), "").isBlank()
-            ? "local"
-            : values.get(PlatformVariable.ENV.key()).strip(),
+        environmentName,
         GraphDoorSettings.from(values),
         logBucket(values, stores),
         diagnostics(values),
@@ -198,6 +210,7 @@ public record GatewayConfig(
         sts.isEmpty()
             ? URI.create("https://sts." + access.region() + ".amazonaws.com")
             : uri(sts, PlatformVariable.STS_ENDPOINT.key()),
+        audience,
         principals,
         TraceExport.from(values),
         integer(

@@ -199,7 +199,7 @@ public final class GatewayMain implements AutoCloseable {
     // The admin port's diagnostics shell is checked by the same keeper (decision 1798).
     GatewayAccess access =
         new GatewayAccess(
-            new StsCallerIdentities(config.stsEndpoint(), Clock.systemUTC()),
+            new StsCallerIdentities(config.stsEndpoint(), config.audience(), Clock.systemUTC()),
             config.principals(),
             new PrincipalRateLimit(
                 config.operatorCallsPerSecond(),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.protobuf.util.JsonFormat;
+import dev.protomolt.identity.CallerToken;
 import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.localstack.cloud.LocalKafka;
 import dev.protomolt.proto.data.v1.DocumentReference;
@@ -26,7 +27,9 @@ import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import dev.protomolt.testsupport.Eventually;
+import io.grpc.CallCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -172,6 +175,51 @@ class GatewayAccessTest {
                     .getPipeDocManifest(manifestOf(acmeDoc)));
     assertThat(unknownKey.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
     assertThat(unknownKey.getDescription()).contains("InvalidClientTokenId");
+  }
+
+  @Test
+  void aTokenForAnotherGatewayOrNamingNoneIsUnauthenticatedAndNamesNeither() {
+    Status elsewhere =
+        statusOf(
+            () ->
+                PipeDocServiceGrpc.newBlockingStub(channel)
+                    .withCallCredentials(
+                        callers.credentialsFor("acme-operator", "protomolt-other-gateway"))
+                    .getPipeDocManifest(manifestOf(acmeDoc)));
+    Status unbound =
+        statusOf(
+            () ->
+                PipeDocServiceGrpc.newBlockingStub(channel)
+                    .withCallCredentials(fixed(callers.tokenWithoutAudience("acme-operator")))
+                    .getPipeDocManifest(manifestOf(acmeDoc)));
+    for (Status refused : List.of(elsewhere, unbound)) {
+      assertThat(refused.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+      // The refusal says nothing about which gateway this is or which one the token named.
+      assertThat(refused.getDescription())
+          .doesNotContain(LocalCallers.AUDIENCE)
+          .doesNotContain("protomolt-other-gateway");
+    }
+    assertThat(elsewhere.getDescription()).contains("SignatureDoesNotMatch");
+    assertThat(unbound.getDescription()).contains(CallerToken.AUDIENCE_HEADER);
+    // The same operator signing for this gateway reads its document.
+    assertThat(
+            docs("acme-operator")
+                .getPipeDoc(GetPipeDocRequest.newBuilder().setDocumentRef(acmeDoc).build())
+                .getPipedoc())
+        .isEqualTo(acmeContent);
+  }
+
+  /** Call credentials presenting one token as it is, as a client signing by hand would. */
+  private static CallCredentials fixed(String token) {
+    return new CallCredentials() {
+      @Override
+      public void applyRequestMetadata(
+          RequestInfo info, java.util.concurrent.Executor executor, MetadataApplier applier) {
+        Metadata headers = new Metadata();
+        headers.put(CallerToken.METADATA_KEY, token);
+        applier.apply(headers);
+      }
+    };
   }
 
   @Test

@@ -33,6 +33,20 @@ class GatewayConfigTest {
   }
 
   @Test
+  void theAudienceIsTheEnvironmentsGatewayUnlessSetAndABadOneIsRefusedNamingTheKey() {
+    assertThat(GatewayConfig.from(minimal()).audience()).isEqualTo("protomolt-local-gateway");
+    Map<String, String> m = minimal();
+    m.put("PROTOMOLT_ENV", "dev");
+    assertThat(GatewayConfig.from(m).audience()).isEqualTo("protomolt-dev-gateway");
+    m.put("PROTOMOLT_GATEWAY_AUDIENCE", "protomolt-dev-gateway-eu");
+    assertThat(GatewayConfig.from(m).audience()).isEqualTo("protomolt-dev-gateway-eu");
+    m.put("PROTOMOLT_GATEWAY_AUDIENCE", "not a name");
+    assertThatThrownBy(() -> GatewayConfig.from(m))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PROTOMOLT_GATEWAY_AUDIENCE: the gateway audience must be");
+  }
+
+  @Test
   void accountSharesDefaultToEqualTurnsAndAreReadPerAccountWithAFallback() {
     assertThat(GatewayConfig.from(minimal()).accountShares()).isEqualTo(AccountShares.EQUAL);
     Map<String, String> m = minimal();

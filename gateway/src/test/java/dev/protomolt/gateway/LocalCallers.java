@@ -1,5 +1,6 @@
 package dev.protomolt.gateway;
 
+import dev.protomolt.identity.CallerToken;
 import dev.protomolt.identity.GatewayCallCredentials;
 import dev.protomolt.localstack.iam.IamPrincipal;
 import dev.protomolt.localstack.iam.PrincipalRegistry;
@@ -13,6 +14,10 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 
 /**
  * The local STS on a loopback port with a few principals in its IAM registry, and the call
@@ -25,6 +30,9 @@ public final class LocalCallers implements AutoCloseable {
   static final String ACME_OPERATOR_ROLE = "arn:aws:iam::000000000000:role/test-operator-acme";
   static final String BETA_OPERATOR_ROLE = "arn:aws:iam::000000000000:role/test-operator-beta";
   static final String PLATFORM_OPERATOR_ROLE = "arn:aws:iam::000000000000:role/test-operator-all";
+
+  /** The gateway name the test gateways are configured with and these callers sign for. */
+  public static final String AUDIENCE = "protomolt-test-gateway";
 
   private final PrincipalRegistry iam = new PrincipalRegistry();
   private final LambdaApiServer sts;
@@ -51,6 +59,8 @@ public final class LocalCallers implements AutoCloseable {
     return Map.of(
         "AWS_ENDPOINT_URL_STS",
         endpoint().toString(),
+        "PROTOMOLT_GATEWAY_AUDIENCE",
+        AUDIENCE,
         "PROTOMOLT_GATEWAY_MODULE_PRINCIPALS",
         "parser=" + PARSER_ROLE,
         "PROTOMOLT_GATEWAY_OPERATOR_PRINCIPALS",
@@ -69,11 +79,52 @@ public final class LocalCallers implements AutoCloseable {
   }
 
   GatewayCallCredentials signedWith(String accessKeyId, String secret) {
+    return signedFor(accessKeyId, secret, AUDIENCE);
+  }
+
+  /** A registered name's credentials signing for {@code audience}: a token for another gateway. */
+  public GatewayCallCredentials credentialsFor(String name, String audience) {
+    return signedFor(name + "-key", name + "-secret", audience);
+  }
+
+  private GatewayCallCredentials signedFor(String accessKeyId, String secret, String audience) {
     return new GatewayCallCredentials(
         StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKeyId, secret)),
         endpoint(),
         "us-east-1",
+        audience,
         Clock.systemUTC());
+  }
+
+  /**
+   * A registered name's token presigned as before tokens named a gateway: {@code
+   * GetCallerIdentity} signing the host header only, valid for 15 minutes.
+   */
+  public String tokenWithoutAudience(String name) {
+    SdkHttpRequest request =
+        SdkHttpRequest.builder()
+            .method(SdkHttpMethod.GET)
+            .uri(endpoint().resolve("/"))
+            .putRawQueryParameter("Action", "GetCallerIdentity")
+            .putRawQueryParameter("Version", "2011-06-15")
+            .build();
+    URI presigned =
+        AwsV4HttpSigner.create()
+            .sign(
+                r ->
+                    r.identity(AwsBasicCredentials.create(name + "-key", name + "-secret"))
+                        .request(request)
+                        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "sts")
+                        .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")
+                        .putProperty(
+                            AwsV4HttpSigner.AUTH_LOCATION,
+                            AwsV4FamilyHttpSigner.AuthLocation.QUERY_STRING)
+                        .putProperty(
+                            AwsV4HttpSigner.EXPIRATION_DURATION,
+                            GatewayCallCredentials.TOKEN_LIFETIME))
+            .request()
+            .getUri();
+    return CallerToken.encode(presigned);
   }
 
   @Override

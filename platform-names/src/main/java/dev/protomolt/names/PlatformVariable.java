@@ -101,6 +101,11 @@ public enum PlatformVariable {
    * twice that (decision 1746). Unset: {@code 20}.
    */
   GATEWAY_OPERATOR_RATE("PROTOMOLT_GATEWAY_OPERATOR_RATE", gateway(), none()),
+  /**
+   * The gateway's name, which every caller's token must be signed for (decision 1511): the stack
+   * sets the environment's gateway name, and clients sign for the same value.
+   */
+  GATEWAY_AUDIENCE("PROTOMOLT_GATEWAY_AUDIENCE", gateway(), gateway()),
   /** Where the gateway verifies callers' tokens; unset in AWS (the regional STS endpoint). */
   STS_ENDPOINT("AWS_ENDPOINT_URL_STS", gateway(), none()),
   /**

@@ -85,12 +85,15 @@ class HandlersOnLocalCloudTest {
   @TempDir static Path dataDir;
   static LocalCloudFunctions local;
   static JsonNode accountEventsReply;
+  // The rules the fixture batch ensured, before any test redelivers an account event.
+  static List<String> rulesAfterProvisioning;
   static JsonNode activation;
 
   @BeforeAll
   static void start() throws Exception {
     local = new LocalCloudFunctions(dataDir, LocalCloudFunctions.fixtureTenancy());
     accountEventsReply = invoke("account-events", Fixtures.text("msk-account-events.json"));
+    rulesAfterProvisioning = List.copyOf(local.intakeRules);
     ObjectNode create = EventJson.reply();
     create.put("operation", "create");
     create.set("graph", EventJson.MAPPER.readTree(Fixtures.text("graphs/lambda-echo.json")));
@@ -129,7 +132,7 @@ class HandlersOnLocalCloudTest {
   void accountEventsFromAnMskBatchProvisionTheDrives() {
     assertThat(accountEventsReply.path("records").asInt()).isEqualTo(1);
     assertThat(accountEventsReply.path("report").path("intakeRulesEnsured").asInt()).isEqualTo(1);
-    assertThat(local.intakeRules).containsExactly("protomolt-intake:acme");
+    assertThat(rulesAfterProvisioning).containsExactly("protomolt-intake:acme");
     PostgresDriveDirectory drives = new PostgresDriveDirectory(local.cloud.database());
     assertThat(drives.find("acme", DriveKind.INTAKE))
         .hasValueSatisfying(
@@ -262,6 +265,85 @@ class HandlersOnLocalCloudTest {
     assertThat(scan.find(RTBF_MARKER)).isEmpty();
     Set<String> control = placeControlMarker();
     assertThat(scan.find(CONTROL_MARKER)).containsAll(control);
+  }
+
+  /**
+   * A datasource declared right-to-be-forgotten by its account event (decision 1512): an upload
+   * without metadata, and one whose metadata says {@code false}, take the metadata-declared path
+   * exactly: no copy, a sealed inline body, the upload deleted with its proof, and no plaintext
+   * anywhere once the walk ends.
+   */
+  @Test
+  void everyUploadOfAForgettableDatasourceIsForgottenWhateverItsMetadataSays() throws Exception {
+    // The fixture's provisioning event for acme, redelivered declaring a forgettable datasource.
+    AccountEvent declare =
+        AccountEvent.parseFrom(
+                Base64.getDecoder()
+                    .decode(
+                        EventJson.MAPPER
+                            .readTree(Fixtures.text("msk-account-events.json"))
+                            .path("records")
+                            .path("account-events-0")
+                            .path(0)
+                            .path("value")
+                            .asText()))
+            .toBuilder()
+            .addDatasourceIds("acme-forgettable")
+            .addForgettableDatasourceIds("acme-forgettable")
+            .build();
+    assertThat(invoke("account-events", accountEvent(declare)).path("records").asInt())
+        .isEqualTo(1);
+    // A datasource the event does not bind cannot be declared forgettable.
+    assertThat(
+            failure(
+                    "account-events",
+                    accountEvent(
+                        declare.toBuilder().clearDatasourceIds().addDatasourceIds("x").build()))
+                .errorMessage())
+        .contains(
+            "account event [0] forgettable_datasource_ids[0] must be one of the event's"
+                + " datasource_ids, got 'acme-forgettable'");
+    ObjectNode create = EventJson.reply();
+    create.put("operation", "create");
+    ObjectNode graph =
+        (ObjectNode) EventJson.MAPPER.readTree(Fixtures.text("graphs/lambda-echo.json"));
+    graph.put("graphId", "lambda-forget");
+    ((ObjectNode) graph.path("nodes").get(0)).put("datasourceId", "acme-forgettable");
+    create.set("graph", graph);
+    invoke("graph-admin", create.toString());
+    invoke(
+        "graph-admin",
+        "{\"operation\":\"activate\",\"graphId\":\"lambda-forget\",\"clusterId\":\"local\","
+            + "\"version\":1}");
+
+    S3Client s3 = intakeClient();
+    Set<String> before = storedKeys(s3);
+    for (Map<String, String> metadata :
+        List.of(Map.<String, String>of(), Map.of("protomolt-rtbf", "false"))) {
+      String key = "acme/acme-forgettable/wide/" + (metadata.isEmpty() ? "bare" : "false") + ".txt";
+      s3.putObject(
+          b -> b.bucket("protomolt-intake").key(key).metadata(metadata),
+          RequestBody.fromBytes(FORGET));
+      JsonNode admission = invoke("intake", createdEvent(key)).path("admissions").get(0);
+      assertThat(admission.path("outcome").asText()).as(key).isEqualTo("STARTED");
+      String docId = admission.path("docId").asText();
+      assertThatThrownBy(() -> s3.headObject(b -> b.bucket("protomolt-intake").key(key)))
+          .isInstanceOf(NoSuchKeyException.class);
+      assertThat(
+              rows("SELECT row_kind || ' ' || reason FROM pipedoc_purges WHERE doc_id = ?", docId))
+          .containsExactly("UPLOAD RTBF");
+      WorkDispatch work =
+          nextDispatch(w -> w.getExecutionArn().equals(admission.path("executionArn").asText()));
+      assertThat(work.getStream().hasSealedDocument()).as(key).isTrue();
+      answer(work);
+      assertThat(awaitClosed(local.clients.sfn(), admission.path("executionArn").asText()))
+          .isEqualTo(ExecutionStatus.SUCCEEDED);
+      assertThat(rows("SELECT node_id::text FROM pipedocs WHERE doc_id = ?", docId)).isEmpty();
+    }
+    assertThat(storedKeys(s3)).isEqualTo(before);
+    // The scan that finds a control marker in every store (the metadata-declared case above)
+    // finds this body in none of them.
+    assertThat(plaintextScan().find(RTBF_MARKER)).isEmpty();
   }
 
   @Test

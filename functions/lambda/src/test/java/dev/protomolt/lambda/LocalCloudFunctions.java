@@ -161,9 +161,15 @@ final class LocalCloudFunctions implements AutoCloseable {
     return env;
   }
 
-  /** The datasource every fixture uploads to, owned by the fixtures' account. */
+  /**
+   * The datasources the fixtures upload to, owned by the fixtures' account: {@code acme-uploads},
+   * and {@code acme-forgettable}, whose every upload is right-to-be-forgotten.
+   */
   static TenancyDirectory fixtureTenancy() {
-    return datasource -> datasource.equals("acme-uploads") ? Optional.of("acme") : Optional.empty();
+    return datasource ->
+        datasource.equals("acme-uploads") || datasource.equals("acme-forgettable")
+            ? Optional.of("acme")
+            : Optional.empty();
   }
 
   @Override

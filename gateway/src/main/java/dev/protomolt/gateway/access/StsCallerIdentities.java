@@ -29,6 +29,11 @@ import java.util.regex.Pattern;
  * is remembered as refused for {@link #REFUSAL_CACHED} (decision 1510), so a flood replaying one
  * bad token costs one STS request per window, not one per call; STS being unreachable is never
  * remembered.
+ *
+ * <p>A token is bound to one gateway (decision 1511): it must sign {@link
+ * CallerToken#AUDIENCE_HEADER}, and the query goes to STS with this gateway's own audience in that
+ * header, so STS's signature check refuses a token signed for any other gateway. Both refusals are
+ * the same {@code UNAUTHENTICATED} and name no audience, neither this gateway's nor the token's.
  */
 public final class StsCallerIdentities implements CallerIdentities {
 
@@ -55,6 +60,7 @@ public final class StsCallerIdentities implements CallerIdentities {
   private record Refused(String description, Instant until) {}
 
   private final URI stsEndpoint;
+  private final String audience;
   private final HttpClient http;
   private final Clock clock;
   private final Cache<String, Verified> verified =
@@ -64,8 +70,12 @@ public final class StsCallerIdentities implements CallerIdentities {
       Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(REFUSAL_CACHED).build();
   private final AtomicLong stsRequests = new AtomicLong();
 
-  public StsCallerIdentities(URI stsEndpoint, Clock clock) {
+  /**
+   * @param audience this gateway's name, which a caller's token must be signed for
+   */
+  public StsCallerIdentities(URI stsEndpoint, String audience, Clock clock) {
     this.stsEndpoint = stsEndpoint;
+    this.audience = CallerToken.requireAudience("audience", audience);
     this.clock = clock;
     this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   }
@@ -85,6 +95,14 @@ public final class StsCallerIdentities implements CallerIdentities {
     Instant now = clock.instant();
     // Refused without asking STS: a token outside its window is never sent on.
     Instant until = window(query, now);
+    if (!CallerToken.signsAudience(query)) {
+      throw refused(
+          "the caller token must sign the "
+              + CallerToken.AUDIENCE_HEADER
+              + " header naming the gateway it is meant for ("
+              + CallerToken.AUDIENCE_VARIABLE
+              + ")");
+    }
     Verified known = verified.getIfPresent(query);
     if (known != null && now.isBefore(known.until())) {
       return known.caller();
@@ -119,6 +137,9 @@ public final class StsCallerIdentities implements CallerIdentities {
       answer =
           http.send(
               HttpRequest.newBuilder(stsEndpoint.resolve("/?" + query))
+                  // This gateway's name, never the caller's claim: a token signed for another
+                  // gateway then fails STS's signature check.
+                  .header(CallerToken.AUDIENCE_HEADER, audience)
                   .timeout(Duration.ofSeconds(10))
                   .GET()
                   .build(),

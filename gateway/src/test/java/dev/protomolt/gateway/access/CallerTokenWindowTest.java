@@ -43,13 +43,15 @@ class CallerTokenWindowTest {
                 AwsBasicCredentials.create("acme-operator-key", "acme-operator-secret")),
             callers.endpoint(),
             "us-east-1",
+            LocalCallers.AUDIENCE,
             Clock.fixed(at, ZoneOffset.UTC))
         .token();
   }
 
   private static Status refusal(String token) {
     StsCallerIdentities unreachable =
-        new StsCallerIdentities(URI.create("http://127.0.0.1:9"), Clock.systemUTC());
+        new StsCallerIdentities(
+            URI.create("http://127.0.0.1:9"), LocalCallers.AUDIENCE, Clock.systemUTC());
     try {
       unreachable.verify(token);
     } catch (CallerRefusedException e) {
@@ -67,7 +69,7 @@ class CallerTokenWindowTest {
   @Test
   void aFreshTokenIsVerifiedBySts() throws Exception {
     VerifiedCaller caller =
-        new StsCallerIdentities(callers.endpoint(), Clock.systemUTC())
+        new StsCallerIdentities(callers.endpoint(), LocalCallers.AUDIENCE, Clock.systemUTC())
             .verify(signedAt(Instant.now()));
     assertThat(caller.principal()).endsWith("role/test-operator-acme");
   }

@@ -39,6 +39,7 @@ class RefusedTokenCacheTest {
             StaticCredentialsProvider.create(AwsBasicCredentials.create(key, secret)),
             callers.endpoint(),
             "us-east-1",
+            LocalCallers.AUDIENCE,
             clock)
         .token();
   }
@@ -56,7 +57,8 @@ class RefusedTokenCacheTest {
   void aFloodOfOneRefusedTokenCostsOneStsRequestUntilTheRefusalLapses() {
     MovingClock clock = new MovingClock();
     clock.now = Instant.now();
-    StsCallerIdentities verifier = new StsCallerIdentities(callers.endpoint(), clock);
+    StsCallerIdentities verifier =
+        new StsCallerIdentities(callers.endpoint(), LocalCallers.AUDIENCE, clock);
     String guessed = token("acme-operator-key", "guessed", clock);
 
     for (int i = 0; i < 20; i++) {
@@ -74,7 +76,8 @@ class RefusedTokenCacheTest {
   @Test
   void aRefusalIsRememberedForItsOwnTokenOnly() throws Exception {
     Clock clock = Clock.systemUTC();
-    StsCallerIdentities verifier = new StsCallerIdentities(callers.endpoint(), clock);
+    StsCallerIdentities verifier =
+        new StsCallerIdentities(callers.endpoint(), LocalCallers.AUDIENCE, clock);
     assertThat(refusal(verifier, token("acme-operator-key", "guessed", clock)).getCode())
         .isEqualTo(Status.Code.UNAUTHENTICATED);
 
@@ -89,7 +92,7 @@ class RefusedTokenCacheTest {
   void stsBeingUnreachableIsNeverRemembered() {
     Clock clock = Clock.systemUTC();
     StsCallerIdentities unreachable =
-        new StsCallerIdentities(URI.create("http://127.0.0.1:9"), clock);
+        new StsCallerIdentities(URI.create("http://127.0.0.1:9"), LocalCallers.AUDIENCE, clock);
     String token = token("acme-operator-key", "acme-operator-secret", clock);
 
     assertThat(refusal(unreachable, token).getCode()).isEqualTo(Status.Code.UNAVAILABLE);

@@ -349,6 +349,9 @@ public final class EnvironmentStack extends ZonePinnedStack {
     gatewayEnvironment.put(
         PlatformVariable.GATEWAY_OPERATOR_PRINCIPALS.key(),
         GatewayPrincipalSettings.operators(config.gateway().operatorPrincipals()));
+    // The name callers' tokens must be signed for, so a token captured at one environment's
+    // gateway is refused by every other's (decision 1511); clients are told the same value.
+    gatewayEnvironment.put(PlatformVariable.GATEWAY_AUDIENCE.key(), prefix + "-gateway");
     // Each account's weight and rate limit in a module service's turns (decision 1658); empty
     // for equal turns. Every task reads the same value, so the shares hold whichever task serves.
     gatewayEnvironment.put(
@@ -443,6 +446,12 @@ public final class EnvironmentStack extends ZonePinnedStack {
             "Modules dial this host on port 443 (gRPC over TLS); point the certificate's DNS name"
                 + " at it")
         .value(gateway.loadBalancer().getLoadBalancerDnsName())
+        .build();
+    CfnOutput.Builder.create(this, "GatewayAudience")
+        .description(
+            "Callers sign their tokens for this gateway name (PROTOMOLT_GATEWAY_AUDIENCE); the"
+                + " gateway refuses a token signed for any other")
+        .value(prefix + "-gateway")
         .build();
     this.console =
         new ConsoleSite(

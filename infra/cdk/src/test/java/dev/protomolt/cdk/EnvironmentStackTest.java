@@ -405,6 +405,15 @@ class EnvironmentStackTest {
   }
 
   @Test
+  void theGatewayIsToldItsAudienceAndTheStackPublishesItForClients() {
+    // Tokens are signed for one gateway (decision 1511): the task verifies for the environment's
+    // gateway name, and clients read the same value from the stack's outputs.
+    assertGatewayEnvironmentHas(
+        Map.of("Name", "PROTOMOLT_GATEWAY_AUDIENCE", "Value", "protomolt-dev-gateway"));
+    template.hasOutput("GatewayAudience", Map.of("Value", "protomolt-dev-gateway"));
+  }
+
+  @Test
   void theGatewayLearnsTheAccountSharesOfTheConfig() {
     // dev.json names every account's share as weight 1: the variable the gateway parses.
     assertGatewayEnvironmentHas(

@@ -31,6 +31,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 class LocalStsTest {
 
   private static final String ROLE = "arn:aws:iam::000000000000:role/protomolt-module-parser";
+  private static final String AUDIENCE = "protomolt-test-gateway";
   private final PrincipalRegistry iam = new PrincipalRegistry();
   private final HttpClient http = HttpClient.newHttpClient();
   private LambdaApiServer server;
@@ -94,6 +95,21 @@ class LocalStsTest {
   }
 
   @Test
+  void aTokenForwardedByAnotherGatewayOrWithoutTheAudienceHeaderBreaksTheSignature()
+      throws Exception {
+    String query = token("parser-key", "parser-secret", Clock.systemUTC());
+    assertThat(query).contains("X-Amz-SignedHeaders=host%3B" + CallerToken.AUDIENCE_HEADER);
+
+    HttpResponse<String> elsewhere = getFor("protomolt-other-gateway", query);
+    assertThat(elsewhere.statusCode()).isEqualTo(403);
+    assertThat(elsewhere.body()).contains("<Code>SignatureDoesNotMatch</Code>");
+
+    HttpResponse<String> bare = getFor(null, query);
+    assertThat(bare.statusCode()).isEqualTo(403);
+    assertThat(bare.body()).contains("<Code>SignatureDoesNotMatch</Code>");
+  }
+
+  @Test
   void anUnsignedRequestIsMissingAuthenticationToken() throws Exception {
     HttpResponse<String> answer = get("Action=GetCallerIdentity&Version=2011-06-15");
 
@@ -118,13 +134,21 @@ class LocalStsTest {
             StaticCredentialsProvider.create(AwsBasicCredentials.create(key, secret)),
             endpoint,
             "us-east-1",
+            AUDIENCE,
             clock);
     return CallerToken.decode(credentials.token());
   }
 
+  /** The query as a gateway named {@link #AUDIENCE} forwards it. */
   private HttpResponse<String> get(String query) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(endpoint + "/?" + query)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return getFor(AUDIENCE, query);
+  }
+
+  private HttpResponse<String> getFor(String audience, String query) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint + "/?" + query));
+    if (audience != null) {
+      request.header(CallerToken.AUDIENCE_HEADER, audience);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

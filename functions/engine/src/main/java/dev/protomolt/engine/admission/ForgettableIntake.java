@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Right to be forgotten declared at intake (decisions 1747–1750): an upload whose object metadata
@@ -37,6 +38,10 @@ import java.util.function.Function;
  * the document marked right-to-be-forgotten, so every edge is MEMORY (decision 0814) and no intake
  * copy is saved. Once an execution has it, the upload is deleted and a purge proof recorded; until
  * then (refused, not yet deployed, no graph) the upload stays, so nothing is lost.
+ *
+ * <p>A datasource may declare every upload of it right-to-be-forgotten (decision 1512); its
+ * uploads then take exactly this path whatever their metadata says, {@code false} included: the
+ * datasource wins, so an upload can never downgrade it.
  */
 public final class ForgettableIntake {
 
@@ -52,6 +57,7 @@ public final class ForgettableIntake {
   private final InstantSource clock;
   private final int inlineLimitBytes;
   private final SealedStreams seals;
+  private final Predicate<String> forgettableDatasources;
 
   public ForgettableIntake(
       DriveDirectory drives,
@@ -59,8 +65,11 @@ public final class ForgettableIntake {
       UploadPurgeProofs proofs,
       InstantSource clock,
       int inlineLimitBytes,
-      SealedStreams seals) {
+      SealedStreams seals,
+      Predicate<String> forgettableDatasources) {
     this.seals = Objects.requireNonNull(seals, "seals");
+    this.forgettableDatasources =
+        Objects.requireNonNull(forgettableDatasources, "forgettableDatasources");
     this.drives = Objects.requireNonNull(drives, "drives");
     this.uploads = Objects.requireNonNull(uploads, "uploads");
     this.proofs = Objects.requireNonNull(proofs, "proofs");
@@ -70,15 +79,17 @@ public final class ForgettableIntake {
 
   /**
    * With the hops' inline limit, the one the document must fit on every MEMORY edge, sealing each
-   * admitted body under a data key of {@code seals} (decision 1750).
+   * admitted body under a data key of {@code seals} (decision 1750); {@code
+   * forgettableDatasources} says which datasources declare every upload (decision 1512).
    */
   public ForgettableIntake(
       DriveDirectory drives,
       UploadObjects uploads,
       UploadPurgeProofs proofs,
       InstantSource clock,
-      SealedStreams seals) {
-    this(drives, uploads, proofs, clock, InlineBudget.DEFAULT_BYTES, seals);
+      SealedStreams seals,
+      Predicate<String> forgettableDatasources) {
+    this(drives, uploads, proofs, clock, InlineBudget.DEFAULT_BYTES, seals, forgettableDatasources);
   }
 
   /** What intake should do with one upload. */
@@ -90,8 +101,8 @@ public final class ForgettableIntake {
   /** Already admitted and deleted with its proof: a redelivered notification admits nothing. */
   record AlreadyForgotten() implements Verdict {}
 
-  /** Declared: admit it with {@link #admit}. */
-  record Declared(ObjectAddress upload) implements Verdict {}
+  /** Declared, {@code by} the metadata or the datasource: admit it with {@link #admit}. */
+  record Declared(ObjectAddress upload, String by) implements Verdict {}
 
   /**
    * Reads the declaration from the upload's metadata.
@@ -99,7 +110,7 @@ public final class ForgettableIntake {
    * @throws IllegalArgumentException naming the metadata field when its value is not {@code true}
    *     or {@code false}; the upload is kept
    */
-  Verdict verdict(IntakeObject object, String accountId, String docId) {
+  Verdict verdict(IntakeObject object, String accountId, String datasourceId, String docId) {
     Optional<Drive> drive = drives.find(accountId, DriveKind.INTAKE);
     if (drive.isEmpty() || !drive.get().bucket().equals(object.bucket())) {
       // Not an upload of this account's intake bucket: the store refuses it on the usual path.
@@ -109,6 +120,10 @@ public final class ForgettableIntake {
     Optional<Map<String, String>> metadata = uploads.metadata(upload);
     if (metadata.isEmpty()) {
       return proofs.recorded(docId) ? new AlreadyForgotten() : new Ordinary();
+    }
+    if (forgettableDatasources.test(datasourceId)) {
+      // The datasource wins: whatever the upload says, even false, it is not read (decision 1512).
+      return new Declared(upload, "datasource '" + datasourceId + "' is right-to-be-forgotten");
     }
     String declared = metadata.get().get(METADATA);
     if (declared == null || declared.equalsIgnoreCase("false")) {
@@ -126,7 +141,7 @@ public final class ForgettableIntake {
               + declared
               + "'; nothing was admitted and the upload is kept");
     }
-    return new Declared(upload);
+    return new Declared(upload, "x-amz-meta-" + METADATA + ": true");
   }
 
   /**
@@ -192,9 +207,9 @@ public final class ForgettableIntake {
               + object.bucket()
               + "/"
               + object.key()
-              + " is declared right-to-be-forgotten (x-amz-meta-"
-              + METADATA
-              + ": true), so it must travel inline, but its stream is "
+              + " is declared right-to-be-forgotten ("
+              + declared.by()
+              + "), so it must travel inline, but its stream is "
               + size
               + " bytes of JSON, over the inline limit of "
               + inlineLimitBytes

@@ -94,7 +94,7 @@ public final class IntakeService {
     String docId = StateMachineNames.hashOf("intake", object.bucket(), object.key());
     String filename = segments[2].substring(segments[2].lastIndexOf('/') + 1);
     if (forgettable != null) {
-      switch (forgettable.verdict(object, accountId, docId)) {
+      switch (forgettable.verdict(object, accountId, datasourceId, docId)) {
         case ForgettableIntake.AlreadyForgotten gone -> {
           return List.of();
         }

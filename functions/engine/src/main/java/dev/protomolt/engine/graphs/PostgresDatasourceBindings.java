@@ -67,6 +67,54 @@ public final class PostgresDatasourceBindings implements TenancyDirectory {
     }
   }
 
+  /**
+   * Declares every upload of {@code datasourceId}, which {@code accountId} must own, right to be
+   * forgotten (decision 1512). Declaring it again is a no-op, and nothing makes it ordinary again.
+   *
+   * @throws IllegalArgumentException naming the field when the datasource is not the account's
+   */
+  public void markForgettable(String datasourceId, String accountId) {
+    requireNonBlank("datasourceId", datasourceId);
+    requireNonBlank("accountId", accountId);
+    int updated;
+    try (Connection c = db.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "UPDATE datasource_bindings SET right_to_be_forgotten = true"
+                    + " WHERE datasource_id = ? AND account_id = ?")) {
+      s.setString(1, datasourceId);
+      s.setString(2, accountId);
+      updated = s.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot mark datasource '" + datasourceId + "' forgettable: " + e.getMessage(), e);
+    }
+    if (updated == 0) {
+      throw new IllegalArgumentException(
+          "forgettableDatasourceIds: '"
+              + datasourceId
+              + "' is not a datasource of account '"
+              + accountId
+              + "'; bind it to the account first");
+    }
+  }
+
+  /** Whether every upload of {@code datasourceId} is right-to-be-forgotten (decision 1512). */
+  public boolean forgettable(String datasourceId) {
+    try (Connection c = db.getConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT right_to_be_forgotten FROM datasource_bindings WHERE datasource_id = ?")) {
+      s.setString(1, datasourceId);
+      try (ResultSet r = s.executeQuery()) {
+        return r.next() && r.getBoolean(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot read datasource_bindings for '" + datasourceId + "': " + e.getMessage(), e);
+    }
+  }
+
   @Override
   public Optional<String> datasourceAccount(String datasourceId) {
     try (Connection c = db.getConnection();

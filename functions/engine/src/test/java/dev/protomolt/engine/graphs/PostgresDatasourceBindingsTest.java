@@ -45,6 +45,26 @@ class PostgresDatasourceBindingsTest {
   }
 
   @Test
+  void aForgettableDatasourceStaysSoAndOnlyItsOwnerMayDeclareIt() {
+    bindings.bind("private", "acme");
+    bindings.bind("public", "acme");
+    assertThat(bindings.forgettable("private")).isFalse();
+    bindings.markForgettable("private", "acme");
+    bindings.markForgettable("private", "acme");
+    // Binding again, as a later account event does, never makes it ordinary again.
+    bindings.bind("private", "acme");
+    assertThat(bindings.forgettable("private")).isTrue();
+    assertThat(bindings.forgettable("public")).isFalse();
+    assertThat(bindings.forgettable("unbound")).isFalse();
+    assertThatThrownBy(() -> bindings.markForgettable("public", "globex"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "forgettableDatasourceIds: 'public' is not a datasource of account 'globex'; bind it"
+                + " to the account first");
+    assertThat(bindings.forgettable("public")).isFalse();
+  }
+
+  @Test
   void blankIdsAreRefusedNamingTheField() {
     assertThatThrownBy(() -> bindings.bind(" ", "acme"))
         .hasMessage("datasourceId: must be non-blank, got ' '");

@@ -223,7 +223,8 @@ public final class FunctionWiring {
                       ? intakeRules
                       : new S3IntakeNotificationRules(
                           clients.s3()::forDrive, clients.environment().intakeFunctionArn()),
-                  new PostgresDatasourceBindings(clients.dataSource())::bind));
+                  new PostgresDatasourceBindings(clients.dataSource())::bind,
+                  new PostgresDatasourceBindings(clients.dataSource())::markForgettable));
       case "reconciler" ->
           NamedHandlers.reconciler(
               reconciler(), () -> new LedgerDrives(clients.dataSource()).all());
@@ -346,7 +347,8 @@ public final class FunctionWiring {
             new PostgresAdmissionLog(clients.dataSource()),
             clients.clock(),
             tenancy);
-    // Every upload's metadata is read for a right-to-be-forgotten declaration (decision 1747).
+    // Every upload's metadata is read for a right-to-be-forgotten declaration (decision 1747), and
+    // its datasource's setting, which wins over the metadata (decision 1512).
     return new IntakeService(
         clients.store(),
         admission,
@@ -356,7 +358,8 @@ public final class FunctionWiring {
             new S3UploadObjects(clients.s3()),
             new UploadPurgeProofs(clients.dataSource()),
             clients.clock(),
-            new SealedStreams(clients.dataKeys())));
+            new SealedStreams(clients.dataKeys()),
+            new PostgresDatasourceBindings(clients.dataSource())::forgettable));
   }
 
   /**

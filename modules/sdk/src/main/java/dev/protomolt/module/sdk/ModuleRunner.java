@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Every call is signed with the process's AWS credentials (the default chain: the task role
  * on ECS, a profile or the environment elsewhere), which the gateway maps to the modules this
  * principal may serve; {@code AWS_ENDPOINT_URL_STS} and {@code AWS_REGION} say which STS endpoint
- * to sign for, and must match the gateway's. {@code PROTOMOLT_GATEWAY_CA} names the CA file the
+ * to sign for, and must match the gateway's; {@code PROTOMOLT_GATEWAY_AUDIENCE} names the gateway
+ * the tokens are meant for (the stack's {@code GatewayAudience} output), which refuses a token for
+ * any other. {@code PROTOMOLT_GATEWAY_CA} names the CA file the
  * gateway's TLS endpoint is trusted by (the local cloud's); without it a gateway off loopback is
  * reached over TLS with the default roots.
  */
