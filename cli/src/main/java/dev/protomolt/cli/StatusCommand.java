@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
     description =
         "Per module service: records queued, oldest queued age, streams open and units in flight"
             + " on the gateway, the consumer group's lag, and hops answered from a memo instead;"
-            + " then per graph node: queued, oldest, in flight, and hops done, rejected, retried"
-            + " and dead-lettered since the answering gateway task started.")
+            + " then per graph node: queued, oldest, in flight, hops done, rejected and retried"
+            + " since the answering gateway task started, and the node's dead letters.")
 final class StatusCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -83,8 +83,9 @@ final class StatusCommand implements Callable<Integer> {
   }
 
   /**
-   * One row per graph node, saying whose counts they are: the answering task's, since it started
-   * (several tasks behind a load balancer each count their own share).
+   * One row per graph node, saying whose counts they are: the settled hops are the answering
+   * task's, since it started (several tasks behind a load balancer each count their own share);
+   * the dead letters are the node's topics', every task's.
    */
   static void printNodes(GetModuleBacklogResponse backlog, PrintWriter out) {
     Instant since =
@@ -97,8 +98,9 @@ final class StatusCommand implements Callable<Integer> {
       return;
     }
     out.printf(
-        "per graph node: queued and in flight now; done, rejected, retried and dead-lettered are"
-            + " the answering gateway task's hops since it started at %s%n",
+        "per graph node: queued and in flight now; done, rejected and retried are the answering"
+            + " gateway task's hops since it started at %s; dead-lettered counts the letters on the"
+            + " node's dead-letter topics%n",
         since);
     int graphWidth = "graph".length();
     int nodeWidth = "node".length();

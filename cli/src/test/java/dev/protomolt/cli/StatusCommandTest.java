@@ -52,8 +52,9 @@ class StatusCommandTest {
             "module service    queued      oldest  streams  in flight  group lag  memoized",
             "chunker              120       4 min        1          1        121         0",
             "",
-            "per graph node: queued and in flight now; done, rejected, retried and dead-lettered"
-                + " are the answering gateway task's hops since it started at 2026-12-02T06:00:00Z",
+            "per graph node: queued and in flight now; done, rejected and retried are the answering"
+                + " gateway task's hops since it started at 2026-12-02T06:00:00Z; dead-lettered"
+                + " counts the letters on the node's dead-letter topics",
             "graph         node   module service    queued      oldest  in flight      done"
                 + "  rejected  retried  dead-lettered",
             "archive-2026  parse  chunker                0         0 s          0         0"

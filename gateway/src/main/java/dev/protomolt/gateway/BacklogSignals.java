@@ -47,8 +47,7 @@ public final class BacklogSignals {
       long unitsInFlight,
       long done,
       long rejected,
-      long retried,
-      long deadLettered) {}
+      long retried) {}
 
   private record NodeKey(String graphId, String nodeId, String moduleId) {}
 
@@ -145,8 +144,7 @@ public final class BacklogSignals {
       ModuleActivity.NodeActivity a =
           active.getOrDefault(
               k,
-              new ModuleActivity.NodeActivity(
-                  k.graphId(), k.nodeId(), k.moduleId(), 0, 0, 0, 0, 0));
+              new ModuleActivity.NodeActivity(k.graphId(), k.nodeId(), k.moduleId(), 0, 0, 0, 0));
       out.add(
           new GraphNodeBacklog(
               k.graphId(),
@@ -159,8 +157,7 @@ public final class BacklogSignals {
               a.unitsInFlight(),
               a.done(),
               a.rejected(),
-              a.retried(),
-              a.deadLettered()));
+              a.retried()));
     }
     return out;
   }

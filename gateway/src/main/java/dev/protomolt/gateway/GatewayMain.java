@@ -13,6 +13,7 @@ import dev.protomolt.core.metrics.MetricsSink;
 import dev.protomolt.core.rtbf.DataKeys;
 import dev.protomolt.core.rtbf.SealedStreams;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
+import dev.protomolt.engine.deadletters.DeadLetterTopicNames;
 import dev.protomolt.engine.graphs.DatasourceGrantGrpcService;
 import dev.protomolt.engine.graphs.DynamoDbDraftStore;
 import dev.protomolt.engine.graphs.IndexPlanGrpcService;
@@ -248,12 +249,17 @@ public final class GatewayMain implements AutoCloseable {
         new BacklogSignals(
             source::queue, gateway.activity(), groupBacklog, config.modules(), clock);
     this.signals = backlog;
-    // Operators read the same figures on demand (`protomolt status`, decision 1655).
+    // Operators read the same figures on demand (`protomolt status`, decision 1655), with each
+    // node's letters counted on the topics its versions name (decision 1659).
+    PostgresGraphStore graphVersions = new PostgresGraphStore(dataSource);
     builder.addService(
         new ModuleBacklogGrpcService(
             backlog,
             groupBacklog,
-            new PostgresHopMemos(dataSource, Clock.systemUTC())::reusesByModule));
+            new PostgresHopMemos(dataSource, Clock.systemUTC())::reusesByModule,
+            (graph, node) ->
+                groupBacklog.recordsOn(
+                    DeadLetterTopicNames.ofNode(graphVersions.versions(graph), node))));
     // One DynamoDB client for the drafts table, shared by the graph door and the drafts probe,
     // signed
     // with the task's own credentials like every other client here.

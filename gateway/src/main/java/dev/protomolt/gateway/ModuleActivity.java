@@ -25,13 +25,11 @@ public final class ModuleActivity {
     DONE,
     /** Module.Reject: the Work state catches it into the node's Rejected state. */
     REJECTED,
-    /** Module.Retryable: the Work state retries it, and dead-letters only past its attempts. */
-    RETRIED,
     /**
-     * A path that dead-letters: a result failed with Gateway.TaskOutputTooLarge, a record past its
-     * deadline (the queue time to live ran out), or a record of a deleted graph version.
+     * Module.Retryable: the Work state retries it, and dead-letters only past its attempts, which
+     * the gateway does not know; dead letters are counted on their topics instead (decision 1659).
      */
-    DEAD_LETTERED
+    RETRIED
   }
 
   /**
@@ -48,8 +46,7 @@ public final class ModuleActivity {
       long unitsInFlight,
       long done,
       long rejected,
-      long retried,
-      long deadLettered) {}
+      long retried) {}
 
   private record NodeKey(String graphId, String nodeId, String moduleId) {}
 
@@ -150,8 +147,7 @@ public final class ModuleActivity {
                   n.inFlight.get(),
                   n.settled[Settled.DONE.ordinal()].get(),
                   n.settled[Settled.REJECTED.ordinal()].get(),
-                  n.settled[Settled.RETRIED.ordinal()].get(),
-                  n.settled[Settled.DEAD_LETTERED.ordinal()].get());
+                  n.settled[Settled.RETRIED.ordinal()].get());
             })
         .sorted(
             Comparator.comparing(NodeActivity::graphId)

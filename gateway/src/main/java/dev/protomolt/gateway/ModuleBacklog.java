@@ -5,6 +5,7 @@ import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.names.PlatformTopic;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * How many records wait in the gateway's module topics for its consumer group: per partition the
@@ -46,15 +48,8 @@ public final class ModuleBacklog {
   public Map<String, Long> measure() {
     Map<String, String> topicToModule = new LinkedHashMap<>();
     modules.forEach(m -> topicToModule.put(PlatformTopic.moduleTopic(m), m));
-    Map<String, TopicDescription> topics =
-        await(admin.describeTopics(topicToModule.keySet()).allTopicNames(), "describing topics");
-    List<TopicPartition> partitions = new ArrayList<>();
-    topics
-        .values()
-        .forEach(
-            d ->
-                d.partitions()
-                    .forEach(p -> partitions.add(new TopicPartition(d.name(), p.partition()))));
+    // A module topic not created yet (the first dispatch creates it) holds no backlog.
+    List<TopicPartition> partitions = partitionsOf(topicToModule.keySet());
     Map<TopicPartition, OffsetAndMetadata> committed =
         await(
             admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
@@ -72,6 +67,25 @@ public final class ModuleBacklog {
     return backlog;
   }
 
+  /**
+   * How many records {@code topics} hold now (log end less log start, so within retention): a
+   * topic that does not exist holds none. A dead-letter topic only ever grows by letters, so this
+   * is the letters it keeps.
+   */
+  public long recordsOn(Collection<String> topics) {
+    List<TopicPartition> partitions = partitionsOf(topics);
+    if (partitions.isEmpty()) {
+      return 0;
+    }
+    Map<TopicPartition, ListOffsetsResultInfo> ends = offsets(partitions, OffsetSpec.latest());
+    Map<TopicPartition, ListOffsetsResultInfo> starts = offsets(partitions, OffsetSpec.earliest());
+    long records = 0;
+    for (TopicPartition tp : partitions) {
+      records += Math.max(0, ends.get(tp).offset() - starts.get(tp).offset());
+    }
+    return records;
+  }
+
   /** Measures and emits: the total the stack scales on, then each module's share. */
   public long report(MetricsSink metrics) {
     Map<String, Long> backlog = measure();
@@ -84,6 +98,28 @@ public final class ModuleBacklog {
                 waiting,
                 Map.of(PlatformMetric.MODULE_SERVICE_DIMENSION, module)));
     return total;
+  }
+
+  /** Every partition of {@code topics}; a topic that does not exist has none. */
+  private List<TopicPartition> partitionsOf(Collection<String> topics) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    if (topics.isEmpty()) {
+      return partitions;
+    }
+    for (Map.Entry<String, KafkaFuture<TopicDescription>> t :
+        admin.describeTopics(topics).topicNameValues().entrySet()) {
+      TopicDescription d;
+      try {
+        d = await(t.getValue(), "describing topic " + t.getKey());
+      } catch (IllegalStateException e) {
+        if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+          continue;
+        }
+        throw e;
+      }
+      d.partitions().forEach(p -> partitions.add(new TopicPartition(d.name(), p.partition())));
+    }
+    return partitions;
   }
 
   /** The offsets at {@code spec} of {@code partitions}, within this backlog's timeout. */

@@ -25,15 +25,21 @@ public final class ModuleBacklogGrpcService
   private final BacklogSignals signals;
   private final ModuleBacklog groupBacklog;
   private final Supplier<Map<String, Long>> memoized;
+  private final NodeDeadLetters deadLetters;
 
   /**
    * @param memoized hops answered from a memo so far, by module id (decision 1816)
+   * @param deadLetters each graph node's letters on its dead-letter topics
    */
   public ModuleBacklogGrpcService(
-      BacklogSignals signals, ModuleBacklog groupBacklog, Supplier<Map<String, Long>> memoized) {
+      BacklogSignals signals,
+      ModuleBacklog groupBacklog,
+      Supplier<Map<String, Long>> memoized,
+      NodeDeadLetters deadLetters) {
     this.signals = Objects.requireNonNull(signals, "signals");
     this.groupBacklog = Objects.requireNonNull(groupBacklog, "groupBacklog");
     this.memoized = Objects.requireNonNull(memoized, "memoized");
+    this.deadLetters = Objects.requireNonNull(deadLetters, "deadLetters");
   }
 
   @Override
@@ -66,7 +72,7 @@ public final class ModuleBacklogGrpcService
                 .setDone(n.done())
                 .setRejected(n.rejected())
                 .setRetried(n.retried())
-                .setDeadLettered(n.deadLettered()));
+                .setDeadLettered(deadLetters.count(n.graphId(), n.nodeId())));
       }
       var since = signals.countingSince();
       out.setCountedSince(

@@ -354,7 +354,6 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       return;
     }
     settle(token);
-    nodeSettled(dispatch, ModuleActivity.Settled.DEAD_LETTERED);
     ctx.counters().onOutputTooLarge();
     answerRefused(
         RejectReason.REJECT_REASON_PAYLOAD_TOO_LARGE,
@@ -459,11 +458,6 @@ final class WorkSession implements StreamObserver<WorkRequest> {
       verdict = ScreenVerdict.SERVE;
     }
     if (verdict instanceof ScreenVerdict.Drain(String reason, String detail)) {
-      // Of the screens' drains only these end the hop at a dead letter (or never): the others
-      // drain a copy of a hop that was settled, superseded or stopped elsewhere.
-      if (reason.equals(DeadlineScreen.EXPIRED) || reason.equals(DeadGraphScreen.DELETED)) {
-        nodeSettled(d, ModuleActivity.Settled.DEAD_LETTERED);
-      }
       drain(work, reason, detail);
       return;
     }

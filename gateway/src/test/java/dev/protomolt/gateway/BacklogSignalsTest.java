@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Timestamp;
 import dev.protomolt.core.metrics.MetricRecord;
 import dev.protomolt.core.metrics.RecordingMetricsSink;
+import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.localstack.cloud.LocalKafka;
 import dev.protomolt.names.PlatformMetric;
 import dev.protomolt.proto.data.v1.PipeDoc;
@@ -36,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -202,7 +204,8 @@ class BacklogSignalsTest {
   void theDoorCountsQueuedInFlightAndSettledHopsPerGraphNode() throws Exception {
     // Graph g's parse and chunk nodes and graphs h's and x's parse nodes share the module service.
     // h's one record passed its deadline while it waited (its queue time to live ran out); x's
-    // graph version was deleted meanwhile.
+    // graph version was deleted meanwhile. Dead letters are read off each node's topic, where the
+    // compiled machine's DLQ hop writes them, whichever path led there.
     produce(NODES_MODULE, "wu-p1", "g", "parse", T0.minusSeconds(40), Optional.empty());
     produce(NODES_MODULE, "wu-c1", "g", "chunk", T0.minusSeconds(50), Optional.empty());
     produce(NODES_MODULE, "wu-p2", "g", "parse", T0.minusSeconds(30), Optional.empty());
@@ -232,7 +235,12 @@ class BacklogSignalsTest {
       Server server =
           NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
               .addService(gateway)
-              .addService(new ModuleBacklogGrpcService(signals, lag, Map::of))
+              .addService(
+                  new ModuleBacklogGrpcService(
+                      signals,
+                      lag,
+                      Map::of,
+                      (graph, node) -> lag.recordsOn(Set.of(dlqTopic(graph, node)))))
               .build()
               .start();
       ManagedChannel channel =
@@ -288,13 +296,17 @@ class BacklogSignalsTest {
 
         assertThat(sfn.calls("success")).hasSize(1);
         assertThat(sfn.calls("failure")).hasSize(2);
+        // What the DLQ hops write once the machine gives up: g's parse twice (the retried hop past
+        // its last attempt, and one before), h's expired record once; x's has no topic yet.
+        deadLetters(dlqTopic("g", "parse"), 2);
+        deadLetters(dlqTopic("h", "parse"), 1);
         GetModuleBacklogResponse settled = door.getModuleBacklog(request());
         assertThat(rows(settled))
             .containsExactly(
                 "g chunk nodes 0 0 0 0 1 0 0",
-                "g parse nodes 0 0 1 1 0 1 0",
+                "g parse nodes 0 0 1 1 0 1 2",
                 "h parse nodes 0 0 0 0 0 0 1",
-                "x parse nodes 0 0 0 0 0 0 1");
+                "x parse nodes 0 0 0 0 0 0 0");
         assertThat(settled.getModuleServicesList())
             .singleElement()
             .satisfies(
@@ -306,6 +318,20 @@ class BacklogSignalsTest {
         channel.shutdownNow();
         server.shutdownNow();
       }
+    }
+  }
+
+  private static String dlqTopic(String graph, String node) {
+    return EventBus.dlqTopic("c", graph, node);
+  }
+
+  /** {@code letters} records on a new dead-letter {@code topic}. */
+  private static void deadLetters(String topic, int letters) throws Exception {
+    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+    for (int i = 0; i < letters; i++) {
+      producer
+          .send(new ProducerRecord<>(topic, 0, "l" + i, new byte[] {1}))
+          .get(30, TimeUnit.SECONDS);
     }
   }
 

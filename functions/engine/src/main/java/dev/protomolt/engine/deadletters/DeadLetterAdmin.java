@@ -2,7 +2,6 @@ package dev.protomolt.engine.deadletters;
 
 import dev.protomolt.core.graph.GraphStore;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
-import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.engine.hop.DlqReprocessService;
 import dev.protomolt.proto.config.v1.GraphNode;
 import java.nio.charset.StandardCharsets;
@@ -187,10 +186,7 @@ public final class DeadLetterAdmin {
           continue;
         }
         nodeSeen = true;
-        out.add(
-            node.getDlqConfig().getTopicOverride().isEmpty()
-                ? EventBus.dlqTopic(v.graph().getClusterId(), graphId, node.getNodeId())
-                : node.getDlqConfig().getTopicOverride());
+        out.add(DeadLetterTopicNames.of(v.graph(), node));
       }
     }
     if (nodeId != null && !nodeSeen) {
