@@ -140,13 +140,13 @@ final class GatewayOption {
         // closed HTTP/2 connection, so say which setting is missing (decision 1745).
         throw new CommandFailure(
             CommandFailure.UNREACHABLE,
-            "no plaintext gateway on "
+            "no local cloud on "
                 + address
-                + " ("
+                + " answered in plaintext ("
                 + detail
-                + ") — the local platform serves TLS there: pass --gateway-ca"
-                + " <data>/tls/gateway-ca.pem or set PROTOMOLT_GATEWAY_CA (eval $(protomolt env)),"
-                + " or start it with `protomolt up --data DIR`");
+                + ") — if `protomolt up` runs there it serves TLS: pass --gateway-ca"
+                + " <data>/tls/gateway-ca.pem or set PROTOMOLT_GATEWAY_CA (eval $(protomolt env));"
+                + " otherwise start it with `protomolt up --data DIR`");
       }
       throw switch (code) {
         case UNAVAILABLE ->

@@ -92,8 +92,9 @@ class DiagnosticsCommandsTest {
         .containsPattern("(?m)^parser +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+ +\\d+$")
         .containsPattern("(?m)^chunker +\\d+ +\\d+ (s|min|h) +\\d+ +\\d+ +\\d+ +\\d+$")
         .containsPattern(
-            "per graph node: queued and in flight now; done, rejected, retried and dead-lettered"
-                + " are the answering gateway task's hops since it started at \\S+Z")
+            "per graph node: queued and in flight now; done, rejected and retried are the answering"
+                + " gateway task's hops since it started at \\S+Z; dead-lettered counts the letters"
+                + " on the node's dead-letter topics")
         .containsPattern(
             "graph +node +module service +queued +oldest +in flight +done +rejected +retried"
                 + " +dead-lettered");
