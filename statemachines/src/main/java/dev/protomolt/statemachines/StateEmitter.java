@@ -1,5 +1,6 @@
 package dev.protomolt.statemachines;
 
+import dev.protomolt.core.orchestration.InlinePrepare;
 import dev.protomolt.proto.config.v1.FilterAction;
 import dev.protomolt.proto.config.v1.FilterCondition;
 import dev.protomolt.proto.config.v1.GraphEdge;
@@ -338,6 +339,11 @@ final class StateEmitter {
     JsonObject payload = hop(node);
     outcome.forEach(payload::with);
     payload.with("stream.$", "$.stream");
+    if (preparesATarget(node)) {
+      // Asked for by the machine, not assumed by the function: a version compiled before decision
+      // 1832 has no prepared branch, and its Complete must keep answering unprepared.
+      payload.with(InlinePrepare.PREPARE_NEXT_FIELD, true);
+    }
     return lambdaTask(null, StateMachineCompiler.COMPLETE_FUNCTION_ARN, payload)
         .with(
             "ResultSelector",
@@ -348,11 +354,21 @@ final class StateEmitter {
                 .with("stream.$", "$.Payload.stream")
                 .with("destinations.$", "$.Payload.destinations")
                 .with("memoized.$", "$.Payload.memoized")
-                .with("skipped.$", "$.Payload.skipped"))
+                .with("skipped.$", "$.Payload.skipped")
+                .with(
+                    InlinePrepare.PREPARED_FIELD + ".$",
+                    "$.Payload." + InlinePrepare.PREPARED_FIELD))
         .with("ResultPath", "$")
         .with("Retry", List.of(lambdaRetrier(node)))
         .with("Catch", completeCatchers(node))
         .with("Next", name(node, "Next"));
+  }
+
+  /** Whether N.Next has a prepared branch: some target is one Complete may prepare. */
+  private boolean preparesATarget(GraphNode node) {
+    return shape.outEdges(node.getNodeId()).stream()
+        .map(e -> shape.nodes().get(e.getToNodeId()))
+        .anyMatch(to -> to != null && InlinePrepare.allowed(to));
   }
 
   /**
@@ -402,6 +418,22 @@ final class StateEmitter {
     Set<String> targets = new LinkedHashSet<>();
     edges.forEach(e -> targets.add(e.getToNodeId()));
     for (String target : targets) {
+      GraphNode to = shape.nodes().get(target);
+      if (to != null && InlinePrepare.allowed(to)) {
+        // Complete prepared the node itself (decision 1832): its Prepare state has nothing left
+        // to do. A Complete whose preparing failed answers unprepared, and the next choice
+        // enters the node's Prepare, which fails (or is retried) on its own node.
+        choices.add(
+            JsonObject.of()
+                .with(
+                    "And",
+                    List.of(
+                        JsonObject.of().with("Variable", "$.node").with("StringEquals", target),
+                        JsonObject.of()
+                            .with("Variable", "$." + InlinePrepare.PREPARED_FIELD)
+                            .with("BooleanEquals", true)))
+                .with("Next", name(target, "Work")));
+      }
       choices.add(
           JsonObject.of()
               .with("Variable", "$.node")
@@ -657,7 +689,8 @@ final class StateEmitter {
   /**
    * After a redrive, back to the state whose failure was dead-lettered, with the input it had:
    * each catcher leaves a mark of where it caught ({@code recordError} from Rejected, a fan-out's
-   * {@code destinationCount} over one, Work's {@code outcome}, Prepare's {@code action}), and
+   * {@code destinationCount} over one, Work's {@code outcome}, Prepare's {@code action}, the
+   * previous Complete's {@code prepared} when it prepared this node), and
    * anything else failed at the node's entry state. Null when the entry state is the only one a
    * dead letter can come from (an intake node without a fan-out).
    */
@@ -681,6 +714,19 @@ final class StateEmitter {
     if (shape.isModule(node)) {
       choices.add(present("$.outcome").with("Next", name(node, "Complete")));
       choices.add(present("$.action").with("Next", name(node, "Work")));
+      if (InlinePrepare.allowed(node)) {
+        // Work entered from the Complete before, which prepared the node (decision 1832): the
+        // stream is prepared already, so Work re-runs it; Prepare would apply pre-mappings twice.
+        String prepared = "$." + InlinePrepare.PREPARED_FIELD;
+        choices.add(
+            JsonObject.of()
+                .with(
+                    "And",
+                    List.of(
+                        present(prepared),
+                        JsonObject.of().with("Variable", prepared).with("BooleanEquals", true)))
+                .with("Next", name(node, "Work")));
+      }
     }
     if (choices.isEmpty()) {
       return null;

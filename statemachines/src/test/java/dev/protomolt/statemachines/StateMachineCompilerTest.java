@@ -169,11 +169,26 @@ class StateMachineCompilerTest {
     List<String> routes = new ArrayList<>();
     redriven
         .get("Choices")
-        .forEach(c -> routes.add(c.get("Variable").asText() + "->" + c.get("Next").asText()));
+        .forEach(
+            c ->
+                routes.add(
+                    (c.has("And") ? c.get("And").get(1) : c).get("Variable").asText()
+                        + "->"
+                        + c.get("Next").asText()));
     assertThat(routes)
-        .as("Rejected's catcher adds recordError, Work's input has Prepare's action, Complete's")
+        .as(
+            "Rejected's catcher adds recordError, Work's input has Prepare's action, Complete's"
+                + " outcome, or the previous Complete's prepared when it prepared the node")
         .containsExactly(
-            "$.recordError->p1.Rejected", "$.outcome->p1.Complete", "$.action->p1.Work");
+            "$.recordError->p1.Rejected",
+            "$.outcome->p1.Complete",
+            "$.action->p1.Work",
+            "$.prepared->p1.Work");
+    JsonNode prepared = redriven.get("Choices").get(3).get("And");
+    assertThat(prepared.get(0).get("IsPresent").asBoolean())
+        .as("a Prepare's answer or a replay's input has no prepared field")
+        .isTrue();
+    assertThat(prepared.get(1).get("BooleanEquals").asBoolean()).isTrue();
     assertThat(redriven.get("Default").asText())
         .as("a failed Prepare (or anything else) re-enters the node")
         .isEqualTo("p1.Prepare");
@@ -267,12 +282,28 @@ class StateMachineCompilerTest {
     // A Complete that settled memoized nodes after this one enters at the node it names.
     assertThat(choices.get(2).get("Variable").asText()).isEqualTo("$.skipped");
     assertThat(choices.get(2).get("Next").asText()).isEqualTo("Start");
-    assertThat(
-            List.of(
-                choices.get(3).get("StringEquals").asText(),
-                choices.get(4).get("StringEquals").asText(),
-                choices.get(5).get("StringEquals").asText()))
-        .containsExactly("y", "z", "x");
+    // Each target without a filter first takes the stream its Complete prepared to its Work
+    // (decision 1832), then anything else to its Prepare.
+    List<String> branches = new ArrayList<>();
+    for (int i = 3; i < choices.size(); i++) {
+      JsonNode c = choices.get(i);
+      branches.add(
+          c.has("And")
+              ? c.get("And").get(0).get("StringEquals").asText()
+                  + "&"
+                  + c.get("And").get(1).get("Variable").asText()
+                  + "->"
+                  + c.get("Next").asText()
+              : c.get("StringEquals").asText() + "->" + c.get("Next").asText());
+    }
+    assertThat(branches)
+        .containsExactly(
+            "y&$.prepared->y.Work",
+            "y->y.Prepare",
+            "z&$.prepared->z.Work",
+            "z->z.Prepare",
+            "x&$.prepared->x.Work",
+            "x->x.Prepare");
     JsonNode fanOut = states.get("p.FanOut");
     assertThat(fanOut.get("Type").asText()).isEqualTo("Map");
     JsonNode start = fanOut.get("ItemProcessor").get("States").get("p.StartChild");
@@ -310,6 +341,48 @@ class StateMachineCompilerTest {
     assertThat(states.get("p.Skip").get("Next").asText()).isEqualTo("p.Complete");
     assertThat(states.get("p.Dropped").get("Parameters").get("disposition").asText())
         .isEqualTo("DROPPED");
+  }
+
+  @Test
+  void onlyATargetWithoutAFilterIsEnteredAtItsWorkWhenTheCompleteBeforePreparedIt()
+      throws Exception {
+    PipelineGraph graph =
+        graph()
+            .addNodes(intake("in"))
+            .addNodes(processor("plain"))
+            .addNodes(
+                processor("filtered")
+                    .addFilterConditions(
+                        FilterCondition.newBuilder()
+                            .setCondition("a")
+                            .setAction(FilterAction.FILTER_ACTION_SKIP)))
+            .addEdges(edge("in", "plain"))
+            .addEdges(edge("plain", "filtered"))
+            .build();
+    JsonNode states = compile(graph).get("States");
+    assertThat(states.get("in.Complete").get("ResultSelector").get("prepared.$").asText())
+        .isEqualTo("$.Payload.prepared");
+    assertThat(states.get("in.Complete").at("/Parameters/Payload/prepareNext").asBoolean())
+        .as("the machine asks Complete to prepare: it has the branch for it")
+        .isTrue();
+    assertThat(states.get("plain.Complete").at("/Parameters/Payload").has("prepareNext"))
+        .as("its only target has a filter: nothing to prepare")
+        .isFalse();
+    assertThat(states.get("in.Next").get("Choices"))
+        .as("the prepared branch comes before the unprepared one")
+        .extracting(c -> c.get("Next").asText())
+        .containsSubsequence("plain.Work", "plain.Prepare");
+    assertThat(states.get("plain.Next").get("Choices"))
+        .as("a filter's answer needs its choice: its Prepare always runs")
+        .extracting(c -> c.get("Next").asText())
+        .contains("filtered.Prepare")
+        .doesNotContain("filtered.Work");
+    assertThat(states.get("filtered.Redriven").get("Choices")).noneMatch(c -> c.has("And"));
+    assertThat(states.get("Start").get("Choices"))
+        .as("replays, fan-out children and redrives enter at the node's Prepare")
+        .extracting(c -> c.get("Next").asText())
+        .contains("plain.Prepare", "filtered.Prepare")
+        .noneMatch(next -> next.endsWith(".Work"));
   }
 
   @Test

@@ -574,6 +574,9 @@ public final class EnvironmentStack extends ZonePinnedStack {
     messaging.grantProduce(prepare, "pipeline-events", "reclaim-requests");
 
     messaging.grantProduce(functions.alias(DISPATCH), Messaging.MODULE_TOPIC_PREFIX + "*");
+    // A node its previous Complete prepared (decision 1832) is entered at Work: Dispatch sends the
+    // reclaim requests that Complete left once it settled, as Prepare would (decision 0816).
+    messaging.grantProduce(functions.alias(DISPATCH), "reclaim-requests");
     // A memoized hop is closed by dispatch itself with the stored output (decision 1812); its
     // memo lookup and the input manifest are ledger reads through the proxy grant above.
     graphAdmin.grantTaskSuccess(functions.alias(DISPATCH));

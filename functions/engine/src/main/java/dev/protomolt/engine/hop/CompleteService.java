@@ -12,6 +12,7 @@ import dev.protomolt.core.memo.HopMemos;
 import dev.protomolt.core.memo.MemoKey;
 import dev.protomolt.core.memo.MemoPolicy;
 import dev.protomolt.core.orchestration.DocumentStaging;
+import dev.protomolt.core.orchestration.InlinePrepare;
 import dev.protomolt.core.orchestration.StateMachineNames;
 import dev.protomolt.core.routing.Destination;
 import dev.protomolt.core.routing.EdgeBehavior;
@@ -30,6 +31,9 @@ import dev.protomolt.proto.data.v1.StepStatus;
 import dev.protomolt.proto.data.v1.StreamMetadata;
 import dev.protomolt.proto.events.v1.ReclaimRequest;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
+import dev.protomolt.tracing.Spans;
+import dev.protomolt.tracing.Tracing;
+import io.opentelemetry.api.trace.Tracer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,8 +44,9 @@ import java.util.Optional;
 /**
  * {@code N.Complete} and {@code N.Rejected}: post-mappings, hop count, processing path, the
  * {@code StepExecutionRecord}, routing by priority and staging of each destination by its edge
- * behaviour. Returns {@code { node, workUnitId, destinationCount, stream, destinations }} exactly as
- * the state contract says; for {@code outcome: REJECTED} it records the reject and returns
+ * behaviour. Returns {@code { node, workUnitId, destinationCount, stream, destinations, memoized,
+ * skipped, prepared }} exactly as the state contract says (with {@code prepared}, the work unit and
+ * stream are the next node's Prepare answer, decision 1832); for {@code outcome: REJECTED} it records the reject and returns
  * {@code { workUnitId }}.
  */
 public final class CompleteService {
@@ -63,6 +68,8 @@ public final class CompleteService {
   private final HopMetrics metrics;
   private final HopMemos memos;
   private final MemoLookup lookup;
+  private final PrepareService prepare;
+  private final Tracer tracer;
 
   public CompleteService(HopContext hop) {
     this(hop, HopMetrics.none());
@@ -77,10 +84,20 @@ public final class CompleteService {
    * @param memos where the output of a hop that read a stored input is memoized (decision 1812)
    */
   public CompleteService(HopContext hop, HopMetrics metrics, HopMemos memos) {
+    this(hop, metrics, memos, Tracing.off().tracer());
+  }
+
+  /**
+   * @param tracer where the preparation of the next node done here (decision 1832) gets its own
+   *     {@code prepare} span, inside this invocation's
+   */
+  public CompleteService(HopContext hop, HopMetrics metrics, HopMemos memos, Tracer tracer) {
     this.hop = hop;
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.memos = Objects.requireNonNull(memos, "memos");
     this.lookup = new MemoLookup(hop, memos);
+    this.prepare = new PrepareService(hop, metrics);
+    this.tracer = Objects.requireNonNull(tracer, "tracer");
   }
 
   public String handle(String payloadJson) {
@@ -146,13 +163,20 @@ public final class CompleteService {
 
     Settled first = walk(id, input, pinned, outcome, status, workUnitId, false);
     Settled last = skipAhead(first, startedNanos);
+    // Only a machine with the prepared branch asks; after a skip the walk re-enters through Start,
+    // which always goes to the node's Prepare.
+    Optional<ObjectNode> prepared =
+        payload.path(InlinePrepare.PREPARE_NEXT_FIELD).asBoolean(false) && last == first
+            ? prepareNext(last)
+            : Optional.empty();
     String answer =
         answer(
             last.workUnitId(),
             last.destinations(),
             sealedForState(last.workUnitId(), last.staged()),
             last.memoized(),
-            last != first);
+            last != first,
+            prepared);
     if (last.staged().size() != 1) {
       // The walk ends here (no destination), or goes on only as fan-out children each sealed
       // under a key of its own: either way this execution's key is done with.
@@ -363,6 +387,41 @@ public final class CompleteService {
       }
     }
     return at;
+  }
+
+  /**
+   * The next node's Prepare answer, produced here when the hop routes to exactly one node that
+   * {@link InlinePrepare} allows (decision 1832), so the routing choice can go straight to its
+   * Work. Empty whenever preparing fails, for any reason: this hop has settled and must not fail
+   * for the next node's sake, and the routing choice then enters the node's own Prepare, which
+   * meets the failure on the node it belongs to (and is retried or dead-letters there).
+   */
+  private Optional<ObjectNode> prepareNext(Settled settled) {
+    if (settled.staged().size() != 1) {
+      return Optional.empty();
+    }
+    HopIdentity nextId =
+        new HopIdentity(
+            settled.id().graphId(),
+            settled.id().graphVersion(),
+            settled.id().clusterId(),
+            settled.destinations().getFirst().toNodeId(),
+            settled.id().executionId());
+    try {
+      if (!InlinePrepare.allowed(hop.pinned(nextId).node())) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          Spans.inSpan(
+              tracer,
+              "prepare",
+              span -> {
+                span.setAttribute(Spans.NODE_ID, nextId.nodeId());
+                return prepare.prepareInline(nextId, settled.staged().getFirst());
+              }));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   /** A skipped hop would not route to exactly one node: it must run its own states. */
@@ -707,7 +766,8 @@ public final class CompleteService {
       List<Destination> destinations,
       List<PipeStream> staged,
       List<String> memoized,
-      boolean skipped) {
+      boolean skipped,
+      Optional<ObjectNode> prepared) {
     ObjectNode out = HopJson.object();
     // The nodes of this walk answered from a memo, which the walk's disposition reports.
     ArrayNode memo = out.putArray("memoized");
@@ -723,6 +783,14 @@ public final class CompleteService {
     } else {
       out.putNull("stream");
     }
+    // Prepared: the work unit and stream are the next node's, as its Prepare would have answered,
+    // and the routing choice goes straight to its Work (decision 1832).
+    out.put(InlinePrepare.PREPARED_FIELD, prepared.isPresent());
+    prepared.ifPresent(
+        p -> {
+          out.set("workUnitId", p.get("workUnitId"));
+          out.set("stream", p.get("stream"));
+        });
     ArrayNode list = out.putArray("destinations");
     if (destinations.size() > 1) {
       for (int i = 0; i < destinations.size(); i++) {

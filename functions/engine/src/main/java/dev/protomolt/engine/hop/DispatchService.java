@@ -72,7 +72,10 @@ public final class DispatchService {
     String moduleId = HopJson.text(payload, "moduleId");
     String taskToken = HopJson.text(payload, "taskToken");
     String workUnitId = HopJson.text(payload, "workUnitId");
-    PipeStream stream = HopJson.stream(payload, "stream");
+    // A node the Complete before it prepared (decision 1832) is entered here first: the requests
+    // that Complete carried go out now that its result is recorded, as Prepare would send them
+    // (decision 0816). A stream from Prepare carries none.
+    PipeStream stream = SettledReclaims.produceCarried(hop, HopJson.stream(payload, "stream"));
     PinnedNode pinned = hop.pinned(id);
     if (!pinned.node().getModuleId().equals(moduleId)) {
       throw new BadPayloadFailure(

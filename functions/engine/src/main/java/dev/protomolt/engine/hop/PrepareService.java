@@ -7,6 +7,7 @@ import dev.protomolt.core.cel.CelInput;
 import dev.protomolt.core.cel.MappingPhase;
 import dev.protomolt.core.graph.GraphCache.PinnedNode;
 import dev.protomolt.core.orchestration.DocumentStaging;
+import dev.protomolt.core.orchestration.InlinePrepare;
 import dev.protomolt.core.routing.FieldMappings;
 import dev.protomolt.core.routing.FilterOutcome;
 import dev.protomolt.core.routing.NodeFilter;
@@ -24,6 +25,9 @@ import java.util.Objects;
  * applies its pre-mappings, and names the hop's work unit. Returns
  * {@code { action: RUN | SKIP | DROP, workUnitId, stream }}; DROP only after the DROPPED step record
  * was produced.
+ *
+ * <p>The Complete before a node without a filter runs the same preparation itself (decision 1832):
+ * see {@link #prepareInline}.
  */
 public final class PrepareService {
 
@@ -60,13 +64,33 @@ public final class PrepareService {
     return answer;
   }
 
+  /**
+   * The answer {@code N.Prepare} would give for {@code stream}, produced by the Complete before it
+   * (decision 1832). Carried reclaim requests stay in the stream: that Complete has not settled
+   * yet, so the destination's Dispatch produces them (decision 0816).
+   *
+   * @param stream the destination's staged stream, opened
+   * @throws IllegalArgumentException when the node is not one {@link InlinePrepare} allows
+   */
+  ObjectNode prepareInline(HopIdentity id, PipeStream stream) {
+    PinnedNode pinned = hop.pinned(id);
+    if (!InlinePrepare.allowed(pinned.node())) {
+      throw new IllegalArgumentException("node '" + id.nodeId() + "' has a filter");
+    }
+    // No payload metric of its own: the answer travels inside Complete's, which is measured.
+    return prepared(id, pinned, stream);
+  }
+
   private String prepare(JsonNode payload, HopIdentity id) {
     // The previous hop has settled once this Lambda runs: its reclaim requests go out now, and
     // no further (decision 0816).
     // A right-to-be-forgotten body is opened in memory only, and sealed again in the answer.
     PipeStream stream =
         SettledReclaims.produceCarried(hop, hop.opened(HopJson.stream(payload, "stream")));
-    PinnedNode pinned = hop.pinned(id);
+    return HopJson.print(prepared(id, hop.pinned(id), stream));
+  }
+
+  private ObjectNode prepared(HopIdentity id, PinnedNode pinned, PipeStream stream) {
     String workUnitId = HopContext.workUnitId(id, stream);
     PipeDoc document = hop.body(stream, pinned.node());
 
@@ -87,14 +111,15 @@ public final class PrepareService {
             workUnitId,
             List.of(),
             ErrorInfo.newBuilder().setCode("Filter.Drop").setMessage(drop.description()).build());
-        String dropped = answer("DROP", workUnitId, stream);
+        ObjectNode dropped = answer("DROP", workUnitId, stream);
         // DROP ends the walk: the data key goes, so the history's ciphertext stays shut.
         hop.forget(stream);
         yield dropped;
       }
       case FilterOutcome.Skip skip -> answer("SKIP", workUnitId, stream);
       case FilterOutcome.Run run -> {
-        String answer = answer("RUN", workUnitId, withPreMappings(id, pinned, stream, document));
+        ObjectNode answer =
+            answer("RUN", workUnitId, withPreMappings(id, pinned, stream, document));
         hop.transcripts.dispatched(id, stream, pinned.node(), workUnitId, hop.clock.instant());
         yield answer;
       }
@@ -153,11 +178,11 @@ public final class PrepareService {
     }
   }
 
-  private String answer(String action, String workUnitId, PipeStream stream) {
+  private ObjectNode answer(String action, String workUnitId, PipeStream stream) {
     ObjectNode out = HopJson.object();
     out.put("action", action);
     out.put("workUnitId", workUnitId);
     out.set("stream", HopJson.tree(hop.sealed(stream)));
-    return HopJson.print(out);
+    return out;
   }
 }

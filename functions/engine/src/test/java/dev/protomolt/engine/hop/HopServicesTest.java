@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.protomolt.engine.reclaim.ReclaimService;
 import dev.protomolt.names.PlatformMetric;
+import dev.protomolt.proto.config.v1.FilterAction;
+import dev.protomolt.proto.config.v1.FilterCondition;
 import dev.protomolt.proto.config.v1.MappingType;
 import dev.protomolt.proto.config.v1.ModuleCapabilities;
 import dev.protomolt.proto.config.v1.PipelineGraph;
@@ -234,7 +236,7 @@ class HopServicesTest {
   void aSmallMemoryBodyTravelsInlineAndIsNeverStaged() {
     JsonNode out =
         HopHarness.parse(
-            h.complete.handle(completePayload("parse", stream(doc("small", 10, false)))));
+            h.complete.handle(completePayload("parse", stream(doc("small", 10, false)), true)));
 
     assertThat(out.get("destinationCount").asInt()).isEqualTo(1);
     assertThat(out.get("node").asText()).isEqualTo("index");
@@ -243,6 +245,67 @@ class HopServicesTest {
     assertThat(out.at("/stream/metadata/hopCount").asInt()).isEqualTo(1);
     assertThat(out.get("destinations")).isEmpty();
     assertThat(h.staging.staged).isEmpty();
+    // index has no filter: Complete prepared it, and the work unit is index's (decision 1832).
+    assertThat(out.get("prepared").asBoolean()).isTrue();
+    assertThat(out.get("workUnitId").asText())
+        .isEqualTo(
+            HopContext.workUnitId(
+                new HopIdentity(
+                    "g3",
+                    1,
+                    "c1",
+                    "index",
+                    "arn:aws:states:us-east-1:000000000000:execution:protomolt-test-g3:e1"),
+                PipeStream.newBuilder()
+                    .setMetadata(StreamMetadata.newBuilder().setHopCount(1))
+                    .build()));
+  }
+
+  @Test
+  void aCompleteOfAVersionCompiledWithoutThePreparedBranchPreparesNothing() {
+    JsonNode out =
+        HopHarness.parse(
+            h.complete.handle(completePayload("parse", stream(doc("older", 10, false)))));
+
+    assertThat(out.get("node").asText()).isEqualTo("index");
+    assertThat(out.get("prepared").asBoolean())
+        .as("its routing choice would send a prepared stream through index's Prepare")
+        .isFalse();
+    assertThat(out.get("workUnitId").asText()).isEqualTo("wu-1");
+  }
+
+  @Test
+  void aCompleteRoutingToANodeWithAFilterLeavesItsPreparationToThatNode() throws Exception {
+    PipelineGraph graph =
+        PipelineGraph.newBuilder()
+            .setGraphId("g6")
+            .setClusterId("c1")
+            .setAccountId("acme")
+            .addNodes(intake("in", "ds-1"))
+            .addNodes(processor("parse", "parser"))
+            .addNodes(
+                sink("index", "plan-1").toBuilder()
+                    .addFilterConditions(
+                        FilterCondition.newBuilder()
+                            .setCondition("document.search_metadata.language == 'en'")
+                            .setAction(FilterAction.FILTER_ACTION_SKIP)))
+            .addEdges(edge("e1", "in", "parse"))
+            .addEdges(
+                edge("e2", "parse", "index").toBuilder()
+                    .setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
+            .build();
+    h.admin.create(graph, OptionalLong.empty(), "ann");
+    ObjectNode payload = payload("parse").put("graphId", "g6");
+    payload.put("outcome", "CONTINUE");
+    payload.put("workUnitId", "wu-1");
+    payload.put("prepareNext", true);
+    payload.set("stream", tree(stream(doc("filtered", 10, false))));
+
+    JsonNode out = HopHarness.parse(h.complete.handle(payload.toString()));
+
+    assertThat(out.get("node").asText()).isEqualTo("index");
+    assertThat(out.get("prepared").asBoolean()).as("its filter's answer needs a choice").isFalse();
+    assertThat(out.get("workUnitId").asText()).as("the hop's own work unit").isEqualTo("wu-1");
   }
 
   @Test
@@ -527,10 +590,18 @@ class HopServicesTest {
   }
 
   private static String completePayload(String node, PipeStream stream) {
+    return completePayload(node, stream, false);
+  }
+
+  /** @param prepareNext whether the machine has the prepared branch (decision 1832) */
+  private static String completePayload(String node, PipeStream stream, boolean prepareNext) {
     ObjectNode p = payload(node);
     p.put("outcome", "CONTINUE");
     p.put("workUnitId", "wu-1");
     p.set("stream", tree(stream));
+    if (prepareNext) {
+      p.put("prepareNext", true);
+    }
     return p.toString();
   }
 

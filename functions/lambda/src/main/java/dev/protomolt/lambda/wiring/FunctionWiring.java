@@ -187,7 +187,9 @@ public final class FunctionWiring {
                   memos(),
                   new SfnTaskTokenCompletion(clients.sfn())));
       case "complete" ->
-          NamedHandlers.complete(new CompleteService(hops(transcripts()), hopMetrics(), memos()));
+          NamedHandlers.complete(
+              new CompleteService(
+                  hops(transcripts()), hopMetrics(), memos(), clients.tracing().tracer()));
       case "dlq" ->
           NamedHandlers.dlq(
               new DlqService(
