@@ -90,7 +90,12 @@ public final class LocalPostgres implements AutoCloseable {
               .setPort(chosen)
               // Small enough for a laptop running everything at once; plenty for local workloads.
               .setServerConfig("shared_buffers", "32MB")
-              .setServerConfig("max_connections", "60")
+              // Each concurrent invocation of a function has its own container and ledger pool of
+              // two, as in Lambda (up to eight containers per function, ZipFunctionRuntime): about
+              // a dozen functions reach the ledger, so bursts open up to ~200 connections besides
+              // this pool and the gateway's. An idle backend costs a few MB; connections close
+              // after the pools' idle timeout.
+              .setServerConfig("max_connections", "300")
               // RDS Proxy requires TLS and the stack's clients connect with sslmode=require.
               .setServerConfig("ssl", "on")
               .setServerConfig("ssl_cert_file", tls.resolve("server.crt").toString())

@@ -1,5 +1,6 @@
 package dev.protomolt.localstack.template;
 
+import dev.protomolt.localstack.lambda.ContainerPool;
 import dev.protomolt.localstack.lambda.LambdaContext;
 import dev.protomolt.localstack.lambda.LambdaFunction;
 import java.time.Duration;
@@ -77,8 +78,12 @@ final class BoundedFunction implements LambdaFunction, AutoCloseable {
     }
   }
 
+  /** Stops the function's runs, then its code's containers when it holds any. */
   @Override
   public void close() {
     runs.shutdownNow();
+    if (code instanceof ContainerPool containers) {
+      containers.close();
+    }
   }
 }

@@ -2,6 +2,7 @@ package dev.protomolt.core.memo;
 
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.config.v1.Memoization;
+import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.data.v1.PipeStream;
 
 /**
@@ -31,15 +32,18 @@ public final class MemoPolicy {
   private MemoPolicy() {}
 
   /**
-   * The node's setting, with the default resolved: off until a node opts in. The lost bytes that
-   * first kept it off are fixed (decision 1814), but two concurrent replays with it on still
-   * dead-letter a hop waiting for a ledger connection (ConcurrentReplaysTest, decision 1812).
+   * The node's setting, with the default resolved: processors memoize during replays, sinks never
+   * (a sink's work is its index write, which a reused output would skip). The two causes that once
+   * kept the default off are gone: a memo hit restores the BLOBS (decision 1814), and the local
+   * runtime gives each concurrent invocation its own container and ledger pool (decision 1831).
    */
   public static Memoization effective(GraphNode node) {
     if (node.getMemoization() != Memoization.MEMOIZATION_UNSPECIFIED) {
       return node.getMemoization();
     }
-    return Memoization.MEMOIZATION_OFF;
+    return node.getNodeType() == NodeType.NODE_TYPE_PROCESSOR
+        ? Memoization.MEMOIZATION_REPLAYS
+        : Memoization.MEMOIZATION_OFF;
   }
 
   /**

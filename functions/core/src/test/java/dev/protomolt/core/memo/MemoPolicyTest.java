@@ -28,12 +28,12 @@ class MemoPolicyTest {
           .build();
 
   @Test
-  void noNodeMemoizesByDefaultAndAReplaysNodeReusesDuringReplaysOnly() {
-    assertThat(MemoPolicy.eligible(processor("parse", "parser"), REPLAYED)).isFalse();
-    GraphNode parser =
-        processor("parse", "parser").toBuilder()
-            .setMemoization(Memoization.MEMOIZATION_REPLAYS)
-            .build();
+  void byDefaultProcessorsReuseDuringReplaysOnlyAndSinksNever() {
+    GraphNode parser = processor("parse", "parser");
+    assertThat(MemoPolicy.effective(parser)).isEqualTo(Memoization.MEMOIZATION_REPLAYS);
+    assertThat(MemoPolicy.effective(sink("index", "plan"))).isEqualTo(Memoization.MEMOIZATION_OFF);
+    GraphNode explicit = parser.toBuilder().setMemoization(Memoization.MEMOIZATION_REPLAYS).build();
+    assertThat(MemoPolicy.effective(explicit)).isEqualTo(Memoization.MEMOIZATION_REPLAYS);
     assertThat(MemoPolicy.reuses(parser, REPLAYED)).isTrue();
     assertThat(MemoPolicy.reuses(parser, PERSISTED)).isFalse();
     assertThat(MemoPolicy.eligible(parser, PERSISTED)).as("it still records").isTrue();
