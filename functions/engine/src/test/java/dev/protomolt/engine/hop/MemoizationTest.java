@@ -10,7 +10,6 @@ import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.engine.admission.Intake;
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.config.v1.Memoization;
-import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.TransportType;
 import dev.protomolt.proto.data.v1.Blob;
@@ -287,16 +286,8 @@ class MemoizationTest {
 
   private WorkDispatch lastIndexDispatch;
 
-  /** Deploys {@code graph} with every processor that says nothing set to memoize in replays. */
-  private void deploy(PipelineGraph declared) {
-    PipelineGraph.Builder b = declared.toBuilder();
-    for (GraphNode.Builder n : b.getNodesBuilderList()) {
-      if (n.getNodeType() == NodeType.NODE_TYPE_PROCESSOR
-          && n.getMemoization() == Memoization.MEMOIZATION_UNSPECIFIED) {
-        n.setMemoization(Memoization.MEMOIZATION_REPLAYS);
-      }
-    }
-    PipelineGraph graph = b.build();
+  /** Deploys {@code graph} as declared: its processors memoize by default (decision 1812). */
+  private void deploy(PipelineGraph graph) {
     long version = h.admin.create(graph, OptionalLong.empty(), "ann").graph().getVersion();
     h.activation.activate(graph.getGraphId(), "c1", version);
   }
