@@ -209,7 +209,12 @@ class EnvironmentStackTest {
     assertThat(kafkaActions("Migrate")).contains("kafka-cluster:CreateTopic");
     assertThat(kafkaActions("Intake"))
         .doesNotContain("kafka-cluster:CreateTopic", "kafka-cluster:ReadData");
-    assertThat(topicResources("Dispatch")).allMatch(r -> r.endsWith("/pipestream.module.*"));
+    // Dispatch writes work to module topics, and the reclaim requests of a hop that the Complete
+    // before it prepared (decision 1832); it never reads a topic.
+    assertThat(topicResources("Dispatch"))
+        .allMatch(r -> r.endsWith("/pipestream.module.*") || r.endsWith("/reclaim-requests"))
+        .anyMatch(r -> r.endsWith("/reclaim-requests"));
+    assertThat(kafkaActions("Dispatch")).doesNotContain("kafka-cluster:ReadData");
   }
 
   @Test

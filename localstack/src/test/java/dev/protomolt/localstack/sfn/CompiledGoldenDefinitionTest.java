@@ -96,6 +96,9 @@ class CompiledGoldenDefinitionTest {
     // This graph has no memoized node: nothing skipped, nothing reused.
     result.putArray("memoized");
     result.put("skipped", false);
+    // This stand-in never prepares the next node itself (decision 1832): each node's own Prepare
+    // runs.
+    result.put("prepared", false);
     return result;
   }
 
