@@ -124,7 +124,7 @@ async function watch(docId) {
   const spans = page.getByRole('table', { name: 'Trace spans' });
   const root = spans.getByRole('row', { name: /^intake at level 1: / });
   await root.waitFor({ timeout: 30_000 });
-  const hop = spans.getByRole('row', { name: /^prepare at level 2: .* takes \d+\.\d ms/ }).first();
+  const hop = spans.getByRole('row', { name: /^prepare at level \d: .* takes \d+\.\d ms/ }).first();
   await hop.waitFor();
   await hop.focus();
   if (!(await hop.evaluate((el) => el === document.activeElement))) {

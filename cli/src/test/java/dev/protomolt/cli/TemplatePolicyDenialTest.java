@@ -10,6 +10,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import dev.protomolt.localstack.template.CloudFormationTemplate;
 import dev.protomolt.names.PlatformMetric;
+import dev.protomolt.proto.config.v1.FilterAction;
+import dev.protomolt.proto.config.v1.FilterCondition;
+import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.config.v1.RetryPolicy;
 import dev.protomolt.repository.PipeDocStoreException;
@@ -112,6 +115,17 @@ class TemplatePolicyDenialTest {
     quick
         .getSettingsBuilder()
         .setFirstHopRetry(RetryPolicy.newBuilder().setMaxAttempts(1).setInitialIntervalSeconds(1));
+    // A filter that always passes keeps the parse node's own Prepare in the walk: without one, the
+    // Complete before it prepares it under Complete's role (decision 1832), which is not denied.
+    for (GraphNode.Builder node : quick.getNodesBuilderList()) {
+      if (node.getNodeId().equals(DemoGraph.PARSE)) {
+        node.addFilterConditions(
+            FilterCondition.newBuilder()
+                .setCondition("true")
+                .setAction(FilterAction.FILTER_ACTION_SKIP)
+                .setDescription("always passes"));
+      }
+    }
     return quick.build();
   }
 
