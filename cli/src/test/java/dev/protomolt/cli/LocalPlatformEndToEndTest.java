@@ -17,6 +17,7 @@ import dev.protomolt.testsupport.Eventually;
 import dev.protomolt.testsupport.StepFunctionsExecutions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -171,6 +172,9 @@ class LocalPlatformEndToEndTest {
   @Test
   void anUploadWithoutMetadataInAForgettableDatasourceLeavesNoPlaintext(SharedPlatform shared)
       throws Exception {
+    // The shared platform holds what every earlier class wrote: the scan reads only what was
+    // written since this test began, where its made-up marker can be.
+    Instant began = Instant.now();
     LocalPlatform platform = shared.platform();
     String account = "wide-forgetters";
     String datasource = "forget-all";
@@ -222,6 +226,7 @@ class LocalPlatformEndToEndTest {
                       s3,
                       dynamo,
                       platform.stepFunctions())
+                  .writtenSince(began)
                   .find(forget))
           .isEmpty();
     }
@@ -237,6 +242,7 @@ class LocalPlatformEndToEndTest {
   @Test
   void aForgettableUploadIsWorkedByEveryModuleThroughTheGatewayAndLeavesNoPlaintext(
       SharedPlatform shared) throws Exception {
+    Instant began = Instant.now();
     LocalPlatform platform = shared.platform();
     String account = "forgetters";
     String datasource = "forgettable";
@@ -299,11 +305,12 @@ class LocalPlatformEndToEndTest {
                 .build()) {
       PlaintextScan scan =
           new PlaintextScan(
-              platform.database(),
-              ep.kafkaBootstrapServers(),
-              s3,
-              dynamo,
-              platform.stepFunctions());
+                  platform.database(),
+                  ep.kafkaBootstrapServers(),
+                  s3,
+                  dynamo,
+                  platform.stepFunctions())
+              .writtenSince(began);
       assertThat(scan.find(forget)).isEmpty();
       // The demo graph stores an ordinary document at its PERSIST hops, so its text is in the
       // upload and the store's parts (HandlersOnLocalCloudTest shows the scan reads histories).

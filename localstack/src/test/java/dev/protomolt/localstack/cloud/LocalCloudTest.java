@@ -20,6 +20,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -122,6 +124,17 @@ class LocalCloudTest {
   private static DynamoDbClient dynamo(LocalCloudEndpoints endpoints) {
     return DynamoDbClient.builder()
         .endpointOverride(endpoints.dynamoDb())
+        .region(Region.of(endpoints.region()))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey())))
+        .httpClient(UrlConnectionHttpClient.create())
+        .build();
+  }
+
+  private static SfnClient sfn(LocalCloudEndpoints endpoints) {
+    return SfnClient.builder()
+        .endpointOverride(endpoints.stepFunctions().orElseThrow())
         .region(Region.of(endpoints.region()))
         .credentialsProvider(
             StaticCredentialsProvider.create(
@@ -245,6 +258,33 @@ class LocalCloudTest {
         .isEqualTo("indexed");
   }
 
+  /**
+   * A scan bounded to what was written since a moment still reads every object and record written
+   * after it, and skips those written before: a bound an hour ahead finds neither.
+   */
+  @Test
+  @Order(6)
+  void aPlaintextScanWrittenSinceSkipsOnlyWhatWasWrittenBefore() throws Exception {
+    String marker = "ibisnarwhal41c0de77";
+    LocalCloudEndpoints endpoints = cloud.endpoints();
+    Instant before = Instant.now();
+    createTopic(endpoints, "scan-bound");
+    produce(endpoints, "scan-bound", "k", "it said " + marker);
+    try (S3Client s3 = s3(endpoints);
+        DynamoDbClient dynamo = dynamo(endpoints);
+        SfnClient sfn = sfn(endpoints)) {
+      s3.putObject(
+          b -> b.bucket("protomolt-intake").key("scan/bound.txt"),
+          RequestBody.fromString("it said " + marker));
+      PlaintextScan scan = new PlaintextScan(cloud, s3, dynamo, sfn);
+      assertThat(scan.writtenSince(before).find(marker))
+          .containsExactlyInAnyOrder("s3:protomolt-intake/scan/bound.txt", "kafka:scan-bound");
+      assertThat(scan.writtenSince(Instant.now().plus(Duration.ofHours(1))).find(marker))
+          .as("everything was written before the bound")
+          .isEmpty();
+    }
+  }
+
   @Test
   @Order(6)
   void aTopicNobodyCreatedIsNotCreatedByWritingToIt() throws Exception {
@@ -307,16 +347,7 @@ class LocalCloudTest {
         """
             .formatted(DocumentRejected.class.getName());
     LocalCloudEndpoints endpoints = cloud.endpoints();
-    try (SfnClient sfn =
-        SfnClient.builder()
-            .endpointOverride(endpoints.stepFunctions().orElseThrow())
-            .region(Region.of(endpoints.region()))
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(
-                        endpoints.accessKeyId(), endpoints.secretAccessKey())))
-            .httpClient(UrlConnectionHttpClient.create())
-            .build()) {
+    try (SfnClient sfn = sfn(endpoints)) {
       String machine =
           sfn.createStateMachine(
                   b ->
