@@ -2,7 +2,8 @@ package dev.protomolt.cli;
 
 import dev.protomolt.localstack.cloud.LocalCloudSettings;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.List;
@@ -72,11 +73,34 @@ final class LocalPorts {
     }
   }
 
-  static int free() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  /**
+   * The ports this JVM hands out: below Linux's ephemeral range (32768 and up), where no outgoing
+   * connection of another test JVM can take a port between this check and the platform binding
+   * it, and a range of its own per Surefire fork so two forks never pick the same one.
+   */
+  private static final int FIRST_PORT =
+      20_000 + 1_000 * (Integer.getInteger("protomolt.test.fork", 1) % 12);
+
+  private static final int PORTS = 1_000;
+  private static int nextPort;
+
+  /** A port nothing listens on now, from this JVM's own range, never the same one twice in a row. */
+  static synchronized int free() {
+    for (int tried = 0; tried < PORTS; tried++) {
+      int port = FIRST_PORT + nextPort;
+      nextPort = (nextPort + 1) % PORTS;
+      try (ServerSocket socket = new ServerSocket()) {
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        return port;
+      } catch (IOException taken) {
+        // held by an earlier platform of this run or by something else: try the next one
+      }
     }
+    throw new IllegalStateException(
+        "no free port in "
+            + FIRST_PORT
+            + ".."
+            + (FIRST_PORT + PORTS - 1)
+            + " for the test platform");
   }
 }
