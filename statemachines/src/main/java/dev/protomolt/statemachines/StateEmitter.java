@@ -344,8 +344,27 @@ final class StateEmitter {
       // 1832 has no prepared branch, and its Complete must keep answering unprepared.
       payload.with(InlinePrepare.PREPARE_NEXT_FIELD, true);
     }
-    return lambdaTask(null, StateMachineCompiler.COMPLETE_FUNCTION_ARN, payload)
-        .with(
+    JsonObject task = lambdaTask(null, StateMachineCompiler.COMPLETE_FUNCTION_ARN, payload);
+    if (shape.outEdges(node.getNodeId()).isEmpty()) {
+      // No edge leaves the node, so Complete can route nowhere: it ends the walk itself with the
+      // disposition a choice and a Pass state would have written, two transitions fewer per
+      // document (issue 23).
+      boolean sink = node.getNodeType() == NodeType.NODE_TYPE_SINK;
+      return task.with(
+              "ResultSelector",
+              JsonObject.of()
+                  .with(
+                      "disposition",
+                      (sink ? Disposition.SINK_REACHED : Disposition.ROUTING_ENDED).name())
+                  .with("node", node.getNodeId())
+                  .with("workUnitId.$", "$.Payload.workUnitId")
+                  .with("memoized.$", "$.Payload.memoized"))
+          .with("ResultPath", "$")
+          .with("Retry", List.of(lambdaRetrier(node)))
+          .with("Catch", completeCatchers(node))
+          .with("End", true);
+    }
+    return task.with(
             "ResultSelector",
             JsonObject.of()
                 .with("node.$", "$.Payload.node")
@@ -391,6 +410,9 @@ final class StateEmitter {
   /** N.Next, the terminal for "no destination" and, with two or more edges, the fan-out. */
   private void routing(GraphNode node, JsonObject block) {
     List<GraphEdge> edges = shape.outEdges(node.getNodeId());
+    if (edges.isEmpty()) {
+      return; // the node's Complete ends the walk (see complete)
+    }
     boolean sink = node.getNodeType() == NodeType.NODE_TYPE_SINK;
     String none = name(node, sink ? "SinkReached" : "RoutingEnded");
     List<Object> choices = new ArrayList<>();

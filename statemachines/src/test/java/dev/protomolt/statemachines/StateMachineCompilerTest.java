@@ -157,8 +157,16 @@ class StateMachineCompilerTest {
     assertThat(deadLettered.get("Next").asText()).isEqualTo("p1.Redriven");
     assertThat(states.get("p1.RoutingEnded").get("Parameters").get("disposition").asText())
         .isEqualTo("ROUTING_ENDED");
-    assertThat(states.get("out.SinkReached").get("Parameters").get("disposition").asText())
+    JsonNode sinkComplete = states.get("out.Complete");
+    assertThat(sinkComplete.get("End").asBoolean())
+        .as("a node no edge leaves ends the walk at its Complete")
+        .isTrue();
+    assertThat(sinkComplete.get("ResultSelector").get("disposition").asText())
         .isEqualTo("SINK_REACHED");
+    assertThat(sinkComplete.get("ResultSelector").get("memoized.$").asText())
+        .isEqualTo("$.Payload.memoized");
+    assertThat(states.has("out.Next")).as("nothing is left to route").isFalse();
+    assertThat(states.has("out.SinkReached")).isFalse();
   }
 
   @Test

@@ -80,9 +80,7 @@ class InlinePrepareTest {
             "chunk.Complete",
             "chunk.Next",
             "index.Work",
-            "index.Complete",
-            "index.Next",
-            "index.SinkReached");
+            "index.Complete");
     assertThat(lambdaTasksScheduled(execution))
         .as("one Complete and one Dispatch per hop, no Prepare")
         .isEqualTo(7);
