@@ -344,43 +344,41 @@ final class StateEmitter {
       // 1832 has no prepared branch, and its Complete must keep answering unprepared.
       payload.with(InlinePrepare.PREPARE_NEXT_FIELD, true);
     }
-    JsonObject task = lambdaTask(null, StateMachineCompiler.COMPLETE_FUNCTION_ARN, payload);
-    if (shape.outEdges(node.getNodeId()).isEmpty()) {
+    JsonObject selector;
+    boolean ends = shape.outEdges(node.getNodeId()).isEmpty();
+    if (ends) {
       // No edge leaves the node, so Complete can route nowhere: it ends the walk itself with the
       // disposition a choice and a Pass state would have written, two transitions fewer per
-      // document (issue 23).
+      // document (decision 1833).
       boolean sink = node.getNodeType() == NodeType.NODE_TYPE_SINK;
-      return task.with(
-              "ResultSelector",
-              JsonObject.of()
-                  .with(
-                      "disposition",
-                      (sink ? Disposition.SINK_REACHED : Disposition.ROUTING_ENDED).name())
-                  .with("node", node.getNodeId())
-                  .with("workUnitId.$", "$.Payload.workUnitId")
-                  .with("memoized.$", "$.Payload.memoized"))
-          .with("ResultPath", "$")
-          .with("Retry", List.of(lambdaRetrier(node)))
-          .with("Catch", completeCatchers(node))
-          .with("End", true);
+      selector =
+          JsonObject.of()
+              .with(
+                  "disposition",
+                  (sink ? Disposition.SINK_REACHED : Disposition.ROUTING_ENDED).name())
+              .with("node", node.getNodeId())
+              .with("workUnitId.$", "$.Payload.workUnitId")
+              .with("memoized.$", "$.Payload.memoized");
+    } else {
+      selector =
+          JsonObject.of()
+              .with("node.$", "$.Payload.node")
+              .with("workUnitId.$", "$.Payload.workUnitId")
+              .with("destinationCount.$", "$.Payload.destinationCount")
+              .with("stream.$", "$.Payload.stream")
+              .with("destinations.$", "$.Payload.destinations")
+              .with("memoized.$", "$.Payload.memoized")
+              .with("skipped.$", "$.Payload.skipped")
+              .with(
+                  InlinePrepare.PREPARED_FIELD + ".$", "$.Payload." + InlinePrepare.PREPARED_FIELD);
     }
-    return task.with(
-            "ResultSelector",
-            JsonObject.of()
-                .with("node.$", "$.Payload.node")
-                .with("workUnitId.$", "$.Payload.workUnitId")
-                .with("destinationCount.$", "$.Payload.destinationCount")
-                .with("stream.$", "$.Payload.stream")
-                .with("destinations.$", "$.Payload.destinations")
-                .with("memoized.$", "$.Payload.memoized")
-                .with("skipped.$", "$.Payload.skipped")
-                .with(
-                    InlinePrepare.PREPARED_FIELD + ".$",
-                    "$.Payload." + InlinePrepare.PREPARED_FIELD))
-        .with("ResultPath", "$")
-        .with("Retry", List.of(lambdaRetrier(node)))
-        .with("Catch", completeCatchers(node))
-        .with("Next", name(node, "Next"));
+    JsonObject task =
+        lambdaTask(null, StateMachineCompiler.COMPLETE_FUNCTION_ARN, payload)
+            .with("ResultSelector", selector)
+            .with("ResultPath", "$")
+            .with("Retry", List.of(lambdaRetrier(node)))
+            .with("Catch", completeCatchers(node));
+    return ends ? task.with("End", true) : task.with("Next", name(node, "Next"));
   }
 
   /** Whether N.Next has a prepared branch: some target is one Complete may prepare. */
@@ -492,9 +490,6 @@ final class StateEmitter {
   }
 
   private static String routingComment(List<GraphEdge> edges) {
-    if (edges.isEmpty()) {
-      return "No outgoing edges: the document's walk ends here.";
-    }
     StringBuilder comment = new StringBuilder("Edges by priority:");
     for (GraphEdge e : edges) {
       comment

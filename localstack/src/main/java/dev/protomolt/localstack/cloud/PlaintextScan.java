@@ -163,7 +163,9 @@ public final class PlaintextScan {
       consumer.assign(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
       Map<TopicPartition, Long> from = new HashMap<>();
-      partitions.forEach(tp -> from.put(tp, since.toEpochMilli()));
+      // Kafka refuses a negative timestamp; a bound near the epoch reads from the start.
+      long fromMillis = Math.max(0, since.toEpochMilli());
+      partitions.forEach(tp -> from.put(tp, fromMillis));
       for (Map.Entry<TopicPartition, OffsetAndTimestamp> first :
           consumer.offsetsForTimes(from).entrySet()) {
         // No record at or after the bound: nothing of this partition is read.

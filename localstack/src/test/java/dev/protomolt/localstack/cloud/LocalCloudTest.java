@@ -113,9 +113,7 @@ class LocalCloudTest {
     return S3Client.builder()
         .endpointOverride(endpoints.s3())
         .region(Region.of(endpoints.region()))
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey())))
+        .credentialsProvider(credentials(endpoints))
         .forcePathStyle(true)
         .httpClient(UrlConnectionHttpClient.create())
         .build();
@@ -125,20 +123,21 @@ class LocalCloudTest {
     return DynamoDbClient.builder()
         .endpointOverride(endpoints.dynamoDb())
         .region(Region.of(endpoints.region()))
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey())))
+        .credentialsProvider(credentials(endpoints))
         .httpClient(UrlConnectionHttpClient.create())
         .build();
+  }
+
+  private static StaticCredentialsProvider credentials(LocalCloudEndpoints endpoints) {
+    return StaticCredentialsProvider.create(
+        AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey()));
   }
 
   private static SfnClient sfn(LocalCloudEndpoints endpoints) {
     return SfnClient.builder()
         .endpointOverride(endpoints.stepFunctions().orElseThrow())
         .region(Region.of(endpoints.region()))
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(endpoints.accessKeyId(), endpoints.secretAccessKey())))
+        .credentialsProvider(credentials(endpoints))
         .httpClient(UrlConnectionHttpClient.create())
         .build();
   }
