@@ -11,7 +11,12 @@ import java.util.Locale;
 /** One document of the committed corpus (bench/corpus, listed in its MANIFEST.tsv). */
 public record CorpusDocument(String name, String mimeType, byte[] bytes) {
 
-  /** Every document the manifest lists, in its order; {@code limit} caps how many (0: all). */
+  /**
+   * The documents the manifest lists, formats interleaved; {@code limit} says how many (0: all).
+   * Past the corpus's size it repeats under {@code copy-K/} names: another key is another
+   * document (the doc id comes from the key), so a run can be as large as a goal asks while every
+   * byte is still a real document's.
+   */
   public static List<CorpusDocument> load(Path corpus, int limit) throws IOException {
     List<String> lines = Files.readAllLines(corpus.resolve("MANIFEST.tsv"), StandardCharsets.UTF_8);
     List<CorpusDocument> documents = new ArrayList<>();
@@ -31,7 +36,22 @@ public record CorpusDocument(String name, String mimeType, byte[] bytes) {
         mixed.add(documents.get(i));
       }
     }
-    return limit > 0 && limit < mixed.size() ? mixed.subList(0, limit) : mixed;
+    if (limit <= 0 || limit == mixed.size()) {
+      return mixed;
+    }
+    if (limit < mixed.size()) {
+      return mixed.subList(0, limit);
+    }
+    List<CorpusDocument> repeated = new ArrayList<>(mixed);
+    for (int i = mixed.size(); i < limit; i++) {
+      CorpusDocument original = mixed.get(i % mixed.size());
+      repeated.add(
+          new CorpusDocument(
+              "copy-" + (i / mixed.size() + 1) + "/" + original.name(),
+              original.mimeType(),
+              original.bytes()));
+    }
+    return repeated;
   }
 
   /** The file name alone, for the upload key. */
