@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -339,7 +340,12 @@ final class StateEmitter {
     JsonObject payload = hop(node);
     outcome.forEach(payload::with);
     payload.with("stream.$", "$.stream");
-    if (preparesATarget(node)) {
+    Optional<GraphNode> direct = directTarget(node);
+    if (direct.isPresent()) {
+      // Asked for by the machine, like prepareNext: only a machine with no choice after this
+      // Complete needs it to route to that one node and prepare it, or fail (decision 1834).
+      payload.with(InlinePrepare.DIRECT_NEXT_FIELD, true);
+    } else if (preparesATarget(node)) {
       // Asked for by the machine, not assumed by the function: a version compiled before decision
       // 1832 has no prepared branch, and its Complete must keep answering unprepared.
       payload.with(InlinePrepare.PREPARE_NEXT_FIELD, true);
@@ -359,6 +365,14 @@ final class StateEmitter {
               .with("node", node.getNodeId())
               .with("workUnitId.$", "$.Payload.workUnitId")
               .with("memoized.$", "$.Payload.memoized");
+    } else if (direct.isPresent()) {
+      // What the next Work reads, and the mark its Redriven goes back to Work by (see redriven).
+      selector =
+          JsonObject.of()
+              .with("node", direct.get().getNodeId())
+              .with("workUnitId.$", "$.Payload.workUnitId")
+              .with("stream.$", "$.Payload.stream")
+              .with(InlinePrepare.PREPARED_FIELD, true);
     } else {
       selector =
           JsonObject.of()
@@ -378,7 +392,21 @@ final class StateEmitter {
             .with("ResultPath", "$")
             .with("Retry", List.of(lambdaRetrier(node)))
             .with("Catch", completeCatchers(node));
-    return ends ? task.with("End", true) : task.with("Next", name(node, "Next"));
+    if (ends) {
+      return task.with("End", true);
+    }
+    return task.with(
+        "Next", direct.map(to -> name(to, "Work")).orElseGet(() -> name(node, "Next")));
+  }
+
+  /**
+   * The node this node's Complete goes straight to, with no routing choice between (decision
+   * 1834): one transition fewer per hop. Empty where routing could answer anything else.
+   */
+  private Optional<GraphNode> directTarget(GraphNode node) {
+    List<GraphEdge> edges = shape.outEdges(node.getNodeId());
+    GraphNode to = edges.size() == 1 ? shape.nodes().get(edges.getFirst().getToNodeId()) : null;
+    return InlinePrepare.direct(graph, node, edges, to) ? Optional.of(to) : Optional.empty();
   }
 
   /** Whether N.Next has a prepared branch: some target is one Complete may prepare. */
@@ -408,8 +436,8 @@ final class StateEmitter {
   /** N.Next, the terminal for "no destination" and, with two or more edges, the fan-out. */
   private void routing(GraphNode node, JsonObject block) {
     List<GraphEdge> edges = shape.outEdges(node.getNodeId());
-    if (edges.isEmpty()) {
-      return; // the node's Complete ends the walk (see complete)
+    if (edges.isEmpty() || directTarget(node).isPresent()) {
+      return; // the node's Complete ends the walk, or goes straight on (see complete)
     }
     boolean sink = node.getNodeType() == NodeType.NODE_TYPE_SINK;
     String none = name(node, sink ? "SinkReached" : "RoutingEnded");

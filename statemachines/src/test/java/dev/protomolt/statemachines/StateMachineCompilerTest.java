@@ -13,14 +13,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.protomolt.proto.config.v1.DlqConfig;
 import dev.protomolt.proto.config.v1.FilterAction;
 import dev.protomolt.proto.config.v1.FilterCondition;
+import dev.protomolt.proto.config.v1.GraphEdge;
+import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.config.v1.GraphSettings;
+import dev.protomolt.proto.config.v1.MappingType;
 import dev.protomolt.proto.config.v1.NodeType;
 import dev.protomolt.proto.config.v1.PipelineGraph;
+import dev.protomolt.proto.config.v1.ProcessingMapping;
 import dev.protomolt.proto.config.v1.RetryPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
@@ -105,7 +110,7 @@ class StateMachineCompilerTest {
   }
 
   @Test
-  void aModuleNodeCompilesToPrepareWorkCompleteNextWithItsTerminals() throws Exception {
+  void aModuleNodeCompilesToPrepareWorkCompleteWithItsTerminals() throws Exception {
     JsonNode states = compile(chain(1)).get("States");
     assertThat(states.get("p1.Prepare").get("Next").asText()).isEqualTo("p1.Work");
     JsonNode work = states.get("p1.Work");
@@ -133,7 +138,18 @@ class StateMachineCompilerTest {
         .isEqualTo("[\"Module.Reject\"]");
     assertThat(work.get("Catch").get(1).get("ErrorEquals").get(0).asText()).isEqualTo("States.ALL");
     assertThat(work.get("Catch").get(1).get("Next").asText()).isEqualTo("p1.Dlq");
-    assertThat(states.get("p1.Complete").get("Next").asText()).isEqualTo("p1.Next");
+    JsonNode complete = states.get("p1.Complete");
+    assertThat(complete.get("Next").asText())
+        .as("one unconditional edge into a node without filter or pre-mappings: no choice")
+        .isEqualTo("out.Work");
+    assertThat(complete.get("Parameters").get("Payload").get("directNext").asBoolean()).isTrue();
+    assertThat(complete.get("Parameters").get("Payload").has("prepareNext")).isFalse();
+    assertThat(complete.get("ResultSelector").get("node").asText()).isEqualTo("out");
+    assertThat(complete.get("ResultSelector").get("prepared").asBoolean())
+        .as("the mark out.Redriven goes back to out.Work by")
+        .isTrue();
+    assertThat(states.has("p1.Next")).isFalse();
+    assertThat(states.has("p1.RoutingEnded")).isFalse();
     assertThat(states.get("p1.Rejected").get("End").asBoolean()).isTrue();
     assertThat(states.get("p1.Dlq").get("Next").asText()).isEqualTo("p1.DeadLettered");
     assertThat(states.get("p1.Dlq").get("Parameters").get("Payload").get("redriveCount.$").asText())
@@ -155,8 +171,6 @@ class StateMachineCompilerTest {
     assertThat(hold.get("taskToken.$").asText()).isEqualTo("$$.Task.Token");
     assertThat(deadLettered.has("Catch")).as("nothing catches the dead letter").isFalse();
     assertThat(deadLettered.get("Next").asText()).isEqualTo("p1.Redriven");
-    assertThat(states.get("p1.RoutingEnded").get("Parameters").get("disposition").asText())
-        .isEqualTo("ROUTING_ENDED");
     JsonNode sinkComplete = states.get("out.Complete");
     assertThat(sinkComplete.get("End").asBoolean())
         .as("a node no edge leaves ends the walk at its Complete")
@@ -167,6 +181,61 @@ class StateMachineCompilerTest {
         .isEqualTo("$.Payload.memoized");
     assertThat(states.has("out.Next")).as("nothing is left to route").isFalse();
     assertThat(states.has("out.SinkReached")).isFalse();
+  }
+
+  @Test
+  void aCompleteKeepsItsRoutingChoiceWhereRoutingCouldAnswerOtherwise() throws Exception {
+    PipelineGraph chain = chain(2);
+    Map<String, PipelineGraph> cases = new LinkedHashMap<>();
+    cases.put("a condition on the edge", withEdge(chain, "p1", e -> e.setCondition("true")));
+    cases.put("a hop limit on the edge", withEdge(chain, "p1", e -> e.setMaxHops(5)));
+    cases.put(
+        "a default hop limit",
+        chain.toBuilder().setSettings(GraphSettings.newBuilder().setDefaultMaxHops(5)).build());
+    cases.put("a pre-mapping on the target", withPreMapping(chain, "p2"));
+    for (Map.Entry<String, PipelineGraph> c : cases.entrySet()) {
+      JsonNode states = compile(c.getValue()).get("States");
+      assertThat(states.get("p1.Complete").get("Next").asText())
+          .as(c.getKey())
+          .isEqualTo("p1.Next");
+      assertThat(states.get("p1.Complete").get("Parameters").get("Payload").has("directNext"))
+          .as(c.getKey())
+          .isFalse();
+      assertThat(states.get("p1.RoutingEnded").get("Parameters").get("disposition").asText())
+          .as(c.getKey())
+          .isEqualTo("ROUTING_ENDED");
+    }
+    assertThat(compile(chain).get("States").get("in.Complete").get("Next").asText())
+        .as(
+            "an intake settles a replay's memoized hops ahead (decision 1815), so it keeps its"
+                + " choice")
+        .isEqualTo("in.Next");
+  }
+
+  private static PipelineGraph withEdge(
+      PipelineGraph graph, String from, Consumer<GraphEdge.Builder> change) {
+    PipelineGraph.Builder b = graph.toBuilder();
+    for (GraphEdge.Builder e : b.getEdgesBuilderList()) {
+      if (e.getFromNodeId().equals(from)) {
+        change.accept(e);
+      }
+    }
+    return b.build();
+  }
+
+  private static PipelineGraph withPreMapping(PipelineGraph graph, String nodeId) {
+    PipelineGraph.Builder b = graph.toBuilder();
+    for (GraphNode.Builder n : b.getNodesBuilderList()) {
+      if (n.getNodeId().equals(nodeId)) {
+        n.addPreMappings(
+            ProcessingMapping.newBuilder()
+                .setMappingId("title")
+                .setMappingType(MappingType.MAPPING_TYPE_CEL)
+                .setCelExpression("'t'")
+                .setTargetFieldPath("search_metadata.title"));
+      }
+    }
+    return b.build();
   }
 
   @Test

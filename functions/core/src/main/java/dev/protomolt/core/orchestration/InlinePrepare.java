@@ -1,7 +1,10 @@
 package dev.protomolt.core.orchestration;
 
+import dev.protomolt.proto.config.v1.GraphEdge;
 import dev.protomolt.proto.config.v1.GraphNode;
 import dev.protomolt.proto.config.v1.NodeType;
+import dev.protomolt.proto.config.v1.PipelineGraph;
+import java.util.List;
 
 /**
  * Which nodes the Complete before them may prepare in its own invocation (decision 1832). One
@@ -20,7 +23,36 @@ public final class InlinePrepare {
    */
   public static final String PREPARE_NEXT_FIELD = "prepareNext";
 
+  /**
+   * The flag of Complete's payload, set by a machine whose Complete goes straight to the next
+   * node's Work with no routing choice between them (decision 1834). Complete must then route to
+   * exactly that node and prepare it, or fail; it settles no memoized hop ahead.
+   */
+  public static final String DIRECT_NEXT_FIELD = "directNext";
+
   private InlinePrepare() {}
+
+  /**
+   * Whether {@code from}'s Complete can go straight to {@code to}'s Work (decision 1834): routing
+   * out of it has one possible answer. That holds for a module node whose only edge has no
+   * condition and no hop limit, in a graph with no default hop limit, into a node that {@link
+   * #allowed} and that has no pre-mappings, so its preparation cannot fail on the document (a
+   * mapping that fails must fail on its own node's Prepare, which then exists on the path). An
+   * intake node keeps its choice: a replay's intake settles memoized hops ahead (decision 1815).
+   */
+  public static boolean direct(
+      PipelineGraph graph, GraphNode from, List<GraphEdge> outEdges, GraphNode to) {
+    if (from.getNodeType() == NodeType.NODE_TYPE_INTAKE || outEdges.size() != 1 || to == null) {
+      return false;
+    }
+    GraphEdge edge = outEdges.getFirst();
+    return edge.getToNodeId().equals(to.getNodeId())
+        && edge.getCondition().isBlank()
+        && edge.getMaxHops() == 0
+        && graph.getSettings().getDefaultMaxHops() == 0
+        && allowed(to)
+        && to.getPreMappingsList().isEmpty();
+  }
 
   /**
    * A module node without a filter: its Prepare always goes straight to Work, so its answer needs

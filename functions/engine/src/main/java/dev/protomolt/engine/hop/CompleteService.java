@@ -46,7 +46,9 @@ import java.util.Optional;
  * {@code StepExecutionRecord}, routing by priority and staging of each destination by its edge
  * behaviour. Returns {@code { node, workUnitId, destinationCount, stream, destinations, memoized,
  * skipped, prepared }} exactly as the state contract says (with {@code prepared}, the work unit and
- * stream are the next node's Prepare answer, decision 1832); for {@code outcome: REJECTED} it records the reject and returns
+ * stream are the next node's Prepare answer, decision 1832; asked {@code directNext}, it routes to
+ * one node and prepares it or fails, decision 1834); for {@code outcome: REJECTED} it records the
+ * reject and returns
  * {@code { workUnitId }}.
  */
 public final class CompleteService {
@@ -162,6 +164,9 @@ public final class CompleteService {
     }
 
     Settled first = walk(id, input, pinned, outcome, status, workUnitId, false);
+    if (payload.path(InlinePrepare.DIRECT_NEXT_FIELD).asBoolean(false)) {
+      return direct(first);
+    }
     Settled last = skipAhead(first, startedNanos);
     // Only a machine with the prepared branch asks; after a skip the walk re-enters through Start,
     // which always goes to the node's Prepare.
@@ -400,13 +405,7 @@ public final class CompleteService {
     if (settled.staged().size() != 1) {
       return Optional.empty();
     }
-    HopIdentity nextId =
-        new HopIdentity(
-            settled.id().graphId(),
-            settled.id().graphVersion(),
-            settled.id().clusterId(),
-            settled.destinations().getFirst().toNodeId(),
-            settled.id().executionId());
+    HopIdentity nextId = nextOf(settled);
     try {
       if (!InlinePrepare.allowed(hop.pinned(nextId).node())) {
         return Optional.empty();
@@ -422,6 +421,54 @@ public final class CompleteService {
     } catch (RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * The answer of a Complete whose machine goes straight on to the next node's Work (decision
+   * 1834): the hop must route to that one node, and the next node is prepared here or this
+   * invocation fails, so the failure is retried and dead-lettered by this Complete's own states.
+   * Nothing is settled ahead: the Work after this state is the next node's whatever its memo holds,
+   * and its Dispatch answers a memo hit without the module.
+   */
+  private String direct(Settled settled) {
+    if (settled.staged().size() != 1) {
+      throw new RoutingFailure(
+          "node '"
+              + settled.id().nodeId()
+              + "' routed to "
+              + settled.destinations().size()
+              + " destinations, but its state machine goes straight on to the one node its single"
+              + " edge leads to; recompile graph '"
+              + settled.id().graphId()
+              + "' version "
+              + settled.id().graphVersion()
+              + " with this platform's compiler");
+    }
+    HopIdentity nextId = nextOf(settled);
+    ObjectNode prepared =
+        Spans.inSpan(
+            tracer,
+            "prepare",
+            span -> {
+              span.setAttribute(Spans.NODE_ID, nextId.nodeId());
+              return prepare.prepareInline(nextId, settled.staged().getFirst());
+            });
+    return answer(
+        settled.workUnitId(),
+        settled.destinations(),
+        sealedForState(settled.workUnitId(), settled.staged()),
+        settled.memoized(),
+        false,
+        Optional.of(prepared));
+  }
+
+  private static HopIdentity nextOf(Settled settled) {
+    return new HopIdentity(
+        settled.id().graphId(),
+        settled.id().graphVersion(),
+        settled.id().clusterId(),
+        settled.destinations().getFirst().toNodeId(),
+        settled.id().executionId());
   }
 
   /** A skipped hop would not route to exactly one node: it must run its own states. */

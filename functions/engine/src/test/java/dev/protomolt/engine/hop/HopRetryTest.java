@@ -9,6 +9,7 @@ import dev.protomolt.engine.admission.Intake;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.SearchMetadata;
+import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.events.v1.DlqMessage;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.statemachines.ErrorNames;
@@ -74,6 +75,29 @@ class HopRetryTest {
     assertThat(h.staging.staged)
         .extracting(RecordingStaging.Staged::nodeId)
         .containsExactly("parse", "chunk");
+  }
+
+  @Test
+  void aDirectCompleteWhosePreparingFailsTransientlyIsRetriedWholeAndRoutesOn() throws Exception {
+    // parse's Complete goes straight on to chunk's Work (decision 1834): preparing chunk there
+    // must fail the Complete, not answer unprepared, since no choice follows to catch that.
+    String execution = admit("doc-5");
+    WorkDispatch parse = h.nextDispatch();
+    // The stage of chunk's copy succeeds; hydrating it for chunk's preparation fails once.
+    int hydrationsBefore = h.staging.blobRequests.size();
+    h.staging.failingHydrations.set(1);
+    h.succeed(parse, parse.getStream());
+
+    WorkDispatch chunk = awaitDispatchAdvancingRetryWaits();
+    assertThat(chunk.getNodeId()).isEqualTo("chunk");
+    assertThat(h.staging.failingHydrations.get()).as("the injected failure was hit").isZero();
+    assertThat(h.staging.blobRequests.size()).isGreaterThan(hydrationsBefore);
+    assertThat(lambdaFailures(execution)).containsExactly(ErrorNames.ENGINE_TRANSIENT);
+    assertThat(h.steps())
+        .as("the retried Complete recorded parse's step once")
+        .extracting(StepExecutionRecord::getNodeId)
+        .containsExactly("in", "parse");
+    assertThat(h.events.produced).noneMatch(p -> p.topic().endsWith(".dlq"));
   }
 
   @Test
