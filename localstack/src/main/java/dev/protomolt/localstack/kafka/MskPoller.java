@@ -18,7 +18,6 @@ import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -44,6 +43,10 @@ public final class MskPoller implements AutoCloseable {
   private final Pause pause;
   private final Duration firstRetryDelay;
   private Duration retryDelay;
+
+  /** Records polled but not yet in a batch: read past a full batch, or gathered for the next. */
+  private final List<ConsumerRecord<byte[], byte[]>> carried = new ArrayList<>();
+
   private volatile Thread thread;
   private volatile boolean closed;
 
@@ -101,17 +104,32 @@ public final class MskPoller implements AutoCloseable {
   }
 
   /**
-   * Polls once (waiting up to {@code timeout} for records), invokes the function with what came,
+   * Polls once (waiting up to {@code timeout} for a first record, then gathering for the
+   * mapping's batching window or until the batch is full), invokes the function with the batch,
    * and commits on success or rewinds on failure. Tests call this instead of {@link #start()};
    * the pause after a failure goes through the {@link Pause} given at construction.
    */
   public PollOutcome pollOnce(Duration timeout) throws InterruptedException {
-    ConsumerRecords<byte[], byte[]> polled = consumer.poll(timeout);
-    if (polled.isEmpty()) {
-      return PollOutcome.EMPTY;
+    if (carried.isEmpty()) {
+      consumer.poll(timeout).forEach(carried::add);
+      if (carried.isEmpty()) {
+        return PollOutcome.EMPTY;
+      }
     }
-    List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>(polled.count());
-    polled.forEach(batch::add);
+    // Lambda gathers records for the batching window after the first one arrives, or until the
+    // batch is full: one invocation for what a trickle brings in that time, not one per record.
+    long deadline = System.nanoTime() + mapping.batchingWindow().toNanos();
+    while (carried.size() < mapping.batchSize()) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        break;
+      }
+      consumer.poll(Duration.ofNanos(left)).forEach(carried::add);
+    }
+    // A poll can bring more than the batch holds: the rest waits, in order, for the next batch.
+    int size = Math.min(carried.size(), mapping.batchSize());
+    List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>(carried.subList(0, size));
+    carried.subList(0, size).clear();
     String event = KafkaEventJson.of(eventSourceArn, bootstrapServers, batch);
     String error = invoke(event);
     if (error == null) {
@@ -119,6 +137,9 @@ public final class MskPoller implements AutoCloseable {
       retryDelay = firstRetryDelay;
       return PollOutcome.DELIVERED;
     }
+    // The records read past the batch are read again too: the seek goes back before them.
+    batch.addAll(carried);
+    carried.clear();
     rewind(batch);
     LOG.warning(
         () ->
@@ -218,7 +239,8 @@ public final class MskPoller implements AutoCloseable {
   private void rewind(List<ConsumerRecord<byte[], byte[]>> batch) {
     Map<TopicPartition, Long> first = new LinkedHashMap<>();
     for (ConsumerRecord<byte[], byte[]> record : batch) {
-      first.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
+      first.merge(
+          new TopicPartition(record.topic(), record.partition()), record.offset(), Math::min);
     }
     first.forEach(consumer::seek);
   }

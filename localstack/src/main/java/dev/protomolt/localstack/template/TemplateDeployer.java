@@ -183,7 +183,8 @@ public final class TemplateDeployer {
                       plan.function(t.functionName()).functionName(),
                       t.topics(),
                       t.consumerGroupId(),
-                      t.batchSize())));
+                      t.batchSize(),
+                      t.batchingWindow())));
         }
       }
       for (TemplatePlan.Schedule s : plan.schedules()) {

@@ -1,6 +1,7 @@
 package dev.protomolt.localstack.template;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -55,6 +56,7 @@ public record TemplatePlan(
       List<String> topics,
       String consumerGroupId,
       int batchSize,
+      Duration batchingWindow,
       String startingPosition,
       boolean enabled) {}
 

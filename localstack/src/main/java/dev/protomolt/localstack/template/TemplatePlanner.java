@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.protomolt.localstack.iam.InvalidPolicyException;
 import dev.protomolt.localstack.iam.PolicyDocument;
 import dev.protomolt.localstack.iam.RolePolicies;
+import dev.protomolt.localstack.kafka.MskEventSourceMapping;
 import dev.protomolt.localstack.sfn.asl.AslParser;
 import dev.protomolt.localstack.sfn.asl.InvalidDefinitionException;
 import java.time.Duration;
@@ -451,6 +452,22 @@ public final class TemplatePlanner {
       problem(r, "Properties.BatchSize", "must be between 1 and 10000, got " + batch);
       return Optional.empty();
     }
+    // Unset, Lambda gathers a Kafka batch for half a second; the setting counts whole seconds.
+    Duration window = MskEventSourceMapping.DEFAULT_BATCHING_WINDOW;
+    JsonNode seconds = p.path("MaximumBatchingWindowInSeconds");
+    if (!seconds.isMissingNode()) {
+      boolean whole =
+          seconds.isIntegralNumber()
+              || seconds.isTextual() && seconds.asText().matches("[0-9]{1,3}");
+      if (!whole || seconds.asInt() < 0 || seconds.asInt() > 300) {
+        problem(
+            r,
+            "Properties.MaximumBatchingWindowInSeconds",
+            "must be a whole number of seconds from 0 to 300, got " + seconds);
+        return Optional.empty();
+      }
+      window = Duration.ofSeconds(seconds.asInt());
+    }
     JsonNode group = p.path("AmazonManagedKafkaEventSourceConfig").path("ConsumerGroupId");
     return Optional.of(
         new TemplatePlan.KafkaTrigger(
@@ -459,6 +476,7 @@ public final class TemplatePlanner {
             topics,
             group.isTextual() ? group.asText() : null,
             batch,
+            window,
             position,
             p.path("Enabled").asBoolean(true)));
   }

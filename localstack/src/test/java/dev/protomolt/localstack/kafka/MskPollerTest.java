@@ -75,8 +75,12 @@ class MskPollerTest {
   }
 
   private MskPoller poller(String function, String topic) {
+    return poller(function, topic, 100, MskEventSourceMapping.DEFAULT_BATCHING_WINDOW);
+  }
+
+  private MskPoller poller(String function, String topic, int batchSize, Duration window) {
     return new MskPoller(
-        new MskEventSourceMapping(function, List.of(topic), null, 100),
+        new MskEventSourceMapping(function, List.of(topic), null, batchSize, window),
         kafka.bootstrapServers(),
         "us-east-1",
         lambdas,
@@ -147,6 +151,65 @@ class MskPollerTest {
     }
     assertThat(new String(headerBytes, StandardCharsets.UTF_8)).isEqualTo("receipt");
     assertThat(records.get(1).has("key")).as("a null key is left out").isFalse();
+  }
+
+  /** Each invocation's offsets on partition 0 of {@code topic}, in the order they came. */
+  private void recordOffsets(String function, String topic, List<List<Long>> seen) {
+    lambdas.register(
+        function,
+        (event, context) -> {
+          List<Long> offsets = new ArrayList<>();
+          JSON.readTree(event)
+              .get("records")
+              .get(topic + "-0")
+              .forEach(r -> offsets.add(r.get("offset").asLong()));
+          seen.add(offsets);
+          return "{}";
+        });
+  }
+
+  @Test
+  void aRecordArrivingWithinTheBatchingWindowJoinsTheBatchOfTheOneBeforeIt() throws Exception {
+    produce("window-events", "a", "early");
+    List<List<Long>> seen = new ArrayList<>();
+    recordOffsets("window", "window-events", seen);
+    // A window far longer than the test: the batch is delivered because it is full, not late.
+    try (MskPoller poller = poller("window", "window-events", 2, Duration.ofSeconds(120))) {
+      Thread late =
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    try {
+                      Thread.sleep(1_000);
+                      produce("window-events", "b", "late");
+                    } catch (Exception e) {
+                      throw new IllegalStateException(e);
+                    }
+                  });
+      assertThat(pollUntilRecords(poller)).isEqualTo(MskPoller.PollOutcome.DELIVERED);
+      late.join();
+    }
+
+    assertThat(seen).as("one invocation for both records").containsExactly(List.of(0L, 1L));
+  }
+
+  @Test
+  void aBatchHoldsNoMoreThanItsSizeAndTheRestGoesInTheNext() throws Exception {
+    produce("sized-events", "a", "1");
+    produce("sized-events", "b", "2");
+    produce("sized-events", "c", "3");
+    List<List<Long>> seen = new ArrayList<>();
+    recordOffsets("sized", "sized-events", seen);
+    MskPoller poller = poller("sized", "sized-events", 2, Duration.ofSeconds(1));
+    String group = poller.mapping().consumerGroupId();
+
+    try (poller) {
+      assertThat(pollUntilRecords(poller)).isEqualTo(MskPoller.PollOutcome.DELIVERED);
+      assertThat(poller.pollOnce(POLL)).isEqualTo(MskPoller.PollOutcome.DELIVERED);
+    }
+
+    assertThat(seen).containsExactly(List.of(0L, 1L), List.of(2L));
+    assertThat(committed(group, "sized-events")).isEqualTo(3L);
   }
 
   @Test

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -103,6 +104,7 @@ class TemplatePlannerTest {
                 java.util.List.of("small-events"),
                 "small-echo",
                 10,
+                java.time.Duration.ofSeconds(2),
                 "TRIM_HORIZON",
                 true));
     assertThat(plan.topics()).containsExactly(new TemplatePlan.Topic("Topics", "small-events", 2));
@@ -277,6 +279,31 @@ class TemplatePlannerTest {
                         org.assertj.core.groups.Tuple.tuple("Hourly", "Target.Arn")))
         .hasMessageContaining("'LATEST' is not supported locally yet")
         .hasMessageContaining("invokes 'elsewhere', which is no function this template deploys");
+  }
+
+  @Test
+  void aBatchingWindowOutsideLambdasRangeIsRefusedNamingTheField() {
+    for (String bad : List.of("301", "-1", "1.5", "\"soon\"")) {
+      String json =
+          smallStack()
+              .replace(
+                  "\"MaximumBatchingWindowInSeconds\": 2",
+                  "\"MaximumBatchingWindowInSeconds\": " + bad);
+      assertThatThrownBy(() -> plan(json))
+          .as(bad)
+          .isInstanceOfSatisfying(
+              InvalidTemplateException.class,
+              e ->
+                  assertThat(e.problems())
+                      .singleElement()
+                      .satisfies(
+                          p -> {
+                            assertThat(p.logicalId()).isEqualTo("EventsTrigger");
+                            assertThat(p.field())
+                                .isEqualTo("Properties.MaximumBatchingWindowInSeconds");
+                            assertThat(p.rule()).contains("0 to 300");
+                          }));
+    }
   }
 
   @Test
