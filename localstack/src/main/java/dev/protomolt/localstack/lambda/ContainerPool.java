@@ -51,16 +51,47 @@ public final class ContainerPool implements LambdaFunction, AutoCloseable {
 
   @Override
   public String handle(String event, LambdaContext context) throws Exception {
+    try (Lease lease = lease()) {
+      return lease.handle(event, context);
+    }
+  }
+
+  /**
+   * Waits for a container and holds it until the lease is closed. A caller that times the
+   * invocation starts its clock after this returns: Lambda's timeout counts the run, never a wait
+   * for an execution environment (AWS throttles instead of queueing).
+   */
+  public Lease lease() throws InterruptedException {
     running.acquire();
     try {
-      Container container = take();
-      try {
-        return container.handle(event, context);
-      } finally {
-        idle.offerFirst(container);
-      }
-    } finally {
+      return new Lease(take());
+    } catch (RuntimeException e) {
       running.release();
+      throw e;
+    }
+  }
+
+  /** One invocation's hold on a container; closing it makes the container idle again. */
+  public final class Lease implements AutoCloseable {
+    private final Container container;
+    private boolean closed;
+
+    private Lease(Container container) {
+      this.container = container;
+    }
+
+    /** Runs the invocation in the leased container. */
+    public String handle(String event, LambdaContext context) throws Exception {
+      return container.handle(event, context);
+    }
+
+    @Override
+    public synchronized void close() {
+      if (!closed) {
+        closed = true;
+        idle.offerFirst(container);
+        running.release();
+      }
     }
   }
 

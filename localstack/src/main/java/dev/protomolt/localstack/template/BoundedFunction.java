@@ -15,7 +15,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A deployed function with the limits its template gives it: an invocation running longer than the
- * function's timeout fails as Lambda fails it, and with reserved concurrency no more invocations run
+ * function's timeout fails as Lambda fails it (counted from when it has a container, not while it
+ * waits for one), and with reserved concurrency no more invocations run
  * at once than reserved (the rest are throttled, as Lambda throttles them).
  */
 final class BoundedFunction implements LambdaFunction, AutoCloseable {
@@ -58,7 +59,18 @@ final class BoundedFunction implements LambdaFunction, AutoCloseable {
           "Rate Exceeded: " + name + " is at its reserved concurrency");
     }
     try {
-      Future<String> run = runs.submit(() -> code.handle(event, context));
+      // The clock starts once a container is held: waiting for one is not the run's time.
+      ContainerPool.Lease lease = code instanceof ContainerPool pool ? pool.lease() : null;
+      Future<String> run =
+          runs.submit(
+              () -> {
+                if (lease == null) {
+                  return code.handle(event, context);
+                }
+                try (lease) {
+                  return lease.handle(event, context);
+                }
+              });
       try {
         return run.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
