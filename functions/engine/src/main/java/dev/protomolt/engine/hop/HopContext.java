@@ -144,6 +144,22 @@ public final class HopContext {
     }
   }
 
+  /**
+   * Refuses a stream {@link #body} would refuse, without reading anything: a hop that needs no
+   * bytes still fails on a stream that carries none, where a reader would.
+   */
+  void requireBody(PipeStream stream) {
+    switch (stream.getPayloadCase()) {
+      case DOCUMENT, DOCUMENT_REF -> {}
+      case SEALED_DOCUMENT ->
+          throw new IllegalStateException(
+              "stream '" + stream.getStreamId() + "' must be opened before its body is read");
+      case PAYLOAD_NOT_SET ->
+          throw new BadPayloadFailure(
+              "stream '" + stream.getStreamId() + "' carries neither document nor documentRef");
+    }
+  }
+
   /** Level 1 (and, if the module's capabilities say so, level 2) hydration of the stream's body. */
   PipeDoc body(PipeStream stream, GraphNode node) {
     return switch (stream.getPayloadCase()) {
@@ -167,12 +183,10 @@ public final class HopContext {
               e);
         }
       }
-      case SEALED_DOCUMENT ->
-          throw new IllegalStateException(
-              "stream '" + stream.getStreamId() + "' must be opened before its body is read");
-      case PAYLOAD_NOT_SET ->
-          throw new BadPayloadFailure(
-              "stream '" + stream.getStreamId() + "' carries neither document nor documentRef");
+      case SEALED_DOCUMENT, PAYLOAD_NOT_SET -> {
+        requireBody(stream);
+        throw new AssertionError("requireBody refuses " + stream.getPayloadCase());
+      }
     };
   }
 

@@ -92,6 +92,15 @@ public final class PrepareService {
 
   private ObjectNode prepared(HopIdentity id, PinnedNode pinned, PipeStream stream) {
     String workUnitId = HopContext.workUnitId(id, stream);
+    if (pinned.node().getFilterConditionsList().isEmpty()
+        && pinned.node().getPreMappingsList().isEmpty()) {
+      // Nothing here reads the document: the module hydrates what it needs itself, so the body
+      // is only checked to be there, not fetched (a hydration of every part the node requires).
+      hop.requireBody(stream);
+      ObjectNode answer = answer("RUN", workUnitId, stream);
+      hop.transcripts.dispatched(id, stream, pinned.node(), workUnitId, hop.clock.instant());
+      return answer;
+    }
     PipeDoc document = hop.body(stream, pinned.node());
 
     FilterOutcome filter;

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.engine.admission.Intake;
+import dev.protomolt.proto.config.v1.FilterAction;
+import dev.protomolt.proto.config.v1.FilterCondition;
+import dev.protomolt.proto.config.v1.GraphNode;
+import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.data.v1.PipeDoc;
 import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.SearchMetadata;
@@ -46,17 +50,19 @@ class HopRetryTest {
 
   @Test
   void aPrepareThatFailsTransientlyIsRetriedAndThenDispatches() throws Exception {
-    // The first failure meets intake's Complete preparing parse (decision 1832): it answers
-    // unprepared instead of failing, and parse's own Prepare then meets the other two.
+    // A filter makes parse's Prepare read the body (one without filter or pre-mappings reads
+    // nothing) and keeps intake's Complete from preparing parse itself (decision 1832): parse's
+    // own Prepare meets all three failures, its Retry allowing three.
     h.staging.failingHydrations.set(3);
-    String execution = admit("doc-1");
+    String execution = admit("doc-1", withPassingFilterOnParse());
 
     WorkDispatch parse = awaitDispatchAdvancingRetryWaits();
     assertThat(parse.getNodeId()).isEqualTo("parse");
     assertThat(h.staging.failingHydrations.get()).as("every injected failure was hit").isZero();
     assertThat(lambdaFailures(execution))
         .as("each attempt failed with the class name as the error")
-        .containsExactly(ErrorNames.ENGINE_TRANSIENT, ErrorNames.ENGINE_TRANSIENT);
+        .containsExactly(
+            ErrorNames.ENGINE_TRANSIENT, ErrorNames.ENGINE_TRANSIENT, ErrorNames.ENGINE_TRANSIENT);
     assertThat(h.events.produced)
         .as("nothing dead-lettered")
         .noneMatch(p -> p.topic().endsWith(".dlq"));
@@ -78,25 +84,24 @@ class HopRetryTest {
   }
 
   @Test
-  void aDirectCompleteWhosePreparingFailsTransientlyIsRetriedWholeAndRoutesOn() throws Exception {
-    // parse's Complete goes straight on to chunk's Work (decision 1834): preparing chunk there
-    // must fail the Complete, not answer unprepared, since no choice follows to catch that.
+  void aDirectCompleteThatFailsTransientlyIsRetriedWholeAndGoesStraightOn() throws Exception {
+    // chunk's one unconditional edge into index needs no routing choice (decision 1834): its
+    // Complete's own Retry meets the failure, and the retry settles and prepares index once.
     String execution = admit("doc-5");
     WorkDispatch parse = h.nextDispatch();
-    // The stage of chunk's copy succeeds; hydrating it for chunk's preparation fails once.
-    int hydrationsBefore = h.staging.blobRequests.size();
-    h.staging.failingHydrations.set(1);
     h.succeed(parse, parse.getStream());
+    WorkDispatch chunk = h.nextDispatch();
+    h.staging.failingStages.set(1);
+    h.succeed(chunk, chunk.getStream());
 
-    WorkDispatch chunk = awaitDispatchAdvancingRetryWaits();
-    assertThat(chunk.getNodeId()).isEqualTo("chunk");
-    assertThat(h.staging.failingHydrations.get()).as("the injected failure was hit").isZero();
-    assertThat(h.staging.blobRequests.size()).isGreaterThan(hydrationsBefore);
+    WorkDispatch index = awaitDispatchAdvancingRetryWaits();
+    assertThat(index.getNodeId()).isEqualTo("index");
+    assertThat(h.staging.failingStages.get()).as("the injected failure was hit").isZero();
     assertThat(lambdaFailures(execution)).containsExactly(ErrorNames.ENGINE_TRANSIENT);
     assertThat(h.steps())
-        .as("the retried Complete recorded parse's step once")
+        .as("the retried Complete recorded chunk's step once")
         .extracting(StepExecutionRecord::getNodeId)
-        .containsExactly("in", "parse");
+        .containsExactly("in", "parse", "chunk");
     assertThat(h.events.produced).noneMatch(p -> p.topic().endsWith(".dlq"));
   }
 
@@ -171,8 +176,27 @@ class HopRetryTest {
         .toList();
   }
 
+  /** The linear graph with a filter on parse that every document passes. */
+  private static PipelineGraph withPassingFilterOnParse() {
+    PipelineGraph.Builder b = linear("g1", 0).toBuilder();
+    for (GraphNode.Builder n : b.getNodesBuilderList()) {
+      if (n.getNodeId().equals("parse")) {
+        n.addFilterConditions(
+            FilterCondition.newBuilder()
+                .setCondition("document.search_metadata.language == 'en'")
+                .setAction(FilterAction.FILTER_ACTION_DROP)
+                .setDescription("English only"));
+      }
+    }
+    return b.build();
+  }
+
   private String admit(String docId) {
-    h.admin.create(linear("g1", 0), OptionalLong.empty(), "ann");
+    return admit(docId, linear("g1", 0));
+  }
+
+  private String admit(String docId, PipelineGraph graph) {
+    h.admin.create(graph, OptionalLong.empty(), "ann");
     h.activation.activate("g1", "c1", 1);
     PipeDoc doc =
         PipeDoc.newBuilder()
