@@ -405,19 +405,11 @@ public final class CompleteService {
     if (settled.staged().size() != 1) {
       return Optional.empty();
     }
-    HopIdentity nextId = nextOf(settled);
     try {
-      if (!InlinePrepare.allowed(hop.pinned(nextId).node())) {
+      if (!InlinePrepare.allowed(hop.pinned(nextOf(settled)).node())) {
         return Optional.empty();
       }
-      return Optional.of(
-          Spans.inSpan(
-              tracer,
-              "prepare",
-              span -> {
-                span.setAttribute(Spans.NODE_ID, nextId.nodeId());
-                return prepare.prepareInline(nextId, settled.staged().getFirst());
-              }));
+      return Optional.of(prepareTraced(settled));
     } catch (RuntimeException e) {
       return Optional.empty();
     }
@@ -444,15 +436,7 @@ public final class CompleteService {
               + settled.id().graphVersion()
               + " with this platform's compiler");
     }
-    HopIdentity nextId = nextOf(settled);
-    ObjectNode prepared =
-        Spans.inSpan(
-            tracer,
-            "prepare",
-            span -> {
-              span.setAttribute(Spans.NODE_ID, nextId.nodeId());
-              return prepare.prepareInline(nextId, settled.staged().getFirst());
-            });
+    ObjectNode prepared = prepareTraced(settled);
     return answer(
         settled.workUnitId(),
         settled.destinations(),
@@ -460,6 +444,18 @@ public final class CompleteService {
         settled.memoized(),
         false,
         Optional.of(prepared));
+  }
+
+  /** The one destination's Prepare answer, in a {@code prepare} span of its own. */
+  private ObjectNode prepareTraced(Settled settled) {
+    HopIdentity nextId = nextOf(settled);
+    return Spans.inSpan(
+        tracer,
+        "prepare",
+        span -> {
+          span.setAttribute(Spans.NODE_ID, nextId.nodeId());
+          return prepare.prepareInline(nextId, settled.staged().getFirst());
+        });
   }
 
   private static HopIdentity nextOf(Settled settled) {

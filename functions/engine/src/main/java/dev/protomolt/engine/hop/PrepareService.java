@@ -97,9 +97,7 @@ public final class PrepareService {
       // Nothing here reads the document: the module hydrates what it needs itself, so the body
       // is only checked to be there, not fetched (a hydration of every part the node requires).
       hop.requireBody(stream);
-      ObjectNode answer = answer("RUN", workUnitId, stream);
-      hop.transcripts.dispatched(id, stream, pinned.node(), workUnitId, hop.clock.instant());
-      return answer;
+      return run(id, pinned, stream, stream, workUnitId);
     }
     PipeDoc document = hop.body(stream, pinned.node());
 
@@ -126,13 +124,21 @@ public final class PrepareService {
         yield dropped;
       }
       case FilterOutcome.Skip skip -> answer("SKIP", workUnitId, stream);
-      case FilterOutcome.Run run -> {
-        ObjectNode answer =
-            answer("RUN", workUnitId, withPreMappings(id, pinned, stream, document));
-        hop.transcripts.dispatched(id, stream, pinned.node(), workUnitId, hop.clock.instant());
-        yield answer;
-      }
+      case FilterOutcome.Run run ->
+          run(id, pinned, stream, withPreMappings(id, pinned, stream, document), workUnitId);
     };
+  }
+
+  /** A RUN answer handing the module {@code prepared}, with the dispatch transcript of it. */
+  private ObjectNode run(
+      HopIdentity id,
+      PinnedNode pinned,
+      PipeStream stream,
+      PipeStream prepared,
+      String workUnitId) {
+    ObjectNode answer = answer("RUN", workUnitId, prepared);
+    hop.transcripts.dispatched(id, stream, pinned.node(), workUnitId, hop.clock.instant());
+    return answer;
   }
 
   private PipeStream withPreMappings(
