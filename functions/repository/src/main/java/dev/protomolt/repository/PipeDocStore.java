@@ -137,18 +137,42 @@ public final class PipeDocStore {
    * copied from {@code copy_unwritten_parts_from} inside the object store.
    */
   public SavePipeDocResponse save(SavePipeDocRequest request) {
+    return tracedSave(request, false);
+  }
+
+  /**
+   * A new stored state at the request's address holding exactly what {@code
+   * copy_unwritten_parts_from} holds: every part and chunk set is carried forward by server-side
+   * copy, nothing is written and no object is read (decision 1838). For a hop that hands a body
+   * on unchanged without having read it. The request's {@code pipedoc} names only the document
+   * ({@code doc_id}); {@code parts_written} and {@code chunk_sets_written} must be empty.
+   */
+  public SavePipeDocResponse carryAll(SavePipeDocRequest request) {
+    if (request.getPartsWrittenCount() > 0 || request.getChunkSetsWrittenCount() > 0) {
+      throw new PipeDocStoreException.InvalidRequest(
+          request.getPartsWrittenCount() > 0 ? "parts_written" : "chunk_sets_written",
+          "must be empty for a carry of every part (the body is not in hand to write from)");
+    }
+    if (!request.hasCopyUnwrittenPartsFrom()) {
+      throw new PipeDocStoreException.InvalidRequest(
+          "copy_unwritten_parts_from", "required for a carry of every part");
+    }
+    return tracedSave(request, true);
+  }
+
+  private SavePipeDocResponse tracedSave(SavePipeDocRequest request, boolean carryAll) {
     return Spans.inSpan(
         tracer,
         "store.save",
         span -> {
           Spans.aboutDocument(span, request.getPipedoc().getDocId());
-          SavePipeDocResponse saved = untracedSave(request);
+          SavePipeDocResponse saved = untracedSave(request, carryAll);
           span.setAttribute("protomolt.bytes_written", saved.getBytesWritten());
           return saved;
         });
   }
 
-  private SavePipeDocResponse untracedSave(SavePipeDocRequest request) {
+  private SavePipeDocResponse untracedSave(SavePipeDocRequest request, boolean carryAll) {
     SaveTarget target = SaveTarget.of(request);
     Set<PipeDocPart> partsWritten = partsWritten(request);
     Set<String> chunkSetsWritten = chunkSetsWritten(request);
@@ -169,7 +193,7 @@ public final class PipeDocStore {
     WriteProvenance written = provenance(request, now);
     boolean writesEverything =
         partsWritten.containsAll(PartMask.ALL.parts()) && chunkSetsWritten.isEmpty();
-    if (partsWritten.isEmpty() && chunkSetsWritten.isEmpty() || writesEverything) {
+    if (!carryAll && (partsWritten.isEmpty() && chunkSetsWritten.isEmpty() || writesEverything)) {
       // Listing every part leaves nothing to carry, so the copy source is not consulted at all.
       return fullSave(request, target, drive, split, written, writeToken, now);
     }

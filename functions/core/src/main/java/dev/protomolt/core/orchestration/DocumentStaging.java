@@ -60,6 +60,15 @@ public interface DocumentStaging {
       boolean keep);
 
   /**
+   * A copy of the stored state {@code source} at the address of node {@code nodeId}: every part
+   * and chunk set carried forward inside the object store, nothing read and nothing written
+   * (decision 1838). For a hop that hands on a body it neither changed nor needed to read. A
+   * source that is gone is the store's typed refusal: there is no body in hand to save instead.
+   */
+  DocumentReference carryAll(
+      DocumentReference source, String accountId, String graphId, String nodeId, boolean keep);
+
+  /**
    * The manifest of the ACTIVE stored state {@code reference} names (no object is read), or empty
    * when it is gone. Its checksum and save time identify that exact copy in a reclaim request.
    */

@@ -222,8 +222,14 @@ public final class CompleteService {
     // Level 2 only where something here needs the bytes (decision 1623): mappings or routing that
     // name the blob bag read them now; a destination that needs the whole body reads them below.
     boolean blobsInHand = !input.hasDocumentRef() || touchesBlobs(pinned, id.nodeId());
-    PipeDoc document = hop.completeBody(input, id.nodeId(), blobsInHand);
-    memoize(id, pinned, input, document, blobsInHand);
+    // Nothing here may need the body at all (decision 1838): then every copy this hop makes is a
+    // carry of the stored state as it is, and the document in hand only names it.
+    boolean bodiless = handsOnUnread(pinned, id.nodeId(), input);
+    PipeDoc document =
+        bodiless
+            ? PipeDoc.newBuilder().setDocId(input.getDocumentRef().getDocId()).build()
+            : hop.completeBody(input, id.nodeId(), blobsInHand);
+    memoize(id, pinned, input, document, blobsInHand, bodiless);
     // The memoized output, as read, before post-mappings: what the module's answer would store.
     PipeDoc output = document;
     if (status == StepStatus.STEP_STATUS_SUCCESS && !"INTAKE".equals(outcome)
@@ -300,7 +306,8 @@ public final class CompleteService {
               workUnitId,
               destinations.size() > 1,
               inlineBudget,
-              blobsInHand);
+              blobsInHand,
+              bodiless);
       if (s.hasDocument()) {
         // Every inline sibling rides in the same state: they share one budget, not one each.
         inlineBudget -= jsonSize(s);
@@ -310,7 +317,7 @@ public final class CompleteService {
     if (status == StepStatus.STEP_STATUS_MEMOIZED) {
       // Last before the record: a hop that fails before here leaves its address holding its input,
       // so the module that then runs it reads what it would have read.
-      restore(id, input, output, blobsInHand);
+      restore(id, input, output, blobsInHand, bodiless);
     }
     StepExecutionRecord record =
         hop.recordStep(
@@ -516,7 +523,12 @@ public final class CompleteService {
    * effort: a memo that fails to record costs a later module call, never this hop.
    */
   private void memoize(
-      HopIdentity id, PinnedNode pinned, PipeStream input, PipeDoc output, boolean blobsInHand) {
+      HopIdentity id,
+      PinnedNode pinned,
+      PipeStream input,
+      PipeDoc output,
+      boolean blobsInHand,
+      boolean bodiless) {
     String inputChecksum =
         input
             .getMetadata()
@@ -535,7 +547,8 @@ public final class CompleteService {
               output,
               id.graphId(),
               id.nodeId() + MemoPolicy.MEMO_ADDRESS_SUFFIX,
-              blobsInHand);
+              blobsInHand,
+              bodiless);
       Optional<PipeDocManifest> stored = hop.staging.activeManifest(copy);
       if (stored.isPresent()) {
         memos.record(
@@ -554,9 +567,10 @@ public final class CompleteService {
    * output it memoized carries the bytes inline. Every part is carried from the memo copy inside
    * the object store, so the address reads back part for part as after the first run.
    */
-  private void restore(HopIdentity id, PipeStream input, PipeDoc output, boolean blobsInHand) {
+  private void restore(
+      HopIdentity id, PipeStream input, PipeDoc output, boolean blobsInHand, boolean bodiless) {
     try {
-      copyAt(input, output, id.graphId(), id.nodeId(), blobsInHand);
+      copyAt(input, output, id.graphId(), id.nodeId(), blobsInHand, bodiless);
     } catch (DocumentStaging.TransientStoreFailure e) {
       throw new TransientHopFailure(
           "restoring the memoized output of doc '"
@@ -572,12 +586,20 @@ public final class CompleteService {
   /**
    * A PERSIST copy of {@code output}, read from the stored state {@code input} refers to, at
    * {@code address}: a partial save carrying every part the diff sees unchanged, BLOBS included
-   * when it was not read.
+   * when it was not read; a carry of every part when no part was read.
    */
   private DocumentReference copyAt(
-      PipeStream input, PipeDoc output, String graphId, String address, boolean blobsInHand) {
+      PipeStream input,
+      PipeDoc output,
+      String graphId,
+      String address,
+      boolean blobsInHand,
+      boolean bodiless) {
     DocumentReference source = input.getDocumentRef();
     String account = input.getMetadata().getAccountId();
+    if (bodiless) {
+      return hop.staging.carryAll(source, account, graphId, address, true);
+    }
     return blobsInHand
         ? hop.staging.stageFrom(source, output, account, graphId, address, true)
         : hop.staging.stageFromWithoutBlobs(source, output, account, graphId, address, true);
@@ -623,7 +645,8 @@ public final class CompleteService {
       String workUnitId,
       boolean child,
       int inlineBudget,
-      boolean blobsInHand) {
+      boolean blobsInHand,
+      boolean bodiless) {
     StreamMetadata.Builder metadata = stamped.getMetadata().toBuilder();
     if (child) {
       metadata.setParentWorkUnitId(workUnitId);
@@ -667,7 +690,12 @@ public final class CompleteService {
       // whatever the per-part diff observes changed (post-mappings included), never what the
       // module claims; the rest is carried forward by server-side copy (decision 0813).
       DocumentReference ref;
-      if (!input.hasDocumentRef()) {
+      if (bodiless) {
+        // The body was not read: the stored state is carried to the destination as it is.
+        ref =
+            hop.staging.carryAll(
+                input.getDocumentRef(), account, id.graphId(), destination.toNodeId(), keep);
+      } else if (!input.hasDocumentRef()) {
         ref = hop.staging.stage(document, account, id.graphId(), destination.toNodeId(), keep);
       } else if (blobsInHand) {
         ref =
@@ -700,6 +728,27 @@ public final class CompleteService {
               + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * Whether the hop can settle without reading its body (decision 1838): the body is stored, no
+   * post-mapping changes it, no edge condition reads it, and no edge out of the node is MEMORY
+   * (which travels inline). Each destination then gets a carry of the stored state, and so does a
+   * memo. A stored document is never right-to-be-forgotten (the store refuses one, decision
+   * 0814), so the edges' own behaviour is the behaviour.
+   */
+  private static boolean handsOnUnread(PinnedNode pinned, String nodeId, PipeStream input) {
+    if (!input.hasDocumentRef()
+        || !pinned.node().getPostMappingsList().isEmpty()
+        || !input.getDocumentRef().getAccountId().equals(input.getMetadata().getAccountId())) {
+      return false;
+    }
+    for (GraphEdge edge : pinned.topology().edgesFrom(nodeId)) {
+      if (!edge.getCondition().isBlank() || EdgeBehavior.of(edge) == EdgeBehavior.MEMORY) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -213,6 +213,23 @@ public final class PipeDocStoreStaging implements DocumentStaging {
   }
 
   @Override
+  public DocumentReference carryAll(
+      DocumentReference source, String accountId, String graphId, String nodeId, boolean keep) {
+    PipeDoc named = PipeDoc.newBuilder().setDocId(source.getDocId()).build();
+    SavePipeDocRequest request =
+        request(named, accountId, graphId, nodeId, keep).setCopyUnwrittenPartsFrom(source).build();
+    return translated(
+        "carrying doc '"
+            + source.getDocId()
+            + "' from "
+            + source.getGraphAddressId()
+            + " to node '"
+            + nodeId
+            + "'",
+        () -> store.carryAll(request).getDocumentRef());
+  }
+
+  @Override
   public Optional<PipeDocManifest> activeManifest(DocumentReference reference) {
     return translated(
         "reading the manifest of doc '" + reference.getDocId() + "'",

@@ -63,6 +63,7 @@ class CompleteBlobHydrationTest {
                             .setTargetFieldPath("search_metadata.body")))
             .addNodes(processor("chunk", "chunker"))
             .addNodes(processor("route", "router"))
+            .addNodes(processor("tidy", "tidier"))
             .addNodes(sink("index", "plan-1"))
             .addEdges(edge("e1", "in", "parse"))
             .addEdges(edge("e2", "parse", "chunk"))
@@ -70,6 +71,8 @@ class CompleteBlobHydrationTest {
                 edge("e3", "chunk", "index").toBuilder()
                     .setTransportType(TransportType.TRANSPORT_TYPE_MEMORY))
             .addEdges(edge("e5", "in", "route"))
+            .addEdges(edge("e6", "in", "tidy"))
+            .addEdges(edge("e7", "tidy", "index"))
             .addEdges(
                 edge(
                     "e4",
@@ -129,6 +132,63 @@ class CompleteBlobHydrationTest {
     assertThat(out.get("node").asText())
         .as("the blob's mime type was there to route on")
         .isEqualTo("index");
+  }
+
+  @Test
+  void aHopThatNeitherMapsNorRoutesOnItsBodyCarriesTheStoredStateUnreadPartForPart() {
+    PipeDoc stored = withBlob("d5");
+    DocumentReference input = h.staging.stage(stored, "acme", "g5", "tidy", true);
+
+    JsonNode out = complete("tidy", input);
+
+    assertThat(h.staging.blobRequests)
+        .as("no post-mapping, no condition, no MEMORY edge: Complete read no part (decision 1838)")
+        .isEmpty();
+    DocumentReference next = ref(out.at("/stream/documentRef"));
+    assertThat(next.getGraphAddressId()).isEqualTo("index");
+    assertThat(next.getKeep()).isTrue();
+    for (PipeDocPart part :
+        Set.of(
+            PipeDocPart.PIPE_DOC_PART_CORE,
+            PipeDocPart.PIPE_DOC_PART_BLOBS,
+            PipeDocPart.PIPE_DOC_PART_PARSED)) {
+      assertThat(entry(next, part).getSha256())
+          .as(part + " carried byte for byte, CORE included")
+          .isEqualTo(entry(input, part).getSha256());
+    }
+    assertThat(entry(next, PipeDocPart.PIPE_DOC_PART_CORE).getWrittenBy().getCarriedForward())
+        .as("copied, not written again")
+        .isTrue();
+    assertThat(h.staging.hydrate(next, Set.of(), true)).isEqualTo(stored);
+  }
+
+  @Test
+  void aCarryOfEveryPartIsRefusedWhenItNamesPartsToWriteOrNoSource() {
+    DocumentReference input = h.staging.stage(withBlob("d6"), "acme", "g5", "tidy", true);
+    var carry =
+        dev.protomolt.proto.repository.v1.SavePipeDocRequest.newBuilder()
+            .setPipedoc(PipeDoc.newBuilder().setDocId("d6"))
+            .setAccountId("acme")
+            .setGraphId("g5")
+            .setGraphLocationId("index")
+            .setKeep(true);
+    int before = h.staging.staged.size();
+
+    assertThatThrownBy(
+            () ->
+                RecordingStaging.store()
+                    .carryAll(
+                        carry
+                            .clone()
+                            .setCopyUnwrittenPartsFrom(input)
+                            .addPartsWritten(PipeDocPart.PIPE_DOC_PART_CORE)
+                            .build()))
+        .hasMessageContaining("parts_written")
+        .hasMessageContaining("must be empty for a carry of every part");
+    assertThatThrownBy(() -> RecordingStaging.store().carryAll(carry.clone().build()))
+        .hasMessageContaining("copy_unwritten_parts_from")
+        .hasMessageContaining("required for a carry of every part");
+    assertThat(h.staging.staged).hasSize(before);
   }
 
   @Test

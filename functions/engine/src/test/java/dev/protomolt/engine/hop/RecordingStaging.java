@@ -118,6 +118,18 @@ final class RecordingStaging implements DocumentStaging {
   }
 
   @Override
+  public DocumentReference carryAll(
+      DocumentReference source, String accountId, String graphId, String nodeId, boolean keep) {
+    if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new TransientStoreFailure(
+          "carrying doc '" + source.getDocId() + "' failed: S3 timed out (injected)", null);
+    }
+    DocumentReference ref = store.carryAll(source, accountId, graphId, nodeId, keep);
+    staged.add(new Staged(accountId, graphId, nodeId, source.getDocId(), keep));
+    return ref;
+  }
+
+  @Override
   public Optional<PipeDocManifest> activeManifest(DocumentReference reference) {
     return store.activeManifest(reference);
   }
