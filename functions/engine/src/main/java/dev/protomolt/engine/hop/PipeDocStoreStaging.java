@@ -226,7 +226,23 @@ public final class PipeDocStoreStaging implements DocumentStaging {
             + " to node '"
             + nodeId
             + "'",
-        () -> store.carryAll(request).getDocumentRef());
+        () -> {
+          try {
+            return store.carryAll(request).getDocumentRef();
+          } catch (PipeDocStoreException.CopySourceGone gone) {
+            // No body is in hand to save instead, so this is the read's refusal, not a retry.
+            throw new PipeDocStoreException.DocumentNotFound(
+                "'"
+                    + source.getDocId()
+                    + "' at "
+                    + source.getGraphAddressId()
+                    + " to carry to node '"
+                    + nodeId
+                    + "' ("
+                    + gone.getMessage()
+                    + "); replay the document to store it again");
+          }
+        });
   }
 
   @Override

@@ -189,6 +189,13 @@ class CompleteBlobHydrationTest {
         .hasMessageContaining("copy_unwritten_parts_from")
         .hasMessageContaining("required for a carry of every part");
     assertThat(h.staging.staged).hasSize(before);
+
+    DocumentReference cache = h.staging.stage(withBlob("d7"), "acme", "g5", "tidy", false);
+    h.staging.reclaim(cache);
+    assertThatThrownBy(() -> h.staging.carryAll(cache, "acme", "g5", "index", true))
+        .isInstanceOf(dev.protomolt.repository.PipeDocStoreException.DocumentNotFound.class)
+        .hasMessageStartingWith("no stored document 'd7' at tidy to carry to node 'index' (")
+        .hasMessageEndingWith("); replay the document to store it again");
   }
 
   @Test
