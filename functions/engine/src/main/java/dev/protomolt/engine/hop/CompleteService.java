@@ -163,15 +163,18 @@ public final class CompleteService {
       return HopJson.print(out);
     }
 
-    Settled first = walk(id, input, pinned, outcome, status, workUnitId, false);
-    if (payload.path(InlinePrepare.DIRECT_NEXT_FIELD).asBoolean(false)) {
+    boolean direct = payload.path(InlinePrepare.DIRECT_NEXT_FIELD).asBoolean(false);
+    Settled first = walk(id, input, pinned, outcome, status, workUnitId, false, !direct);
+    if (direct) {
       return direct(first);
     }
-    Settled last = skipAhead(first, startedNanos);
+    Settled ahead = skipAhead(first, startedNanos);
+    boolean skipped = ahead != first;
+    Settled last = carried(ahead);
     // Only a machine with the prepared branch asks; after a skip the walk re-enters through Start,
     // which always goes to the node's Prepare.
     Optional<ObjectNode> prepared =
-        payload.path(InlinePrepare.PREPARE_NEXT_FIELD).asBoolean(false) && last == first
+        payload.path(InlinePrepare.PREPARE_NEXT_FIELD).asBoolean(false) && !skipped
             ? prepareNext(last)
             : Optional.empty();
     String answer =
@@ -180,7 +183,7 @@ public final class CompleteService {
             last.destinations(),
             sealedForState(last.workUnitId(), last.staged()),
             last.memoized(),
-            last != first,
+            skipped,
             prepared);
     if (last.staged().size() != 1) {
       // The walk ends here (no destination), or goes on only as fan-out children each sealed
@@ -199,7 +202,45 @@ public final class CompleteService {
       String workUnitId,
       List<Destination> destinations,
       List<PipeStream> staged,
-      List<String> memoized) {}
+      List<String> memoized,
+      DeferredCarry deferred) {}
+
+  /**
+   * The one destination's carry a walk left undone (decision 1839): its stream refers to the
+   * carry's source until {@link #carried} makes the copy, which a memo hit on that destination
+   * makes needless (the memoized output is restored there instead).
+   */
+  private record DeferredCarry(
+      DocumentReference source, String accountId, String graphId, String nodeId) {}
+
+  /** {@code settled} with its deferred carry made, so its stream refers to its own copy. */
+  private Settled carried(Settled settled) {
+    DeferredCarry d = settled.deferred();
+    if (d == null) {
+      return settled;
+    }
+    DocumentReference ref;
+    try {
+      ref = hop.staging.carryAll(d.source(), d.accountId(), d.graphId(), d.nodeId(), true);
+    } catch (DocumentStaging.TransientStoreFailure e) {
+      throw new TransientHopFailure(
+          "staging doc '"
+              + d.source().getDocId()
+              + "' for node '"
+              + d.nodeId()
+              + "' failed: "
+              + e.getMessage(),
+          e);
+    }
+    PipeStream stream = settled.staged().getFirst().toBuilder().setDocumentRef(ref).build();
+    return new Settled(
+        settled.id(),
+        settled.workUnitId(),
+        settled.destinations(),
+        List.of(stream),
+        settled.memoized(),
+        null);
+  }
 
   /**
    * The hop after the mappings ran or the module answered: post-mappings, routing, staging of each
@@ -212,7 +253,8 @@ public final class CompleteService {
       String outcome,
       StepStatus status,
       String workUnitId,
-      boolean skipping) {
+      boolean skipping,
+      boolean deferCarry) {
     String preMapped =
         input
             .getMetadata()
@@ -294,8 +336,28 @@ public final class CompleteService {
       blobsInHand = true;
     }
     List<PipeStream> staged = new ArrayList<>();
+    DeferredCarry deferred = null;
     int inlineBudget = hop.inlineLimitBytes;
     for (Destination destination : destinations) {
+      if (deferCarry
+          && bodiless
+          && destinations.size() == 1
+          && EdgeBehavior.of(destination.edge()) == EdgeBehavior.PERSIST) {
+        // Skip-ahead looks the destination's memo up first, on the source this copy would carry
+        // (the same content, so the same key); a hit restores the memo there instead.
+        deferred =
+            new DeferredCarry(
+                input.getDocumentRef(),
+                stamped.getMetadata().getAccountId(),
+                id.graphId(),
+                destination.toNodeId());
+        staged.add(
+            stamped.toBuilder()
+                .setCurrentNodeId(destination.toNodeId())
+                .setDocumentRef(input.getDocumentRef())
+                .build());
+        continue;
+      }
       PipeStream s =
           stage(
               id,
@@ -347,7 +409,7 @@ public final class CompleteService {
     if (status == StepStatus.STEP_STATUS_MEMOIZED) {
       memoized.add(id.nodeId());
     }
-    return new Settled(id, workUnitId, destinations, staged, List.copyOf(memoized));
+    return new Settled(id, workUnitId, destinations, staged, List.copyOf(memoized), deferred);
   }
 
   /**
@@ -391,6 +453,7 @@ public final class CompleteService {
                 "CONTINUE",
                 StepStatus.STEP_STATUS_MEMOIZED,
                 HopContext.workUnitId(nextId, next),
+                true,
                 true);
         metrics.settled(nextId, memoized.get());
       } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.protomolt.engine.hop;
 
+import static dev.protomolt.core.graph.SampleGraphs.edge;
 import static dev.protomolt.core.graph.SampleGraphs.linear;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -127,6 +128,38 @@ class MemoizationTest {
     assertThat(body(lastIndexDispatch)).isEqualTo(body(firstIndex));
     assertThat(body(lastIndexDispatch).getSearchMetadata().getTitle())
         .isEqualTo("parsed memo-sink");
+  }
+
+  @Test
+  void aSkippedHopStagesNoInputAtTheNodeWhoseMemoThenAnswers() throws Exception {
+    // Without the language condition, parse neither maps nor routes on its body (decision 1838).
+    PipelineGraph plain =
+        linear("g-memo", 0).toBuilder().setEdges(1, edge("e2", "parse", "chunk")).build();
+    deploy(plain);
+    run(admit(document("memo-carry", "en"), false), 3);
+    deploy(withNode(plain, "index", n -> n.setCustomConfig(config("shards", "2"))));
+    called.clear();
+    String replay = admit(document("memo-carry", "en"), true);
+    h.staging.staged.clear();
+
+    run(replay, 1);
+
+    assertThat(called).containsExactly("index");
+    assertThat(h.steps())
+        .extracting(StepExecutionRecord::getNodeId, StepExecutionRecord::getStatus)
+        .contains(
+            Tuple.tuple("parse", StepStatus.STEP_STATUS_MEMOIZED),
+            Tuple.tuple("chunk", StepStatus.STEP_STATUS_MEMOIZED));
+    assertThat(h.staging.staged)
+        .extracting(RecordingStaging.Staged::nodeId)
+        .as(
+            "the intake's inline body staged at parse, each memoized output put back at its node,"
+                + " the sink's input, the sink's result; parse's output is never staged at chunk,"
+                + " whose memo answers (decision 1839)")
+        .containsExactly("parse", "parse", "chunk", "index", "index");
+    assertThat(parts("memo-carry", "chunk"))
+        .as("chunk's address holds what the chunker stored")
+        .isEqualTo(parts("memo-carry", "chunk.memo"));
   }
 
   @Test
@@ -276,6 +309,8 @@ class MemoizationTest {
     run(admit(forgettable, true), 3);
     assertThat(called).containsExactly("parse", "chunk", "index");
     assertThat(memoRows("memo-rtbf")).as("no memo row names the document").isZero();
+    System.out.println("STAGED " + h.staging.staged);
+    new Throwable().printStackTrace();
     assertThat(h.staging.staged)
         .extracting(RecordingStaging.Staged::nodeId)
         .as("nothing of the document was written down")
