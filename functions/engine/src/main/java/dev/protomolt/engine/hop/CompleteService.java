@@ -223,14 +223,7 @@ public final class CompleteService {
     try {
       ref = hop.staging.carryAll(d.source(), d.accountId(), d.graphId(), d.nodeId(), true);
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new TransientHopFailure(
-          "staging doc '"
-              + d.source().getDocId()
-              + "' for node '"
-              + d.nodeId()
-              + "' failed: "
-              + e.getMessage(),
-          e);
+      throw stagingFailed(d.source().getDocId(), d.nodeId(), e);
     }
     PipeStream stream = settled.staged().getFirst().toBuilder().setDocumentRef(ref).build();
     return new Settled(
@@ -782,15 +775,15 @@ public final class CompleteService {
       }
       return out.setMetadata(metadata).setDocumentRef(ref).build();
     } catch (DocumentStaging.TransientStoreFailure e) {
-      throw new TransientHopFailure(
-          "staging doc '"
-              + document.getDocId()
-              + "' for node '"
-              + destination.toNodeId()
-              + "' failed: "
-              + e.getMessage(),
-          e);
+      throw stagingFailed(document.getDocId(), destination.toNodeId(), e);
     }
+  }
+
+  /** A destination's copy failed in the store: the hop is retried, named by doc and node. */
+  private static TransientHopFailure stagingFailed(
+      String docId, String nodeId, DocumentStaging.TransientStoreFailure e) {
+    return new TransientHopFailure(
+        "staging doc '" + docId + "' for node '" + nodeId + "' failed: " + e.getMessage(), e);
   }
 
   /**

@@ -73,10 +73,7 @@ final class RecordingStaging implements DocumentStaging {
   @Override
   public DocumentReference stage(
       PipeDoc document, String accountId, String graphId, String nodeId, boolean keep) {
-    if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreFailure(
-          "staging doc '" + document.getDocId() + "' failed: S3 timed out (injected)", null);
-    }
+    failIfInjected("staging doc '" + document.getDocId() + "'");
     DocumentReference ref = store.stage(document, accountId, graphId, nodeId, keep);
     staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));
     return ref;
@@ -90,10 +87,7 @@ final class RecordingStaging implements DocumentStaging {
       String graphId,
       String nodeId,
       boolean keep) {
-    if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreFailure(
-          "staging doc '" + document.getDocId() + "' failed: S3 timed out (injected)", null);
-    }
+    failIfInjected("staging doc '" + document.getDocId() + "'");
     DocumentReference ref = store.stageFrom(source, document, accountId, graphId, nodeId, keep);
     staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));
     return ref;
@@ -107,10 +101,7 @@ final class RecordingStaging implements DocumentStaging {
       String graphId,
       String nodeId,
       boolean keep) {
-    if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreFailure(
-          "staging doc '" + document.getDocId() + "' failed: S3 timed out (injected)", null);
-    }
+    failIfInjected("staging doc '" + document.getDocId() + "'");
     DocumentReference ref =
         store.stageFromWithoutBlobs(source, document, accountId, graphId, nodeId, keep);
     staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));
@@ -120,13 +111,17 @@ final class RecordingStaging implements DocumentStaging {
   @Override
   public DocumentReference carryAll(
       DocumentReference source, String accountId, String graphId, String nodeId, boolean keep) {
-    if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreFailure(
-          "carrying doc '" + source.getDocId() + "' failed: S3 timed out (injected)", null);
-    }
+    failIfInjected("carrying doc '" + source.getDocId() + "'");
     DocumentReference ref = store.carryAll(source, accountId, graphId, nodeId, keep);
     staged.add(new Staged(accountId, graphId, nodeId, source.getDocId(), keep));
     return ref;
+  }
+
+  /** Throws the next injected stage failure, naming {@code what}, while any are left. */
+  private void failIfInjected(String what) {
+    if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new TransientStoreFailure(what + " failed: S3 timed out (injected)", null);
+    }
   }
 
   @Override
