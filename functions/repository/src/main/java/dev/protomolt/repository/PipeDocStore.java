@@ -148,6 +148,34 @@ public final class PipeDocStore {
    * ({@code doc_id}); {@code parts_written} and {@code chunk_sets_written} must be empty.
    */
   public SavePipeDocResponse carryAll(SavePipeDocRequest request) {
+    requireCarryOfEveryPart(request);
+    return tracedSave(request, true);
+  }
+
+  /**
+   * {@link #carryAll}, except that an address whose live PERSIST state already holds exactly the
+   * source's content (an equal manifest checksum) is left as it is: nothing is copied or
+   * committed, and the answer is {@code deduplicated} with the stored manifest (decision 1840).
+   * For putting a memoized output back at a node's address, which on a replay usually still holds
+   * that very output. A CACHE copy ({@code keep=false}) is always made, since a reclaim request
+   * names the exact copy it reclaims.
+   */
+  public SavePipeDocResponse carryAllUnlessHeld(SavePipeDocRequest request) {
+    requireCarryOfEveryPart(request);
+    return Spans.inSpan(
+        tracer,
+        "store.save",
+        span -> {
+          Spans.aboutDocument(span, request.getPipedoc().getDocId());
+          Optional<SavePipeDocResponse> held = request.getKeep() ? held(request) : Optional.empty();
+          SavePipeDocResponse saved = held.orElseGet(() -> untracedSave(request, true));
+          span.setAttribute("protomolt.bytes_written", saved.getBytesWritten());
+          span.setAttribute("protomolt.deduplicated", saved.getDeduplicated());
+          return saved;
+        });
+  }
+
+  private static void requireCarryOfEveryPart(SavePipeDocRequest request) {
     if (request.getPartsWrittenCount() > 0 || request.getChunkSetsWrittenCount() > 0) {
       throw new PipeDocStoreException.InvalidRequest(
           request.getPartsWrittenCount() > 0 ? "parts_written" : "chunk_sets_written",
@@ -157,7 +185,50 @@ public final class PipeDocStore {
       throw new PipeDocStoreException.InvalidRequest(
           "copy_unwritten_parts_from", "required for a carry of every part");
     }
-    return tracedSave(request, true);
+  }
+
+  /**
+   * The stored state at the request's address when it is live, kept, on the target drive and of
+   * the same content as the live source; empty when a carry has to be made (anything refused is
+   * refused by the carry itself, with its own error).
+   */
+  private Optional<SavePipeDocResponse> held(SavePipeDocRequest request) {
+    SaveTarget target = SaveTarget.of(request);
+    String accountId = target.coordinates().accountId();
+    NodeCoordinates sourceCoordinates =
+        DocumentReferences.coordinates(
+            request.getCopyUnwrittenPartsFrom(), "copy_unwritten_parts_from");
+    if (!sourceCoordinates.accountId().equals(accountId)
+        || !sourceCoordinates.docId().equals(target.coordinates().docId())
+        || !accounts.isActive(accountId)) {
+      return Optional.empty();
+    }
+    Drive drive = requireDrive(accountId, DriveKind.of(target.rowKind()));
+    Optional<PipeDocRecord> stored =
+        ledger
+            .find(target.nodeId())
+            .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
+            .filter(r -> r.keep() && r.rowKind() == target.rowKind())
+            .filter(r -> r.driveName().equals(drive.name()));
+    if (stored.isEmpty()) {
+      return Optional.empty();
+    }
+    boolean same =
+        ledger
+            .find(NodeIds.nodeId(sourceCoordinates))
+            .filter(r -> r.status() == DocumentStatus.DOCUMENT_STATUS_ACTIVE)
+            .filter(r -> r.checksum().equals(stored.get().checksum()))
+            .isPresent();
+    if (!same) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        SavePipeDocResponse.newBuilder()
+            .setNodeId(target.nodeId().toString())
+            .setDocumentRef(DocumentReferences.of(target.coordinates(), target.nodeId(), true))
+            .setManifest(stored.get().manifest())
+            .setDeduplicated(true)
+            .build());
   }
 
   private SavePipeDocResponse tracedSave(SavePipeDocRequest request, boolean carryAll) {

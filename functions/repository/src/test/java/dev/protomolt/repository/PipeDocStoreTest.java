@@ -23,6 +23,7 @@ import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import dev.protomolt.proto.repository.v1.PartManifestEntry;
 import dev.protomolt.proto.repository.v1.PartState;
+import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
 import dev.protomolt.repository.fixtures.SampleDocs;
 import dev.protomolt.repository.fixtures.Saves;
@@ -427,6 +428,77 @@ class PipeDocStoreTest {
     assertThat(store.save(Saves.pipeline(ACME, GRAPH, "parser", doc).build()).getDeduplicated())
         .isFalse();
     assertThat(counter.calls("PutObject")).isEqualTo(3);
+  }
+
+  @Test
+  void aCarryUnlessHeldLeavesAnAddressAlreadyHoldingTheSourcesContent() {
+    PipeDoc doc = SampleDocs.document(uniqueId(), 11, BLOB_BYTES, "chunker-a");
+    DocumentReference memo =
+        store
+            .save(Saves.pipeline(ACME, GRAPH, "parser.memo", doc).setKeep(true).build())
+            .getDocumentRef();
+    SavePipeDocRequest restore =
+        Saves.pipeline(ACME, GRAPH, "parser", PipeDoc.newBuilder().setDocId(doc.getDocId()).build())
+            .setKeep(true)
+            .setCopyUnwrittenPartsFrom(memo)
+            .build();
+    counter.reset();
+    SavePipeDocResponse first = store.carryAllUnlessHeld(restore);
+    assertThat(first.getDeduplicated()).as("nothing at parser yet").isFalse();
+    assertThat(counter.calls("CopyObject")).as("CORE, BLOBS, PARSED, chunker-a").isEqualTo(4);
+    counter.reset();
+
+    SavePipeDocResponse again = store.carryAllUnlessHeld(restore);
+
+    assertThat(again.getDeduplicated()).isTrue();
+    assertThat(counter.calls("CopyObject") + counter.calls("PutObject")).isZero();
+    assertThat(again.getManifest())
+        .as("the stored state, untouched")
+        .isEqualTo(first.getManifest());
+    assertThat(store.get(Saves.read(again.getDocumentRef())).getPipedoc()).isEqualTo(doc);
+
+    PipeDoc changed =
+        doc.toBuilder()
+            .setSearchMetadata(doc.getSearchMetadata().toBuilder().setTitle("re-parsed"))
+            .build();
+    store.save(Saves.pipeline(ACME, GRAPH, "parser.memo", changed).setKeep(true).build());
+    counter.reset();
+    SavePipeDocResponse changedCarry = store.carryAllUnlessHeld(restore);
+    assertThat(changedCarry.getDeduplicated()).as("the source's content changed").isFalse();
+    assertThat(counter.calls("CopyObject")).isEqualTo(4);
+    assertThat(store.get(Saves.read(changedCarry.getDocumentRef())).getPipedoc())
+        .isEqualTo(changed);
+  }
+
+  @Test
+  void aCacheCopyIsAlwaysMadeSinceAReclaimNamesTheExactCopy() {
+    PipeDoc doc = SampleDocs.document(uniqueId(), 12, 256);
+    DocumentReference source =
+        store
+            .save(Saves.pipeline(ACME, GRAPH, "parser", doc).setKeep(true).build())
+            .getDocumentRef();
+    SavePipeDocRequest carry =
+        Saves.pipeline(
+                ACME, GRAPH, "chunker", PipeDoc.newBuilder().setDocId(doc.getDocId()).build())
+            .setKeep(false)
+            .setCopyUnwrittenPartsFrom(source)
+            .build();
+    SavePipeDocResponse first = store.carryAllUnlessHeld(carry);
+    counter.reset();
+
+    SavePipeDocResponse again = store.carryAllUnlessHeld(carry);
+
+    assertThat(again.getDeduplicated()).isFalse();
+    assertThat(counter.calls("CopyObject")).isPositive();
+    assertThat(entry(again, PIPE_DOC_PART_CORE).getObjectKey())
+        .as("a copy of its own")
+        .isNotEqualTo(entry(first, PIPE_DOC_PART_CORE).getObjectKey());
+    assertThatThrownBy(
+            () ->
+                store.carryAllUnlessHeld(
+                    carry.toBuilder().addPartsWritten(PIPE_DOC_PART_PARSED).build()))
+        .isInstanceOf(PipeDocStoreException.InvalidRequest.class)
+        .hasMessageContaining("parts_written");
   }
 
   // ----------------------------------------------------------------------------------------- reads

@@ -69,6 +69,14 @@ public interface DocumentStaging {
       DocumentReference source, String accountId, String graphId, String nodeId, boolean keep);
 
   /**
+   * {@link #carryAll} to a PERSIST address, except that an address already holding exactly the
+   * source's content (equal part hashes) is left as it is, with nothing copied or committed
+   * (decision 1840). For putting a memoized output back where a replay usually finds it still.
+   */
+  DocumentReference carryAllUnlessHeld(
+      DocumentReference source, String accountId, String graphId, String nodeId);
+
+  /**
    * The manifest of the ACTIVE stored state {@code reference} names (no object is read), or empty
    * when it is gone. Its checksum and save time identify that exact copy in a reclaim request.
    */

@@ -621,12 +621,19 @@ public final class CompleteService {
    * left it (the gateway saves a result there). Until then that address still holds the hop's
    * input: for a parser, the intake copy whose BLOBS only point at the uploaded object, while the
    * output it memoized carries the bytes inline. Every part is carried from the memo copy inside
-   * the object store, so the address reads back part for part as after the first run.
+   * the object store, so the address reads back part for part as after the first run. A node
+   * skipped ahead of (decision 1839) usually still holds that output from the run before: the
+   * carry then leaves it alone (decision 1840).
    */
   private void restore(
       HopIdentity id, PipeStream input, PipeDoc output, boolean blobsInHand, boolean bodiless) {
     try {
-      copyAt(input, output, id.graphId(), id.nodeId(), blobsInHand, bodiless);
+      if (bodiless) {
+        hop.staging.carryAllUnlessHeld(
+            input.getDocumentRef(), input.getMetadata().getAccountId(), id.graphId(), id.nodeId());
+        return;
+      }
+      copyAt(input, output, id.graphId(), id.nodeId(), blobsInHand, false);
     } catch (DocumentStaging.TransientStoreFailure e) {
       throw new TransientHopFailure(
           "restoring the memoized output of doc '"

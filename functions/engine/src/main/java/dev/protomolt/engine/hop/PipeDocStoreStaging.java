@@ -16,6 +16,7 @@ import dev.protomolt.proto.repository.v1.GetPipeDocManifestResponse;
 import dev.protomolt.proto.repository.v1.GetPipeDocRequest;
 import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
+import dev.protomolt.proto.repository.v1.SavePipeDocResponse;
 import dev.protomolt.repository.DocumentReferences;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.PipeDocStoreException;
@@ -24,6 +25,7 @@ import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
 
@@ -215,6 +217,22 @@ public final class PipeDocStoreStaging implements DocumentStaging {
   @Override
   public DocumentReference carryAll(
       DocumentReference source, String accountId, String graphId, String nodeId, boolean keep) {
+    return carried(source, accountId, graphId, nodeId, keep, store::carryAll);
+  }
+
+  @Override
+  public DocumentReference carryAllUnlessHeld(
+      DocumentReference source, String accountId, String graphId, String nodeId) {
+    return carried(source, accountId, graphId, nodeId, true, store::carryAllUnlessHeld);
+  }
+
+  private DocumentReference carried(
+      DocumentReference source,
+      String accountId,
+      String graphId,
+      String nodeId,
+      boolean keep,
+      Function<SavePipeDocRequest, SavePipeDocResponse> carry) {
     PipeDoc named = PipeDoc.newBuilder().setDocId(source.getDocId()).build();
     SavePipeDocRequest request =
         request(named, accountId, graphId, nodeId, keep).setCopyUnwrittenPartsFrom(source).build();
@@ -228,7 +246,7 @@ public final class PipeDocStoreStaging implements DocumentStaging {
             + "'",
         () -> {
           try {
-            return store.carryAll(request).getDocumentRef();
+            return carry.apply(request).getDocumentRef();
           } catch (PipeDocStoreException.CopySourceGone gone) {
             // No body is in hand to save instead, so this is the read's refusal, not a retry.
             throw new PipeDocStoreException.DocumentNotFound(

@@ -25,6 +25,7 @@ import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.data.v1.StepStatus;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.proto.repository.v1.DeletePipeDocRequest;
+import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import dev.protomolt.repository.memo.PostgresHopMemos;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -139,6 +140,8 @@ class MemoizationTest {
     run(admit(document("memo-carry", "en"), false), 3);
     deploy(withNode(plain, "index", n -> n.setCustomConfig(config("shards", "2"))));
     called.clear();
+    PipeDocManifest chunkBefore = manifest("memo-carry", "chunk");
+    PipeDocManifest parseBefore = manifest("memo-carry", "parse");
     String replay = admit(document("memo-carry", "en"), true);
     h.staging.staged.clear();
 
@@ -160,6 +163,15 @@ class MemoizationTest {
     assertThat(parts("memo-carry", "chunk"))
         .as("chunk's address holds what the chunker stored")
         .isEqualTo(parts("memo-carry", "chunk.memo"));
+    assertThat(manifest("memo-carry", "chunk"))
+        .as(
+            "chunk's address still held its memo from the first run: left alone, same objects"
+                + " (1840)")
+        .isEqualTo(chunkBefore);
+    assertThat(manifest("memo-carry", "parse").getEntries(0).getObjectKey())
+        .as("parse's address held the staged intake copy, so its memo was put back (new objects)")
+        .isNotEqualTo(parseBefore.getEntries(0).getObjectKey());
+    assertThat(parts("memo-carry", "parse")).isEqualTo(parts("memo-carry", "parse.memo"));
   }
 
   @Test
@@ -309,8 +321,6 @@ class MemoizationTest {
     run(admit(forgettable, true), 3);
     assertThat(called).containsExactly("parse", "chunk", "index");
     assertThat(memoRows("memo-rtbf")).as("no memo row names the document").isZero();
-    System.out.println("STAGED " + h.staging.staged);
-    new Throwable().printStackTrace();
     assertThat(h.staging.staged)
         .extracting(RecordingStaging.Staged::nodeId)
         .as("nothing of the document was written down")
@@ -409,6 +419,10 @@ class MemoizationTest {
     return h.staging.activeManifest(ref(docId, node)).orElseThrow().getEntriesList().stream()
         .map(e -> e.getPart() + "/" + e.getSubKey() + " " + e.getState() + " " + e.getSha256())
         .toList();
+  }
+
+  private PipeDocManifest manifest(String docId, String node) {
+    return h.staging.activeManifest(ref(docId, node)).orElseThrow();
   }
 
   private PipeDoc stored(String docId, String node) {

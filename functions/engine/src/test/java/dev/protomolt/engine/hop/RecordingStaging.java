@@ -117,6 +117,15 @@ final class RecordingStaging implements DocumentStaging {
     return ref;
   }
 
+  @Override
+  public DocumentReference carryAllUnlessHeld(
+      DocumentReference source, String accountId, String graphId, String nodeId) {
+    failIfInjected("carrying doc '" + source.getDocId() + "'");
+    DocumentReference ref = store.carryAllUnlessHeld(source, accountId, graphId, nodeId);
+    staged.add(new Staged(accountId, graphId, nodeId, source.getDocId(), true));
+    return ref;
+  }
+
   /** Throws the next injected stage failure, naming {@code what}, while any are left. */
   private void failIfInjected(String what) {
     if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
