@@ -189,6 +189,13 @@ public final class StoreWorkDocuments implements WorkDocuments {
       save.addAllChunkSetsWritten(changes.chunkSetsWritten());
     }
     if (written.isEmpty() && changes.chunkSetsWritten().isEmpty()) {
+      if (source.getDocId().equals(processed.getDocId())
+          && ownCopy(dispatch, source, save.getKeep())) {
+        // The input is already the hop's own copy, part for part what the module handed back (a
+        // sink's usual answer): another state of the same bytes at the same address would be a
+        // PUT and a few copies for nothing (decision 1841).
+        return original;
+      }
       // Nothing changed, yet the hop still needs its own copy: writing the small CORE part and
       // carrying every other part forward costs one PUT and a few server-side copies.
       written.add(PipeDocPart.PIPE_DOC_PART_CORE);
@@ -196,6 +203,18 @@ public final class StoreWorkDocuments implements WorkDocuments {
     save.addAllPartsWritten(written);
     SavePipeDocResponse saved = store.save(save.build());
     return original.toBuilder().setDocumentRef(saved.getDocumentRef()).build();
+  }
+
+  /**
+   * Whether {@code source} is the PERSIST state at the hop's own address and the result is kept
+   * too: then an unchanged result needs no save of its own. A CACHE input is always copied, since
+   * its reclaim names that exact copy (decision 0817).
+   */
+  static boolean ownCopy(WorkDispatch dispatch, DocumentReference source, boolean resultKeep) {
+    return resultKeep
+        && source.getKeep()
+        && source.getGraphAddressId().equals(dispatch.getNodeId())
+        && source.getGraphId().equals(dispatch.getGraphId());
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.protomolt.proto.data.v1.SearchMetadata;
 import dev.protomolt.proto.data.v1.StreamMetadata;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
+import dev.protomolt.proto.repository.v1.PipeDocManifest;
 import dev.protomolt.proto.repository.v1.SavePipeDocRequest;
 import dev.protomolt.repository.fixtures.StoreHarness;
 import org.junit.jupiter.api.AfterAll;
@@ -75,6 +76,40 @@ class StoreWorkDocumentsTest {
     DocumentReference result = saveResult(dispatch(pre).build(), doc("k-4", "out"));
     assertThat(result.getKeep()).isTrue();
     assertThat(storedKeep(result)).isTrue();
+  }
+
+  @Test
+  void anUnchangedResultOfTheHopsOwnCopyIsNotSavedAgain() {
+    PipeDoc input = doc("k-5", "indexed as it is");
+    DocumentReference own = save(input, "parse", true);
+    PipeDocManifest before = manifest(own);
+
+    DocumentReference result = saveResult(dispatch(own).setResultKeep(true).build(), input);
+
+    assertThat(result).as("the input's own reference, handed on").isEqualTo(own);
+    assertThat(manifest(own)).as("no new state: the same objects").isEqualTo(before);
+  }
+
+  @Test
+  void anUnchangedResultIsSavedWhenItsInputIsNotTheHopsCopyWithItsKeepFlag() {
+    PipeDoc input = doc("k-6", "unchanged");
+    DocumentReference pre = save(input, "parse.pre", false);
+    DocumentReference fromPre = saveResult(dispatch(pre).setResultKeep(true).build(), input);
+    assertThat(fromPre.getGraphAddressId()).isEqualTo("parse");
+    assertThat(storedKeep(fromPre)).isTrue();
+
+    DocumentReference cacheOwn = save(doc("k-7", "unchanged"), "parse", false);
+    PipeDocManifest before = manifest(cacheOwn);
+    DocumentReference kept =
+        saveResult(dispatch(cacheOwn).setResultKeep(true).build(), doc("k-7", "unchanged"));
+    assertThat(storedKeep(kept)).as("a PERSIST result is never left as a CACHE copy").isTrue();
+    assertThat(manifest(kept)).isNotEqualTo(before);
+  }
+
+  private static PipeDocManifest manifest(DocumentReference ref) {
+    return h.store
+        .getManifest(GetPipeDocManifestRequest.newBuilder().setDocumentRef(ref).build())
+        .getManifest();
   }
 
   private static DocumentReference saveResult(WorkDispatch dispatch, PipeDoc processed) {
