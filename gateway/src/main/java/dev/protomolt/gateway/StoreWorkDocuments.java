@@ -211,9 +211,12 @@ public final class StoreWorkDocuments implements WorkDocuments {
    * its reclaim names that exact copy (decision 0817).
    */
   static boolean ownCopy(WorkDispatch dispatch, DocumentReference source, boolean resultKeep) {
-    return resultKeep
-        && source.getKeep()
-        && source.getGraphAddressId().equals(dispatch.getNodeId())
+    return resultKeep && source.getKeep() && atHopAddress(dispatch, source);
+  }
+
+  /** Whether {@code source} is the stored state at the dispatched hop's own address. */
+  private static boolean atHopAddress(WorkDispatch dispatch, DocumentReference source) {
+    return source.getGraphAddressId().equals(dispatch.getNodeId())
         && source.getGraphId().equals(dispatch.getGraphId());
   }
 
@@ -229,10 +232,7 @@ public final class StoreWorkDocuments implements WorkDocuments {
     if (dispatch.hasResultKeep()) {
       return dispatch.getResultKeep();
     }
-    boolean sameAddress =
-        source.getGraphAddressId().equals(dispatch.getNodeId())
-            && source.getGraphId().equals(dispatch.getGraphId());
-    return !sameAddress || source.getKeep();
+    return !atHopAddress(dispatch, source) || source.getKeep();
   }
 
   private static SavePipeDocRequest.Builder target(

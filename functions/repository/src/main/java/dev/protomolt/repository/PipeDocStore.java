@@ -58,6 +58,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * The document store: saves, masked reads, manifests and tombstones of PipeDocs, stored as four
@@ -162,17 +163,7 @@ public final class PipeDocStore {
    */
   public SavePipeDocResponse carryAllUnlessHeld(SavePipeDocRequest request) {
     requireCarryOfEveryPart(request);
-    return Spans.inSpan(
-        tracer,
-        "store.save",
-        span -> {
-          Spans.aboutDocument(span, request.getPipedoc().getDocId());
-          Optional<SavePipeDocResponse> held = request.getKeep() ? held(request) : Optional.empty();
-          SavePipeDocResponse saved = held.orElseGet(() -> untracedSave(request, true));
-          span.setAttribute("protomolt.bytes_written", saved.getBytesWritten());
-          span.setAttribute("protomolt.deduplicated", saved.getDeduplicated());
-          return saved;
-        });
+    return traced(request, () -> held(request).orElseGet(() -> untracedSave(request, true)));
   }
 
   private static void requireCarryOfEveryPart(SavePipeDocRequest request) {
@@ -193,6 +184,9 @@ public final class PipeDocStore {
    * refused by the carry itself, with its own error).
    */
   private Optional<SavePipeDocResponse> held(SavePipeDocRequest request) {
+    if (!request.getKeep()) {
+      return Optional.empty();
+    }
     SaveTarget target = SaveTarget.of(request);
     String accountId = target.coordinates().accountId();
     NodeCoordinates sourceCoordinates =
@@ -232,13 +226,20 @@ public final class PipeDocStore {
   }
 
   private SavePipeDocResponse tracedSave(SavePipeDocRequest request, boolean carryAll) {
+    return traced(request, () -> untracedSave(request, carryAll));
+  }
+
+  /** {@code save} inside a {@code store.save} span that says what it wrote. */
+  private SavePipeDocResponse traced(
+      SavePipeDocRequest request, Supplier<SavePipeDocResponse> save) {
     return Spans.inSpan(
         tracer,
         "store.save",
         span -> {
           Spans.aboutDocument(span, request.getPipedoc().getDocId());
-          SavePipeDocResponse saved = untracedSave(request, carryAll);
+          SavePipeDocResponse saved = save.get();
           span.setAttribute("protomolt.bytes_written", saved.getBytesWritten());
+          span.setAttribute("protomolt.deduplicated", saved.getDeduplicated());
           return saved;
         });
   }

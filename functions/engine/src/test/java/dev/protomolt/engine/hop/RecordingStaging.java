@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The real document store ({@link PipeDocStoreStaging} over the repository's store on S3Proxy and
@@ -73,10 +74,10 @@ final class RecordingStaging implements DocumentStaging {
   @Override
   public DocumentReference stage(
       PipeDoc document, String accountId, String graphId, String nodeId, boolean keep) {
-    failIfInjected("staging doc '" + document.getDocId() + "'");
-    DocumentReference ref = store.stage(document, accountId, graphId, nodeId, keep);
-    staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));
-    return ref;
+    return recorded(
+        "staging",
+        new Staged(accountId, graphId, nodeId, document.getDocId(), keep),
+        () -> store.stage(document, accountId, graphId, nodeId, keep));
   }
 
   @Override
@@ -87,10 +88,10 @@ final class RecordingStaging implements DocumentStaging {
       String graphId,
       String nodeId,
       boolean keep) {
-    failIfInjected("staging doc '" + document.getDocId() + "'");
-    DocumentReference ref = store.stageFrom(source, document, accountId, graphId, nodeId, keep);
-    staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));
-    return ref;
+    return recorded(
+        "staging",
+        new Staged(accountId, graphId, nodeId, document.getDocId(), keep),
+        () -> store.stageFrom(source, document, accountId, graphId, nodeId, keep));
   }
 
   @Override
@@ -101,36 +102,42 @@ final class RecordingStaging implements DocumentStaging {
       String graphId,
       String nodeId,
       boolean keep) {
-    failIfInjected("staging doc '" + document.getDocId() + "'");
-    DocumentReference ref =
-        store.stageFromWithoutBlobs(source, document, accountId, graphId, nodeId, keep);
-    staged.add(new Staged(accountId, graphId, nodeId, document.getDocId(), keep));
-    return ref;
+    return recorded(
+        "staging",
+        new Staged(accountId, graphId, nodeId, document.getDocId(), keep),
+        () -> store.stageFromWithoutBlobs(source, document, accountId, graphId, nodeId, keep));
   }
 
   @Override
   public DocumentReference carryAll(
       DocumentReference source, String accountId, String graphId, String nodeId, boolean keep) {
-    failIfInjected("carrying doc '" + source.getDocId() + "'");
-    DocumentReference ref = store.carryAll(source, accountId, graphId, nodeId, keep);
-    staged.add(new Staged(accountId, graphId, nodeId, source.getDocId(), keep));
-    return ref;
+    return recorded(
+        "carrying",
+        new Staged(accountId, graphId, nodeId, source.getDocId(), keep),
+        () -> store.carryAll(source, accountId, graphId, nodeId, keep));
   }
 
   @Override
   public DocumentReference carryAllUnlessHeld(
       DocumentReference source, String accountId, String graphId, String nodeId) {
-    failIfInjected("carrying doc '" + source.getDocId() + "'");
-    DocumentReference ref = store.carryAllUnlessHeld(source, accountId, graphId, nodeId);
-    staged.add(new Staged(accountId, graphId, nodeId, source.getDocId(), true));
-    return ref;
+    return recorded(
+        "carrying",
+        new Staged(accountId, graphId, nodeId, source.getDocId(), true),
+        () -> store.carryAllUnlessHeld(source, accountId, graphId, nodeId));
   }
 
-  /** Throws the next injected stage failure, naming {@code what}, while any are left. */
-  private void failIfInjected(String what) {
+  /**
+   * {@code save} on the real store, recorded as {@code staged} once it succeeded; first the next
+   * injected stage failure, if any is left, named "{@code verb} doc 'd' failed".
+   */
+  private DocumentReference recorded(String verb, Staged staged, Supplier<DocumentReference> save) {
     if (failingStages.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new TransientStoreFailure(what + " failed: S3 timed out (injected)", null);
+      throw new TransientStoreFailure(
+          verb + " doc '" + staged.docId() + "' failed: S3 timed out (injected)", null);
     }
+    DocumentReference ref = save.get();
+    this.staged.add(staged);
+    return ref;
   }
 
   @Override
