@@ -83,6 +83,14 @@ public final class ErrorNames {
   public static final List<String> START_EXECUTION_TRANSIENT =
       List.of("StepFunctions.ExecutionLimitExceededException", "StepFunctions.SdkClientException");
 
+  /**
+   * The terminal failures of a module's hop other than its reject, as its Work state sees them:
+   * retries run out, a result too large for the state, the queue's timeout. A Complete that handed
+   * the hop on (decision 1842) sends these to the next node's Dlq, and everything else to its own.
+   */
+  public static final List<String> NEXT_MODULE_FAILURES =
+      List.of(MODULE_RETRYABLE, TASK_OUTPUT_TOO_LARGE, TIMEOUT, HEARTBEAT_TIMEOUT);
+
   /** Transient invocation errors of the Lambda integration that AWS recommends retrying. */
   public static final List<String> LAMBDA_TRANSIENT =
       List.of(

@@ -21,6 +21,13 @@ import java.util.Set;
  * contract"); one instance per compilation.
  */
 final class StateEmitter {
+
+  /** N.NextRejected: the node N handed on to rejected the document (decision 1842). */
+  static final String NEXT_REJECTED = "NextRejected";
+
+  /** N.NextFailed: the hop of the node N handed on to failed terminally (decision 1842). */
+  static final String NEXT_FAILED = "NextFailed";
+
   private final PipelineGraph graph;
   private final GraphShape shape;
   private final Map<String, HopPolicy> policies;
@@ -154,6 +161,12 @@ final class StateEmitter {
             JsonObject.of().with("outcome.$", "$.outcome").with("workUnitId.$", "$.workUnitId")));
     routing(node, block);
     block.with(name(node, "Rejected"), rejected(node));
+    directTarget(node)
+        .ifPresent(
+            to -> {
+              block.with(name(node, NEXT_REJECTED), nextFailed(node, to, name(to, "Rejected")));
+              block.with(name(node, NEXT_FAILED), nextFailed(node, to, name(to, "Dlq")));
+            });
     deadLetter(node, block);
 
     long main =
@@ -188,6 +201,14 @@ final class StateEmitter {
     long worst = HistoryBudget.EVENTS_PER_STATE; // SinkReached / RoutingEnded / Dropped
     worst = Math.max(worst, cost(block, node, "Rejected"));
     worst = Math.max(worst, cost(block, node, "Dlq") + cost(block, node, "DeadLettered"));
+    // A failure of the next node's module re-derives its input here, then dead-letters there
+    // (decision 1842); that node's Dlq and DeadLettered cost what this node's do.
+    worst =
+        Math.max(
+            worst,
+            cost(block, node, NEXT_FAILED)
+                + cost(block, node, "Dlq")
+                + cost(block, node, "DeadLettered"));
     Object fanOut = block.get(name(node, "FanOut"));
     if (fanOut != null) {
       int items = shape.outEdges(node.getNodeId()).size();
@@ -292,15 +313,9 @@ final class StateEmitter {
   }
 
   private JsonObject work(GraphNode node, HopPolicy policy) {
-    JsonObject payload =
-        hop(node)
-            .with("moduleId", node.getModuleId())
-            .with("taskToken.$", "$$.Task.Token")
-            .with("attempt.$", "$$.State.RetryCount")
-            .with("workUnitId.$", "$.workUnitId")
-            .with("heartbeatSeconds", policy.heartbeatSeconds())
-            .with("timeoutSeconds", policy.workTimeoutSeconds())
-            .with("stream.$", "$.stream");
+    JsonObject payload = hop(node);
+    workFields(node, policy).forEach(payload::with);
+    payload.with("workUnitId.$", "$.workUnitId").with("stream.$", "$.stream");
     HopPolicy.Backoff b = policy.retry();
     return JsonObject.of()
         .with("Type", "Task")
@@ -314,13 +329,7 @@ final class StateEmitter {
         // claimed work (decision 1650). A timeout means the queue time to live ran out; it is not
         // retried, since a re-dispatch would only queue behind the same backlog again.
         .with("TimeoutSeconds", policy.workTimeoutSeconds())
-        .with(
-            "ResultSelector",
-            JsonObject.of()
-                .with("node", node.getNodeId())
-                .with("workUnitId.$", "$.workUnitId")
-                .with("outcome.$", "$.outcome")
-                .with("stream.$", "$.stream"))
+        .with("ResultSelector", workSelector(node))
         .with("ResultPath", "$")
         .with(
             "Retry",
@@ -336,16 +345,34 @@ final class StateEmitter {
         .with("Next", name(node, "Complete"));
   }
 
+  /** What a Work payload tells Dispatch beyond the hop, its work unit and its stream. */
+  private static JsonObject workFields(GraphNode node, HopPolicy policy) {
+    return JsonObject.of()
+        .with("moduleId", node.getModuleId())
+        .with("taskToken.$", "$$.Task.Token")
+        .with("attempt.$", "$$.State.RetryCount")
+        .with("heartbeatSeconds", policy.heartbeatSeconds())
+        .with("timeoutSeconds", policy.workTimeoutSeconds());
+  }
+
+  /** The state a node's module result leaves: what its Complete reads. */
+  private static JsonObject workSelector(GraphNode node) {
+    return JsonObject.of()
+        .with("node", node.getNodeId())
+        .with("workUnitId.$", "$.workUnitId")
+        .with("outcome.$", "$.outcome")
+        .with("stream.$", "$.stream");
+  }
+
   private JsonObject complete(GraphNode node, JsonObject outcome) {
     JsonObject payload = hop(node);
     outcome.forEach(payload::with);
     payload.with("stream.$", "$.stream");
     Optional<GraphNode> direct = directTarget(node);
     if (direct.isPresent()) {
-      // Asked for by the machine, like prepareNext: only a machine with no choice after this
-      // Complete needs it to route to that one node and prepare it, or fail (decision 1834).
-      payload.with(InlinePrepare.DIRECT_NEXT_FIELD, true);
-    } else if (preparesATarget(node)) {
+      return handingOn(node, direct.get(), payload);
+    }
+    if (preparesATarget(node)) {
       // Asked for by the machine, not assumed by the function: a version compiled before decision
       // 1832 has no prepared branch, and its Complete must keep answering unprepared.
       payload.with(InlinePrepare.PREPARE_NEXT_FIELD, true);
@@ -365,14 +392,6 @@ final class StateEmitter {
               .with("node", node.getNodeId())
               .with("workUnitId.$", "$.Payload.workUnitId")
               .with("memoized.$", "$.Payload.memoized");
-    } else if (direct.isPresent()) {
-      // What the next Work reads, and the mark its Redriven goes back to Work by (see redriven).
-      selector =
-          JsonObject.of()
-              .with("node", direct.get().getNodeId())
-              .with("workUnitId.$", "$.Payload.workUnitId")
-              .with("stream.$", "$.Payload.stream")
-              .with(InlinePrepare.PREPARED_FIELD, true);
     } else {
       selector =
           JsonObject.of()
@@ -392,11 +411,99 @@ final class StateEmitter {
             .with("ResultPath", "$")
             .with("Retry", List.of(lambdaRetrier(node)))
             .with("Catch", completeCatchers(node));
-    if (ends) {
-      return task.with("End", true);
-    }
-    return task.with(
-        "Next", direct.map(to -> name(to, "Work")).orElseGet(() -> name(node, "Next")));
+    return ends ? task.with("End", true) : task.with("Next", name(node, "Next"));
+  }
+
+  /**
+   * The Complete of a node whose routing has one answer (decision 1834) hands the next node's work
+   * on itself (decision 1842): it routes to {@code to}, prepares it and dispatches its work unit
+   * under this state's task token, so the state ends with {@code to}'s module result and goes on to
+   * {@code to}'s Complete. One state and one Lambda invocation per hop instead of two; {@code
+   * to.Work} stays for redrives and for entries through its Prepare.
+   *
+   * <p>Errors keep the owner they had with two states: this node's completion failures are
+   * retried, rejected and dead-lettered as this node's; the next module's outcomes (Module.Reject,
+   * Module.Retryable, a result too large for the state, the queue's timeout) are retried with
+   * {@code to}'s backoff and, once terminal, go to {@code to}'s Rejected or Dlq through a state
+   * that first re-derives {@code to}'s input from this state's (see {@link #nextFailed}).
+   */
+  private JsonObject handingOn(GraphNode node, GraphNode to, JsonObject payload) {
+    HopPolicy policy = policies.get(to.getNodeId());
+    payload.with(InlinePrepare.DIRECT_NEXT_FIELD, true);
+    payload.with(InlinePrepare.DISPATCH_NEXT_FIELD, workFields(to, policy));
+    return JsonObject.of()
+        .with("Type", "Task")
+        .with("Resource", StateMachineCompiler.LAMBDA_WAIT_FOR_TOKEN)
+        .with(
+            "Parameters",
+            JsonObject.of()
+                .with("FunctionName", substitution(StateMachineCompiler.COMPLETE_FUNCTION_ARN))
+                .with("Payload", payload))
+        // The next node's Work timeout: the queue time to live plus one attempt (decision 1650).
+        .with("TimeoutSeconds", policy.workTimeoutSeconds())
+        .with("ResultSelector", workSelector(to))
+        .with("ResultPath", "$")
+        .with(
+            "Retry",
+            List.of(
+                lambdaRetrier(node),
+                retrier(List.of(ErrorNames.MODULE_RETRYABLE), policy.retry(), true)))
+        .with(
+            "Catch",
+            List.of(
+                JsonObject.of()
+                    .with("ErrorEquals", List.of(ErrorNames.RTBF_TOO_LARGE))
+                    .with("ResultPath", "$.error")
+                    .with("Next", name(node, "Rejected")),
+                JsonObject.of()
+                    .with("ErrorEquals", List.of(ErrorNames.MODULE_REJECT))
+                    .with("ResultPath", "$.error")
+                    .with("Next", name(node, NEXT_REJECTED)),
+                JsonObject.of()
+                    .with("ErrorEquals", ErrorNames.NEXT_MODULE_FAILURES)
+                    .with("ResultPath", "$.error")
+                    .with("Next", name(node, NEXT_FAILED)),
+                catchAll(name(node, "Dlq"))))
+        .with("Next", name(to, "Complete"));
+  }
+
+  /**
+   * After the module of the node a Complete handed on to failed terminally, this state completes
+   * {@code node} again without dispatching (Complete is idempotent: its Lambda retrier re-runs it
+   * too) for the one thing that state's input lacks, {@code to}'s work unit and input stream, and
+   * hands the failure on with them to {@code to}'s {@code next} state. {@code to}'s Dlq then
+   * records the hop it ran, and its Redriven re-enters at {@code to.Work}.
+   */
+  private JsonObject nextFailed(GraphNode node, GraphNode to, String next) {
+    JsonObject payload =
+        hop(node)
+            .with("outcome.$", "$.outcome")
+            .with("workUnitId.$", "$.workUnitId")
+            .with("stream.$", "$.stream")
+            .with(InlinePrepare.DIRECT_NEXT_FIELD, true)
+            .with("error.$", "$.error");
+    return lambdaTask(
+            "Node '"
+                + display(to)
+                + "' failed after '"
+                + display(node)
+                + "' handed it on: re-derive its input, then "
+                + next
+                + ".",
+            StateMachineCompiler.COMPLETE_FUNCTION_ARN,
+            payload)
+        .with(
+            "ResultSelector",
+            JsonObject.of()
+                .with("node", to.getNodeId())
+                .with("workUnitId.$", "$.Payload.workUnitId")
+                .with("stream.$", "$.Payload.stream")
+                .with(InlinePrepare.PREPARED_FIELD, true)
+                .with("error.$", "$.Payload.error"))
+        .with("ResultPath", "$")
+        .with("Retry", List.of(lambdaRetrier(node)))
+        .with("Catch", List.of(catchAll(name(node, "Dlq"))))
+        .with("Next", next);
   }
 
   /**

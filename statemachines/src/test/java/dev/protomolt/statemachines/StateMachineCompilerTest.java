@@ -110,6 +110,51 @@ class StateMachineCompilerTest {
   }
 
   @Test
+  void aHandedOnHopsFailuresGoToTheNodeTheyBelongTo() throws Exception {
+    JsonNode states = compile(chain(1)).get("States");
+    JsonNode complete = states.get("p1.Complete");
+    List<String> catches = new ArrayList<>();
+    complete
+        .get("Catch")
+        .forEach(c -> catches.add(c.get("ErrorEquals") + "->" + c.get("Next").asText()));
+    assertThat(catches)
+        .containsExactly(
+            "[\"dev.protomolt.engine.hop.RtbfTooLargeFailure\"]->p1.Rejected",
+            "[\"Module.Reject\"]->p1.NextRejected",
+            "[\"Module.Retryable\",\"Gateway.TaskOutputTooLarge\",\"States.Timeout\","
+                + "\"States.HeartbeatTimeout\"]->p1.NextFailed",
+            "[\"States.ALL\"]->p1.Dlq");
+    List<String> retried = new ArrayList<>();
+    complete.get("Retry").forEach(r -> retried.add(r.get("ErrorEquals").get(0).asText()));
+    assertThat(retried)
+        .as("this node's transient failures, then the next module's retryable ones")
+        .containsExactly("Lambda.ServiceException", "Module.Retryable");
+    for (String failed : List.of("p1.NextRejected", "p1.NextFailed")) {
+      JsonNode state = states.get(failed);
+      JsonNode payload = state.get("Parameters").get("Payload");
+      assertThat(state.get("Resource").asText())
+          .as("%s completes p1 again without dispatching", failed)
+          .isEqualTo("arn:aws:states:::lambda:invoke");
+      assertThat(payload.get("nodeId").asText()).isEqualTo("p1");
+      assertThat(payload.get("directNext").asBoolean()).isTrue();
+      assertThat(payload.has("dispatchNext")).isFalse();
+      assertThat(payload.get("error.$").asText()).isEqualTo("$.error");
+      JsonNode selector = state.get("ResultSelector");
+      assertThat(selector.get("node").asText()).isEqualTo("out");
+      assertThat(selector.get("error.$").asText()).isEqualTo("$.Payload.error");
+      assertThat(selector.get("prepared").asBoolean())
+          .as("the mark out.Redriven goes back to out.Work by")
+          .isTrue();
+      assertThat(state.get("Catch").get(0).get("Next").asText()).isEqualTo("p1.Dlq");
+    }
+    assertThat(states.get("p1.NextRejected").get("Next").asText()).isEqualTo("out.Rejected");
+    assertThat(states.get("p1.NextFailed").get("Next").asText()).isEqualTo("out.Dlq");
+    assertThat(states.has("in.NextFailed"))
+        .as("an intake node keeps its routing choice, so it hands nothing on")
+        .isFalse();
+  }
+
+  @Test
   void aModuleNodeCompilesToPrepareWorkCompleteWithItsTerminals() throws Exception {
     JsonNode states = compile(chain(1)).get("States");
     assertThat(states.get("p1.Prepare").get("Next").asText()).isEqualTo("p1.Work");
@@ -140,14 +185,26 @@ class StateMachineCompilerTest {
     assertThat(work.get("Catch").get(1).get("Next").asText()).isEqualTo("p1.Dlq");
     JsonNode complete = states.get("p1.Complete");
     assertThat(complete.get("Next").asText())
-        .as("one unconditional edge into a node without filter or pre-mappings: no choice")
-        .isEqualTo("out.Work");
+        .as("one unconditional edge into a node without filter or pre-mappings: handed on")
+        .isEqualTo("out.Complete");
+    assertThat(complete.get("Resource").asText())
+        .as("the Complete dispatches out's work under its own token (decision 1842)")
+        .isEqualTo("arn:aws:states:::lambda:invoke.waitForTaskToken");
+    assertThat(complete.get("Parameters").get("FunctionName").asText())
+        .isEqualTo("${CompleteFunctionArn}");
     assertThat(complete.get("Parameters").get("Payload").get("directNext").asBoolean()).isTrue();
     assertThat(complete.get("Parameters").get("Payload").has("prepareNext")).isFalse();
+    JsonNode dispatchNext = complete.get("Parameters").get("Payload").get("dispatchNext");
+    assertThat(dispatchNext.get("moduleId").asText()).isEqualTo("sink-out");
+    assertThat(dispatchNext.get("taskToken.$").asText()).isEqualTo("$$.Task.Token");
+    assertThat(dispatchNext.get("attempt.$").asText()).isEqualTo("$$.State.RetryCount");
+    assertThat(dispatchNext.get("timeoutSeconds").asInt()).isEqualTo(86_400 + 900);
+    assertThat(complete.get("TimeoutSeconds").asInt()).isEqualTo(86_400 + 900);
     assertThat(complete.get("ResultSelector").get("node").asText()).isEqualTo("out");
-    assertThat(complete.get("ResultSelector").get("prepared").asBoolean())
-        .as("the mark out.Redriven goes back to out.Work by")
-        .isTrue();
+    assertThat(complete.get("ResultSelector").get("outcome.$").asText()).isEqualTo("$.outcome");
+    assertThat(states.get("out.Work").get("Next").asText())
+        .as("out.Work stays for redrives and entries through out.Prepare")
+        .isEqualTo("out.Complete");
     assertThat(states.has("p1.Next")).isFalse();
     assertThat(states.has("p1.RoutingEnded")).isFalse();
     assertThat(states.get("p1.Rejected").get("End").asBoolean()).isTrue();

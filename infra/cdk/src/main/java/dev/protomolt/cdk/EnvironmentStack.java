@@ -584,6 +584,10 @@ public final class EnvironmentStack extends ZonePinnedStack {
     IGrantable complete = functions.alias(COMPLETE);
     storage.grantDocumentReadWrite(complete);
     messaging.grantProduce(complete, "pipeline-events", "reclaim-requests");
+    // A direct Complete hands the next node's work on itself, as its Work's Dispatch would: it
+    // produces to the module's topic, and closes a memoized hop's task (decision 1842).
+    messaging.grantProduce(complete, Messaging.MODULE_TOPIC_PREFIX + "*");
+    graphAdmin.grantTaskSuccess(complete);
 
     IGrantable dlq = functions.alias(DLQ);
     storage.grantDocumentReadWrite(dlq);

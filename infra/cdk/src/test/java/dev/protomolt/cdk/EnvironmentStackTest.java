@@ -215,6 +215,15 @@ class EnvironmentStackTest {
         .allMatch(r -> r.endsWith("/pipestream.module.*") || r.endsWith("/reclaim-requests"))
         .anyMatch(r -> r.endsWith("/reclaim-requests"));
     assertThat(kafkaActions("Dispatch")).doesNotContain("kafka-cluster:ReadData");
+    // A direct Complete dispatches the next node's work itself (decision 1842).
+    assertThat(topicResources("Complete"))
+        .anyMatch(r -> r.endsWith("/pipestream.module.*"))
+        .allMatch(
+            r ->
+                r.endsWith("/pipestream.module.*")
+                    || r.endsWith("/reclaim-requests")
+                    || r.endsWith("/pipeline-events"));
+    assertThat(kafkaActions("Complete")).doesNotContain("kafka-cluster:ReadData");
   }
 
   @Test

@@ -364,6 +364,18 @@ class IamPolicyTest {
   }
 
   @Test
+  void aDirectCompleteMayCompleteTheNextHopsMemoButNeverFailOrHeartbeatIt() {
+    List<String> actions =
+        PolicyDocuments.forRole(template, roleId("FunctionsCompleteServiceRole")).stream()
+            .flatMap(s -> s.actions().stream())
+            .toList();
+    assertThat(actions)
+        .as("a direct Complete dispatches the next hop and may close it from a memo (1842)")
+        .contains("states:SendTaskSuccess")
+        .doesNotContain("states:SendTaskFailure", "states:SendTaskHeartbeat");
+  }
+
+  @Test
   void functionsThatDoNotStoreDocumentsCannotWriteThem() {
     for (String fn :
         List.of(

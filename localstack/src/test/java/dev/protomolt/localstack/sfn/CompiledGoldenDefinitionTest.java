@@ -96,8 +96,26 @@ class CompiledGoldenDefinitionTest {
     // This graph has no memoized node: nothing skipped, nothing reused.
     result.putArray("memoized");
     result.put("skipped", false);
-    // This stand-in never prepares the next node itself (decision 1832): each node's own Prepare
-    // runs.
+    if (p.path("directNext").asBoolean(false) && targets.size() == 1) {
+      // A machine with no choice after this Complete: the one target is prepared here (decision
+      // 1834) and, when the state waits on its token, its work dispatched here too (1842).
+      String target = targets.getFirst();
+      result.put("prepared", true);
+      result.put("workUnitId", "wu-" + target);
+      if (p.has("dispatchNext")) {
+        ObjectNode work = p.get("dispatchNext").deepCopy();
+        work.put("nodeId", target);
+        work.put("workUnitId", "wu-" + target);
+        work.set("stream", p.get("stream"));
+        DISPATCHED.add(work);
+      }
+      if (p.has("error")) {
+        result.set("error", p.get("error"));
+      }
+      return result;
+    }
+    // Otherwise this stand-in never prepares the next node itself (decision 1832): each node's
+    // own Prepare runs.
     result.put("prepared", false);
     return result;
   }

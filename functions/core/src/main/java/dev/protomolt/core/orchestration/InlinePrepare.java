@@ -30,6 +30,14 @@ public final class InlinePrepare {
    */
   public static final String DIRECT_NEXT_FIELD = "directNext";
 
+  /**
+   * The object of a direct Complete's payload whose state waits for the next node's task token
+   * (decision 1842): that node's Work fields ({@code moduleId}, {@code taskToken}, {@code attempt},
+   * {@code heartbeatSeconds}, {@code timeoutSeconds}). Complete then dispatches the next hop itself,
+   * one Lambda invocation fewer per hop than a Work state of its own.
+   */
+  public static final String DISPATCH_NEXT_FIELD = "dispatchNext";
+
   private InlinePrepare() {}
 
   /**

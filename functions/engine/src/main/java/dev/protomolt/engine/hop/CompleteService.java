@@ -72,6 +72,7 @@ public final class CompleteService {
   private final MemoLookup lookup;
   private final PrepareService prepare;
   private final Tracer tracer;
+  private final DispatchService dispatch;
 
   public CompleteService(HopContext hop) {
     this(hop, HopMetrics.none());
@@ -94,12 +95,22 @@ public final class CompleteService {
    *     {@code prepare} span, inside this invocation's
    */
   public CompleteService(HopContext hop, HopMetrics metrics, HopMemos memos, Tracer tracer) {
+    this(hop, metrics, memos, tracer, new DispatchService(hop));
+  }
+
+  /**
+   * @param dispatch hands the next node's work on when the machine asks this Complete to (its
+   *     {@code dispatchNext}, decision 1842), as that node's Work would
+   */
+  public CompleteService(
+      HopContext hop, HopMetrics metrics, HopMemos memos, Tracer tracer, DispatchService dispatch) {
     this.hop = hop;
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.memos = Objects.requireNonNull(memos, "memos");
     this.lookup = new MemoLookup(hop, memos);
     this.prepare = new PrepareService(hop, metrics);
     this.tracer = Objects.requireNonNull(tracer, "tracer");
+    this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
   }
 
   public String handle(String payloadJson) {
@@ -166,7 +177,7 @@ public final class CompleteService {
     boolean direct = payload.path(InlinePrepare.DIRECT_NEXT_FIELD).asBoolean(false);
     Settled first = walk(id, input, pinned, outcome, status, workUnitId, false, !direct);
     if (direct) {
-      return direct(first);
+      return direct(first, payload);
     }
     Settled ahead = skipAhead(first, startedNanos);
     boolean skipped = ahead != first;
@@ -485,7 +496,7 @@ public final class CompleteService {
    * Nothing is settled ahead: the Work after this state is the next node's whatever its memo holds,
    * and its Dispatch answers a memo hit without the module.
    */
-  private String direct(Settled settled) {
+  private String direct(Settled settled, JsonNode payload) {
     if (settled.staged().size() != 1) {
       throw new RoutingFailure(
           "node '"
@@ -500,13 +511,40 @@ public final class CompleteService {
               + " with this platform's compiler");
     }
     ObjectNode prepared = prepareTraced(settled);
-    return answer(
-        settled.workUnitId(),
-        settled.destinations(),
-        sealedForState(settled.workUnitId(), settled.staged()),
-        settled.memoized(),
-        false,
-        Optional.of(prepared));
+    ObjectNode answer =
+        answerTree(
+            settled.workUnitId(),
+            settled.destinations(),
+            sealedForState(settled.workUnitId(), settled.staged()),
+            settled.memoized(),
+            false,
+            Optional.of(prepared));
+    JsonNode next = payload.path(InlinePrepare.DISPATCH_NEXT_FIELD);
+    if (next.isObject()) {
+      // This state waits for the next node's task token (decision 1842): its answer is ignored,
+      // and the hop goes on from the module's result, or from this node's memo.
+      dispatch.dispatch(nextDispatch(nextOf(settled), next, answer));
+    }
+    if (payload.has("error")) {
+      // A state that re-derives the next node's input after its hop failed (decision 1842) passes
+      // the failure on to that node's Rejected or Dlq state through this answer.
+      answer.set("error", payload.get("error"));
+    }
+    return HopJson.print(answer);
+  }
+
+  /** The next node's Work payload: its hop, the fields the machine set, this answer's input. */
+  private static ObjectNode nextDispatch(HopIdentity nextId, JsonNode fields, ObjectNode answer) {
+    ObjectNode work = HopJson.object();
+    work.put("graphId", nextId.graphId());
+    work.put("graphVersion", nextId.graphVersion());
+    work.put("clusterId", nextId.clusterId());
+    work.put("nodeId", nextId.nodeId());
+    work.put("executionId", nextId.executionId());
+    fields.properties().forEach(f -> work.set(f.getKey(), f.getValue()));
+    work.set("workUnitId", answer.get("workUnitId"));
+    work.set("stream", answer.get("stream"));
+    return work;
   }
 
   /** The one destination's Prepare answer, in a {@code prepare} span of its own. */
@@ -923,6 +961,16 @@ public final class CompleteService {
       List<String> memoized,
       boolean skipped,
       Optional<ObjectNode> prepared) {
+    return HopJson.print(answerTree(workUnitId, destinations, staged, memoized, skipped, prepared));
+  }
+
+  private static ObjectNode answerTree(
+      String workUnitId,
+      List<Destination> destinations,
+      List<PipeStream> staged,
+      List<String> memoized,
+      boolean skipped,
+      Optional<ObjectNode> prepared) {
     ObjectNode out = HopJson.object();
     // The nodes of this walk answered from a memo, which the walk's disposition reports.
     ArrayNode memo = out.putArray("memoized");
@@ -955,6 +1003,6 @@ public final class CompleteService {
         d.put("executionName", StateMachineNames.childExecutionName(workUnitId, i));
       }
     }
-    return HopJson.print(out);
+    return out;
   }
 }

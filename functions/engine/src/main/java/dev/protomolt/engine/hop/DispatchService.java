@@ -67,7 +67,16 @@ public final class DispatchService {
   }
 
   public String handle(String payloadJson) {
-    JsonNode payload = HopJson.parse(payloadJson);
+    dispatch(HopJson.parse(payloadJson));
+    return "{}";
+  }
+
+  /**
+   * Dispatches the hop {@code payload} names (a Work state's payload), or completes its task with
+   * a memoized output. Also reached from a Complete that hands its next node's work on itself
+   * (decision 1842), with the task token of that Complete's state.
+   */
+  void dispatch(JsonNode payload) {
     HopIdentity id = HopIdentity.of(payload);
     String moduleId = HopJson.text(payload, "moduleId");
     String taskToken = HopJson.text(payload, "taskToken");
@@ -98,7 +107,7 @@ public final class DispatchService {
           MemoPolicy.reuses(pinned.node(), stream) ? lookup.reuse(key, stream) : Optional.empty();
       if (memoized.isPresent()) {
         succeed(memoized.get(), taskToken, workUnitId);
-        return "{}";
+        return;
       }
       stream =
           stream.toBuilder()
@@ -152,7 +161,6 @@ public final class DispatchService {
         PlatformMetric.MODULE_DISPATCHES,
         1,
         Map.of(PlatformMetric.MODULE_SERVICE_DIMENSION, moduleId));
-    return "{}";
   }
 
   /** Completes the hop's task with its memoized output instead of dispatching it. */

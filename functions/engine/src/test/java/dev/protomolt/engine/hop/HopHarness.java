@@ -36,6 +36,7 @@ import dev.protomolt.proto.data.v1.PipeStream;
 import dev.protomolt.proto.data.v1.StepExecutionRecord;
 import dev.protomolt.proto.module.v1.WorkDispatch;
 import dev.protomolt.repository.memo.PostgresHopMemos;
+import dev.protomolt.tracing.Tracing;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -156,7 +157,9 @@ final class HopHarness implements AutoCloseable {
           }
         };
     dispatch = new DispatchService(context, metrics, memos, tokens);
-    complete = new CompleteService(context, new HopMetrics(metrics, clock), memos);
+    complete =
+        new CompleteService(
+            context, new HopMetrics(metrics, clock), memos, Tracing.off().tracer(), dispatch);
     dlq = new DlqService(context, metrics, tokens);
     runtime = LocalStepFunctions.start(0, ds, lambdas(), sfnClock);
     sfn = EngineTestClients.sfn(runtime.endpoint());

@@ -3,6 +3,7 @@ package dev.protomolt.engine.hop;
 import static dev.protomolt.core.graph.SampleGraphs.linear;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
 import dev.protomolt.core.orchestration.EventBus;
 import dev.protomolt.engine.admission.Intake;
@@ -70,7 +71,8 @@ class InlinePrepareTest {
     assertThat(statesEntered(execution))
         .as(
             "each routing choice enters the next Work; chunk's one unconditional edge needs no"
-                + " choice, so its Complete goes straight on (decision 1834)")
+                + " choice, so its Complete goes straight on (decision 1834) and dispatches"
+                + " index's work itself (decision 1842)")
         .containsExactly(
             "Start",
             "in.Complete",
@@ -80,11 +82,10 @@ class InlinePrepareTest {
             "parse.Next",
             "chunk.Work",
             "chunk.Complete",
-            "index.Work",
             "index.Complete");
     assertThat(lambdaTasksScheduled(execution))
-        .as("one Complete and one Dispatch per hop, no Prepare")
-        .isEqualTo(7);
+        .as("one Complete per hop, one Dispatch per hop not handed on, no Prepare (decision 1842)")
+        .isEqualTo(6);
     assertThat(h.steps())
         .extracting(StepExecutionRecord::getNodeId, StepExecutionRecord::getStatus)
         .containsExactly(
@@ -176,6 +177,75 @@ class InlinePrepareTest {
     assertThat(statesEntered(execution))
         .containsSubsequence("parse.DeadLettered", "parse.Redriven", "parse.Work")
         .doesNotContain("parse.Prepare");
+  }
+
+  @Test
+  void aRejectOfAHandedOnHopIsRecordedAsThatNodesWithItsOwnWorkUnit() throws Exception {
+    String execution = admit(linear("g1", 0), "doc-5");
+    for (String node : List.of("parse", "chunk")) {
+      WorkDispatch work = h.nextDispatch();
+      assertThat(work.getNodeId()).isEqualTo(node);
+      h.succeed(work, work.getStream());
+    }
+    WorkDispatch index = h.nextDispatch();
+    assertThat(index.getNodeId()).isEqualTo("index");
+    h.reject(index, "REJECT_REASON_INVALID_INPUT", "no title");
+
+    DescribeExecutionResponse done = h.awaitClosed(execution);
+    assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+    JsonNode output = HopHarness.parse(done.output());
+    assertThat(output.get("disposition").asText()).isEqualTo("REJECTED");
+    assertThat(output.get("node").asText()).isEqualTo("index");
+    assertThat(output.get("workUnitId").asText())
+        .as("index's work unit, re-derived by chunk.NextRejected, not chunk's")
+        .isEqualTo(index.getWorkUnitId());
+    assertThat(statesEntered(execution))
+        .containsSubsequence("chunk.Complete", "chunk.NextRejected", "index.Rejected")
+        .doesNotContain("index.Work", "chunk.Dlq");
+    StepExecutionRecord rejected = h.steps().getLast();
+    assertThat(rejected.getNodeId()).isEqualTo("index");
+    assertThat(rejected.getStatus()).isEqualTo(StepStatus.STEP_STATUS_REJECTED);
+    assertThat(rejected.getWorkUnitId()).isEqualTo(index.getWorkUnitId());
+    assertThat(rejected.getError().getDetail()).contains("no title");
+  }
+
+  @Test
+  void aHandedOnHopThatFailsIsDeadLetteredAtItsNodeAndARedriveRunsItsWorkAgain() throws Exception {
+    String execution = admit(linear("g1", 0), "doc-6");
+    for (String node : List.of("parse", "chunk")) {
+      WorkDispatch work = h.nextDispatch();
+      assertThat(work.getNodeId()).isEqualTo(node);
+      h.succeed(work, work.getStream());
+    }
+    WorkDispatch index = h.nextDispatch();
+    h.sfn.sendTaskFailure(
+        b ->
+            b.taskToken(index.getTaskToken())
+                .error("Gateway.TaskOutputTooLarge")
+                .cause("{\"reason\":\"REJECT_REASON_PAYLOAD_TOO_LARGE\",\"detail\":\"test\"}"));
+    assertThat(h.awaitClosed(execution).error()).isEqualTo("ProtoMolt.DeadLettered");
+    assertThat(h.events.on(EventBus.dlqTopic("c1", "g1", "chunk"))).isEmpty();
+    List<RecordingEventBus.Produced> dead = h.events.on(EventBus.dlqTopic("c1", "g1", "index"));
+    assertThat(dead).hasSize(1);
+    DlqMessage message = DlqMessage.parseFrom(dead.getFirst().value());
+    assertThat(message.getNodeId()).isEqualTo("index");
+    assertThat(message.getError().getCode()).isEqualTo("Gateway.TaskOutputTooLarge");
+    assertThat(statesEntered(execution))
+        .containsSubsequence("chunk.Complete", "chunk.NextFailed", "index.Dlq")
+        .doesNotContain("chunk.Dlq");
+
+    h.sfn.redriveExecution(r -> r.executionArn(execution));
+    WorkDispatch again = h.nextDispatch();
+    assertThat(again.getNodeId()).isEqualTo("index");
+    assertThat(again.getWorkUnitId()).isEqualTo(index.getWorkUnitId());
+    assertThat(again.getStream()).isEqualTo(index.getStream());
+    assertThat(statesEntered(execution))
+        .containsSubsequence("index.DeadLettered", "index.Redriven", "index.Work");
+    h.succeed(again, again.getStream());
+    DescribeExecutionResponse done = h.awaitClosed(execution);
+    assertThat(done.status()).isEqualTo(ExecutionStatus.SUCCEEDED);
+    assertThat(HopHarness.parse(done.output()).get("disposition").asText())
+        .isEqualTo("SINK_REACHED");
   }
 
   private static PipelineGraph withParsePreMapping(String expression) {

@@ -166,6 +166,14 @@ public final class FunctionWiring {
         : untraced(name);
   }
 
+  /**
+   * Dispatch of a hop's work unit to its module, for the dispatch and complete functions. It
+   * writes no transcript line: Prepare records the hand-over.
+   */
+  private DispatchService dispatch(HopContext hops) {
+    return new DispatchService(hops, metrics(), memos(), new SfnTaskTokenCompletion(clients.sfn()));
+  }
+
   private EventHandler untraced(String name) {
     return switch (name) {
       case "graph-admin" -> {
@@ -179,17 +187,14 @@ public final class FunctionWiring {
       case "replay-page" -> NamedHandlers.replayPage(replayPages());
       case "prepare" ->
           NamedHandlers.prepare(new PrepareService(hops(transcripts()), hopMetrics()));
-      case "dispatch" ->
-          NamedHandlers.dispatch(
-              new DispatchService(
-                  hops(ExecutionTranscripts.OFF),
-                  metrics(),
-                  memos(),
-                  new SfnTaskTokenCompletion(clients.sfn())));
-      case "complete" ->
-          NamedHandlers.complete(
-              new CompleteService(
-                  hops(transcripts()), hopMetrics(), memos(), clients.tracing().tracer()));
+      case "dispatch" -> NamedHandlers.dispatch(dispatch(hops(ExecutionTranscripts.OFF)));
+      case "complete" -> {
+        HopContext hops = hops(transcripts());
+        // A direct Complete hands the next node's work on itself (decision 1842).
+        yield NamedHandlers.complete(
+            new CompleteService(
+                hops, hopMetrics(), memos(), clients.tracing().tracer(), dispatch(hops)));
+      }
       case "dlq" ->
           NamedHandlers.dlq(
               new DlqService(
