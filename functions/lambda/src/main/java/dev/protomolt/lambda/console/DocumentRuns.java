@@ -3,19 +3,24 @@ package dev.protomolt.lambda.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.protomolt.core.graph.GraphStore.StoredGraph;
 import dev.protomolt.core.orchestration.AdmissionLog.AdmissionRecord;
+import dev.protomolt.core.orchestration.InlinePrepare;
 import dev.protomolt.engine.admission.PostgresAdmissionLog;
 import dev.protomolt.engine.graphs.GraphAdminService;
 import dev.protomolt.proto.config.v1.GraphNode;
+import dev.protomolt.proto.config.v1.PipelineGraph;
 import dev.protomolt.proto.data.v1.DocumentReference;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestRequest;
 import dev.protomolt.proto.repository.v1.GetPipeDocManifestResponse;
 import dev.protomolt.repository.PipeDocStore;
 import dev.protomolt.repository.PipeDocStoreException;
+import dev.protomolt.statemachines.GraphCompileException;
+import dev.protomolt.statemachines.StateMachineCompiler;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -25,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.services.sfn.SfnClient;
 import software.amazon.awssdk.services.sfn.model.DescribeExecutionResponse;
 import software.amazon.awssdk.services.sfn.model.ExecutionDoesNotExistException;
@@ -48,6 +54,8 @@ final class DocumentRuns {
   static final String DEAD_LETTERED = "DEAD_LETTERED";
   static final String REJECTED = "REJECTED";
 
+  private static final ObjectMapper DEFINITIONS = new ObjectMapper();
+
   private static final JsonFormat.Printer PROTO =
       JsonFormat.printer().omittingInsignificantWhitespace();
 
@@ -56,6 +64,7 @@ final class DocumentRuns {
   private final SfnClient sfn;
   private final PipeDocStore store;
   private final GraphAdminService graphs;
+  private final Map<String, Map<String, String>> handOns = new ConcurrentHashMap<>();
 
   DocumentRuns(
       ObjectMapper mapper,
@@ -217,7 +226,13 @@ final class DocumentRuns {
         a.put("endNode", output.path("node").asText(""));
       }
       List<HistoryEvent> events = history(r.executionArn());
-      a.set("nodes", nodes(events, a.path("disposition").asText(""), a.path("endNode").asText("")));
+      a.set(
+          "nodes",
+          nodes(
+              events,
+              handOns(r.graphId(), r.graphVersion()),
+              a.path("disposition").asText(""),
+              a.path("endNode").asText("")));
       if (withHops) {
         ArrayNode hops = a.putArray("hops");
         for (HistoryEvent e : events) {
@@ -253,11 +268,62 @@ final class DocumentRuns {
   }
 
   /**
-   * Status per node label: ADMITTED once its first state was entered, IN_FLIGHT while its Work
-   * state is entered and not left, DONE once its Complete state was left, DEAD_LETTERED when its
-   * DeadLettered state was entered, and the execution's own disposition on the node it ended at.
+   * The Complete states of a graph version that hand the next node's work on (decision 1842), each
+   * with the label of that node, read from the version's compiled definition: such a state waits
+   * on the next node's module, which has no Work state of its own on the way. A version's graph
+   * never changes, so its answer is kept; a version no longer stored has none.
    */
-  private ObjectNode nodes(List<HistoryEvent> events, String disposition, String endNode) {
+  Map<String, String> handOns(String graphId, long version) {
+    return handOns.computeIfAbsent(
+        graphId + "@" + version,
+        key ->
+            graphs.versions(graphId).stream()
+                .filter(g -> g.graph().getVersion() == version)
+                .findFirst()
+                .map(g -> compiledHandOns(g.graph()))
+                .orElse(Map.of()));
+  }
+
+  private Map<String, String> compiledHandOns(PipelineGraph graph) {
+    String definition;
+    try {
+      definition = StateMachineCompiler.compile(graph).compactDefinition();
+    } catch (GraphCompileException e) {
+      // Stored by an older platform and refused by this compiler: it was deployed before 1842.
+      return Map.of();
+    }
+    return handOnsIn(definition);
+  }
+
+  /** The handing-on Complete states of a compiled definition, with the node each hands to. */
+  static Map<String, String> handOnsIn(String definition) {
+    Map<String, String> out = new LinkedHashMap<>();
+    try {
+      DEFINITIONS
+          .readTree(definition)
+          .path("States")
+          .properties()
+          .forEach(
+              state -> {
+                JsonNode s = state.getValue();
+                if (s.path("Parameters").path("Payload").has(InlinePrepare.DISPATCH_NEXT_FIELD)) {
+                  out.put(state.getKey(), label(s.path("Next").asText()));
+                }
+              });
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("a compiled definition did not parse as JSON", e);
+    }
+    return Map.copyOf(out);
+  }
+
+  /**
+   * Status per node label: ADMITTED once its first state was entered, IN_FLIGHT while its Work
+   * state is entered and not left (or the Complete before it that hands its work on, {@code
+   * handOns}), DONE once its Complete state was left, DEAD_LETTERED when its DeadLettered state
+   * was entered, and the execution's own disposition on the node it ended at.
+   */
+  static ObjectNode nodes(
+      List<HistoryEvent> events, Map<String, String> handOns, String disposition, String endNode) {
     Map<String, String> status = new LinkedHashMap<>();
     for (HistoryEvent e : events) {
       if (e.stateEnteredEventDetails() != null) {
@@ -267,7 +333,10 @@ final class DocumentRuns {
           continue;
         }
         String label = label(name);
-        if (name.endsWith(".DeadLettered")) {
+        if (handOns.containsKey(name)) {
+          status.putIfAbsent(label, ADMITTED);
+          status.put(handOns.get(name), IN_FLIGHT);
+        } else if (name.endsWith(".DeadLettered")) {
           status.put(label, DEAD_LETTERED);
         } else if (name.endsWith(".Work")) {
           status.put(label, IN_FLIGHT);
@@ -284,7 +353,7 @@ final class DocumentRuns {
     if (!endNode.isEmpty() && !disposition.isEmpty()) {
       status.put(endNode, disposition);
     }
-    ObjectNode out = mapper.createObjectNode();
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
     status.forEach(out::put);
     return out;
   }
