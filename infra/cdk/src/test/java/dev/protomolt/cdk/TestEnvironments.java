@@ -66,8 +66,12 @@ public final class TestEnvironments {
                         "consoleSite",
                         PLACEHOLDER_CONSOLE))
                 // Under target/ so the assembly (and CDK's validation report) can be inspected
-                // after a run.
-                .outdir(BASE_DIR.resolve("target/cdk-test-out/" + env).toString())
+                // after a run; one per test JVM, since surefire's two forks both synthesize dev
+                // and CDK's validation fails when the other fork rewrites the assembly under it.
+                .outdir(
+                    BASE_DIR
+                        .resolve("target/cdk-test-out/" + env + "-" + ProcessHandle.current().pid())
+                        .toString())
                 .build());
     return ProtoMoltApp.build(app, BASE_DIR);
   }
