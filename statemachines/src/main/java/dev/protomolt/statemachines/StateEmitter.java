@@ -154,19 +154,10 @@ final class StateEmitter {
       block.with(name(node, "Dropped"), disposition(node, Disposition.DROPPED));
     }
     block.with(name(node, "Work"), work(node, policy));
-    block.with(
-        name(node, "Complete"),
-        complete(
-            node,
-            JsonObject.of().with("outcome.$", "$.outcome").with("workUnitId.$", "$.workUnitId")));
+    block.with(name(node, "Complete"), complete(node, moduleOutcome()));
     routing(node, block);
     block.with(name(node, "Rejected"), rejected(node));
-    directTarget(node)
-        .ifPresent(
-            to -> {
-              block.with(name(node, NEXT_REJECTED), nextFailed(node, to, name(to, "Rejected")));
-              block.with(name(node, NEXT_FAILED), nextFailed(node, to, name(to, "Dlq")));
-            });
+    nextFailures(node, moduleOutcome(), block);
     deadLetter(node, block);
 
     long main =
@@ -182,12 +173,34 @@ final class StateEmitter {
 
   private JsonObject intakeBlock(GraphNode node) {
     JsonObject block = JsonObject.of();
-    block.with(name(node, "Complete"), complete(node, JsonObject.of().with("outcome", "INTAKE")));
+    block.with(name(node, "Complete"), complete(node, intakeOutcome()));
     routing(node, block);
+    nextFailures(node, intakeOutcome(), block);
     deadLetter(node, block);
     long main = cost(block, node, "Complete") + cost(block, node, "Next");
     costs.put(node.getNodeId(), new HistoryBudget.NodeCost(main, terminalCost(node, block)));
     return block;
+  }
+
+  /** What a module node's Complete is told of its hop: the module's outcome and work unit. */
+  private static JsonObject moduleOutcome() {
+    return JsonObject.of().with("outcome.$", "$.outcome").with("workUnitId.$", "$.workUnitId");
+  }
+
+  /** An intake node's Complete derives its work unit from the admitted stream. */
+  private static JsonObject intakeOutcome() {
+    return JsonObject.of().with("outcome", "INTAKE");
+  }
+
+  /** N.NextRejected and N.NextFailed beside a Complete that hands on (decisions 1842, 1843). */
+  private void nextFailures(GraphNode node, JsonObject outcome, JsonObject block) {
+    handsOnTo(node)
+        .ifPresent(
+            to -> {
+              block.with(
+                  name(node, NEXT_REJECTED), nextFailed(node, to, outcome, name(to, "Rejected")));
+              block.with(name(node, NEXT_FAILED), nextFailed(node, to, outcome, name(to, "Dlq")));
+            });
   }
 
   @SuppressWarnings("unchecked")
@@ -377,6 +390,20 @@ final class StateEmitter {
       // 1832 has no prepared branch, and its Complete must keep answering unprepared.
       payload.with(InlinePrepare.PREPARE_NEXT_FIELD, true);
     }
+    Optional<GraphNode> handsOn = handsOnTo(node);
+    if (handsOn.isPresent()) {
+      GraphNode to = handsOn.get();
+      // The one node this Complete may prepare is also handed on here when routing picks it
+      // (decision 1843); any other answer the function sends as this state's result itself. No
+      // ResultSelector: the module's result and the routing answer differ, and N.Next tells them
+      // apart by the outcome only a module result has.
+      payload.with(
+          InlinePrepare.DISPATCH_NEXT_FIELD,
+          workFields(to, policies.get(to.getNodeId())).with("nodeId", to.getNodeId()));
+      return waitingComplete(node, to, payload)
+          .with("ResultPath", "$")
+          .with("Next", name(node, "Next"));
+    }
     JsonObject selector;
     boolean ends = shape.outEdges(node.getNodeId()).isEmpty();
     if (ends) {
@@ -428,9 +455,40 @@ final class StateEmitter {
    * that first re-derives {@code to}'s input from this state's (see {@link #nextFailed}).
    */
   private JsonObject handingOn(GraphNode node, GraphNode to, JsonObject payload) {
-    HopPolicy policy = policies.get(to.getNodeId());
     payload.with(InlinePrepare.DIRECT_NEXT_FIELD, true);
-    payload.with(InlinePrepare.DISPATCH_NEXT_FIELD, workFields(to, policy));
+    payload.with(InlinePrepare.DISPATCH_NEXT_FIELD, workFields(to, policies.get(to.getNodeId())));
+    return waitingComplete(node, to, payload)
+        .with("ResultSelector", workSelector(to))
+        .with("ResultPath", "$")
+        .with("Next", name(to, "Complete"));
+  }
+
+  /**
+   * A Complete task that waits for the task token of {@code to}'s hop: {@code to}'s Work timeout
+   * and retryable-module retrier, this node's Lambda retrier, and catchers that send each failure
+   * to the node it belongs to.
+   */
+  private JsonObject waitingComplete(GraphNode node, GraphNode to, JsonObject payload) {
+    HopPolicy policy = policies.get(to.getNodeId());
+    List<Object> catchers = new ArrayList<>();
+    if (shape.isModule(node)) {
+      catchers.add(
+          JsonObject.of()
+              .with("ErrorEquals", List.of(ErrorNames.RTBF_TOO_LARGE))
+              .with("ResultPath", "$.error")
+              .with("Next", name(node, "Rejected")));
+    }
+    catchers.add(
+        JsonObject.of()
+            .with("ErrorEquals", List.of(ErrorNames.MODULE_REJECT))
+            .with("ResultPath", "$.error")
+            .with("Next", name(node, NEXT_REJECTED)));
+    catchers.add(
+        JsonObject.of()
+            .with("ErrorEquals", ErrorNames.NEXT_MODULE_FAILURES)
+            .with("ResultPath", "$.error")
+            .with("Next", name(node, NEXT_FAILED)));
+    catchers.add(catchAll(name(node, "Dlq")));
     return JsonObject.of()
         .with("Type", "Task")
         .with("Resource", StateMachineCompiler.LAMBDA_WAIT_FOR_TOKEN)
@@ -441,30 +499,12 @@ final class StateEmitter {
                 .with("Payload", payload))
         // The next node's Work timeout: the queue time to live plus one attempt (decision 1650).
         .with("TimeoutSeconds", policy.workTimeoutSeconds())
-        .with("ResultSelector", workSelector(to))
-        .with("ResultPath", "$")
         .with(
             "Retry",
             List.of(
                 lambdaRetrier(node),
                 retrier(List.of(ErrorNames.MODULE_RETRYABLE), policy.retry(), true)))
-        .with(
-            "Catch",
-            List.of(
-                JsonObject.of()
-                    .with("ErrorEquals", List.of(ErrorNames.RTBF_TOO_LARGE))
-                    .with("ResultPath", "$.error")
-                    .with("Next", name(node, "Rejected")),
-                JsonObject.of()
-                    .with("ErrorEquals", List.of(ErrorNames.MODULE_REJECT))
-                    .with("ResultPath", "$.error")
-                    .with("Next", name(node, NEXT_REJECTED)),
-                JsonObject.of()
-                    .with("ErrorEquals", ErrorNames.NEXT_MODULE_FAILURES)
-                    .with("ResultPath", "$.error")
-                    .with("Next", name(node, NEXT_FAILED)),
-                catchAll(name(node, "Dlq"))))
-        .with("Next", name(to, "Complete"));
+        .with("Catch", catchers);
   }
 
   /**
@@ -474,14 +514,15 @@ final class StateEmitter {
    * hands the failure on with them to {@code to}'s {@code next} state. {@code to}'s Dlq then
    * records the hop it ran, and its Redriven re-enters at {@code to.Work}.
    */
-  private JsonObject nextFailed(GraphNode node, GraphNode to, String next) {
-    JsonObject payload =
-        hop(node)
-            .with("outcome.$", "$.outcome")
-            .with("workUnitId.$", "$.workUnitId")
-            .with("stream.$", "$.stream")
-            .with(InlinePrepare.DIRECT_NEXT_FIELD, true)
-            .with("error.$", "$.error");
+  private JsonObject nextFailed(GraphNode node, GraphNode to, JsonObject outcome, String next) {
+    JsonObject payload = hop(node);
+    outcome.forEach(payload::with);
+    // directNext: route to the one node and prepare it, or fail; settle nothing ahead.
+    payload
+        .with("stream.$", "$.stream")
+        .with(InlinePrepare.DIRECT_NEXT_FIELD, true)
+        .with(InlinePrepare.REDERIVE_FIELD, true)
+        .with("error.$", "$.error");
     return lambdaTask(
             "Node '"
                 + display(to)
@@ -514,6 +555,25 @@ final class StateEmitter {
     List<GraphEdge> edges = shape.outEdges(node.getNodeId());
     GraphNode to = edges.size() == 1 ? shape.nodes().get(edges.getFirst().getToNodeId()) : null;
     return InlinePrepare.direct(graph, node, edges, to) ? Optional.of(to) : Optional.empty();
+  }
+
+  /**
+   * The node this node's Complete hands its work on to (decisions 1842, 1843): the target it goes
+   * straight to, or else the one target of its routing choice that it may prepare. Empty when no
+   * target or several may be prepared.
+   */
+  private Optional<GraphNode> handsOnTo(GraphNode node) {
+    Optional<GraphNode> direct = directTarget(node);
+    if (direct.isPresent()) {
+      return direct;
+    }
+    List<GraphNode> preparable =
+        shape.outEdges(node.getNodeId()).stream()
+            .map(e -> shape.nodes().get(e.getToNodeId()))
+            .filter(to -> to != null && InlinePrepare.allowed(to))
+            .distinct()
+            .toList();
+    return preparable.size() == 1 ? Optional.of(preparable.getFirst()) : Optional.empty();
   }
 
   /** Whether N.Next has a prepared branch: some target is one Complete may prepare. */
@@ -549,6 +609,15 @@ final class StateEmitter {
     boolean sink = node.getNodeType() == NodeType.NODE_TYPE_SINK;
     String none = name(node, sink ? "SinkReached" : "RoutingEnded");
     List<Object> choices = new ArrayList<>();
+    handsOnTo(node)
+        .ifPresent(
+            to ->
+                // Only the handed-on module's result has an outcome (decision 1843).
+                choices.add(
+                    JsonObject.of()
+                        .with("Variable", "$.outcome")
+                        .with("IsPresent", true)
+                        .with("Next", name(to, "Complete"))));
     choices.add(
         JsonObject.of()
             .with("Variable", "$.destinationCount")

@@ -138,6 +138,9 @@ class StateMachineCompilerTest {
       assertThat(payload.get("nodeId").asText()).isEqualTo("p1");
       assertThat(payload.get("directNext").asBoolean()).isTrue();
       assertThat(payload.has("dispatchNext")).isFalse();
+      assertThat(payload.get("rederive").asBoolean())
+          .as("p1's step was recorded by the run that handed on")
+          .isTrue();
       assertThat(payload.get("error.$").asText()).isEqualTo("$.error");
       JsonNode selector = state.get("ResultSelector");
       assertThat(selector.get("node").asText()).isEqualTo("out");
@@ -149,9 +152,19 @@ class StateMachineCompilerTest {
     }
     assertThat(states.get("p1.NextRejected").get("Next").asText()).isEqualTo("out.Rejected");
     assertThat(states.get("p1.NextFailed").get("Next").asText()).isEqualTo("out.Dlq");
-    assertThat(states.has("in.NextFailed"))
-        .as("an intake node keeps its routing choice, so it hands nothing on")
-        .isFalse();
+    assertThat(states.get("in.Complete").get("Next").asText())
+        .as("an intake node keeps its routing choice (decision 1843)")
+        .isEqualTo("in.Next");
+    assertThat(states.get("in.NextFailed").at("/Parameters/Payload/outcome").asText())
+        .as("intake's recovery completes intake again, as intake")
+        .isEqualTo("INTAKE");
+    assertThat(states.get("in.NextFailed").get("Next").asText()).isEqualTo("p1.Dlq");
+    assertThat(states.get("in.NextRejected").get("Next").asText()).isEqualTo("p1.Rejected");
+    List<String> intakeCatches = new ArrayList<>();
+    states.get("in.Complete").get("Catch").forEach(c -> intakeCatches.add(c.get("Next").asText()));
+    assertThat(intakeCatches)
+        .as("an intake node has no Rejected state of its own")
+        .containsExactly("in.NextRejected", "in.NextFailed", "in.Dlq");
   }
 
   @Test
@@ -494,11 +507,22 @@ class StateMachineCompilerTest {
             .addEdges(edge("plain", "filtered"))
             .build();
     JsonNode states = compile(graph).get("States");
-    assertThat(states.get("in.Complete").get("ResultSelector").get("prepared.$").asText())
-        .isEqualTo("$.Payload.prepared");
     assertThat(states.get("in.Complete").at("/Parameters/Payload/prepareNext").asBoolean())
         .as("the machine asks Complete to prepare: it has the branch for it")
         .isTrue();
+    assertThat(states.get("in.Complete").at("/Parameters/Payload/dispatchNext/nodeId").asText())
+        .as("and to hand the one node it may prepare on (decision 1843)")
+        .isEqualTo("plain");
+    assertThat(states.get("in.Complete").has("ResultSelector"))
+        .as("a module result and a routing answer are told apart by the choice after it")
+        .isFalse();
+    assertThat(states.get("in.Next").get("Choices").get(0).get("Variable").asText())
+        .isEqualTo("$.outcome");
+    assertThat(states.get("in.Next").get("Choices").get(0).get("Next").asText())
+        .isEqualTo("plain.Complete");
+    assertThat(states.get("plain.Complete").get("Resource").asText())
+        .as("its only target has a filter: it hands nothing on")
+        .isEqualTo("arn:aws:states:::lambda:invoke");
     assertThat(states.get("plain.Complete").at("/Parameters/Payload").has("prepareNext"))
         .as("its only target has a filter: nothing to prepare")
         .isFalse();

@@ -236,7 +236,10 @@ class ConsoleApiOnLocalCloudTest {
             null);
     assertThat(journey.status()).isEqualTo(200);
     JsonNode hops = journey.body().path("admissions").get(0).path("hops");
-    assertThat(hops.findValuesAsText("state")).contains("echo.Work");
+    // Intake's Complete hands echo's work on itself (decision 1843): echo has no Work state.
+    assertThat(hops.findValuesAsText("state"))
+        .contains("intake.Complete", "echo.Complete")
+        .doesNotContain("echo.Work");
     JsonNode manifests = journey.body().path("manifests");
     assertThat(manifests.findValuesAsText("at")).contains("intake");
     assertThat(manifests.get(0).path("manifest").toString()).contains("PIPE_DOC_PART_CORE");
@@ -277,7 +280,9 @@ class ConsoleApiOnLocalCloudTest {
               assertThat(sp.path("name").asText()).isEqualTo("prepare");
               assertThat(sp.path("depth").asInt()).isEqualTo(2);
             });
-    for (String hop : List.of("dispatch", "complete")) {
+    // Intake's Complete hands echo's work on itself (decision 1843): no dispatch span.
+    assertThat(spans).noneMatch(sp -> sp.path("name").asText().equals("dispatch"));
+    for (String hop : List.of("complete")) {
       assertThat(spans)
           .as("a %s span under intake", hop)
           .anySatisfy(

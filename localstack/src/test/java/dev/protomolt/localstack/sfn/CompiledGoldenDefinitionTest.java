@@ -96,9 +96,13 @@ class CompiledGoldenDefinitionTest {
     // This graph has no memoized node: nothing skipped, nothing reused.
     result.putArray("memoized");
     result.put("skipped", false);
-    if (p.path("directNext").asBoolean(false) && targets.size() == 1) {
-      // A machine with no choice after this Complete: the one target is prepared here (decision
-      // 1834) and, when the state waits on its token, its work dispatched here too (1842).
+    JsonNode handOn = p.get("dispatchNext");
+    boolean direct = p.path("directNext").asBoolean(false);
+    if (targets.size() == 1
+        && (direct
+            || (handOn != null && targets.getFirst().equals(handOn.path("nodeId").asText())))) {
+      // The one target is prepared here (decisions 1832, 1834) and, when the state waits on its
+      // token, its work dispatched here too (1842, 1843).
       String target = targets.getFirst();
       result.put("prepared", true);
       result.put("workUnitId", "wu-" + target);
@@ -117,6 +121,11 @@ class CompiledGoldenDefinitionTest {
     // Otherwise this stand-in never prepares the next node itself (decision 1832): each node's
     // own Prepare runs.
     result.put("prepared", false);
+    if (handOn != null) {
+      // A waiting Complete that hands nothing on answers its own token (decision 1843).
+      String answer = Json.print(result);
+      sfn.client.sendTaskSuccess(b -> b.taskToken(handOn.get("taskToken").asText()).output(answer));
+    }
     return result;
   }
 

@@ -38,6 +38,13 @@ public final class InlinePrepare {
    */
   public static final String DISPATCH_NEXT_FIELD = "dispatchNext";
 
+  /**
+   * The flag of a direct Complete's payload from a state that re-derives the next node's input
+   * after that node's handed-on hop failed (decision 1842): the hop is settled again to learn that
+   * input, but its step was recorded by the run that handed on, so it is not recorded twice.
+   */
+  public static final String REDERIVE_FIELD = "rederive";
+
   private InlinePrepare() {}
 
   /**

@@ -175,7 +175,9 @@ public final class CompleteService {
     }
 
     boolean direct = payload.path(InlinePrepare.DIRECT_NEXT_FIELD).asBoolean(false);
-    Settled first = walk(id, input, pinned, outcome, status, workUnitId, false, !direct);
+    // A re-derivation after the next hop failed (decision 1842) recorded this hop already.
+    boolean rederive = payload.path(InlinePrepare.REDERIVE_FIELD).asBoolean(false);
+    Settled first = walk(id, input, pinned, outcome, status, workUnitId, false, !direct, rederive);
     if (direct) {
       return direct(first, payload);
     }
@@ -188,14 +190,26 @@ public final class CompleteService {
         payload.path(InlinePrepare.PREPARE_NEXT_FIELD).asBoolean(false) && !skipped
             ? prepareNext(last)
             : Optional.empty();
-    String answer =
-        answer(
+    ObjectNode tree =
+        answerTree(
             last.workUnitId(),
             last.destinations(),
             sealedForState(last.workUnitId(), last.staged()),
             last.memoized(),
             skipped,
             prepared);
+    String answer = HopJson.print(tree);
+    JsonNode next = payload.path(InlinePrepare.DISPATCH_NEXT_FIELD);
+    if (next.isObject()) {
+      // This state waits on a task token (decision 1843): the node it prepared is handed on as its
+      // Work would be, and any other answer (no destination, a fan-out, a skip, an unprepared
+      // node) completes the token itself, so the routing choice after it reads it as before.
+      if (prepared.isPresent() && nextOf(last).nodeId().equals(next.path("nodeId").asText())) {
+        dispatch.dispatch(nextDispatch(nextOf(last), next, tree));
+      } else {
+        dispatch.answer(next.path("taskToken").asText(), answer);
+      }
+    }
     if (last.staged().size() != 1) {
       // The walk ends here (no destination), or goes on only as fan-out children each sealed
       // under a key of its own: either way this execution's key is done with.
@@ -258,7 +272,8 @@ public final class CompleteService {
       StepStatus status,
       String workUnitId,
       boolean skipping,
-      boolean deferCarry) {
+      boolean deferCarry,
+      boolean rederive) {
     String preMapped =
         input
             .getMetadata()
@@ -385,15 +400,11 @@ public final class CompleteService {
       // so the module that then runs it reads what it would have read.
       restore(id, input, output, blobsInHand, bodiless);
     }
+    List<String> to = destinations.stream().map(Destination::toNodeId).toList();
     StepExecutionRecord record =
-        hop.recordStep(
-            id,
-            input,
-            pinned.node(),
-            status,
-            workUnitId,
-            destinations.stream().map(Destination::toNodeId).toList(),
-            null);
+        rederive
+            ? hop.stepRecord(id, input, pinned.node(), status, workUnitId, to, null)
+            : hop.recordStep(id, input, pinned.node(), status, workUnitId, to, null);
     // Each destination's stream carries this hop in its history.
     for (int i = 0; i < staged.size(); i++) {
       PipeStream s = staged.get(i);
@@ -458,7 +469,8 @@ public final class CompleteService {
                 StepStatus.STEP_STATUS_MEMOIZED,
                 HopContext.workUnitId(nextId, next),
                 true,
-                true);
+                true,
+                false);
         metrics.settled(nextId, memoized.get());
       } catch (RuntimeException e) {
         // The node runs its own states, which meet the same failure where it is typed.

@@ -163,6 +163,22 @@ public final class DispatchService {
         Map.of(PlatformMetric.MODULE_SERVICE_DIMENSION, moduleId));
   }
 
+  /**
+   * Completes a waiting Complete state's own task with {@code output}: that state handed no work
+   * on (decision 1843), so nothing else will answer its token.
+   */
+  void answer(String taskToken, String output) {
+    if (tokens == null) {
+      throw new IllegalStateException(
+          "this dispatch has no task token completion; wire one to answer a waiting Complete");
+    }
+    try {
+      tokens.succeed(taskToken, output);
+    } catch (RuntimeException e) {
+      throw new TransientHopFailure("answering the waiting Complete failed: " + e.getMessage(), e);
+    }
+  }
+
   /** Completes the hop's task with its memoized output instead of dispatching it. */
   private void succeed(PipeStream memoized, String taskToken, String workUnitId) {
     ObjectNode ack = HopJson.object();

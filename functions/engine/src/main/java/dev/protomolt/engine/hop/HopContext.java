@@ -251,6 +251,23 @@ public final class HopContext {
       String workUnitId,
       List<String> destinations,
       ErrorInfo error) {
+    StepExecutionRecord built =
+        stepRecord(id, stream, node, status, workUnitId, destinations, error);
+    events.publish(EventBus.PIPELINE_EVENTS, workUnitId + ":" + status.name(), built.toByteArray());
+    // After the step is published: the transcript is best effort and never holds the hop.
+    transcripts.disposition(id, stream, built);
+    return built;
+  }
+
+  /** The step record {@link #recordStep} would produce, without producing it. */
+  StepExecutionRecord stepRecord(
+      HopIdentity id,
+      PipeStream stream,
+      GraphNode node,
+      StepStatus status,
+      String workUnitId,
+      List<String> destinations,
+      ErrorInfo error) {
     Instant now = clock.instant();
     StepExecutionRecord.Builder record =
         StepExecutionRecord.newBuilder()
@@ -269,11 +286,7 @@ public final class HopContext {
     if (error != null) {
       record.setError(error);
     }
-    StepExecutionRecord built = record.build();
-    events.publish(EventBus.PIPELINE_EVENTS, workUnitId + ":" + status.name(), built.toByteArray());
-    // After the step is published: the transcript is best effort and never holds the hop.
-    transcripts.disposition(id, stream, built);
-    return built;
+    return record.build();
   }
 
   static String docId(PipeStream stream) {

@@ -70,22 +70,20 @@ class InlinePrepareTest {
         .isEqualTo("SINK_REACHED");
     assertThat(statesEntered(execution))
         .as(
-            "each routing choice enters the next Work; chunk's one unconditional edge needs no"
-                + " choice, so its Complete goes straight on (decision 1834) and dispatches"
-                + " index's work itself (decision 1842)")
+            "each Complete hands the next node's work on itself (decisions 1842, 1843) and"
+                + " each routing choice goes on to that node's Complete; chunk's one"
+                + " unconditional edge needs no choice (decision 1834)")
         .containsExactly(
             "Start",
             "in.Complete",
             "in.Next",
-            "parse.Work",
             "parse.Complete",
             "parse.Next",
-            "chunk.Work",
             "chunk.Complete",
             "index.Complete");
     assertThat(lambdaTasksScheduled(execution))
-        .as("one Complete per hop, one Dispatch per hop not handed on, no Prepare (decision 1842)")
-        .isEqualTo(6);
+        .as("one Complete per hop, each handing the next hop on: no Dispatch, no Prepare (1843)")
+        .isEqualTo(4);
     assertThat(h.steps())
         .extracting(StepExecutionRecord::getNodeId, StepExecutionRecord::getStatus)
         .containsExactly(
@@ -202,11 +200,40 @@ class InlinePrepareTest {
     assertThat(statesEntered(execution))
         .containsSubsequence("chunk.Complete", "chunk.NextRejected", "index.Rejected")
         .doesNotContain("index.Work", "chunk.Dlq");
+    assertThat(h.steps())
+        .as("chunk.NextRejected re-derives index's input without recording chunk again")
+        .extracting(StepExecutionRecord::getNodeId)
+        .containsExactly("in", "parse", "chunk", "index");
     StepExecutionRecord rejected = h.steps().getLast();
     assertThat(rejected.getNodeId()).isEqualTo("index");
     assertThat(rejected.getStatus()).isEqualTo(StepStatus.STEP_STATUS_REJECTED);
     assertThat(rejected.getWorkUnitId()).isEqualTo(index.getWorkUnitId());
     assertThat(rejected.getError().getDetail()).contains("no title");
+  }
+
+  @Test
+  void aRejectOfTheHopIntakeHandedOnIsRecordedAsTheFirstModulesWithItsOwnWorkUnit()
+      throws Exception {
+    String execution = admit(linear("g1", 0), "doc-7");
+    WorkDispatch parse = h.nextDispatch();
+    assertThat(parse.getNodeId()).isEqualTo("parse");
+    h.reject(parse, "REJECT_REASON_INVALID_INPUT", "not a document");
+
+    DescribeExecutionResponse done = h.awaitClosed(execution);
+    JsonNode output = HopHarness.parse(done.output());
+    assertThat(output.get("disposition").asText()).isEqualTo("REJECTED");
+    assertThat(output.get("node").asText()).isEqualTo("parse");
+    assertThat(output.get("workUnitId").asText())
+        .as("parse's work unit, re-derived by in.NextRejected (decision 1843)")
+        .isEqualTo(parse.getWorkUnitId());
+    assertThat(statesEntered(execution))
+        .containsSubsequence("in.Complete", "in.NextRejected", "parse.Rejected")
+        .doesNotContain("parse.Work", "in.Dlq");
+    assertThat(h.steps())
+        .extracting(StepExecutionRecord::getNodeId, StepExecutionRecord::getStatus)
+        .containsExactly(
+            Tuple.tuple("in", StepStatus.STEP_STATUS_SUCCESS),
+            Tuple.tuple("parse", StepStatus.STEP_STATUS_REJECTED));
   }
 
   @Test

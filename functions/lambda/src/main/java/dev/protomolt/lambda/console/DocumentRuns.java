@@ -295,7 +295,10 @@ final class DocumentRuns {
     return handOnsIn(definition);
   }
 
-  /** The handing-on Complete states of a compiled definition, with the node each hands to. */
+  /**
+   * The Complete states of a compiled definition that always hand on, with the node each hands
+   * to.
+   */
   static Map<String, String> handOnsIn(String definition) {
     Map<String, String> out = new LinkedHashMap<>();
     try {
@@ -306,8 +309,12 @@ final class DocumentRuns {
           .forEach(
               state -> {
                 JsonNode s = state.getValue();
-                if (s.path("Parameters").path("Payload").has(InlinePrepare.DISPATCH_NEXT_FIELD)) {
-                  out.put(state.getKey(), label(s.path("Next").asText()));
+                String next = s.path("Next").asText();
+                // Only a Complete that goes straight on (1842) always hands on; one with a
+                // routing choice after it (1843) may answer instead, and its history cannot tell.
+                if (s.path("Parameters").path("Payload").has(InlinePrepare.DISPATCH_NEXT_FIELD)
+                    && next.endsWith(".Complete")) {
+                  out.put(state.getKey(), label(next));
                 }
               });
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
