@@ -966,16 +966,6 @@ public final class CompleteService {
                 .build());
   }
 
-  private static String answer(
-      String workUnitId,
-      List<Destination> destinations,
-      List<PipeStream> staged,
-      List<String> memoized,
-      boolean skipped,
-      Optional<ObjectNode> prepared) {
-    return HopJson.print(answerTree(workUnitId, destinations, staged, memoized, skipped, prepared));
-  }
-
   private static ObjectNode answerTree(
       String workUnitId,
       List<Destination> destinations,
